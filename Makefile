@@ -1,0 +1,100 @@
+# thp - Transparent Huge Pages, explained and controlled
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+CC ?= cc
+PKGS := smartcols json-c
+B ?= build
+
+OPT ?= -O2 -g
+WARN := -Wall -Wextra -Werror -Wno-format-truncation
+ifdef SAN
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+# pkg-config runs when a recipe needs it, after scripts/deps has installed it
+THP_CFLAGS = -std=gnu11 $(OPT) $(WARN) $(SANFLAGS) -D_GNU_SOURCE -DTHP_VERSION='"$(VERSION)"' \
+	-Isrc $(shell pkg-config --cflags $(PKGS)) $(CFLAGS)
+THP_LDLIBS = $(shell pkg-config --libs $(PKGS)) $(LDLIBS)
+
+CORE := $(wildcard src/core/*.c)
+LIB_SRC := $(CORE) $(wildcard src/out/*.c) $(wildcard src/control/*.c) $(wildcard src/cmd/*.c)
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
+UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
+
+.PHONY: all run check unit golden cli live sanitize bench install uninstall clean man deps deps-test regen
+all: thp
+
+deps: $(B)/.deps
+$(B)/.deps: scripts/deps
+	@mkdir -p $(B)
+	scripts/deps build
+	@touch $@
+deps-test: $(B)/.deps-test
+$(B)/.deps-test: scripts/deps
+	@mkdir -p $(B)
+	scripts/deps test
+	@touch $@
+
+$(B)/%.o: %.c $(wildcard src/*/*.h) | $(B)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(THP_CFLAGS) -c -o $@ $<
+
+$(B)/libthp.a: $(LIB_OBJ)
+	$(AR) rcs $@ $^
+
+$(B)/thp: $(B)/src/main.o $(B)/libthp.a
+	$(CC) $(SANFLAGS) $(LDFLAGS) -o $@ $^ $(THP_LDLIBS)
+
+thp: $(B)/thp
+	@[ "$(B)" = build ] && cp $(B)/thp thp || true
+
+run: thp
+	./thp status
+
+$(B)/tests/%: tests/unit/%.c $(B)/libthp.a | $(B)/.deps-test
+	@mkdir -p $(dir $@)
+	$(CC) $(THP_CFLAGS) -o $@ $< $(B)/libthp.a $(THP_LDLIBS) $(shell pkg-config --libs cmocka)
+
+unit: $(UNIT)
+	@for t in $(UNIT); do echo "== $$t"; $$t || exit 1; done
+
+golden: $(B)/thp | $(B)/.deps-test
+	THP=$(B)/thp tests/golden.sh
+
+cli: $(B)/thp | $(B)/.deps-test
+	THP=$(B)/thp tests/cli.sh
+
+live: $(B)/thp | $(B)/.deps-test
+	THP=$(B)/thp tests/live/run.sh
+
+# The unit and golden tests again, built with AddressSanitizer and UBSan.
+sanitize:
+	$(MAKE) B=build/san SAN=1 unit golden cli
+
+check: deps-test thp unit golden cli live sanitize
+	@echo "make check: all test suites passed"
+
+regen: $(B)/thp
+	THP=$(B)/thp THP_REGEN=1 tests/golden.sh
+
+bench: thp
+	scripts/deps bench
+	bench/status.sh
+
+man: $(B)/thp.1
+$(B)/thp.1: man/thp.1.scd
+	@mkdir -p $(B)
+	scdoc < $< > $@
+
+install: thp
+	install -D -m 0755 thp $(DESTDIR)$(BINDIR)/thp
+	@if command -v scdoc >/dev/null; then \
+		mkdir -p $(B) && scdoc < man/thp.1.scd > $(B)/thp.1 && \
+		install -D -m 0644 $(B)/thp.1 $(DESTDIR)$(MANDIR)/man1/thp.1; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/thp $(DESTDIR)$(MANDIR)/man1/thp.1
+
+clean:
+	rm -rf build thp

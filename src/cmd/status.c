@@ -1,0 +1,481 @@
+/* status.c - `thp status`: is THP on, for every layer, and what has it done since boot */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/status.h"
+#include "../out/out.h"
+#include "cmd.h"
+
+#define WIDTH 100
+
+struct opts {
+	bool bytes;
+	bool procs;
+};
+
+static void usage(void)
+{
+	puts("Usage: thp [--root DIR] status [options]\n"
+	     "\n"
+	     "Show the whole THP state of the host: a verdict in plain words, then the kernel,\n"
+	     "global and per-size policy, khugepaged, counters since boot, and boot settings.\n"
+	     "\n"
+	     "Options:\n"
+	     "  -J, --json        one JSON document (sizes in bytes)\n"
+	     "  -b, --bytes       print sizes in bytes\n"
+	     "      --no-procs    do not scan processes for the verdict\n"
+	     "  -h, --help        show this help");
+}
+
+static const char *meminfo_meaning(const char *name)
+{
+	static const char *const m[][2] = {
+		{ "MemTotal", "usable RAM" },
+		{ "AnonHugePages", "PMD-mapped anonymous THP" },
+		{ "ShmemHugePages", "shmem/tmpfs memory in huge pages" },
+		{ "ShmemPmdMapped", "shmem/tmpfs huge pages mapped with a PMD" },
+		{ "FileHugePages", "page cache in huge pages" },
+		{ "FilePmdMapped", "page cache huge pages mapped with a PMD" },
+		{ "PageTables", "memory spent on page tables" },
+		{ "HugePages_Total", "pages in the default-size pool" },
+		{ "HugePages_Free", "pool pages not yet faulted in" },
+		{ "HugePages_Rsvd", "pool pages promised to mappings, not yet faulted" },
+		{ "HugePages_Surp", "pages above the pool size (overcommit)" },
+		{ "Hugepagesize", "default static huge page size" },
+		{ "Hugetlb", "memory taken by all static pools" },
+	};
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		if (strcmp(m[i][0], name) == 0)
+			return m[i][1];
+	return "";
+}
+
+static bool is_hugetlb_key(const char *name)
+{
+	return strncmp(name, "HugePages_", 10) == 0 || strcmp(name, "Hugepagesize") == 0 ||
+	       strcmp(name, "Hugetlb") == 0;
+}
+
+static bool is_count_key(const char *name)
+{
+	return strncmp(name, "HugePages_", 10) == 0;
+}
+
+/* Value column of a setting: the selected word, the number, or "unknown". */
+static const char *setting_value(const struct thp_setting *s, char *buf, size_t cap)
+{
+	switch (s->kind) {
+	case THP_CHOICE:
+		return s->choice.words[s->choice.sel];
+	case THP_INT:
+		snprintf(buf, cap, "%" PRIu64, s->num);
+		return buf;
+	case THP_TEXT:
+		return s->text;
+	case THP_MISSING:
+		return "absent";
+	default:
+		return "unknown";
+	}
+}
+
+/* Detail column: the choices with the current one bracketed, or the error. */
+static const char *setting_detail(const struct thp_setting *s, char *buf, size_t cap)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	if (s->kind == THP_ERROR) {
+		snprintf(buf, cap, "(%s)", thp_strerror(s->err));
+		return buf;
+	}
+	if (s->kind != THP_CHOICE)
+		return buf;
+	for (int i = 0; i < s->choice.n && len < cap; i++) {
+		int n = snprintf(buf + len, cap - len, i == s->choice.sel ? "%s[%s]" : "%s%s",
+				 i ? " " : "", s->choice.words[i]);
+		len += n > 0 ? (size_t)n : 0;
+	}
+	return buf;
+}
+
+static void print_settings(const struct thp_setting *v, int n, bool khugepaged)
+{
+	struct out_table *t = out_table_new(4, NULL, true);
+	char val[64], det[512];
+
+	for (int i = 0; i < n; i++) {
+		const char *m = thp_setting_meaning(v[i].name, khugepaged);
+		const char *row[] = { v[i].name, setting_value(&v[i], val, sizeof(val)),
+				      setting_detail(&v[i], det, sizeof(det)), m ? m : "" };
+		out_table_row(t, row);
+	}
+	out_table_print(t, 2);
+}
+
+static void print_kernel(const struct thp_status *st, const struct opts *o)
+{
+	char ps[32], pg[32], sup[160];
+	struct out_table *t = out_table_new(2, NULL, true);
+
+	if (st->dir)
+		snprintf(sup, sizeof(sup), "yes (/%s)", st->dir);
+	else
+		snprintf(sup, sizeof(sup), "no (kernel built without CONFIG_TRANSPARENT_HUGEPAGE)");
+	const char *rows[][2] = {
+		{ "release", st->release_err ? thp_strerror(st->release_err) : st->release },
+		{ "THP support", sup },
+		{ "PMD huge page", st->pmd_size ? out_size(ps, sizeof(ps), st->pmd_size, o->bytes)
+						: "unknown (no hpage_pmd_size)" },
+		{ "base page", st->page_size ? out_size(pg, sizeof(pg), st->page_size, o->bytes)
+					     : "unknown" },
+	};
+	for (size_t i = 0; i < 4; i++)
+		out_table_row(t, rows[i]);
+	puts("Kernel");
+	out_table_print(t, 2);
+}
+
+static void print_sizes(const struct thp_status *st, const struct opts *o)
+{
+	static const char *const hdr[] = { "SIZE", "ANON", "EFFECTIVE", "SHMEM", "EFFECTIVE" };
+	struct out_table *t;
+	char sz[32];
+	bool any = false;
+
+	puts("\nPer-size policy (mTHP)");
+	if (!st->nsizes) {
+		puts(st->sizes_err ? "  unknown: the THP directory could not be listed"
+				   : "  none: per-size THP (mTHP) needs Linux 6.8+");
+		return;
+	}
+	t = out_table_new(5, hdr, false);
+	for (int i = 0; i < st->nsizes; i++) {
+		const struct thp_size *z = &st->sizes[i];
+		bool anon = z->enabled.kind != THP_MISSING;
+		bool shm = z->shmem_enabled.kind != THP_MISSING;
+		const char *row[] = {
+			out_size(sz, sizeof(sz), z->bytes, o->bytes),
+			anon ? (thp_setting_word(&z->enabled) ? thp_setting_word(&z->enabled) : "unknown") : "-",
+			anon ? (z->anon_effective ? z->anon_effective : "unknown") : "no anon control (shmem/file only)",
+			shm ? (thp_setting_word(&z->shmem_enabled) ? thp_setting_word(&z->shmem_enabled) : "unknown") : "-",
+			shm ? (z->shmem_effective ? z->shmem_effective : "unknown") : "-",
+		};
+		out_table_row(t, row);
+	}
+	out_table_print(t, 2);
+
+	puts("\nPer-size counters (non-zero, hugepages-<size>kB/stats)");
+	t = out_table_new(3, (const char *const[]){ "SIZE", "COUNTER", "VALUE" }, false);
+	out_table_right(t, 2);
+	for (int i = 0; i < st->nsizes; i++) {
+		const struct thp_size *z = &st->sizes[i];
+		for (int j = 0; j < z->nstats; j++) {
+			char v[32];
+			if (!z->stats[j].val)
+				continue;
+			const char *row[] = { out_size(sz, sizeof(sz), z->bytes, o->bytes), z->stats[j].name,
+					      out_count(v, sizeof(v), z->stats[j].val) };
+			out_table_row(t, row);
+			any = true;
+		}
+	}
+	if (any)
+		out_table_print(t, 2);
+	else {
+		out_table_print(t, 2);
+		puts("  all zero");
+	}
+}
+
+static void print_vmstat(const struct thp_status *st)
+{
+	struct out_table *t;
+	uint64_t alloc, fb;
+	char v[32];
+
+	puts("\nCounters since boot (/proc/vmstat)");
+	if (st->vmstat_err) {
+		printf("  unknown: %s\n", thp_strerror(st->vmstat_err));
+		return;
+	}
+	t = out_table_new(2, NULL, true);
+	out_table_right(t, 1);
+	for (int i = 0; i < st->nvmstat; i++) {
+		const char *row[] = { st->vmstat[i].name, out_count(v, sizeof(v), st->vmstat[i].val) };
+		out_table_row(t, row);
+	}
+	out_table_print(t, 2);
+	if (thp_counter_get(st->vmstat, st->nvmstat, "thp_fault_alloc", &alloc) &&
+	    thp_counter_get(st->vmstat, st->nvmstat, "thp_fault_fallback", &fb))
+		printf("  fallback ratio: %s of THP faults fell back to small pages\n",
+		       out_pct(v, sizeof(v), fb, alloc + fb));
+}
+
+/* Prints the meminfo lines that are (HUGETLB) or are not static pool lines. */
+static void print_meminfo(const struct thp_status *st, const struct opts *o, bool hugetlb)
+{
+	struct out_table *t;
+	char v[32];
+
+	puts(hugetlb ? "\nStatic huge page pools (hugetlbfs; reserved memory, not THP)"
+		     : "\nMemory (/proc/meminfo)");
+	if (st->meminfo_err) {
+		printf("  unknown: %s\n", thp_strerror(st->meminfo_err));
+		return;
+	}
+	t = out_table_new(3, NULL, true);
+	out_table_right(t, 1);
+	for (int i = 0; i < st->nmeminfo; i++) {
+		const struct thp_counter *c = &st->meminfo[i];
+		if (is_hugetlb_key(c->name) != hugetlb)
+			continue;
+		const char *row[] = { c->name,
+				      is_count_key(c->name) ? out_count(v, sizeof(v), c->val)
+							    : out_size(v, sizeof(v), c->val, o->bytes),
+				      meminfo_meaning(c->name) };
+		out_table_row(t, row);
+	}
+	out_table_print(t, 2);
+}
+
+static void print_boot(const struct thp_status *st)
+{
+	struct out_table *t;
+
+	puts("\nBoot settings (/proc/cmdline)");
+	if (st->cmdline_err) {
+		printf("  unknown: %s\n", thp_strerror(st->cmdline_err));
+		return;
+	}
+	if (!st->nboot) {
+		puts("  none: no THP or huge page parameters, the kernel's built-in defaults apply");
+		return;
+	}
+	t = out_table_new(2, NULL, true);
+	for (int i = 0; i < st->nboot; i++) {
+		const char *row[] = { st->boot[i].name, st->boot[i].value };
+		out_table_row(t, row);
+	}
+	out_table_print(t, 2);
+}
+
+static void print_text(const struct thp_status *st, const struct opts *o)
+{
+	char policy[1024], now[1024];
+
+	out_verdict(st, policy, sizeof(policy), now, sizeof(now));
+	out_wrap("THP:", policy, WIDTH);
+	if (now[0])
+		out_wrap("Now:", now, WIDTH);
+	putchar('\n');
+	print_kernel(st, o);
+	if (st->dir) {
+		printf("\nGlobal policy (/%s)\n", st->dir);
+		print_settings(st->settings, st->nsettings, false);
+		print_sizes(st, o);
+		puts("\nkhugepaged (background collapse)");
+		if (st->nkhugepaged)
+			print_settings(st->khugepaged, st->nkhugepaged, true);
+		else
+			printf("  unknown: %s\n", thp_strerror(st->khugepaged_err ? st->khugepaged_err : -2));
+	}
+	print_vmstat(st);
+	print_meminfo(st, o, false);
+	print_meminfo(st, o, true);
+	print_boot(st);
+}
+
+static struct json_object *json_str_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static struct json_object *json_setting(const struct thp_setting *s, bool khugepaged)
+{
+	static const char *const kinds[] = { "absent", "error", "choice", "int", "text" };
+	struct json_object *o = json_object_new_object();
+	const char *m = thp_setting_meaning(s->name, khugepaged);
+
+	json_object_object_add(o, "name", json_object_new_string(s->name));
+	json_object_object_add(o, "kind", json_object_new_string(kinds[s->kind]));
+	if (s->kind == THP_CHOICE) {
+		struct json_object *a = json_object_new_array();
+		for (int i = 0; i < s->choice.n; i++)
+			json_object_array_add(a, json_object_new_string(s->choice.words[i]));
+		json_object_object_add(o, "value", json_object_new_string(s->choice.words[s->choice.sel]));
+		json_object_object_add(o, "choices", a);
+	} else if (s->kind == THP_INT) {
+		json_object_object_add(o, "value", out_json_u64(s->num));
+	} else if (s->kind == THP_TEXT) {
+		json_object_object_add(o, "value", json_object_new_string(s->text));
+	} else if (s->kind == THP_ERROR) {
+		json_object_object_add(o, "error", json_object_new_string(thp_strerror(s->err)));
+	}
+	if (m)
+		json_object_object_add(o, "meaning", json_object_new_string(m));
+	return o;
+}
+
+static struct json_object *json_settings(const struct thp_setting *v, int n, bool khugepaged)
+{
+	struct json_object *a = json_object_new_array();
+	for (int i = 0; i < n; i++)
+		json_object_array_add(a, json_setting(&v[i], khugepaged));
+	return a;
+}
+
+static struct json_object *json_counters(const struct thp_counter *v, int n, int filter)
+{
+	struct json_object *o = json_object_new_object();
+	for (int i = 0; i < n; i++)
+		if (filter < 0 || is_hugetlb_key(v[i].name) == (filter == 1))
+			json_object_object_add(o, v[i].name, out_json_u64(v[i].val));
+	return o;
+}
+
+static struct json_object *json_sizes(const struct thp_status *st)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < st->nsizes; i++) {
+		const struct thp_size *z = &st->sizes[i];
+		struct json_object *o = json_object_new_object();
+		bool anon = z->enabled.kind != THP_MISSING, shm = z->shmem_enabled.kind != THP_MISSING;
+
+		json_object_object_add(o, "size", out_json_u64(z->bytes));
+		json_object_object_add(o, "anon_control", json_object_new_boolean(anon));
+		json_object_object_add(o, "enabled", anon ? json_setting(&z->enabled, false) : NULL);
+		json_object_object_add(o, "anon_effective", json_str_or_null(z->anon_effective));
+		json_object_object_add(o, "shmem_enabled",
+				       shm ? json_setting(&z->shmem_enabled, false) : NULL);
+		json_object_object_add(o, "shmem_effective", json_str_or_null(z->shmem_effective));
+		json_object_object_add(o, "stats", json_counters(z->stats, z->nstats, -1));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+/* Adds KEY: counters, or KEY: null plus KEY_error when the file could not be read. */
+static void add_counters(struct json_object *o, const char *key, int err, struct json_object *v)
+{
+	char ek[64];
+
+	if (err) {
+		json_object_put(v);
+		json_object_object_add(o, key, NULL);
+		snprintf(ek, sizeof(ek), "%s_error", key);
+		json_object_object_add(o, ek, json_object_new_string(thp_strerror(err)));
+		return;
+	}
+	json_object_object_add(o, key, v);
+}
+
+static struct json_object *json_kernel(const struct thp_status *st)
+{
+	struct json_object *k = json_object_new_object();
+	char dir[128];
+
+	snprintf(dir, sizeof(dir), "/%s", st->dir ? st->dir : "");
+	json_object_object_add(k, "release", st->release_err ? NULL : json_object_new_string(st->release));
+	json_object_object_add(k, "major", st->kmajor >= 0 ? json_object_new_int(st->kmajor) : NULL);
+	json_object_object_add(k, "minor", st->kminor >= 0 ? json_object_new_int(st->kminor) : NULL);
+	json_object_object_add(k, "thp_supported", json_object_new_boolean(st->dir != NULL));
+	json_object_object_add(k, "sysfs_dir", st->dir ? json_object_new_string(dir) : NULL);
+	json_object_object_add(k, "pmd_size", st->pmd_size ? out_json_u64(st->pmd_size) : NULL);
+	json_object_object_add(k, "page_size", st->page_size ? out_json_u64(st->page_size) : NULL);
+	return k;
+}
+
+static struct json_object *json_procs(const struct thp_procs *p)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "scanned", json_object_new_boolean(p->scanned));
+	json_object_object_add(o, "with_anon_huge", json_object_new_int(p->with_huge));
+	json_object_object_add(o, "anon_huge_sum", out_json_u64(p->anon_huge));
+	json_object_object_add(o, "readable", json_object_new_int(p->readable));
+	json_object_object_add(o, "unreadable", json_object_new_int(p->unreadable));
+	return o;
+}
+
+static int print_json(const struct thp_ctx *ctx, const struct thp_status *st)
+{
+	struct json_object *o = json_object_new_object(), *v = json_object_new_object();
+	struct json_object *boot = json_object_new_array();
+	char policy[1024], now[1024];
+	uint64_t alloc, fb;
+
+	out_verdict(st, policy, sizeof(policy), now, sizeof(now));
+	json_object_object_add(v, "policy", json_object_new_string(policy));
+	json_object_object_add(v, "now", json_object_new_string(now));
+	json_object_object_add(o, "schema", json_object_new_string("thp-status/1"));
+	json_object_object_add(o, "root", json_object_new_string(ctx->root.path));
+	json_object_object_add(o, "verdict", v);
+	json_object_object_add(o, "kernel", json_kernel(st));
+	json_object_object_add(o, "settings", json_settings(st->settings, st->nsettings, false));
+	json_object_object_add(o, "sizes", json_sizes(st));
+	json_object_object_add(o, "khugepaged", json_settings(st->khugepaged, st->nkhugepaged, true));
+	add_counters(o, "vmstat", st->vmstat_err, json_counters(st->vmstat, st->nvmstat, -1));
+	if (thp_counter_get(st->vmstat, st->nvmstat, "thp_fault_alloc", &alloc) &&
+	    thp_counter_get(st->vmstat, st->nvmstat, "thp_fault_fallback", &fb) && alloc + fb)
+		json_object_object_add(o, "fault_fallback_ratio",
+				       json_object_new_double((double)fb / (double)(alloc + fb)));
+	else
+		json_object_object_add(o, "fault_fallback_ratio", NULL);
+	add_counters(o, "meminfo", st->meminfo_err, json_counters(st->meminfo, st->nmeminfo, 0));
+	add_counters(o, "hugetlb", st->meminfo_err, json_counters(st->meminfo, st->nmeminfo, 1));
+	for (int i = 0; i < st->nboot; i++) {
+		struct json_object *p = json_object_new_object();
+		json_object_object_add(p, "name", json_object_new_string(st->boot[i].name));
+		json_object_object_add(p, "value", json_object_new_string(st->boot[i].value));
+		json_object_array_add(boot, p);
+	}
+	add_counters(o, "boot", st->cmdline_err, boot);
+	json_object_object_add(o, "processes", json_procs(&st->procs));
+	return out_json_print(o) ? 1 : 0;
+}
+
+int cmd_status(struct thp_ctx *ctx, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "json", no_argument, NULL, 'J' },   { "bytes", no_argument, NULL, 'b' },
+		{ "no-procs", no_argument, NULL, 'P' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { .procs = true };
+	struct thp_status *st;
+	int c, rc;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+Jbh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'J': ctx->json = true; break;
+		case 'b': o.bytes = true; break;
+		case 'P': o.procs = false; break;
+		case 'h': usage(); return 0;
+		default: return thp_usage_error("status");
+		}
+	}
+	if (optind < argc) {
+		thp_err("status: unexpected argument '%s'", argv[optind]);
+		return thp_usage_error("status");
+	}
+	st = malloc(sizeof(*st));
+	if (!st) {
+		thp_err("out of memory");
+		return 1;
+	}
+	thp_status_read(&ctx->root, st, o.procs);
+	if (ctx->json)
+		rc = print_json(ctx, st);
+	else {
+		print_text(st, &o);
+		rc = fflush(stdout) ? 1 : 0;
+	}
+	free(st);
+	return rc;
+}

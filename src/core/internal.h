@@ -1,0 +1,14 @@
+/* internal.h - readers that thp_status_read() combines; not used outside core */
+#ifndef THP_INTERNAL_H
+#define THP_INTERNAL_H
+
+#include "status.h"
+
+void thp_policy_read(const struct thp_root *root, struct thp_status *st);
+void thp_counters_read(const struct thp_root *root, struct thp_status *st);
+void thp_boot_read(const struct thp_root *root, struct thp_status *st);
+
+/* True for command-line parameters that shape THP or huge page pools. */
+bool thp_boot_key(const char *key, size_t klen);
+
+#endif

@@ -1,0 +1,211 @@
+/* parse.c - parsers of kernel text (sysfs values, vmstat, meminfo, cmdline) */
+#include "parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+
+static const char *skip_space(const char *p)
+{
+	while (*p && isspace((unsigned char)*p))
+		p++;
+	return p;
+}
+
+int thp_parse_choice(const char *buf, struct thp_choice *c)
+{
+	const char *p = skip_space(buf);
+
+	memset(c, 0, sizeof(*c));
+	c->sel = -1;
+	while (*p) {
+		int bracket = *p == '[';
+		size_t len = 0;
+
+		if (bracket)
+			p++;
+		while (p[len] && !isspace((unsigned char)p[len]) && p[len] != '[' && p[len] != ']')
+			len++;
+		if (len == 0)
+			return -EINVAL;
+		if (len >= THP_WORD_MAX || c->n >= THP_CHOICES_MAX)
+			return -E2BIG;
+		memcpy(c->words[c->n], p, len);
+		p += len;
+		if (bracket != (*p == ']'))
+			return -EINVAL;
+		if (bracket) {
+			if (c->sel >= 0)
+				return -EINVAL;
+			c->sel = c->n;
+			p++;
+		}
+		c->n++;
+		if (*p && !isspace((unsigned char)*p))
+			return -EINVAL;
+		p = skip_space(p);
+	}
+	return c->sel < 0 ? -EINVAL : 0;
+}
+
+int thp_choice_find(const struct thp_choice *c, const char *word)
+{
+	for (int i = 0; i < c->n; i++)
+		if (strcmp(c->words[i], word) == 0)
+			return i;
+	return -1;
+}
+
+/* Parses digits at *P into *V; advances *P. Returns 0, -EINVAL or -ERANGE. */
+static int parse_digits(const char **pp, uint64_t *v)
+{
+	const char *p = *pp;
+	uint64_t x = 0;
+
+	if (!isdigit((unsigned char)*p))
+		return -EINVAL;
+	for (; isdigit((unsigned char)*p); p++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		x = x * 10 + d;
+	}
+	*pp = p;
+	*v = x;
+	return 0;
+}
+
+int thp_parse_u64(const char *buf, uint64_t *v)
+{
+	const char *p = skip_space(buf);
+	int err = parse_digits(&p, v);
+
+	if (err)
+		return err;
+	return *skip_space(p) ? -EINVAL : 0;
+}
+
+/* Returns the end of the line that starts at P (the '\n' or the NUL). */
+static const char *line_end(const char *p)
+{
+	const char *e = strchr(p, '\n');
+	return e ? e : p + strlen(p);
+}
+
+int thp_parse_vmstat(const char *buf, thp_kv_fn fn, void *ctx)
+{
+	for (const char *p = buf; *p;) {
+		const char *end = line_end(p), *q = p;
+		uint64_t v;
+
+		while (q < end && !isspace((unsigned char)*q))
+			q++;
+		if (q > p) {
+			const char *num = q;
+			while (num < end && (*num == ' ' || *num == '\t'))
+				num++;
+			if (num > q && parse_digits(&num, &v) == 0 && skip_space(num) >= end) {
+				int rc = fn(p, (size_t)(q - p), v, ctx);
+				if (rc)
+					return rc;
+			}
+		}
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+int thp_parse_meminfo(const char *buf, thp_kv_fn fn, void *ctx)
+{
+	for (const char *p = buf; *p;) {
+		const char *end = line_end(p), *colon = memchr(p, ':', (size_t)(end - p));
+		uint64_t v;
+
+		if (colon && colon > p) {
+			const char *num = colon + 1;
+			while (num < end && (*num == ' ' || *num == '\t'))
+				num++;
+			if (parse_digits(&num, &v) == 0) {
+				const char *unit = num;
+				while (unit < end && *unit == ' ')
+					unit++;
+				int ok = 1;
+				if (unit + 2 <= end && strncmp(unit, "kB", 2) == 0) {
+					unit += 2;
+					if (v > UINT64_MAX / 1024)
+						ok = 0;
+					else
+						v *= 1024;
+				}
+				while (unit < end && isspace((unsigned char)*unit))
+					unit++;
+				if (ok && unit == end) {
+					int rc = fn(p, (size_t)(colon - p), v, ctx);
+					if (rc)
+						return rc;
+				}
+			}
+		}
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+int thp_parse_cmdline(const char *buf, thp_param_fn fn, void *ctx)
+{
+	const char *p = skip_space(buf);
+
+	while (*p) {
+		const char *start = p, *eq = NULL;
+		int quoted = 0;
+
+		for (; *p && (quoted || !isspace((unsigned char)*p)); p++) {
+			if (*p == '"')
+				quoted = !quoted;
+			else if (*p == '=' && !eq)
+				eq = p;
+		}
+		if (p - start == 2 && strncmp(start, "--", 2) == 0)
+			break;
+		const char *kend = eq ? eq : p;
+		const char *val = eq ? eq + 1 : NULL;
+		size_t vlen = eq ? (size_t)(p - val) : 0;
+		if (val && vlen >= 2 && val[0] == '"' && val[vlen - 1] == '"') {
+			val++;
+			vlen -= 2;
+		}
+		int rc = fn(start, (size_t)(kend - start), val, vlen, ctx);
+		if (rc)
+			return rc;
+		p = skip_space(p);
+	}
+	return 0;
+}
+
+int thp_parse_release(const char *buf, int *major, int *minor)
+{
+	const char *p = skip_space(buf);
+	uint64_t a, b;
+
+	if (parse_digits(&p, &a) || *p != '.')
+		return -EINVAL;
+	p++;
+	if (parse_digits(&p, &b) || a > 1000 || b > 1000)
+		return -EINVAL;
+	*major = (int)a;
+	*minor = (int)b;
+	return 0;
+}
+
+uint64_t thp_parse_size_dir(const char *name)
+{
+	const char *p = name;
+	uint64_t kb;
+
+	if (strncmp(p, "hugepages-", 10) != 0)
+		return 0;
+	p += 10;
+	if (parse_digits(&p, &kb) || strcmp(p, "kB") != 0)
+		return 0;
+	return kb;
+}

@@ -1,0 +1,55 @@
+/* parse.h - parsers of kernel text; each takes a NUL-terminated buffer, never a file */
+#ifndef THP_PARSE_H
+#define THP_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define THP_CHOICES_MAX 16
+#define THP_WORD_MAX 24
+
+/* A sysfs choice list such as "always [madvise] never". */
+struct thp_choice {
+	int n;   /* number of words */
+	int sel; /* index of the bracketed word */
+	char words[THP_CHOICES_MAX][THP_WORD_MAX];
+};
+
+/* Parses a choice list with exactly one bracketed word.
+ * Returns 0, or -EINVAL when brackets are missing, doubled or unbalanced,
+ * or -E2BIG when there are too many words or a word is too long. */
+int thp_parse_choice(const char *buf, struct thp_choice *c);
+
+/* Index of WORD in C, or -1. */
+int thp_choice_find(const struct thp_choice *c, const char *word);
+
+/* Parses one unsigned decimal integer with optional surrounding whitespace.
+ * Returns 0, -EINVAL (empty, negative, garbage) or -ERANGE (past 2^64-1). */
+int thp_parse_u64(const char *buf, uint64_t *v);
+
+/* Called for each "key value" pair; return non-zero to stop. */
+typedef int (*thp_kv_fn)(const char *key, size_t klen, uint64_t val, void *ctx);
+
+/* Parses /proc/vmstat style "name value" lines. Lines that do not parse are
+ * skipped. Returns 0, or what FN returned when it stopped the walk. */
+int thp_parse_vmstat(const char *buf, thp_kv_fn fn, void *ctx);
+
+/* Parses /proc/meminfo and smaps_rollup style "Name:   value [kB]" lines;
+ * values with a kB unit are passed on in bytes. Other lines are skipped. */
+int thp_parse_meminfo(const char *buf, thp_kv_fn fn, void *ctx);
+
+/* Called for each kernel command-line parameter; VAL is NULL for a flag. */
+typedef int (*thp_param_fn)(const char *key, size_t klen, const char *val, size_t vlen,
+			    void *ctx);
+
+/* Splits /proc/cmdline into parameters (double quotes group spaces) and stops
+ * at a lone "--", after which the arguments belong to init. */
+int thp_parse_cmdline(const char *buf, thp_param_fn fn, void *ctx);
+
+/* Parses "major.minor[.patch][-extra]" of a kernel release. Returns 0 or -EINVAL. */
+int thp_parse_release(const char *buf, int *major, int *minor);
+
+/* Parses the "hugepages-<N>kB" directory name. Returns N or 0 when it does not match. */
+uint64_t thp_parse_size_dir(const char *name);
+
+#endif

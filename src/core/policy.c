@@ -1,0 +1,314 @@
+/* policy.c - the THP sysfs tree: global settings, per-size (mTHP) policy, khugepaged */
+#include "internal.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const struct {
+	const char *name;
+	bool khugepaged;
+	const char *meaning;
+} meanings[] = {
+	{ "enabled", false, "THP for anonymous memory on page fault" },
+	{ "defrag", false, "whether a THP fault stalls in direct compaction when no 2 MiB block is free" },
+	{ "shmem_enabled", false, "THP for tmpfs and shared anonymous memory" },
+	{ "use_zero_page", false, "a read fault maps the shared huge zero page" },
+	{ "shrink_underused", false, "split THPs that are mostly zero pages under memory pressure" },
+	{ "anon_beside_full", false, "anonymous THP beside a full mapping (kernel-specific)" },
+	{ "hpage_pmd_size", false, "size of a PMD-mapped huge page in bytes" },
+	{ "pages_to_scan", true, "pages scanned in each pass" },
+	{ "scan_sleep_millisecs", true, "sleep between passes (0 keeps a CPU busy)" },
+	{ "alloc_sleep_millisecs", true, "wait after a failed huge page allocation" },
+	{ "defrag", true, "khugepaged may compact memory to get a huge page" },
+	{ "max_ptes_none", true, "empty PTEs allowed in a range it collapses (511: any)" },
+	{ "max_ptes_swap", true, "swapped-out PTEs allowed in a range it collapses" },
+	{ "max_ptes_shared", true, "shared PTEs allowed in a range it collapses" },
+	{ "full_scans", true, "complete passes over all registered memory since boot" },
+	{ "pages_collapsed", true, "huge pages made by collapsing since boot" },
+};
+
+const char *thp_setting_meaning(const char *name, bool khugepaged)
+{
+	for (size_t i = 0; i < sizeof(meanings) / sizeof(meanings[0]); i++)
+		if (meanings[i].khugepaged == khugepaged && strcmp(meanings[i].name, name) == 0)
+			return meanings[i].meaning;
+	return NULL;
+}
+
+/* Copies at most CAP-1 bytes of S, stopping at the first newline. */
+static void copy_line(char *dst, size_t cap, const char *s)
+{
+	size_t n = strcspn(s, "\n");
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
+void thp_setting_read(const struct thp_root *root, const char *rel, const char *name,
+		      struct thp_setting *s)
+{
+	char buf[1024];
+	ssize_t n = thp_read_buf(root, rel, buf, sizeof(buf));
+
+	memset(s, 0, sizeof(*s));
+	copy_line(s->name, sizeof(s->name), name);
+	if (n < 0) {
+		s->kind = n == -ENOENT ? THP_MISSING : THP_ERROR;
+		s->err = (int)n;
+		return;
+	}
+	if (strchr(buf, '[')) {
+		int err = thp_parse_choice(buf, &s->choice);
+		s->kind = err ? THP_ERROR : THP_CHOICE;
+		s->err = err;
+		return;
+	}
+	int err = thp_parse_u64(buf, &s->num);
+	if (err == 0) {
+		s->kind = THP_INT;
+		return;
+	}
+	if (err == -ERANGE) {
+		s->kind = THP_ERROR;
+		s->err = err;
+		return;
+	}
+	const char *p = buf;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!*p || memchr(buf, '\0', (size_t)n)) {
+		s->kind = THP_ERROR;
+		s->err = -EINVAL;
+		return;
+	}
+	s->kind = THP_TEXT;
+	copy_line(s->text, sizeof(s->text), p);
+}
+
+const struct thp_setting *thp_setting_find(const struct thp_setting *v, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(v[i].name, name) == 0)
+			return &v[i];
+	return NULL;
+}
+
+const char *thp_setting_word(const struct thp_setting *s)
+{
+	if (!s || s->kind != THP_CHOICE || s->choice.sel < 0)
+		return NULL;
+	return s->choice.words[s->choice.sel];
+}
+
+const struct thp_setting *thp_status_setting(const struct thp_status *st, const char *name)
+{
+	return thp_setting_find(st->settings, st->nsettings, name);
+}
+
+/* Known settings first, in documentation order, then the rest by name. */
+static int setting_rank(const char *name)
+{
+	static const char *order[] = { "enabled", "defrag", "shmem_enabled", "use_zero_page",
+				       "shrink_underused", "anon_beside_full",
+				       "pages_to_scan", "scan_sleep_millisecs",
+				       "alloc_sleep_millisecs", "max_ptes_none", "max_ptes_swap",
+				       "max_ptes_shared", "full_scans", "pages_collapsed" };
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (strcmp(order[i], name) == 0)
+			return (int)i;
+	return 100;
+}
+
+static int cmp_setting(const void *a, const void *b)
+{
+	const struct thp_setting *x = a, *y = b;
+	int rx = setting_rank(x->name), ry = setting_rank(y->name);
+	return rx != ry ? rx - ry : strcmp(x->name, y->name);
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	const struct thp_size *x = a, *y = b;
+	return (x->bytes > y->bytes) - (x->bytes < y->bytes);
+}
+
+static int cmp_counter(const void *a, const void *b)
+{
+	return strcmp(((const struct thp_counter *)a)->name, ((const struct thp_counter *)b)->name);
+}
+
+/* Reads every regular file of directory DIR into V (at most MAX), skipping SKIP.
+ * Returns the count, or -errno when the directory cannot be listed. */
+static int read_settings_dir(const struct thp_root *root, const char *dir, struct thp_setting *v,
+			     int max, const char *skip)
+{
+	char path[512];
+	struct dirent *de;
+	DIR *d = thp_opendir(root, dir);
+	int n = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && n < max) {
+		bool known = setting_rank(de->d_name) < 100;
+
+		if (de->d_name[0] == '.' || (skip && strcmp(de->d_name, skip) == 0))
+			continue;
+		if (de->d_type == DT_DIR && !known)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		thp_setting_read(root, path, de->d_name, &v[n]);
+		if (!known && v[n].kind == THP_ERROR && v[n].err == -EISDIR)
+			continue;
+		n++;
+	}
+	closedir(d);
+	qsort(v, (size_t)n, sizeof(*v), cmp_setting);
+	return n;
+}
+
+/* Reads hugepages-<size>kB/stats/ counters into Z. */
+static void read_stats(const struct thp_root *root, const char *sizedir, struct thp_size *z)
+{
+	char dir[512], path[640];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/stats", sizedir);
+	d = thp_opendir(root, dir);
+	if (!d) {
+		z->stats_err = errno == ENOENT ? 0 : -errno;
+		return;
+	}
+	while ((de = readdir(d)) && z->nstats < THP_STATS_MAX) {
+		char buf[64];
+		struct thp_counter *c = &z->stats[z->nstats];
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (thp_read_buf(root, path, buf, sizeof(buf)) < 0 || thp_parse_u64(buf, &c->val))
+			continue;
+		copy_line(c->name, sizeof(c->name), de->d_name);
+		z->nstats++;
+	}
+	closedir(d);
+	qsort(z->stats, (size_t)z->nstats, sizeof(z->stats[0]), cmp_counter);
+}
+
+/* Resolves a per-size value: "inherit" takes the top-level word. */
+static const char *resolve(const struct thp_setting *own, const char *top)
+{
+	const char *w = thp_setting_word(own);
+	if (w && strcmp(w, "inherit") == 0)
+		return top;
+	return w;
+}
+
+/* Effective shmem policy for one size: top-level deny and force override every size. */
+static const char *shmem_effective(const struct thp_status *st, const struct thp_size *z,
+				   const char *top)
+{
+	if (top && strcmp(top, "deny") == 0)
+		return "never";
+	if (top && strcmp(top, "force") == 0)
+		return z->bytes == st->pmd_size ? "force" : "never";
+	return resolve(&z->shmem_enabled, top);
+}
+
+static void read_sizes(const struct thp_root *root, struct thp_status *st)
+{
+	char path[512];
+	struct dirent *de;
+	DIR *d = thp_opendir(root, st->dir);
+	const char *top_anon = thp_setting_word(thp_status_setting(st, "enabled"));
+	const char *top_shmem = thp_setting_word(thp_status_setting(st, "shmem_enabled"));
+
+	if (!d) {
+		st->sizes_err = -errno;
+		return;
+	}
+	while ((de = readdir(d)) && st->nsizes < THP_SIZES_MAX) {
+		uint64_t kb = thp_parse_size_dir(de->d_name);
+		struct thp_size *z = &st->sizes[st->nsizes];
+
+		if (!kb || kb > UINT64_MAX / 1024)
+			continue;
+		memset(z, 0, sizeof(*z));
+		z->bytes = kb * 1024;
+		snprintf(path, sizeof(path), "%s/%s/enabled", st->dir, de->d_name);
+		thp_setting_read(root, path, "enabled", &z->enabled);
+		snprintf(path, sizeof(path), "%s/%s/shmem_enabled", st->dir, de->d_name);
+		thp_setting_read(root, path, "shmem_enabled", &z->shmem_enabled);
+		snprintf(path, sizeof(path), "%s/%s", st->dir, de->d_name);
+		read_stats(root, path, z);
+		st->nsizes++;
+	}
+	closedir(d);
+	qsort(st->sizes, (size_t)st->nsizes, sizeof(st->sizes[0]), cmp_size);
+	for (int i = 0; i < st->nsizes; i++) {
+		struct thp_size *z = &st->sizes[i];
+		z->anon_effective = resolve(&z->enabled, top_anon);
+		z->shmem_effective = shmem_effective(st, z, top_shmem);
+	}
+}
+
+/* Finds the THP directory: the upstream one, or RHEL 6's. */
+static void find_dir(const struct thp_root *root, struct thp_status *st)
+{
+	static const char *dirs[] = { "sys/kernel/mm/transparent_hugepage",
+				      "sys/kernel/mm/redhat_transparent_hugepage" };
+	struct stat sb;
+
+	for (size_t i = 0; i < 2; i++) {
+		if (fstatat(root->fd, dirs[i], &sb, 0) == 0 && S_ISDIR(sb.st_mode)) {
+			st->dir = dirs[i];
+			st->redhat = i == 1;
+			return;
+		}
+	}
+}
+
+void thp_policy_read(const struct thp_root *root, struct thp_status *st)
+{
+	char path[512];
+	struct thp_setting pmd;
+
+	find_dir(root, st);
+	if (!st->dir)
+		return;
+	snprintf(path, sizeof(path), "%s/hpage_pmd_size", st->dir);
+	thp_setting_read(root, path, "hpage_pmd_size", &pmd);
+	if (pmd.kind == THP_INT)
+		st->pmd_size = pmd.num;
+	int n = read_settings_dir(root, st->dir, st->settings, THP_SETTINGS_MAX, "hpage_pmd_size");
+	st->nsettings = n < 0 ? 0 : n;
+	snprintf(path, sizeof(path), "%s/khugepaged", st->dir);
+	n = read_settings_dir(root, path, st->khugepaged, THP_SETTINGS_MAX, NULL);
+	st->nkhugepaged = n < 0 ? 0 : n;
+	st->khugepaged_err = n < 0 ? n : 0;
+	read_sizes(root, st);
+}
+
+const struct thp_size *thp_status_pmd_size(const struct thp_status *st)
+{
+	for (int i = 0; i < st->nsizes; i++)
+		if (st->sizes[i].bytes == st->pmd_size)
+			return &st->sizes[i];
+	return NULL;
+}
+
+const char *thp_status_pmd_policy(const struct thp_status *st)
+{
+	const struct thp_size *z = thp_status_pmd_size(st);
+
+	if (z && z->enabled.kind != THP_MISSING)
+		return z->anon_effective;
+	return thp_setting_word(thp_status_setting(st, "enabled"));
+}

@@ -1,0 +1,145 @@
+/* root.c - open and read files relative to a root directory handle */
+#include "root.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int thp_root_open(struct thp_root *r, const char *path)
+{
+	struct stat st, rs;
+
+	if (strlen(path) >= sizeof(r->path))
+		return -ENAMETOOLONG;
+	r->fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (r->fd < 0)
+		return -errno;
+	strcpy(r->path, path);
+	r->live = fstat(r->fd, &st) == 0 && stat("/", &rs) == 0 &&
+		  st.st_dev == rs.st_dev && st.st_ino == rs.st_ino;
+	return 0;
+}
+
+void thp_root_close(struct thp_root *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+}
+
+const char *thp_rel(const char *rel)
+{
+	while (*rel == '/')
+		rel++;
+	return *rel ? rel : ".";
+}
+
+/* Opens REL for reading; refuses anything but a regular file (a FIFO would block). */
+static int open_regular(const struct thp_root *r, const char *rel)
+{
+	struct stat st;
+	int fd = openat(r->fd, thp_rel(rel), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+ssize_t thp_read_buf(const struct thp_root *r, const char *rel, char *buf, size_t cap)
+{
+	size_t len = 0;
+	int fd = open_regular(r, rel);
+
+	if (fd < 0)
+		return fd;
+	while (len + 1 < cap) {
+		ssize_t n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = -errno;
+			close(fd);
+			return err;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return (ssize_t)len;
+}
+
+int thp_read(const struct thp_root *r, const char *rel, char **out, size_t *outlen)
+{
+	size_t cap = 8192, len = 0;
+	char *buf = NULL;
+	int fd = open_regular(r, rel);
+
+	*out = NULL;
+	if (fd < 0)
+		return fd;
+	for (;;) {
+		ssize_t n;
+		if (len + 1 >= cap || !buf) {
+			char *nb;
+			if (buf)
+				cap *= 2;
+			if (cap > THP_READ_MAX + 1) {
+				free(buf);
+				close(fd);
+				return -EFBIG;
+			}
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				close(fd);
+				return -ENOMEM;
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = -errno;
+			free(buf);
+			close(fd);
+			return err;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*out = buf;
+	if (outlen)
+		*outlen = len;
+	return 0;
+}
+
+DIR *thp_opendir(const struct thp_root *r, const char *rel)
+{
+	DIR *d;
+	int fd = openat(r->fd, thp_rel(rel), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	d = fdopendir(fd);
+	if (!d) {
+		int err = errno;
+		close(fd);
+		errno = err;
+	}
+	return d;
+}

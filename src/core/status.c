@@ -1,0 +1,92 @@
+/* status.c - assemble the whole THP state of a host from one root */
+#include "internal.h"
+#include "proc.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <string.h>
+
+/* Base page size from the reader's own auxiliary vector (AT_PAGESZ), which a
+ * capture records as proc/self/auxv. Returns 0 when it cannot be found. */
+static uint64_t read_page_size(const struct thp_root *root)
+{
+	Elf64_auxv_t av[64];
+	ssize_t n = thp_read_buf(root, "proc/self/auxv", (char *)av, sizeof(av));
+
+	for (ssize_t i = 0; n > 0 && (i + 1) * (ssize_t)sizeof(av[0]) <= n; i++) {
+		if (av[i].a_type == AT_NULL)
+			break;
+		if (av[i].a_type == AT_PAGESZ)
+			return av[i].a_un.a_val;
+	}
+	return 0;
+}
+
+static void read_kernel(const struct thp_root *root, struct thp_status *st)
+{
+	ssize_t n = thp_read_buf(root, "proc/sys/kernel/osrelease", st->release,
+				 sizeof(st->release));
+
+	st->kmajor = st->kminor = -1;
+	if (n < 0) {
+		st->release_err = (int)n;
+		st->release[0] = '\0';
+		return;
+	}
+	st->release[strcspn(st->release, "\n")] = '\0';
+	thp_parse_release(st->release, &st->kmajor, &st->kminor);
+	st->page_size = read_page_size(root);
+}
+
+struct scan {
+	const struct thp_root *root;
+	struct thp_procs *p;
+};
+
+static int count_proc(pid_t pid, void *ctx)
+{
+	struct scan *sc = ctx;
+	struct thp_rollup r;
+	int err = thp_rollup_read(sc->root, pid, &r);
+
+	if (err == -EACCES || err == -EPERM)
+		sc->p->unreadable++;
+	if (err)
+		return 0; /* exited, or a kernel thread */
+	sc->p->readable++;
+	if (r.anon_huge) {
+		sc->p->with_huge++;
+		sc->p->anon_huge += r.anon_huge;
+	}
+	return 0;
+}
+
+/* Scans processes only when the system holds PMD-mapped THP at all; a zero in
+ * /proc/meminfo already answers "who holds huge pages" for every process. */
+static void scan_procs(const struct thp_root *root, struct thp_status *st)
+{
+	static const char *const keys[] = { "AnonHugePages", "ShmemPmdMapped", "FilePmdMapped" };
+	struct scan sc = { root, &st->procs };
+	uint64_t v, sum = 0;
+	bool known = st->meminfo_err == 0;
+
+	for (size_t i = 0; i < 3; i++)
+		if (thp_counter_get(st->meminfo, st->nmeminfo, keys[i], &v))
+			sum += v;
+	if (known && sum == 0)
+		return;
+	if (thp_proc_each(root, count_proc, &sc) == 0)
+		st->procs.scanned = true;
+}
+
+int thp_status_read(const struct thp_root *root, struct thp_status *st, bool scan)
+{
+	memset(st, 0, sizeof(*st));
+	read_kernel(root, st);
+	thp_policy_read(root, st);
+	thp_counters_read(root, st);
+	thp_boot_read(root, st);
+	if (scan)
+		scan_procs(root, st);
+	return 0;
+}

@@ -1,0 +1,130 @@
+/* status.h - the model of a host's THP state, as read from one root */
+#ifndef THP_STATUS_H
+#define THP_STATUS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "parse.h"
+#include "root.h"
+
+#define THP_NAME_MAX 48
+#define THP_SETTINGS_MAX 48
+#define THP_SIZES_MAX 24
+#define THP_STATS_MAX 40
+#define THP_COUNTERS_MAX 96
+#define THP_BOOT_MAX 16
+
+enum thp_kind {
+	THP_MISSING, /* the kernel has no such file */
+	THP_ERROR,   /* the file exists but could not be read or parsed: see err */
+	THP_CHOICE,  /* a bracketed choice list */
+	THP_INT,     /* an unsigned integer */
+	THP_TEXT,    /* anything else, shown as text */
+};
+
+/* One sysfs file, classified by its content. */
+struct thp_setting {
+	char name[THP_NAME_MAX];
+	enum thp_kind kind;
+	int err; /* negative errno for THP_ERROR */
+	struct thp_choice choice;
+	uint64_t num;
+	char text[64];
+};
+
+struct thp_counter {
+	char name[THP_NAME_MAX];
+	uint64_t val;
+};
+
+/* One hugepages-<size>kB directory (mTHP, Linux 6.8+). */
+struct thp_size {
+	uint64_t bytes;
+	struct thp_setting enabled;       /* THP_MISSING when the size has no anon control */
+	struct thp_setting shmem_enabled; /* THP_MISSING before per-size shmem control */
+	const char *anon_effective;       /* after resolving "inherit"; NULL without control */
+	const char *shmem_effective;
+	int nstats;
+	int stats_err; /* negative errno when stats/ could not be listed */
+	struct thp_counter stats[THP_STATS_MAX];
+};
+
+struct thp_boot_param {
+	char name[32];
+	char value[160]; /* empty for a flag without value */
+};
+
+/* Summary of a scan of every process's smaps_rollup. */
+struct thp_procs {
+	bool scanned;       /* false when skipped (nothing PMD-mapped system-wide) */
+	int with_huge;      /* processes with AnonHugePages > 0 */
+	int readable;
+	int unreadable;     /* permission denied */
+	uint64_t anon_huge; /* sum of AnonHugePages over readable processes */
+};
+
+struct thp_status {
+	char release[128];
+	int release_err;
+	int kmajor, kminor; /* -1 when unknown */
+
+	const char *dir;    /* THP sysfs directory found, relative to the root; NULL: none */
+	bool redhat;        /* RHEL 6 redhat_transparent_hugepage */
+	uint64_t pmd_size;  /* 0 when hpage_pmd_size is absent */
+	uint64_t page_size; /* 0 when unknown */
+
+	int nsettings;
+	struct thp_setting settings[THP_SETTINGS_MAX];
+	int nsizes;
+	int sizes_err;
+	struct thp_size sizes[THP_SIZES_MAX];
+	int nkhugepaged;
+	int khugepaged_err;
+	struct thp_setting khugepaged[THP_SETTINGS_MAX];
+
+	int vmstat_err;
+	int nvmstat;
+	struct thp_counter vmstat[THP_COUNTERS_MAX];
+	int meminfo_err;
+	int nmeminfo;
+	struct thp_counter meminfo[THP_COUNTERS_MAX];
+
+	int cmdline_err;
+	int nboot;
+	struct thp_boot_param boot[THP_BOOT_MAX];
+
+	struct thp_procs procs;
+};
+
+/* Reads the whole THP state below ROOT into ST. Missing files are recorded as
+ * absent features, unreadable ones with their errno; returns 0 or -ENOMEM. */
+int thp_status_read(const struct thp_root *root, struct thp_status *st, bool scan_procs);
+
+/* Reads and classifies one sysfs file into S (name taken from NAME). */
+void thp_setting_read(const struct thp_root *root, const char *rel, const char *name,
+		      struct thp_setting *s);
+
+/* Looks a setting up by name; NULL when absent. */
+const struct thp_setting *thp_setting_find(const struct thp_setting *v, int n, const char *name);
+
+/* The selected word of a choice setting, or NULL when it is not a readable choice. */
+const char *thp_setting_word(const struct thp_setting *s);
+
+/* Value of a counter by name; false when the kernel lacks it. */
+bool thp_counter_get(const struct thp_counter *v, int n, const char *name, uint64_t *val);
+
+/* Top-level setting or khugepaged tunable lookups on the status. */
+const struct thp_setting *thp_status_setting(const struct thp_status *st, const char *name);
+
+/* The size entry whose bytes equal PMD size, or NULL. */
+const struct thp_size *thp_status_pmd_size(const struct thp_status *st);
+
+/* Anonymous THP policy that applies to PMD-sized pages ("always", "madvise",
+ * "never"), after resolving inherit; NULL when it cannot be known. */
+const char *thp_status_pmd_policy(const struct thp_status *st);
+
+/* One-line meaning of a known setting, or NULL. */
+const char *thp_setting_meaning(const char *name, bool khugepaged);
+
+#endif

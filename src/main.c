@@ -1,0 +1,112 @@
+/* main.c - global options and the command table */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+
+#ifndef THP_VERSION
+#define THP_VERSION "0.0.0"
+#endif
+
+static int cmd_help(struct thp_ctx *ctx, int argc, char **argv);
+
+static const struct command {
+	const char *name;
+	thp_cmd_fn fn;
+	const char *summary;
+} commands[] = {
+	{ "status", cmd_status, "is THP on? every layer of policy, and counters since boot" },
+	{ "capture", cmd_capture, "record the files thp reads, for 'thp --root DIR' elsewhere" },
+	{ "help", cmd_help, "show help for thp or for one command" },
+};
+
+static void usage(FILE *f)
+{
+	fputs("Usage: thp [--root DIR] [--json] [COMMAND [OPTIONS]]\n"
+	      "\n"
+	      "Transparent Huge Pages: is THP on, who has huge pages, why not, what it costs,\n"
+	      "and how to change it safely. Without a command, 'thp status' runs.\n"
+	      "\n"
+	      "Commands:\n", f);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fputs("\n"
+	      "Global options:\n"
+	      "  -R, --root DIR   read /proc and /sys below DIR (a 'thp capture') instead of /\n"
+	      "  -J, --json       JSON output\n"
+	      "  -h, --help       show this help\n"
+	      "  -V, --version    show the version\n"
+	      "\n"
+	      "'thp COMMAND --help' shows the options of a command; 'man thp' tells more.\n", f);
+}
+
+static const struct command *find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static int cmd_help(struct thp_ctx *ctx, int argc, char **argv)
+{
+	const struct command *c;
+	char *hargv[] = { NULL, "--help", NULL };
+
+	if (argc < 2) {
+		usage(stdout);
+		return 0;
+	}
+	c = find(argv[1]);
+	if (!c || c->fn == cmd_help) {
+		thp_err("'%s' is not a thp command; see 'thp --help'", argv[1]);
+		return 2;
+	}
+	hargv[0] = argv[1];
+	return c->fn(ctx, 2, hargv);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "root", required_argument, NULL, 'R' }, { "sysroot", required_argument, NULL, 'R' },
+		{ "json", no_argument, NULL, 'J' },       { "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },    { NULL, 0, NULL, 0 },
+	};
+	struct thp_ctx ctx = { .root = { .fd = -1 } };
+	const char *rootdir = "/";
+	char *def[] = { "status", NULL };
+	const struct command *cmd;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "+R:JhV", lo, NULL)) != -1) {
+		switch (c) {
+		case 'R': rootdir = optarg; break;
+		case 'J': ctx.json = true; break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("thp %s\n", THP_VERSION); return 0;
+		default: fputs("Try 'thp --help' for more information.\n", stderr); return 2;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc == 0) {
+		argc = 1;
+		argv = def;
+	}
+	cmd = find(argv[0]);
+	if (!cmd) {
+		thp_err("'%s' is not a thp command; see 'thp --help'", argv[0]);
+		return 2;
+	}
+	rc = thp_root_open(&ctx.root, rootdir);
+	if (rc) {
+		thp_err("cannot open root '%s': %s", rootdir, strerror(-rc));
+		return 1;
+	}
+	rc = cmd->fn(&ctx, argc, argv);
+	thp_root_close(&ctx.root);
+	return rc;
+}

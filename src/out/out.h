@@ -1,0 +1,44 @@
+/* out.h - the output layer: units, tables (libsmartcols), JSON (json-c), verdicts */
+#ifndef THP_OUT_H
+#define THP_OUT_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/status.h"
+
+/* Binary human size: "0 B", "4 KiB", "2 MiB", "1.2 GiB". With EXACT, plain bytes. */
+const char *out_size(char *buf, size_t cap, uint64_t bytes, bool exact);
+
+/* Count with thousands separators: "2,631". */
+const char *out_count(char *buf, size_t cap, uint64_t n);
+
+/* Percentage with one decimal: "19.0%". */
+const char *out_pct(char *buf, size_t cap, uint64_t part, uint64_t whole);
+
+/* An aligned table; a thin layer over libsmartcols. */
+struct out_table;
+struct out_table *out_table_new(int ncols, const char *const *headers, bool noheadings);
+/* Adds a row; VALUES holds ncols strings (NULL prints as empty). */
+void out_table_row(struct out_table *t, const char *const *values);
+/* Marks column COL right-aligned (numbers). */
+void out_table_right(struct out_table *t, int col);
+/* Prints the table with every line indented by INDENT spaces, then frees it. */
+void out_table_print(struct out_table *t, int indent);
+
+/* Prints OBJ as one pretty JSON document followed by a newline, and releases it. */
+int out_json_print(struct json_object *obj);
+/* Prints OBJ as one compact line (JSON lines), and releases it. */
+int out_json_line(struct json_object *obj);
+/* JSON unsigned integer. */
+struct json_object *out_json_u64(uint64_t v);
+
+/* Writes the two-line verdict ("THP: ..." and "Now: ...") for ST into BUF. */
+void out_verdict(const struct thp_status *st, char *policy, size_t pcap, char *now, size_t ncap);
+
+/* Prints TEXT prefixed by LABEL, wrapped at WIDTH with continuation lines indented. */
+void out_wrap(const char *label, const char *text, int width);
+
+#endif
