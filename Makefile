@@ -65,14 +65,18 @@ golden: $(B)/thp | $(B)/.deps-test
 cli: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/cli.sh
 
-live: $(B)/thp | $(B)/.deps-test
-	THP=$(B)/thp tests/live/run.sh
+$(B)/tests/hog: tests/live/hog.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
+
+live: $(B)/thp $(B)/tests/hog | $(B)/.deps-test
+	THP=$(B)/thp HOG=$(B)/tests/hog tests/live/run.sh
 
 # The unit and golden tests again, built with AddressSanitizer and UBSan.
 sanitize:
 	$(MAKE) B=build/san SAN=1 unit golden cli
 
-check: deps-test thp unit golden cli live sanitize
+check: deps-test thp man unit golden cli live sanitize
 	@echo "make check: all test suites passed"
 
 regen: $(B)/thp

@@ -55,7 +55,7 @@ static int cmd_help(struct thp_ctx *ctx, int argc, char **argv)
 	const struct command *c;
 	char *hargv[] = { NULL, "--help", NULL };
 
-	if (argc < 2) {
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		usage(stdout);
 		return 0;
 	}

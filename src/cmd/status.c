@@ -118,15 +118,16 @@ static void print_settings(const struct thp_setting *v, int n, bool khugepaged)
 
 static void print_kernel(const struct thp_status *st, const struct opts *o)
 {
-	char ps[32], pg[32], sup[160];
+	char ps[32], pg[32], sup[160], rel[96];
 	struct out_table *t = out_table_new(2, NULL, true);
 
+	snprintf(rel, sizeof(rel), "unknown (%s)", thp_strerror(st->release_err));
 	if (st->dir)
 		snprintf(sup, sizeof(sup), "yes (/%s)", st->dir);
 	else
 		snprintf(sup, sizeof(sup), "no (kernel built without CONFIG_TRANSPARENT_HUGEPAGE)");
 	const char *rows[][2] = {
-		{ "release", st->release_err ? thp_strerror(st->release_err) : st->release },
+		{ "release", st->release_err ? rel : st->release },
 		{ "THP support", sup },
 		{ "PMD huge page", st->pmd_size ? out_size(ps, sizeof(ps), st->pmd_size, o->bytes)
 						: "unknown (no hpage_pmd_size)" },
@@ -210,9 +211,13 @@ static void print_vmstat(const struct thp_status *st)
 	}
 	out_table_print(t, 2);
 	if (thp_counter_get(st->vmstat, st->nvmstat, "thp_fault_alloc", &alloc) &&
-	    thp_counter_get(st->vmstat, st->nvmstat, "thp_fault_fallback", &fb))
-		printf("  fallback ratio: %s of THP faults fell back to small pages\n",
-		       out_pct(v, sizeof(v), fb, alloc + fb));
+	    thp_counter_get(st->vmstat, st->nvmstat, "thp_fault_fallback", &fb)) {
+		if (alloc + fb)
+			printf("  fallback ratio: %s of THP faults fell back to small pages\n",
+			       out_pct(v, sizeof(v), fb, alloc + fb));
+		else
+			puts("  fallback ratio: no THP page faults since boot");
+	}
 }
 
 /* Prints the meminfo lines that are (HUGETLB) or are not static pool lines. */
@@ -229,10 +234,12 @@ static void print_meminfo(const struct thp_status *st, const struct opts *o, boo
 	}
 	t = out_table_new(3, NULL, true);
 	out_table_right(t, 1);
+	int shown = 0;
 	for (int i = 0; i < st->nmeminfo; i++) {
 		const struct thp_counter *c = &st->meminfo[i];
 		if (is_hugetlb_key(c->name) != hugetlb)
 			continue;
+		shown++;
 		const char *row[] = { c->name,
 				      is_count_key(c->name) ? out_count(v, sizeof(v), c->val)
 							    : out_size(v, sizeof(v), c->val, o->bytes),
@@ -240,6 +247,8 @@ static void print_meminfo(const struct thp_status *st, const struct opts *o, boo
 		out_table_row(t, row);
 	}
 	out_table_print(t, 2);
+	if (!shown)
+		puts("  none reported by /proc/meminfo");
 }
 
 static void print_boot(const struct thp_status *st)

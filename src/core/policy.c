@@ -9,35 +9,55 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const struct {
+/* Known files in documentation order, with the kind of value each must hold. */
+static const struct known {
 	const char *name;
 	bool khugepaged;
+	enum thp_kind kind; /* THP_CHOICE, THP_INT, or THP_TEXT for "either" */
 	const char *meaning;
-} meanings[] = {
-	{ "enabled", false, "THP for anonymous memory on page fault" },
-	{ "defrag", false, "whether a THP fault stalls in direct compaction when no 2 MiB block is free" },
-	{ "shmem_enabled", false, "THP for tmpfs and shared anonymous memory" },
-	{ "use_zero_page", false, "a read fault maps the shared huge zero page" },
-	{ "shrink_underused", false, "split THPs that are mostly zero pages under memory pressure" },
-	{ "anon_beside_full", false, "anonymous THP beside a full mapping (kernel-specific)" },
-	{ "hpage_pmd_size", false, "size of a PMD-mapped huge page in bytes" },
-	{ "pages_to_scan", true, "pages scanned in each pass" },
-	{ "scan_sleep_millisecs", true, "sleep between passes (0 keeps a CPU busy)" },
-	{ "alloc_sleep_millisecs", true, "wait after a failed huge page allocation" },
-	{ "defrag", true, "khugepaged may compact memory to get a huge page" },
-	{ "max_ptes_none", true, "empty PTEs allowed in a range it collapses (511: any)" },
-	{ "max_ptes_swap", true, "swapped-out PTEs allowed in a range it collapses" },
-	{ "max_ptes_shared", true, "shared PTEs allowed in a range it collapses" },
-	{ "full_scans", true, "complete passes over all registered memory since boot" },
-	{ "pages_collapsed", true, "huge pages made by collapsing since boot" },
+} known[] = {
+	{ "enabled", false, THP_CHOICE, "THP for anonymous memory on page fault" },
+	{ "defrag", false, THP_CHOICE, "what a THP fault does when no huge block is free" },
+	{ "shmem_enabled", false, THP_CHOICE, "THP for tmpfs and shared anonymous memory" },
+	{ "use_zero_page", false, THP_INT, "a read fault maps the shared huge zero page" },
+	{ "shrink_underused", false, THP_INT, "split THPs that are mostly zero pages under memory pressure" },
+	{ "anon_beside_full", false, THP_INT, "anonymous THP beside a full mapping (kernel-specific)" },
+	{ "hpage_pmd_size", false, THP_INT, "size of a PMD-mapped huge page in bytes" },
+	{ "pages_to_scan", true, THP_INT, "pages scanned in each pass" },
+	{ "scan_sleep_millisecs", true, THP_INT, "sleep between passes (0 keeps a CPU busy)" },
+	{ "alloc_sleep_millisecs", true, THP_INT, "wait after a failed huge page allocation" },
+	{ "defrag", true, THP_TEXT, "khugepaged may compact memory to get a huge page" },
+	{ "max_ptes_none", true, THP_INT, "empty PTEs allowed in a range it collapses (511: any)" },
+	{ "max_ptes_swap", true, THP_INT, "swapped-out PTEs allowed in a range it collapses" },
+	{ "max_ptes_shared", true, THP_INT, "shared PTEs allowed in a range it collapses" },
+	{ "full_scans", true, THP_INT, "complete passes over all registered memory since boot" },
+	{ "pages_collapsed", true, THP_INT, "huge pages made by collapsing since boot" },
 };
+
+#define NKNOWN (int)(sizeof(known) / sizeof(known[0]))
+
+/* Index of a known file in KNOWN, or NKNOWN. */
+static int known_index(const char *name, bool khugepaged)
+{
+	for (int i = 0; i < NKNOWN; i++)
+		if (known[i].khugepaged == khugepaged && strcmp(known[i].name, name) == 0)
+			return i;
+	return NKNOWN;
+}
 
 const char *thp_setting_meaning(const char *name, bool khugepaged)
 {
-	for (size_t i = 0; i < sizeof(meanings) / sizeof(meanings[0]); i++)
-		if (meanings[i].khugepaged == khugepaged && strcmp(meanings[i].name, name) == 0)
-			return meanings[i].meaning;
-	return NULL;
+	int i = known_index(name, khugepaged);
+	return i < NKNOWN ? known[i].meaning : NULL;
+}
+
+/* Turns a value of the wrong kind for a known file into a "malformed" error. */
+static void expect_kind(struct thp_setting *s, enum thp_kind want)
+{
+	if (s->kind == THP_MISSING || s->kind == THP_ERROR || want == THP_TEXT || s->kind == want)
+		return;
+	s->kind = THP_ERROR;
+	s->err = -EINVAL;
 }
 
 /* Copies at most CAP-1 bytes of S, stopping at the first newline. */
@@ -111,24 +131,12 @@ const struct thp_setting *thp_status_setting(const struct thp_status *st, const 
 	return thp_setting_find(st->settings, st->nsettings, name);
 }
 
-/* Known settings first, in documentation order, then the rest by name. */
-static int setting_rank(const char *name)
-{
-	static const char *order[] = { "enabled", "defrag", "shmem_enabled", "use_zero_page",
-				       "shrink_underused", "anon_beside_full",
-				       "pages_to_scan", "scan_sleep_millisecs",
-				       "alloc_sleep_millisecs", "max_ptes_none", "max_ptes_swap",
-				       "max_ptes_shared", "full_scans", "pages_collapsed" };
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		if (strcmp(order[i], name) == 0)
-			return (int)i;
-	return 100;
-}
+static bool sort_khugepaged; /* qsort has no context argument */
 
 static int cmp_setting(const void *a, const void *b)
 {
 	const struct thp_setting *x = a, *y = b;
-	int rx = setting_rank(x->name), ry = setting_rank(y->name);
+	int rx = known_index(x->name, sort_khugepaged), ry = known_index(y->name, sort_khugepaged);
 	return rx != ry ? rx - ry : strcmp(x->name, y->name);
 }
 
@@ -146,7 +154,7 @@ static int cmp_counter(const void *a, const void *b)
 /* Reads every regular file of directory DIR into V (at most MAX), skipping SKIP.
  * Returns the count, or -errno when the directory cannot be listed. */
 static int read_settings_dir(const struct thp_root *root, const char *dir, struct thp_setting *v,
-			     int max, const char *skip)
+			     int max, const char *skip, bool khugepaged)
 {
 	char path[512];
 	struct dirent *de;
@@ -156,19 +164,23 @@ static int read_settings_dir(const struct thp_root *root, const char *dir, struc
 	if (!d)
 		return -errno;
 	while ((de = readdir(d)) && n < max) {
-		bool known = setting_rank(de->d_name) < 100;
+		int k = known_index(de->d_name, khugepaged);
+		bool is_known = k < NKNOWN;
 
 		if (de->d_name[0] == '.' || (skip && strcmp(de->d_name, skip) == 0))
 			continue;
-		if (de->d_type == DT_DIR && !known)
+		if (de->d_type == DT_DIR && !is_known)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		thp_setting_read(root, path, de->d_name, &v[n]);
-		if (!known && v[n].kind == THP_ERROR && v[n].err == -EISDIR)
+		if (!is_known && v[n].kind == THP_ERROR && v[n].err == -EISDIR)
 			continue;
+		if (is_known)
+			expect_kind(&v[n], known[k].kind);
 		n++;
 	}
 	closedir(d);
+	sort_khugepaged = khugepaged;
 	qsort(v, (size_t)n, sizeof(*v), cmp_setting);
 	return n;
 }
@@ -244,8 +256,10 @@ static void read_sizes(const struct thp_root *root, struct thp_status *st)
 		z->bytes = kb * 1024;
 		snprintf(path, sizeof(path), "%s/%s/enabled", st->dir, de->d_name);
 		thp_setting_read(root, path, "enabled", &z->enabled);
+		expect_kind(&z->enabled, THP_CHOICE);
 		snprintf(path, sizeof(path), "%s/%s/shmem_enabled", st->dir, de->d_name);
 		thp_setting_read(root, path, "shmem_enabled", &z->shmem_enabled);
+		expect_kind(&z->shmem_enabled, THP_CHOICE);
 		snprintf(path, sizeof(path), "%s/%s", st->dir, de->d_name);
 		read_stats(root, path, z);
 		st->nsizes++;
@@ -287,10 +301,11 @@ void thp_policy_read(const struct thp_root *root, struct thp_status *st)
 	thp_setting_read(root, path, "hpage_pmd_size", &pmd);
 	if (pmd.kind == THP_INT)
 		st->pmd_size = pmd.num;
-	int n = read_settings_dir(root, st->dir, st->settings, THP_SETTINGS_MAX, "hpage_pmd_size");
+	int n = read_settings_dir(root, st->dir, st->settings, THP_SETTINGS_MAX, "hpage_pmd_size",
+			      false);
 	st->nsettings = n < 0 ? 0 : n;
 	snprintf(path, sizeof(path), "%s/khugepaged", st->dir);
-	n = read_settings_dir(root, path, st->khugepaged, THP_SETTINGS_MAX, NULL);
+	n = read_settings_dir(root, path, st->khugepaged, THP_SETTINGS_MAX, NULL, true);
 	st->nkhugepaged = n < 0 ? 0 : n;
 	st->khugepaged_err = n < 0 ? n : 0;
 	read_sizes(root, st);

@@ -3,32 +3,28 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 const char *out_size(char *buf, size_t cap, uint64_t bytes, bool exact)
 {
 	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	long double v = (long double)bytes;
 	int u = 0;
-	uint64_t whole = bytes, rem = 0;
 
 	if (exact) {
 		snprintf(buf, cap, "%" PRIu64, bytes);
 		return buf;
 	}
-	while (whole >= 1024 && u < 6) {
-		rem = whole % 1024;
-		whole /= 1024;
+	/* 1023.95 and above would print as "1024.0": move up a unit instead */
+	while (v >= 1023.95L && u < 6) {
+		v /= 1024;
 		u++;
 	}
-	/* one decimal, rounded, only when it is not zero */
-	unsigned tenth = (unsigned)((rem * 10 + 512) / 1024);
-	if (tenth == 10) {
-		whole++;
-		tenth = 0;
-	}
-	if (tenth)
-		snprintf(buf, cap, "%" PRIu64 ".%u %s", whole, tenth, unit[u]);
-	else
-		snprintf(buf, cap, "%" PRIu64 " %s", whole, unit[u]);
+	snprintf(buf, cap, "%.1Lf", v);
+	size_t n = strlen(buf);
+	if (n > 2 && strcmp(buf + n - 2, ".0") == 0)
+		buf[n - 2] = '\0';
+	snprintf(buf + strlen(buf), cap - strlen(buf), " %s", unit[u]);
 	return buf;
 }
 

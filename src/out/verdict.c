@@ -63,7 +63,10 @@ static void anon_part(const struct thp_status *st, struct sb *b)
 	const char *p = thp_status_pmd_policy(st);
 	char pmd[32], list[256];
 
-	out_size(pmd, sizeof(pmd), st->pmd_size ? st->pmd_size : 2u << 20, false);
+	if (st->pmd_size)
+		out_size(pmd, sizeof(pmd), st->pmd_size, false);
+	else
+		snprintf(pmd, sizeof(pmd), "huge"); /* size unknown (no hpage_pmd_size) */
 	if (is(p, "always"))
 		add(b, "%s pages for all anonymous memory", pmd);
 	else if (is(p, "madvise"))

@@ -1,0 +1,37 @@
+#!/bin/sh
+# Golden tests: every tests/expected/FIXTURE/CASE.args runs
+#   thp --root tests/fixtures/FIXTURE ARGS
+# and its output (stdout and stderr, then the exit status when not 0) must equal
+# CASE.out. THP_REGEN=1 rewrites the .out files instead of comparing.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+
+run_case() { # run_case FIXTURE ARGSFILE
+	# shellcheck disable=SC2046
+	COLUMNS=200 "$THP" --root "tests/fixtures/$1" $(cat "$2") 2>&1
+	rc=$?
+	[ "$rc" -eq 0 ] || echo "[exit $rc]"
+}
+
+for args in tests/expected/*/*.args; do
+	[ -e "$args" ] || continue
+	fx=$(basename "$(dirname "$args")")
+	out=${args%.args}.out
+	if [ ! -d "tests/fixtures/$fx" ]; then
+		bad "$args: no fixture tests/fixtures/$fx"
+		continue
+	fi
+	if [ -n "${THP_REGEN:-}" ]; then
+		run_case "$fx" "$args" > "$out"
+		ok
+		continue
+	fi
+	if run_case "$fx" "$args" | diff -u "$out" - > /tmp/thp-golden.$$; then
+		ok
+	else
+		bad "$fx $(cat "$args")"
+		head -40 /tmp/thp-golden.$$
+	fi
+done
+rm -f /tmp/thp-golden.$$
+summary golden

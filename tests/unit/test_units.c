@@ -1,0 +1,42 @@
+/* Unit tests of the text units of the output layer (cmocka). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "out/out.h"
+
+static void sizes(void **state)
+{
+	char b[32];
+	(void)state;
+	assert_string_equal(out_size(b, sizeof(b), 0, false), "0 B");
+	assert_string_equal(out_size(b, sizeof(b), 1023, false), "1023 B");
+	assert_string_equal(out_size(b, sizeof(b), 4096, false), "4 KiB");
+	assert_string_equal(out_size(b, sizeof(b), 2097152, false), "2 MiB");
+	assert_string_equal(out_size(b, sizeof(b), 1288490188, false), "1.2 GiB");
+	assert_string_equal(out_size(b, sizeof(b), 1073741823, false), "1 GiB"); /* rounds up */
+	assert_string_equal(out_size(b, sizeof(b), 2097152, true), "2097152");
+	assert_string_equal(out_size(b, sizeof(b), UINT64_MAX, false), "16 EiB");
+}
+
+static void counts(void **state)
+{
+	char b[32];
+	(void)state;
+	assert_string_equal(out_count(b, sizeof(b), 0), "0");
+	assert_string_equal(out_count(b, sizeof(b), 999), "999");
+	assert_string_equal(out_count(b, sizeof(b), 2631), "2,631");
+	assert_string_equal(out_count(b, sizeof(b), 1234567), "1,234,567");
+	assert_string_equal(out_count(b, sizeof(b), UINT64_MAX), "18,446,744,073,709,551,615");
+	assert_string_equal(out_pct(b, sizeof(b), 706, 3712), "19.0%");
+	assert_string_equal(out_pct(b, sizeof(b), 1, 0), "-");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = { cmocka_unit_test(sizes), cmocka_unit_test(counts) };
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
