@@ -69,8 +69,10 @@ $(B)/tests/hog: tests/live/hog.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
+# Live tests change or depend on host-wide THP state: one suite at a time per host.
+LOCK := flock /tmp/thp-live.lock
 live: $(B)/thp $(B)/tests/hog | $(B)/.deps-test
-	THP=$(B)/thp HOG=$(B)/tests/hog tests/live/run.sh
+	THP=$(B)/thp HOG=$(B)/tests/hog $(LOCK) tests/live/run.sh
 
 # The unit and golden tests again, built with AddressSanitizer and UBSan.
 sanitize:
@@ -84,7 +86,7 @@ regen: $(B)/thp
 
 bench: thp
 	scripts/deps bench
-	bench/status.sh
+	$(LOCK) bench/status.sh
 
 man: $(B)/thp.1
 $(B)/thp.1: man/thp.1.scd
