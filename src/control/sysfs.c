@@ -1,0 +1,26 @@
+/* sysfs.c - write one kernel setting file */
+#include "control.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+int thp_write_file(const struct thp_root *root, const char *rel, const char *value)
+{
+	size_t len = strlen(value);
+	int fd = openat(root->fd, thp_rel(rel), O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, value, len);
+	if (n < 0) {
+		int err = -errno;
+		close(fd);
+		return err;
+	}
+	if (close(fd) < 0)
+		return -errno;
+	return (size_t)n == len ? 0 : -EIO;
+}
