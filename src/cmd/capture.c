@@ -22,7 +22,7 @@ static void usage(void)
 	     "\n"
 	     "Record exactly the /proc and /sys files thp reads, keeping their layout, so that\n"
 	     "'thp --root DIR status' shows this host on any machine. Per-process files\n"
-	     "(status, smaps_rollup, comm, cmdline, stat, cgroup) are included unless\n"
+	     "(status, smaps_rollup, smaps, comm, cmdline, stat, cgroup) are included unless\n"
 	     "--no-procs is given; command lines may hold secrets, so check before sharing.\n"
 	     "\n"
 	     "Options:\n"

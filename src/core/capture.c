@@ -35,7 +35,7 @@ static const char *const host_paths[] = {
 };
 
 static const char *const proc_files[] = {
-	"status", "smaps_rollup", "comm", "cmdline", "stat", "cgroup",
+	"status", "smaps_rollup", "smaps", "comm", "cmdline", "stat", "cgroup",
 };
 
 struct ctx {

@@ -1,12 +1,14 @@
-/* proc.c - per-process memory figures from /proc/PID */
+/* proc.c - the process model: files of /proc/PID and the THP-disable ancestor walk */
 #include "proc.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <stddef.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "parse.h"
 
@@ -87,4 +89,382 @@ int thp_proc_each(const struct thp_root *root, int (*fn)(pid_t pid, void *ctx), 
 bool thp_proc_gone(int err)
 {
 	return err == -ENOENT || err == -ESRCH;
+}
+
+bool thp_proc_denied(int err)
+{
+	return err == -EACCES || err == -EPERM;
+}
+
+/* Value of "Key:\tvalue" line LINE when its key is KEY, else NULL. */
+static const char *status_value(const char *line, const char *key)
+{
+	size_t n = strlen(key);
+
+	if (strncmp(line, key, n) != 0 || line[n] != ':')
+		return NULL;
+	line += n + 1;
+	while (*line == ' ' || *line == '\t')
+		line++;
+	return line;
+}
+
+static int status_int(const char *v, long *out)
+{
+	char *end;
+	long x;
+
+	errno = 0;
+	x = strtol(v, &end, 10);
+	if (errno || end == v)
+		return -EINVAL;
+	*out = x;
+	return 0;
+}
+
+int thp_pstatus_parse(const char *buf, struct thp_pstatus *s)
+{
+	bool pid_seen = false;
+
+	memset(s, 0, sizeof(*s));
+	s->uid = (uid_t)-1;
+	s->thp_enabled = s->kthread = -1;
+	for (const char *p = buf; *p;) {
+		const char *nl = strchr(p, '\n'), *v;
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char line[256];
+		long x;
+
+		snprintf(line, sizeof(line), "%.*s", (int)len, p);
+		p += len + (nl ? 1 : 0);
+		if ((v = status_value(line, "Name")))
+			snprintf(s->name, sizeof(s->name), "%s", v);
+		else if ((v = status_value(line, "Pid")) && status_int(v, &x) == 0) {
+			s->pid = (pid_t)x;
+			pid_seen = true;
+		} else if ((v = status_value(line, "PPid")) && status_int(v, &x) == 0)
+			s->ppid = (pid_t)x;
+		else if ((v = status_value(line, "Uid")) && status_int(v, &x) == 0)
+			s->uid = (uid_t)x;
+		else if ((v = status_value(line, "THP_enabled")) && status_int(v, &x) == 0)
+			s->thp_enabled = x != 0;
+		else if ((v = status_value(line, "Kthread")) && status_int(v, &x) == 0)
+			s->kthread = x != 0;
+	}
+	return pid_seen ? 0 : -ENODATA;
+}
+
+int thp_pstatus_read(const struct thp_root *root, pid_t pid, struct thp_pstatus *s)
+{
+	char path[64], buf[8192];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "proc/%d/status", (int)pid);
+	n = thp_read_buf(root, path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	if (n == 0)
+		return -ESRCH; /* the process exited between open and read */
+	return thp_pstatus_parse(buf, s);
+}
+
+bool thp_pstatus_kthread(const struct thp_pstatus *s)
+{
+	if (s->kthread >= 0)
+		return s->kthread;
+	return s->pid == 2 || s->ppid == 2;
+}
+
+int thp_thp_origin(const struct thp_root *root, const struct thp_pstatus *s,
+		   struct thp_pstatus *origin)
+{
+	if (s->thp_enabled != 0)
+		return -EINVAL;
+	*origin = *s;
+	/* the depth bound guards against a parent cycle in a recorded tree */
+	for (int depth = 0; depth < 4096 && origin->ppid > 0 && origin->ppid != origin->pid; depth++) {
+		struct thp_pstatus p;
+		if (thp_pstatus_read(root, origin->ppid, &p) || p.thp_enabled != 0)
+			break;
+		*origin = p;
+	}
+	return 0;
+}
+
+/* Reads /proc/PID/NAME into BUF; returns its length or -errno. */
+static ssize_t read_pid_file(const struct thp_root *root, pid_t pid, const char *name, char *buf,
+			     size_t cap)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "proc/%d/%s", (int)pid, name);
+	return thp_read_buf(root, path, buf, cap);
+}
+
+int thp_comm_read(const struct thp_root *root, pid_t pid, char *buf, size_t cap)
+{
+	ssize_t n = read_pid_file(root, pid, "comm", buf, cap);
+
+	if (n < 0)
+		return (int)n;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+int thp_cmdline_read(const struct thp_root *root, pid_t pid, char *buf, size_t cap)
+{
+	ssize_t n = read_pid_file(root, pid, "cmdline", buf, cap);
+
+	if (n < 0)
+		return (int)n;
+	while (n > 0 && buf[n - 1] == '\0')
+		n--;
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i] == '\0' || buf[i] == '\n')
+			buf[i] = ' ';
+	buf[n] = '\0';
+	return 0;
+}
+
+int thp_cgroup_read(const struct thp_root *root, pid_t pid, char *buf, size_t cap)
+{
+	ssize_t n = read_pid_file(root, pid, "cgroup", buf, cap);
+	return n < 0 ? (int)n : 0;
+}
+
+/* Splits cgroup line "ID:CONTROLLERS:PATH" (without newline). Returns false
+ * when it has not that shape. */
+static bool cgroup_line(const char *line, size_t len, const char **ctl, size_t *ctl_len,
+			const char **path, size_t *path_len)
+{
+	const char *end = line + len, *c1 = memchr(line, ':', len), *c2;
+
+	if (!c1)
+		return false;
+	c2 = memchr(c1 + 1, ':', (size_t)(end - c1 - 1));
+	if (!c2)
+		return false;
+	*ctl = c1 + 1;
+	*ctl_len = (size_t)(c2 - c1 - 1);
+	*path = c2 + 1;
+	*path_len = (size_t)(end - c2 - 1);
+	return true;
+}
+
+/* True when comma-separated list L (length N) holds WORD. */
+static bool list_has(const char *l, size_t n, const char *word)
+{
+	size_t w = strlen(word);
+
+	for (const char *p = l, *e = l + n; p < e;) {
+		const char *comma = memchr(p, ',', (size_t)(e - p));
+		size_t len = comma ? (size_t)(comma - p) : (size_t)(e - p);
+		if (len == w && strncmp(p, word, w) == 0)
+			return true;
+		p += len + 1;
+	}
+	return false;
+}
+
+void thp_cgroup_path(const char *buf, char *path, size_t cap)
+{
+	char v2[4096] = "", mem[4096] = "";
+
+	for (const char *p = buf; *p;) {
+		const char *nl = strchr(p, '\n'), *ctl, *cp;
+		size_t len = nl ? (size_t)(nl - p) : strlen(p), cl, pl;
+
+		if (cgroup_line(p, len, &ctl, &cl, &cp, &pl)) {
+			if (cl == 0 && strncmp(p, "0:", 2) == 0)
+				snprintf(v2, sizeof(v2), "%.*s", (int)pl, cp);
+			else if (list_has(ctl, cl, "memory"))
+				snprintf(mem, sizeof(mem), "%.*s", (int)pl, cp);
+		}
+		p += len + (nl ? 1 : 0);
+	}
+	snprintf(path, cap, "%s", (v2[0] && strcmp(v2, "/") != 0) || !mem[0] ? v2 : mem);
+}
+
+bool thp_cgroup_in(const char *buf, const char *path)
+{
+	size_t want = strlen(path);
+
+	while (want > 1 && path[want - 1] == '/')
+		want--;
+	for (const char *p = buf; *p;) {
+		const char *nl = strchr(p, '\n'), *ctl, *cp;
+		size_t len = nl ? (size_t)(nl - p) : strlen(p), cl, pl;
+
+		if (cgroup_line(p, len, &ctl, &cl, &cp, &pl) && pl >= want &&
+		    strncmp(cp, path, want) == 0 &&
+		    (pl == want || cp[want] == '/' || (want == 1 && path[0] == '/')))
+			return true;
+		p += len + (nl ? 1 : 0);
+	}
+	return false;
+}
+
+bool thp_vma_flag(const struct thp_vma *v, const char *flag)
+{
+	for (const char *p = v->vmflags; *p;) {
+		while (*p == ' ')
+			p++;
+		size_t n = strcspn(p, " ");
+		if (n == strlen(flag) && strncmp(p, flag, n) == 0)
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+struct smaps_state {
+	struct thp_vma v;
+	bool open;
+	thp_vma_fn fn;
+	void *ctx;
+};
+
+static int vma_field(const char *key, size_t klen, uint64_t val, void *ctx)
+{
+	struct thp_vma *v = ctx;
+	struct rollup_ctx c = { &v->m, 0 };
+
+	if (klen == 11 && strncmp(key, "THPeligible", 11) == 0)
+		v->eligible = val != 0;
+	else
+		rollup_field(key, klen, val, &c);
+	return 0;
+}
+
+/* Parses a VMA header "START-END PERMS OFFSET DEV INODE [NAME]" into V.
+ * Returns false when LINE is not a header. */
+static bool vma_header(const char *line, struct thp_vma *v)
+{
+	unsigned long long start, end, off, inode;
+	char perms[8];
+	int n = 0;
+
+	if (!isxdigit((unsigned char)line[0]) ||
+	    sscanf(line, "%llx-%llx %7s %llx %*x:%*x %llu%n", &start, &end, perms, &off, &inode, &n) != 5)
+		return false;
+	memset(v, 0, sizeof(*v));
+	v->start = start;
+	v->end = end;
+	v->offset = off;
+	v->inode = inode;
+	v->eligible = -1;
+	snprintf(v->perms, sizeof(v->perms), "%s", perms);
+	line += n;
+	while (*line == ' ' || *line == '\t')
+		line++;
+	snprintf(v->name, sizeof(v->name), "%s", line);
+	return true;
+}
+
+/* Feeds one NUL-terminated line (without newline) to the smaps parser. */
+static int smaps_line(struct smaps_state *s, const char *line)
+{
+	struct thp_vma next;
+	int rc = 0;
+
+	if (vma_header(line, &next)) {
+		if (s->open)
+			rc = s->fn(&s->v, s->ctx);
+		s->v = next;
+		s->open = true;
+		return rc;
+	}
+	if (!s->open)
+		return 0;
+	if (strncmp(line, "VmFlags:", 8) == 0) {
+		line += 8;
+		while (*line == ' ' || *line == '\t')
+			line++;
+		snprintf(s->v.vmflags, sizeof(s->v.vmflags), "%s", line);
+		size_t n = strlen(s->v.vmflags);
+		while (n && s->v.vmflags[n - 1] == ' ')
+			s->v.vmflags[--n] = '\0';
+		return 0;
+	}
+	return thp_parse_meminfo(line, vma_field, &s->v);
+}
+
+static int smaps_finish(struct smaps_state *s, int rc)
+{
+	if (!rc && s->open)
+		rc = s->fn(&s->v, s->ctx);
+	return rc;
+}
+
+/* Splits BUF[0..LEN) into lines, feeds the complete ones and returns the number
+ * of bytes consumed; with FINAL the last partial line is fed too. */
+static size_t smaps_feed(struct smaps_state *s, char *buf, size_t len, bool final, int *rc)
+{
+	size_t used = 0;
+
+	while (!*rc && used < len) {
+		char *nl = memchr(buf + used, '\n', len - used);
+		if (!nl && !final)
+			break;
+		size_t n = nl ? (size_t)(nl - (buf + used)) : len - used;
+		buf[used + n] = '\0';
+		*rc = smaps_line(s, buf + used);
+		used += n + (nl ? 1 : 0);
+	}
+	return used;
+}
+
+int thp_smaps_parse(const char *buf, thp_vma_fn fn, void *ctx)
+{
+	struct smaps_state s = { .fn = fn, .ctx = ctx };
+	size_t len = strlen(buf);
+	char *copy = malloc(len + 1);
+	int rc = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, buf, len + 1);
+	smaps_feed(&s, copy, len, true, &rc);
+	free(copy);
+	return smaps_finish(&s, rc);
+}
+
+#define SMAPS_CHUNK (64u << 10)
+
+int thp_smaps_read(const struct thp_root *root, pid_t pid, thp_vma_fn fn, void *ctx)
+{
+	struct smaps_state s = { .fn = fn, .ctx = ctx };
+	char path[64], *buf;
+	size_t len = 0;
+	int fd, rc = 0;
+
+	snprintf(path, sizeof(path), "proc/%d/smaps", (int)pid);
+	fd = thp_open(root, path);
+	if (fd < 0)
+		return fd;
+	buf = malloc(SMAPS_CHUNK + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (!rc) {
+		ssize_t n = read(fd, buf + len, SMAPS_CHUNK - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = -errno;
+			break;
+		}
+		len += (size_t)n;
+		size_t used = smaps_feed(&s, buf, len, n == 0, &rc);
+		if (!used && len == SMAPS_CHUNK) /* a line longer than the buffer is fed cut */
+			used = smaps_feed(&s, buf, len, true, &rc);
+		memmove(buf, buf + used, len - used);
+		len -= used;
+		if (n == 0)
+			break;
+	}
+	free(buf);
+	close(fd);
+	return smaps_finish(&s, rc);
 }

@@ -1,14 +1,16 @@
-/* proc.h - per-process memory figures from /proc/PID (smaps_rollup, status) */
+/* proc.h - the process model: what thp reads from /proc/PID (status, comm,
+ * cmdline, cgroup, smaps_rollup, smaps) and the THP-disable ancestor walk */
 #ifndef THP_PROC_H
 #define THP_PROC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 #include "root.h"
 
-/* Fields of /proc/PID/smaps_rollup, in bytes. */
+/* Memory fields of /proc/PID/smaps_rollup (or of one smaps VMA), in bytes. */
 struct thp_rollup {
 	uint64_t rss, anon, anon_huge, shmem_pmd, file_pmd, private_hugetlb, shared_hugetlb;
 };
@@ -21,10 +23,86 @@ int thp_rollup_parse(const char *buf, struct thp_rollup *r);
  * process is gone, -EACCES/-EPERM when it may not be read, -ENODATA for kernel threads. */
 int thp_rollup_read(const struct thp_root *root, pid_t pid, struct thp_rollup *r);
 
+#define THP_COMM_MAX 64
+
+/* Fields of /proc/PID/status that thp uses. */
+struct thp_pstatus {
+	pid_t pid, ppid;
+	uid_t uid;       /* real user id; (uid_t)-1 when absent */
+	int thp_enabled; /* 1 on, 0 off (PR_SET_THP_DISABLE), -1 not shown (before Linux 5.0) */
+	int kthread;     /* 1 kernel thread, 0 not, -1 not shown (before Linux 6.0) */
+	char name[THP_COMM_MAX];
+};
+
+/* Parses /proc/PID/status text. Returns 0, or -ENODATA without a Pid: line. */
+int thp_pstatus_parse(const char *buf, struct thp_pstatus *s);
+
+/* Reads /proc/PID/status. Returns 0 or -errno (see thp_rollup_read). */
+int thp_pstatus_read(const struct thp_root *root, pid_t pid, struct thp_pstatus *s);
+
+/* True for a kernel thread: the Kthread: field, or, on kernels without it,
+ * kthreadd (pid 2) and its children. */
+bool thp_pstatus_kthread(const struct thp_pstatus *s);
+
+/* Finds who disabled THP for a process that has it off: the topmost process on
+ * its parent chain that also has THP off (ORIGIN may equal S when the parent
+ * has THP on). Stops at a parent that cannot be read. Returns 0, or -EINVAL
+ * when S does not have THP off. */
+int thp_thp_origin(const struct thp_root *root, const struct thp_pstatus *s,
+		   struct thp_pstatus *origin);
+
+/* Reads /proc/PID/comm without its newline into BUF. Returns 0 or -errno. */
+int thp_comm_read(const struct thp_root *root, pid_t pid, char *buf, size_t cap);
+
+/* Reads /proc/PID/cmdline with its NUL separators turned into spaces (cut at
+ * CAP-1). An empty result (kernel thread, zombie) is not an error. Returns 0 or -errno. */
+int thp_cmdline_read(const struct thp_root *root, pid_t pid, char *buf, size_t cap);
+
+/* Reads /proc/PID/cgroup text into BUF. Returns 0 or -errno. */
+int thp_cgroup_read(const struct thp_root *root, pid_t pid, char *buf, size_t cap);
+
+/* The cgroup path shown for a process, from /proc/PID/cgroup text: the v2
+ * ("0::") path, or when that is "/" or absent, the v1 memory controller's path.
+ * Writes "" when neither exists. */
+void thp_cgroup_path(const char *buf, char *path, size_t cap);
+
+/* True when some hierarchy (v1 or v2) of /proc/PID/cgroup text BUF places the
+ * process in cgroup PATH or below it. */
+bool thp_cgroup_in(const char *buf, const char *path);
+
+#define THP_VMA_NAME_MAX 256
+
+/* One mapping of /proc/PID/smaps. */
+struct thp_vma {
+	uint64_t start, end, offset;
+	char perms[5];
+	uint64_t inode;
+	char name[THP_VMA_NAME_MAX]; /* path, "[heap]", "[stack]", "[anon:NAME]"; "" when anonymous */
+	struct thp_rollup m;         /* Rss, Anonymous, AnonHugePages, ... of this VMA */
+	int eligible;                /* THPeligible: 1 or 0; -1 when the kernel does not show it */
+	char vmflags[192];           /* VmFlags as shown ("rd wr mr mw me ac hg"); "" when absent */
+};
+
+/* True when two-letter FLAG appears in V's VmFlags. */
+bool thp_vma_flag(const struct thp_vma *v, const char *flag);
+
+/* Called for each VMA; return non-zero to stop the walk. */
+typedef int (*thp_vma_fn)(const struct thp_vma *v, void *ctx);
+
+/* Parses /proc/PID/smaps text and calls FN per VMA. Returns 0 or FN's non-zero value. */
+int thp_smaps_parse(const char *buf, thp_vma_fn fn, void *ctx);
+
+/* Streams /proc/PID/smaps (in 64 KiB reads, never the whole file at once) and
+ * calls FN per VMA. Returns 0, FN's non-zero value, or -errno (see thp_rollup_read). */
+int thp_smaps_read(const struct thp_root *root, pid_t pid, thp_vma_fn fn, void *ctx);
+
 /* Calls FN for each numeric entry of ROOT/proc. Returns 0 or -errno of the listing. */
 int thp_proc_each(const struct thp_root *root, int (*fn)(pid_t pid, void *ctx), void *ctx);
 
 /* True when ERR means the process exited while it was being read. */
 bool thp_proc_gone(int err);
+
+/* True when ERR means the process may not be read by this user. */
+bool thp_proc_denied(int err);
 
 #endif

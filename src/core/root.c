@@ -38,8 +38,7 @@ const char *thp_rel(const char *rel)
 	return *rel ? rel : ".";
 }
 
-/* Opens REL for reading; refuses anything but a regular file (a FIFO would block). */
-static int open_regular(const struct thp_root *r, const char *rel)
+int thp_open(const struct thp_root *r, const char *rel)
 {
 	struct stat st;
 	int fd = openat(r->fd, thp_rel(rel), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
@@ -57,7 +56,7 @@ static int open_regular(const struct thp_root *r, const char *rel)
 ssize_t thp_read_buf(const struct thp_root *r, const char *rel, char *buf, size_t cap)
 {
 	size_t len = 0;
-	int fd = open_regular(r, rel);
+	int fd = thp_open(r, rel);
 
 	if (fd < 0)
 		return fd;
@@ -83,7 +82,7 @@ int thp_read(const struct thp_root *r, const char *rel, char **out, size_t *outl
 {
 	size_t cap = 8192, len = 0;
 	char *buf = NULL;
-	int fd = open_regular(r, rel);
+	int fd = thp_open(r, rel);
 
 	*out = NULL;
 	if (fd < 0)

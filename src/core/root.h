@@ -23,6 +23,10 @@ void thp_root_close(struct thp_root *r);
 /* Strips leading '/' so that REL is resolved below the root. */
 const char *thp_rel(const char *rel);
 
+/* Opens regular file REL below the root for reading (a FIFO or directory is
+ * refused, so nothing blocks). Returns the descriptor or -errno. */
+int thp_open(const struct thp_root *r, const char *rel);
+
 /* Reads a small file into BUF (NUL-terminated, cut at CAP-1 bytes).
  * Returns the length read or -errno; only regular files are read. */
 ssize_t thp_read_buf(const struct thp_root *r, const char *rel, char *buf, size_t cap);

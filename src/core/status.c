@@ -49,7 +49,7 @@ static int count_proc(pid_t pid, void *ctx)
 	struct thp_rollup r;
 	int err = thp_rollup_read(sc->root, pid, &r);
 
-	if (err == -EACCES || err == -EPERM)
+	if (thp_proc_denied(err))
 		sc->p->unreadable++;
 	if (err)
 		return 0; /* exited, or a kernel thread */

@@ -1,0 +1,214 @@
+/* Unit tests of the process model: status, cgroup, smaps, the ancestor walk (cmocka). */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/proc.h"
+
+static void pstatus(void **state)
+{
+	struct thp_pstatus s;
+	(void)state;
+	assert_int_equal(thp_pstatus_parse("Name:\tnode worker\nUmask:\t0022\nPid:\t1234\nPPid:\t77\n"
+					   "Uid:\t1000\t1000\t1000\t1000\nKthread:\t0\n"
+					   "THP_enabled:\t0\n", &s), 0);
+	assert_string_equal(s.name, "node worker");
+	assert_int_equal(s.pid, 1234);
+	assert_int_equal(s.ppid, 77);
+	assert_int_equal(s.uid, 1000);
+	assert_int_equal(s.thp_enabled, 0);
+	assert_false(thp_pstatus_kthread(&s));
+	/* a 4.x kernel: no THP_enabled, no Kthread; a child of kthreadd */
+	assert_int_equal(thp_pstatus_parse("Name:\tkworker/0:1\nPid:\t9\nPPid:\t2\n", &s), 0);
+	assert_int_equal(s.thp_enabled, -1);
+	assert_int_equal(s.kthread, -1);
+	assert_true(s.uid == (uid_t)-1);
+	assert_true(thp_pstatus_kthread(&s));
+	assert_int_equal(thp_pstatus_parse("Name:\tx\n", &s), -ENODATA);
+	assert_int_equal(thp_pstatus_parse("", &s), -ENODATA);
+}
+
+static void cgroup(void **state)
+{
+	char p[256];
+	const char *hybrid = "9:name=systemd:/\n4:memory:/jobs/a\n1:cpu,cpuacct:/\n0::/\n";
+	const char *v2 = "0::/system.slice/redis.service\n";
+	(void)state;
+	thp_cgroup_path(hybrid, p, sizeof(p));
+	assert_string_equal(p, "/jobs/a");
+	thp_cgroup_path(v2, p, sizeof(p));
+	assert_string_equal(p, "/system.slice/redis.service");
+	thp_cgroup_path("4:cpu,memory:/x\n", p, sizeof(p));
+	assert_string_equal(p, "/x");
+	thp_cgroup_path("garbage", p, sizeof(p));
+	assert_string_equal(p, "");
+	assert_true(thp_cgroup_in(v2, "/system.slice"));
+	assert_true(thp_cgroup_in(v2, "/system.slice/"));
+	assert_true(thp_cgroup_in(v2, "/system.slice/redis.service"));
+	assert_false(thp_cgroup_in(v2, "/system.sl"));
+	assert_false(thp_cgroup_in(v2, "/user.slice"));
+	assert_true(thp_cgroup_in(v2, "/"));
+	assert_true(thp_cgroup_in(hybrid, "/jobs"));
+	assert_false(thp_cgroup_in(hybrid, "/jobs/ab"));
+}
+
+struct collected {
+	int n;
+	struct thp_vma v[4];
+};
+
+static int collect(const struct thp_vma *v, void *ctx)
+{
+	struct collected *c = ctx;
+	if (c->n < 4)
+		c->v[c->n] = *v;
+	c->n++;
+	return 0;
+}
+
+static const char smaps[] =
+	"7f0000000000-7f0000600000 rw-p 00000000 00:00 0 \n"
+	"Size:               6144 kB\n"
+	"Rss:                4096 kB\n"
+	"Anonymous:          4096 kB\n"
+	"AnonHugePages:      4096 kB\n"
+	"THPeligible:    1\n"
+	"VmFlags: rd wr mr mw me ac hg \n"
+	"55d0c0a00000-55d0c0a21000 r-xp 00002000 fe:00 247498                     /usr/bin/my prog\n"
+	"Rss:                  24 kB\n"
+	"FilePmdMapped:         0 kB\n"
+	"VmFlags: rd ex mr mw me\n"
+	"7ffd10000000-7ffd10021000 rw-p 00000000 00:00 0                          [stack]\n"
+	"Rss:                  12 kB\n";
+
+static void smaps_parse(void **state)
+{
+	struct collected c = { 0 };
+	(void)state;
+	assert_int_equal(thp_smaps_parse(smaps, collect, &c), 0);
+	assert_int_equal(c.n, 3);
+	assert_true(c.v[0].start == 0x7f0000000000ull && c.v[0].end == 0x7f0000600000ull);
+	assert_string_equal(c.v[0].perms, "rw-p");
+	assert_string_equal(c.v[0].name, "");
+	assert_true(c.v[0].m.anon_huge == 4096 * 1024);
+	assert_int_equal(c.v[0].eligible, 1);
+	assert_true(thp_vma_flag(&c.v[0], "hg"));
+	assert_false(thp_vma_flag(&c.v[0], "nh"));
+	assert_false(thp_vma_flag(&c.v[0], "h"));
+	assert_string_equal(c.v[1].name, "/usr/bin/my prog");
+	assert_true(c.v[1].offset == 0x2000 && c.v[1].inode == 247498);
+	assert_true(c.v[1].m.rss == 24 * 1024);
+	assert_int_equal(c.v[1].eligible, -1);
+	assert_true(thp_vma_flag(&c.v[1], "me"));
+	assert_string_equal(c.v[2].name, "[stack]");
+	assert_string_equal(c.v[2].vmflags, "");
+	c.n = 0;
+	assert_int_equal(thp_smaps_parse("", collect, &c), 0);
+	assert_int_equal(c.n, 0);
+	assert_int_equal(thp_smaps_parse("junk\nRss: 4 kB\n", collect, &c), 0);
+	assert_int_equal(c.n, 0);
+}
+
+/* Writes LEN bytes of TEXT as FILE below DIR/proc/PID. */
+static void putn(const char *dir, int pid, const char *file, const char *text, size_t len)
+{
+	char p[512];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/proc", dir);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/proc/%d", dir, pid);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/proc/%d/%s", dir, pid, file);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fwrite(text, 1, len, f);
+	fclose(f);
+}
+
+static void put(const char *dir, int pid, const char *file, const char *text)
+{
+	putn(dir, pid, file, text, strlen(text));
+}
+
+static void put_status(const char *dir, int pid, int ppid, const char *name, int thp)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "Name:\t%s\nPid:\t%d\nPPid:\t%d\nUid:\t0\t0\t0\t0\nTHP_enabled:\t%d\n",
+		 name, pid, ppid, thp);
+	put(dir, pid, "status", buf);
+}
+
+static void origin_and_stream(void **state)
+{
+	char dir[] = "/tmp/thp-test-proc.XXXXXX", big[300000], cmd[600];
+	struct thp_root root;
+	struct thp_pstatus s, o;
+	struct collected c = { 0 };
+	size_t len = 0;
+	(void)state;
+
+	assert_non_null(mkdtemp(dir));
+	put_status(dir, 1, 0, "init", 1);
+	put_status(dir, 100, 1, "supervisor", 0);
+	put_status(dir, 200, 100, "node", 0);
+	put_status(dir, 300, 200, "worker", 0);
+	put_status(dir, 400, 1, "solo", 0);
+	put_status(dir, 500, 999, "orphan", 0);
+	putn(dir, 300, "cmdline", "node\0--max-old-space-size=4096\0", 31);
+	put(dir, 300, "comm", "worker\n");
+	/* smaps larger than one read chunk, split across reads */
+	for (int i = 0; i < 3000; i++)
+		len += (size_t)snprintf(big + len, sizeof(big) - len,
+					"%08x000-%08x000 rw-p 00000000 00:00 0 \nRss: 4 kB\nVmFlags: rd wr\n",
+					i * 2, i * 2 + 1);
+	put(dir, 300, "smaps", big);
+	assert_int_equal(thp_root_open(&root, dir), 0);
+
+	assert_int_equal(thp_pstatus_read(&root, 300, &s), 0);
+	assert_int_equal(thp_thp_origin(&root, &s, &o), 0);
+	assert_int_equal(o.pid, 100);
+	assert_string_equal(o.name, "supervisor");
+	assert_int_equal(thp_pstatus_read(&root, 400, &s), 0);
+	assert_int_equal(thp_thp_origin(&root, &s, &o), 0);
+	assert_int_equal(o.pid, 400); /* set it itself */
+	assert_int_equal(thp_pstatus_read(&root, 500, &s), 0);
+	assert_int_equal(thp_thp_origin(&root, &s, &o), 0);
+	assert_int_equal(o.pid, 500); /* parent unreadable: stop */
+	assert_int_equal(thp_pstatus_read(&root, 1, &s), 0);
+	assert_int_equal(thp_thp_origin(&root, &s, &o), -EINVAL);
+	assert_int_equal(thp_pstatus_read(&root, 42, &s), -ENOENT);
+
+	assert_int_equal(thp_cmdline_read(&root, 300, cmd, sizeof(cmd)), 0);
+	assert_string_equal(cmd, "node --max-old-space-size=4096");
+	assert_int_equal(thp_comm_read(&root, 300, cmd, sizeof(cmd)), 0);
+	assert_string_equal(cmd, "worker");
+	assert_int_equal(thp_smaps_read(&root, 300, collect, &c), 0);
+	assert_int_equal(c.n, 3000);
+	assert_true(c.v[3].start == 0x6000ull && c.v[3].m.rss == 4096);
+	assert_int_equal(thp_smaps_read(&root, 42, collect, &c), -ENOENT);
+	thp_root_close(&root);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(pstatus),
+		cmocka_unit_test(cgroup),
+		cmocka_unit_test(smaps_parse),
+		cmocka_unit_test(origin_and_stream),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
