@@ -22,13 +22,18 @@ LIB_SRC := $(CORE) $(wildcard src/out/*.c) $(wildcard src/control/*.c) $(wildcar
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all run check unit golden cli live sanitize bench install uninstall clean man deps deps-test regen
+.PHONY: all run check unit golden cli live sanitize bench install uninstall clean man deps deps-test regen lint
 all: thp
 
 deps: $(B)/.deps
 $(B)/.deps: scripts/deps
 	@mkdir -p $(B)
 	scripts/deps build
+	@touch $@
+deps-lint: $(B)/.deps-lint
+$(B)/.deps-lint: scripts/deps
+	@mkdir -p $(B)
+	scripts/deps lint
 	@touch $@
 deps-test: $(B)/.deps-test
 $(B)/.deps-test: scripts/deps
@@ -78,7 +83,7 @@ live: $(B)/thp $(B)/tests/hog | $(B)/.deps-test
 sanitize:
 	$(MAKE) B=build/san SAN=1 unit golden cli
 
-check: deps-test thp man unit golden cli live sanitize
+check: deps-test thp man lint unit golden cli live sanitize
 	@echo "make check: all test suites passed"
 
 regen: $(B)/thp
@@ -87,6 +92,22 @@ regen: $(B)/thp
 bench: thp
 	scripts/deps bench
 	$(LOCK) bench/status.sh
+
+# Static analysis, configured for real bugs rather than style: cppcheck over
+# the tree, clang-tidy per file (.clang-tidy) with a stamp so reruns only look
+# at what changed.
+LINT_CFLAGS = -std=gnu11 -D_GNU_SOURCE -Isrc $(shell pkg-config --cflags $(PKGS))
+TIDY_STAMP := $(patsubst %.c,build/lint/%.tidy,src/main.c $(LIB_SRC))
+lint: build/lint/cppcheck $(TIDY_STAMP)
+build/lint/cppcheck: $(wildcard src/*.c src/*/*.c src/*/*.h) | $(B)/.deps-lint
+	@mkdir -p $(dir $@)
+	cppcheck -q --std=c11 -D_GNU_SOURCE -Isrc --enable=warning,performance,portability \
+		--inline-suppr --error-exitcode=1 src
+	@touch $@
+build/lint/%.tidy: %.c $(wildcard src/*/*.h) .clang-tidy | $(B)/.deps-lint
+	@mkdir -p $(dir $@)
+	clang-tidy --quiet $< -- $(LINT_CFLAGS) 2>/dev/null
+	@touch $@
 
 man: $(B)/thp.1
 $(B)/thp.1: man/thp.1.scd

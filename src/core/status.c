@@ -46,7 +46,7 @@ struct scan {
 static int count_proc(pid_t pid, void *ctx)
 {
 	struct scan *sc = ctx;
-	struct thp_rollup r;
+	struct thp_rollup r = { 0 };
 	int err = thp_rollup_read(sc->root, pid, &r);
 
 	if (thp_proc_denied(err))
