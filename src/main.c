@@ -18,6 +18,7 @@ static const struct command {
 	const char *summary;
 } commands[] = {
 	{ "status", cmd_status, "is THP on? every layer of policy, and counters since boot" },
+	{ "hugetlb", cmd_hugetlb, "static huge page pools: sizes, NUMA nodes, users; set and plan" },
 	{ "capture", cmd_capture, "record the files thp reads, for 'thp --root DIR' elsewhere" },
 	{ "help", cmd_help, "show help for thp or for one command" },
 };

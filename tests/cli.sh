@@ -42,4 +42,28 @@ expect "capture --json reports files" sh -c "'$THP' --root $FX capture --json -o
 : > "$tmp/file"
 expect "capture into a file path fails with exit 1" [ "$(rc_err "$THP" --root $FX capture -o "$tmp/file/sub" | cut -d'|' -f1)" = 1 ]
 
+# hugetlb set on a copy of a fixture: writes, refusals that write nothing, rollback
+HF=$tmp/hugetlb
+cp -a tests/fixtures/hugetlb-numa "$HF"
+P2=$HF/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+P1=$HF/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages
+expect "hugetlb set writes the pool" sh -c "'$THP' --root '$HF' hugetlb set 2M=1100 > '$tmp/out'"
+expect "hugetlb set wrote 1100" [ "$(cat "$P2")" = 1100 ]
+expect "hugetlb set prints the undo" grep -qx 'undo: thp hugetlb set 2M=1030' "$tmp/out"
+expect "hugetlb set --node writes the node's pool" sh -c "'$THP' --root '$HF' hugetlb set 2M=7 --node 1 > /dev/null"
+expect "node 1 pool is 7" [ "$(cat "$HF/sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages")" = 7 ]
+for bad in "2M=abc" "5M=1" "2M=1 2M=2" "1G=1000" "2M=1 --node 9"; do
+	# shellcheck disable=SC2086
+	expect "hugetlb set $bad is refused" sh -c "! '$THP' --root '$HF' hugetlb set $bad 2> /dev/null"
+done
+expect "refused sets wrote nothing" [ "$(cat "$P2")" = 1100 ]
+expect "--dry-run writes nothing" sh -c "'$THP' --root '$HF' hugetlb set 2M=5 --dry-run > /dev/null && [ \$(cat '$P2') = 1100 ]"
+# a write that fails midway (the 1G file is a symlink, which the writer refuses) rolls back
+echo 4 > "$HF/one-gig" && rm "$P1" && ln -s "$HF/one-gig" "$P1"
+expect "a failed write exits 1" [ "$(rc_err "$THP" --root "$HF" hugetlb set 2M=1200 1G=8 | cut -d'|' -f1)" = 1 ]
+expect "the pool written before the failure is put back" [ "$(cat "$P2")" = 1100 ]
+expect "the failed pool is unchanged" [ "$(cat "$HF/one-gig")" = 4 ]
+expect "hugetlb plan needs a size" [ "$(rc_err "$THP" --root "$HF" hugetlb plan | cut -d'|' -f1)" = 2 ]
+expect "hugetlb --margin belongs to plan" [ "$(rc_err "$THP" --root "$HF" hugetlb --margin 5 | cut -d'|' -f1)" = 2 ]
+
 summary cli

@@ -9,7 +9,7 @@
 int thp_write_file(const struct thp_root *root, const char *rel, const char *value)
 {
 	size_t len = strlen(value);
-	int fd = openat(root->fd, thp_rel(rel), O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	int fd = openat(root->fd, thp_rel(rel), O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
 	ssize_t n;
 
 	if (fd < 0)

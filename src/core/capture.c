@@ -23,6 +23,8 @@ static const char *const host_paths[] = {
 	"proc/pressure/memory",
 	"proc/sys/vm/nr_hugepages",
 	"proc/sys/vm/nr_overcommit_hugepages",
+	"proc/sys/vm/hugetlb_shm_group",
+	"proc/mounts",
 	"proc/sys/vm/compaction_proactiveness",
 	"proc/sys/vm/extfrag_threshold",
 	"proc/sys/vm/min_free_kbytes",

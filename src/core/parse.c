@@ -209,3 +209,103 @@ uint64_t thp_parse_size_dir(const char *name)
 		return 0;
 	return kb;
 }
+
+int thp_parse_size(const char *buf, uint64_t *bytes)
+{
+	static const char units[] = "KMGT";
+	const char *p = skip_space(buf), *u;
+	uint64_t v, mul = 1;
+	int err = parse_digits(&p, &v);
+
+	if (err)
+		return err;
+	if (*p && (u = strchr(units, toupper((unsigned char)*p)))) {
+		for (const char *q = units; q <= u; q++)
+			mul *= 1024;
+		p++;
+		if ((*p == 'i' || *p == 'I') && (p[1] == 'B' || p[1] == 'b'))
+			p += 2;
+		else if (*p == 'B' || *p == 'b')
+			p++;
+	} else if (*p == 'B' || *p == 'b') {
+		p++;
+	}
+	if (*skip_space(p))
+		return -EINVAL;
+	if (v > UINT64_MAX / mul)
+		return -ERANGE;
+	*bytes = v * mul;
+	return 0;
+}
+
+int thp_parse_percent(const char *buf, unsigned *bp)
+{
+	const char *p = skip_space(buf);
+	uint64_t whole, frac = 0;
+	int err = parse_digits(&p, &whole), digits = 0;
+
+	if (err)
+		return err;
+	if (*p == '.') {
+		for (p++; isdigit((unsigned char)*p); p++, digits++)
+			if (digits < 2)
+				frac = frac * 10 + (uint64_t)(*p - '0');
+		if (digits == 0)
+			return -EINVAL;
+		if (digits == 1)
+			frac *= 10;
+	}
+	if (*p == '%')
+		p++;
+	if (*skip_space(p))
+		return -EINVAL;
+	if (whole > 1000 || (whole == 1000 && frac))
+		return -ERANGE;
+	*bp = (unsigned)(whole * 100 + frac);
+	return 0;
+}
+
+/* Skips spaces and tabs, never past END. */
+static const char *skip_blank(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/* Parses one buddyinfo line [P, END) and calls FN; returns FN's value, or 0
+ * when the line does not parse. */
+static int buddy_line(const char *p, const char *end, thp_buddy_fn fn, void *ctx)
+{
+	uint64_t node, free[THP_ORDERS_MAX];
+	char zone[32];
+	size_t zl = 0;
+	int n = 0;
+
+	if (strncmp(p, "Node ", 5) != 0)
+		return 0;
+	p += 5;
+	if (parse_digits(&p, &node) || node >= 1u << 20 || strncmp(p, ", zone", 6) != 0)
+		return 0;
+	for (p = skip_blank(p + 6, end); p < end && !isspace((unsigned char)*p); p++)
+		if (zl + 1 < sizeof(zone))
+			zone[zl++] = *p;
+	zone[zl] = '\0';
+	for (p = skip_blank(p, end); p < end; p = skip_blank(p, end))
+		if (n >= THP_ORDERS_MAX || parse_digits(&p, &free[n++]))
+			return 0;
+	return zl && n ? fn((int)node, zone, free, n, ctx) : 0;
+}
+
+int thp_parse_buddyinfo(const char *buf, thp_buddy_fn fn, void *ctx)
+{
+	for (const char *p = buf; *p;) {
+		const char *end = line_end(p);
+		int rc = buddy_line(p, end, fn, ctx);
+
+		if (rc)
+			return rc;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}

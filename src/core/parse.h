@@ -52,4 +52,23 @@ int thp_parse_release(const char *buf, int *major, int *minor);
 /* Parses the "hugepages-<N>kB" directory name. Returns N or 0 when it does not match. */
 uint64_t thp_parse_size_dir(const char *name);
 
+/* Parses a size a user typed: bytes, or a number with a binary unit K, M, G, T
+ * (also written KB/KiB/kB, case-insensitive): "2M", "64K", "1G", "2048kB".
+ * Returns 0, -EINVAL (empty, garbage, unknown unit) or -ERANGE. */
+int thp_parse_size(const char *buf, uint64_t *bytes);
+
+/* Parses a percentage with up to two decimals ("5%", "2.5", "0%") into basis
+ * points (5% = 500). Returns 0, -EINVAL or -ERANGE (above 1000%). */
+int thp_parse_percent(const char *buf, unsigned *bp);
+
+#define THP_ORDERS_MAX 16
+
+/* Called for each zone line of /proc/buddyinfo: NODE, ZONE name, and the count
+ * of free blocks of each order 0..N-1. Return non-zero to stop. */
+typedef int (*thp_buddy_fn)(int node, const char *zone, const uint64_t *free, int n, void *ctx);
+
+/* Parses /proc/buddyinfo ("Node 0, zone   Normal  12 4 ..."); lines that do not
+ * parse are skipped. Returns 0, or what FN returned when it stopped the walk. */
+int thp_parse_buddyinfo(const char *buf, thp_buddy_fn fn, void *ctx);
+
 #endif

@@ -6,9 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
-/* Base page size from the reader's own auxiliary vector (AT_PAGESZ), which a
- * capture records as proc/self/auxv. Returns 0 when it cannot be found. */
-static uint64_t read_page_size(const struct thp_root *root)
+uint64_t thp_page_size(const struct thp_root *root)
 {
 	Elf64_auxv_t av[64];
 	ssize_t n = thp_read_buf(root, "proc/self/auxv", (char *)av, sizeof(av));
@@ -35,7 +33,7 @@ static void read_kernel(const struct thp_root *root, struct thp_status *st)
 	}
 	st->release[strcspn(st->release, "\n")] = '\0';
 	thp_parse_release(st->release, &st->kmajor, &st->kminor);
-	st->page_size = read_page_size(root);
+	st->page_size = thp_page_size(root);
 }
 
 struct scan {

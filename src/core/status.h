@@ -101,6 +101,10 @@ struct thp_status {
  * absent features, unreadable ones with their errno; returns 0 or -ENOMEM. */
 int thp_status_read(const struct thp_root *root, struct thp_status *st, bool scan_procs);
 
+/* Base page size from the reader's own auxiliary vector (AT_PAGESZ), which a
+ * capture records as proc/self/auxv. Returns 0 when it cannot be found. */
+uint64_t thp_page_size(const struct thp_root *root);
+
 /* Reads and classifies one sysfs file into S (name taken from NAME). */
 void thp_setting_read(const struct thp_root *root, const char *rel, const char *name,
 		      struct thp_setting *s);

@@ -12,6 +12,10 @@
 /* Binary human size: "0 B", "4 KiB", "2 MiB", "1.2 GiB". With EXACT, plain bytes. */
 const char *out_size(char *buf, size_t cap, uint64_t bytes, bool exact);
 
+/* Size as a user or the kernel command line writes it: "64K", "2M", "1G";
+ * plain bytes when no binary unit divides it. */
+const char *out_size_spec(char *buf, size_t cap, uint64_t bytes);
+
 /* Count with thousands separators: "2,631". */
 const char *out_count(char *buf, size_t cap, uint64_t n);
 

@@ -28,6 +28,22 @@ const char *out_size(char *buf, size_t cap, uint64_t bytes, bool exact)
 	return buf;
 }
 
+const char *out_size_spec(char *buf, size_t cap, uint64_t bytes)
+{
+	static const char units[] = "KMGT";
+	int u = -1;
+
+	while (u < 3 && bytes && bytes % 1024 == 0) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, cap, "%" PRIu64, bytes);
+	else
+		snprintf(buf, cap, "%" PRIu64 "%c", bytes, units[u]);
+	return buf;
+}
+
 const char *out_count(char *buf, size_t cap, uint64_t n)
 {
 	char raw[32];

@@ -1,0 +1,819 @@
+/* hugetlb.c - `thp hugetlb`: static huge page pools, who uses them, resizing a
+ * pool (`set`) and sizing one for a buffer (`plan`) */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../control/control.h"
+#include "../core/hugetlb.h"
+#include "../core/parse.h"
+#include "../out/out.h"
+#include "cmd.h"
+
+#define SETS_MAX THP_HSIZES_MAX
+
+struct opts {
+	bool bytes;
+	bool procs;
+	bool dry_run;
+	int node;           /* -1: the host-wide pool */
+	unsigned margin_bp; /* plan: basis points */
+};
+
+static void usage(void)
+{
+	puts("Usage: thp [--root DIR] hugetlb [options]\n"
+	     "       thp hugetlb set SIZE=PAGES... [--node N] [--dry-run]\n"
+	     "       thp hugetlb plan SIZE [--margin PCT]\n"
+	     "\n"
+	     "Static huge page pools (hugetlbfs), which are reserved memory apart from THP:\n"
+	     "pools per page size and NUMA node, hugetlbfs mounts, and the processes that map\n"
+	     "pool pages. 'set' resizes a pool and reports what the kernel really gave;\n"
+	     "'plan' computes the pages and settings a buffer of SIZE needs (e.g. 16G).\n"
+	     "\n"
+	     "Options:\n"
+	     "  -J, --json        JSON output (sizes in bytes)\n"
+	     "  -b, --bytes       print sizes in bytes\n"
+	     "      --no-procs    do not look for processes that use the pools\n"
+	     "      --node N      set: resize NUMA node N's pool instead of the host-wide one\n"
+	     "      --dry-run     set: validate and show the change, write nothing\n"
+	     "      --margin PCT  plan: extra room on top of SIZE (default 5%)\n"
+	     "  -h, --help        show this help");
+}
+
+static const char *sz(char *buf, size_t cap, uint64_t bytes, const struct opts *o)
+{
+	return out_size(buf, cap, bytes, o->bytes);
+}
+
+static const char *cnt(char *buf, size_t cap, uint64_t n)
+{
+	return out_count(buf, cap, n);
+}
+
+/* Why the pool list is empty, in words. */
+static const char *no_pools(const struct thp_hugetlb *h)
+{
+	if (h->pools_err == -ENOENT)
+		return "this kernel has no static huge pages (no /sys/kernel/mm/hugepages)";
+	if (h->pools_err)
+		return "/sys/kernel/mm/hugepages could not be listed";
+	return "/sys/kernel/mm/hugepages lists no page size";
+}
+
+static void print_pools(const struct thp_hugetlb *h, const struct opts *o)
+{
+	static const char *const hdr[] = { "SIZE", "TOTAL", "IN USE", "FREE", "RESERVED",
+					   "SURPLUS", "OVERCOMMIT", "MEMORY" };
+	char b[8][32];
+	uint64_t held = 0;
+	bool any = false;
+
+	puts("Static huge page pools (/sys/kernel/mm/hugepages; reserved memory, not THP)");
+	if (!h->npools) {
+		printf("  %s: %s\n", h->pools_err && h->pools_err != -ENOENT ? "unknown" : "none",
+		       no_pools(h));
+		return;
+	}
+	struct out_table *t = out_table_new(8, hdr, false);
+	for (int c = 1; c < 8; c++)
+		out_table_right(t, c);
+	for (int i = 0; i < h->npools; i++) {
+		const struct thp_hpool *p = &h->pools[i];
+		if (p->err) {
+			snprintf(b[1], sizeof(b[1]), "unknown (%s)", thp_strerror(p->err));
+			const char *row[] = { sz(b[0], 32, p->size, o), b[1], "", "", "", "", "", "" };
+			out_table_row(t, row);
+			continue;
+		}
+		held += p->total * p->size;
+		any |= p->total || p->overcommit;
+		const char *row[] = { sz(b[0], 32, p->size, o),
+				      cnt(b[1], 32, p->total),
+				      cnt(b[2], 32, p->total >= p->free ? p->total - p->free : 0),
+				      cnt(b[3], 32, p->free),
+				      cnt(b[4], 32, p->resv),
+				      cnt(b[5], 32, p->surplus),
+				      cnt(b[6], 32, p->overcommit),
+				      sz(b[7], 32, p->total * p->size, o) };
+		out_table_row(t, row);
+	}
+	out_table_print(t, 2);
+	if (h->default_size)
+		printf("  default size %s (MAP_HUGETLB, SHM_HUGETLB and mounts without pagesize=)\n",
+		       sz(b[0], 32, h->default_size, o));
+	if (h->mem_total && held)
+		printf("  the pools hold %s of %s RAM (%s); no other use can have that memory\n",
+		       sz(b[0], 32, held, o), sz(b[1], 32, h->mem_total, o),
+		       out_pct(b[2], 32, held, h->mem_total));
+	if (!any)
+		puts("  no pages reserved: 'thp hugetlb plan SIZE' tells how many a buffer needs");
+	for (int i = 0; i < h->npools; i++) {
+		const struct thp_hpool *p = &h->pools[i];
+		if (!p->err && p->resv > p->free)
+			printf("  %s: %s pages reserved but only %s free: the pool is overcommitted\n",
+			       sz(b[0], 32, p->size, o), cnt(b[1], 32, p->resv), cnt(b[2], 32, p->free));
+	}
+}
+
+static void print_nodes(const struct thp_hugetlb *h, const struct opts *o)
+{
+	static const char *const hdr[] = { "NODE", "SIZE", "TOTAL", "IN USE", "FREE", "SURPLUS" };
+	char b[6][32];
+
+	puts("\nPer NUMA node (/sys/devices/system/node/node*/hugepages)");
+	if (!h->nnodes) {
+		puts(h->nodes_err == -ENOENT || !h->nodes_err
+			     ? "  none: this kernel shows no NUMA nodes"
+			     : "  unknown: /sys/devices/system/node could not be listed");
+		return;
+	}
+	struct out_table *t = out_table_new(6, hdr, false);
+	for (int c = 2; c < 6; c++)
+		out_table_right(t, c);
+	for (int n = 0; n < h->nnodes; n++) {
+		for (int i = 0; i < h->npools; i++) {
+			const struct thp_hpool *p = &h->nodes[n].pools[i];
+			if (!p->size)
+				continue;
+			snprintf(b[0], 32, "%d", h->nodes[n].id);
+			if (p->err) {
+				snprintf(b[2], 32, "unknown (%s)", thp_strerror(p->err));
+				const char *row[] = { b[0], sz(b[1], 32, p->size, o), b[2], "", "", "" };
+				out_table_row(t, row);
+				continue;
+			}
+			const char *row[] = { b[0], sz(b[1], 32, p->size, o), cnt(b[2], 32, p->total),
+					      cnt(b[3], 32, p->total >= p->free ? p->total - p->free : 0),
+					      cnt(b[4], 32, p->free), cnt(b[5], 32, p->surplus) };
+			out_table_row(t, row);
+		}
+	}
+	out_table_print(t, 2);
+}
+
+static void print_mounts(const struct thp_hugetlb *h, const struct opts *o)
+{
+	static const char *const hdr[] = { "MOUNT", "PAGE SIZE", "OPTIONS" };
+	char b[32];
+
+	puts("\nhugetlbfs mounts (/proc/mounts)");
+	if (h->mounts_err) {
+		printf("  unknown: /proc/mounts could not be read (%s)\n", thp_strerror(h->mounts_err));
+		return;
+	}
+	if (!h->nmounts) {
+		puts("  none: only mmap(MAP_HUGETLB) and shmget(SHM_HUGETLB) can use the pools,\n"
+		     "  files need a mount such as 'mount -t hugetlbfs -o pagesize=2M none /dev/hugepages'");
+		return;
+	}
+	struct out_table *t = out_table_new(3, hdr, false);
+	for (int i = 0; i < h->nmounts; i++) {
+		const struct thp_hmount *m = &h->mounts[i];
+		const char *row[] = { m->path, m->page_size ? sz(b, 32, m->page_size, o) : "unknown",
+				      m->options };
+		out_table_row(t, row);
+	}
+	out_table_print(t, 2);
+}
+
+static void print_users(const struct thp_huser *u, int n, int denied, int err,
+			const struct opts *o)
+{
+	static const char *const hdr[] = { "PID", "COMMAND", "PRIVATE", "SHARED" };
+	char b[3][32];
+
+	puts("\nProcesses that map pool pages (Private_Hugetlb, Shared_Hugetlb of smaps_rollup)");
+	if (err) {
+		printf("  unknown: /proc could not be listed (%s)\n", thp_strerror(err));
+		return;
+	}
+	if (!n)
+		puts("  none");
+	struct out_table *t = out_table_new(4, hdr, false);
+	out_table_right(t, 0);
+	out_table_right(t, 2);
+	out_table_right(t, 3);
+	for (int i = 0; i < n; i++) {
+		snprintf(b[0], 32, "%d", (int)u[i].pid);
+		const char *row[] = { b[0], u[i].comm, sz(b[1], 32, u[i].private_hugetlb, o),
+				      sz(b[2], 32, u[i].shared_hugetlb, o) };
+		out_table_row(t, row);
+	}
+	out_table_print(t, 2);
+	if (n)
+		puts("  a shared mapping counts in every process that maps it");
+	if (denied)
+		printf("  %d %s could not be read (permission denied%s)\n", denied,
+		       denied == 1 ? "process" : "processes", geteuid() ? "; run as root" : "");
+}
+
+static struct json_object *json_pool(const struct thp_hpool *p, bool host)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "size", out_json_u64(p->size));
+	if (p->err) {
+		json_object_object_add(o, "error", json_object_new_string(thp_strerror(p->err)));
+		return o;
+	}
+	json_object_object_add(o, "total", out_json_u64(p->total));
+	json_object_object_add(o, "in_use", out_json_u64(p->total >= p->free ? p->total - p->free : 0));
+	json_object_object_add(o, "free", out_json_u64(p->free));
+	json_object_object_add(o, "surplus", out_json_u64(p->surplus));
+	if (host) {
+		json_object_object_add(o, "reserved", out_json_u64(p->resv));
+		json_object_object_add(o, "overcommit", out_json_u64(p->overcommit));
+	}
+	json_object_object_add(o, "bytes", out_json_u64(p->total * p->size));
+	return o;
+}
+
+static struct json_object *json_hugetlb(const struct thp_ctx *ctx, const struct thp_hugetlb *h,
+					const struct thp_huser *u, int n, int denied, bool procs)
+{
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+	json_object_object_add(o, "schema", json_object_new_string("thp-hugetlb/1"));
+	json_object_object_add(o, "root", json_object_new_string(ctx->root.path));
+	json_object_object_add(o, "default_size", h->default_size ? out_json_u64(h->default_size) : NULL);
+	json_object_object_add(o, "mem_total", h->mem_total ? out_json_u64(h->mem_total) : NULL);
+	for (int i = 0; i < h->npools; i++)
+		json_object_array_add(a, json_pool(&h->pools[i], true));
+	json_object_object_add(o, "pools", a);
+	a = json_object_new_array();
+	for (int i = 0; i < h->nnodes; i++) {
+		struct json_object *nd = json_object_new_object(), *pa = json_object_new_array();
+		json_object_object_add(nd, "node", json_object_new_int(h->nodes[i].id));
+		for (int j = 0; j < h->npools; j++)
+			if (h->nodes[i].pools[j].size)
+				json_object_array_add(pa, json_pool(&h->nodes[i].pools[j], false));
+		json_object_object_add(nd, "pools", pa);
+		json_object_array_add(a, nd);
+	}
+	json_object_object_add(o, "nodes", a);
+	if (h->mounts_err) {
+		json_object_object_add(o, "mounts", NULL);
+	} else {
+		a = json_object_new_array();
+		for (int i = 0; i < h->nmounts; i++) {
+			struct json_object *m = json_object_new_object();
+			json_object_object_add(m, "path", json_object_new_string(h->mounts[i].path));
+			json_object_object_add(m, "page_size", h->mounts[i].page_size
+							       ? out_json_u64(h->mounts[i].page_size) : NULL);
+			json_object_object_add(m, "options", json_object_new_string(h->mounts[i].options));
+			json_object_array_add(a, m);
+		}
+		json_object_object_add(o, "mounts", a);
+	}
+	json_object_object_add(o, "hugetlb_shm_group",
+			       h->shm_group >= 0 ? json_object_new_int64(h->shm_group) : NULL);
+	if (procs) {
+		a = json_object_new_array();
+		for (int i = 0; i < n; i++) {
+			struct json_object *p = json_object_new_object();
+			json_object_object_add(p, "pid", json_object_new_int(u[i].pid));
+			json_object_object_add(p, "comm", json_object_new_string(u[i].comm));
+			json_object_object_add(p, "private_hugetlb", out_json_u64(u[i].private_hugetlb));
+			json_object_object_add(p, "shared_hugetlb", out_json_u64(u[i].shared_hugetlb));
+			json_object_array_add(a, p);
+		}
+		json_object_object_add(o, "processes", a);
+		json_object_object_add(o, "unreadable_processes", json_object_new_int(denied));
+	} else {
+		json_object_object_add(o, "processes", NULL);
+	}
+	return o;
+}
+
+static int show(struct thp_ctx *ctx, const struct thp_hugetlb *h, const struct opts *o)
+{
+	struct thp_huser *u = NULL;
+	int n = 0, denied = 0, err = 0;
+
+	if (o->procs)
+		err = thp_hugetlb_users(&ctx->root, &u, &n, &denied);
+	if (ctx->json) {
+		int rc = out_json_print(json_hugetlb(ctx, h, u, n, denied, o->procs && !err));
+		free(u);
+		return rc ? 1 : 0;
+	}
+	print_pools(h, o);
+	if (h->npools) {
+		print_nodes(h, o);
+		print_mounts(h, o);
+		if (o->procs)
+			print_users(u, n, denied, err, o);
+	}
+	free(u);
+	return fflush(stdout) ? 1 : 0;
+}
+
+/* One requested pool size, and what the kernel made of it. */
+struct change {
+	uint64_t size;
+	int pool; /* index in thp_hugetlb.pools */
+	uint64_t want, before, after;
+	uint64_t in_use; /* pages faulted in when validated */
+	uint64_t blocks; /* free buddy blocks of SIZE before the write */
+	int blocks_err;
+	char rel[256];
+	double secs;
+	int err;
+	bool written;
+};
+
+/* Parses "SIZE=PAGES". Returns 0, or prints why and returns 2. */
+static int parse_assign(const char *arg, struct change *c)
+{
+	char size[64];
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || (size_t)(eq - arg) >= sizeof(size)) {
+		thp_err("hugetlb set: expected SIZE=PAGES such as 2M=512, got '%s'", arg);
+		return 2;
+	}
+	snprintf(size, sizeof(size), "%.*s", (int)(eq - arg), arg);
+	if (thp_parse_size(size, &c->size) || !c->size) {
+		thp_err("hugetlb set: '%s' is not a page size (write 2M, 1G, 64K or 2048kB)", size);
+		return 2;
+	}
+	if (thp_parse_u64(eq + 1, &c->want)) {
+		thp_err("hugetlb set: '%s' is not a number of pages", eq + 1);
+		return 2;
+	}
+	return 0;
+}
+
+/* Lists the pool sizes of H as "2M, 1G" for messages. */
+static const char *size_list(const struct thp_hugetlb *h, char *buf, size_t cap)
+{
+	size_t len = 0;
+	char s[32];
+
+	buf[0] = '\0';
+	for (int i = 0; i < h->npools && len < cap; i++) {
+		int n = snprintf(buf + len, cap - len, "%s%s", i ? ", " : "",
+				 out_size_spec(s, sizeof(s), h->pools[i].size));
+		len += n > 0 ? (size_t)n : 0;
+	}
+	return buf;
+}
+
+/* Checks every change against H before anything is written. Returns 0 or 1. */
+static int validate(const struct thp_ctx *ctx, const struct thp_hugetlb *h, struct change *c, int n,
+		    const struct opts *o)
+{
+	char b[3][64], list[128];
+	int nd = -1;
+
+	if (!h->npools) {
+		thp_err("hugetlb set: %s", no_pools(h));
+		return 1;
+	}
+	if (o->node >= 0 && (nd = thp_hugetlb_node(h, o->node)) < 0) {
+		thp_err("hugetlb set: no NUMA node %d on this host", o->node);
+		return 1;
+	}
+	for (int i = 0; i < n; i++) {
+		c[i].pool = thp_hugetlb_find(h, c[i].size);
+		if (c[i].pool < 0) {
+			thp_err("hugetlb set: no %s pool; this kernel has %s",
+				out_size_spec(b[0], 64, c[i].size), size_list(h, list, sizeof(list)));
+			return 1;
+		}
+		for (int j = 0; j < i; j++)
+			if (c[j].size == c[i].size) {
+				thp_err("hugetlb set: %s given twice", out_size_spec(b[0], 64, c[i].size));
+				return 1;
+			}
+		const struct thp_hpool *p = nd >= 0 ? &h->nodes[nd].pools[c[i].pool] : &h->pools[c[i].pool];
+		if (!p->size) {
+			thp_err("hugetlb set: node %d has no %s pool", o->node,
+				out_size_spec(b[0], 64, c[i].size));
+			return 1;
+		}
+		if (p->err) {
+			thp_err("hugetlb set: cannot read the %s pool: %s",
+				out_size_spec(b[0], 64, c[i].size), thp_strerror(p->err));
+			return 1;
+		}
+		if (h->mem_total && c[i].want > h->mem_total / c[i].size) {
+			thp_err("hugetlb set: %s=%" PRIu64 " asks for %s, more than the %s of RAM",
+				out_size_spec(b[0], 64, c[i].size), c[i].want,
+				out_size(b[1], 64, c[i].want > UINT64_MAX / c[i].size ? UINT64_MAX
+							: c[i].want * c[i].size, o->bytes),
+				out_size(b[2], 64, h->mem_total, o->bytes));
+			return 1;
+		}
+		c[i].before = p->total;
+		c[i].in_use = p->total >= p->free ? p->total - p->free : 0;
+		thp_hugetlb_path(c[i].rel, sizeof(c[i].rel), c[i].size, o->node);
+		if (!o->dry_run && faccessat(ctx->root.fd, thp_rel(c[i].rel), W_OK, AT_EACCESS)) {
+			thp_err("cannot write '/%s': %s%s", c[i].rel, strerror(errno),
+				errno == EACCES || errno == EPERM || errno == EROFS ? " (run as root)" : "");
+			return 1;
+		}
+		c[i].blocks_err = thp_buddy_blocks(&ctx->root, o->node, c[i].size, h->page_size,
+						   &c[i].blocks);
+	}
+	return 0;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Reads nr_hugepages of a change back into *V. */
+static int read_back(const struct thp_ctx *ctx, const struct change *c, uint64_t *v)
+{
+	char buf[64];
+	ssize_t n = thp_read_buf(&ctx->root, c->rel, buf, sizeof(buf));
+
+	return n < 0 ? (int)n : thp_parse_u64(buf, v);
+}
+
+/* Writes every change; on a failed write, puts the pools already written back.
+ * Returns 0 or the failed write's -errno. */
+static int apply(const struct thp_ctx *ctx, struct change *c, int n)
+{
+	char val[32];
+
+	for (int i = 0; i < n; i++) {
+		double t0 = now();
+		snprintf(val, sizeof(val), "%" PRIu64, c[i].want);
+		c[i].err = thp_write_file(&ctx->root, c[i].rel, val);
+		c[i].secs = now() - t0;
+		if (!c[i].err)
+			c[i].err = read_back(ctx, &c[i], &c[i].after);
+		c[i].written = true;
+		if (!c[i].err)
+			continue;
+		int err = c[i].err;
+		for (int j = i; j >= 0; j--) {
+			snprintf(val, sizeof(val), "%" PRIu64, c[j].before);
+			thp_write_file(&ctx->root, c[j].rel, val);
+			if (read_back(ctx, &c[j], &c[j].after))
+				c[j].after = c[j].before;
+		}
+		return err;
+	}
+	return 0;
+}
+
+static void undo_line(char *buf, size_t cap, const struct change *c, int n, const struct opts *o)
+{
+	size_t len = (size_t)snprintf(buf, cap, "thp hugetlb set");
+	char s[32];
+
+	for (int i = 0; i < n && len < cap; i++)
+		len += (size_t)snprintf(buf + len, cap - len, " %s=%" PRIu64,
+					out_size_spec(s, sizeof(s), c[i].size), c[i].before);
+	if (o->node >= 0 && len < cap)
+		snprintf(buf + len, cap - len, " --node %d", o->node);
+}
+
+/* Explains why the kernel gave fewer pages than asked. */
+static void explain_short(const struct thp_hugetlb *h, const struct change *c, const struct opts *o)
+{
+	char b[3][32];
+
+	if (c->blocks_err == -ERANGE) {
+		printf("  a %s page needs a physically contiguous range larger than the buddy allocator\n"
+		       "  hands out; a running system rarely has one free: reserve them at boot with\n"
+		       "  hugepagesz=%s hugepages=%" PRIu64 "\n",
+		       sz(b[0], 32, c->size, o), out_size_spec(b[1], 32, c->size), c->want);
+		return;
+	}
+	printf("  the kernel reclaims and compacts while it fills a pool: it found no more free\n"
+	       "  %s ranges, so memory is fragmented or in use", sz(b[0], 32, c->size, o));
+	if (!c->blocks_err)
+		printf(" (before the write: %s free %s blocks in\n  /proc/buddyinfo",
+		       cnt(b[1], 32, c->blocks), sz(b[2], 32, c->size, o));
+	if (h->mem_available)
+		printf("%s MemAvailable %s", c->blocks_err ? " (before the write:" : ",",
+		       sz(b[1], 32, h->mem_available, o));
+	if (!c->blocks_err || h->mem_available)
+		putchar(')');
+	printf("\n  to get more: stop memory users or run 'echo 1 > /proc/sys/vm/compact_memory' and\n"
+	       "  retry, or reserve at boot with hugepagesz=%s hugepages=%" PRIu64 "\n",
+	       out_size_spec(b[1], 32, c->size), c->want);
+}
+
+static struct json_object *json_set(const struct change *c, int n, const struct opts *o,
+				    const char *undo)
+{
+	struct json_object *r = json_object_new_object(), *a = json_object_new_array();
+
+	json_object_object_add(r, "schema", json_object_new_string("thp-hugetlb-set/1"));
+	json_object_object_add(r, "dry_run", json_object_new_boolean(o->dry_run));
+	json_object_object_add(r, "node", o->node >= 0 ? json_object_new_int(o->node) : NULL);
+	for (int i = 0; i < n; i++) {
+		struct json_object *e = json_object_new_object();
+		json_object_object_add(e, "size", out_json_u64(c[i].size));
+		json_object_object_add(e, "file", json_object_new_string(c[i].rel));
+		json_object_object_add(e, "before", out_json_u64(c[i].before));
+		json_object_object_add(e, "requested", out_json_u64(c[i].want));
+		json_object_object_add(e, "after", c[i].written && !c[i].err ? out_json_u64(c[i].after) : NULL);
+		json_object_object_add(e, "error", c[i].err ? json_object_new_string(strerror(-c[i].err)) : NULL);
+		json_object_object_add(e, "free_blocks_before",
+				       c[i].blocks_err ? NULL : out_json_u64(c[i].blocks));
+		json_object_object_add(e, "seconds", c[i].written ? json_object_new_double(c[i].secs) : NULL);
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(r, "changes", a);
+	json_object_object_add(r, "undo", json_object_new_string(undo));
+	return r;
+}
+
+static int set(struct thp_ctx *ctx, const struct thp_hugetlb *h, char **args, int nargs,
+	       const struct opts *o)
+{
+	struct change c[SETS_MAX];
+	char undo[256], b[4][32], where[32] = "";
+	sigset_t block, old;
+	int rc = 0, err;
+
+	if (nargs == 0) {
+		thp_err("hugetlb set: expected SIZE=PAGES such as 2M=512");
+		return thp_usage_error("hugetlb");
+	}
+	if (nargs > SETS_MAX) {
+		thp_err("hugetlb set: at most %d sizes at once", SETS_MAX);
+		return 2;
+	}
+	memset(c, 0, sizeof(c));
+	for (int i = 0; i < nargs; i++)
+		if ((rc = parse_assign(args[i], &c[i])))
+			return thp_usage_error("hugetlb");
+	if (validate(ctx, h, c, nargs, o))
+		return 1;
+	undo_line(undo, sizeof(undo), c, nargs, o);
+	if (o->node >= 0)
+		snprintf(where, sizeof(where), " on node %d", o->node);
+
+	/* a signal waits until every pool is written or rolled back */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	err = o->dry_run ? 0 : apply(ctx, c, nargs);
+
+	if (ctx->json) {
+		rc = out_json_print(json_set(c, nargs, o, undo)) ? 1 : 0;
+	} else {
+		for (int i = 0; i < nargs; i++) {
+			const struct change *x = &c[i];
+			if (o->dry_run) {
+				printf("%s pool%s: %s -> %s pages (%s), would write /%s\n",
+				       sz(b[0], 32, x->size, o), where, cnt(b[1], 32, x->before),
+				       cnt(b[2], 32, x->want), sz(b[3], 32, x->want * x->size, o), x->rel);
+				if (x->want < x->in_use)
+					printf("  %s pages are in use: the pool cannot shrink below that now\n",
+					       cnt(b[1], 32, x->in_use));
+				continue;
+			}
+			if (x->err) {
+				thp_err("cannot write '/%s': %s", x->rel, strerror(-x->err));
+				continue;
+			}
+			printf("%s pool%s: %s -> %s pages (%s) in %.2f s", sz(b[0], 32, x->size, o), where,
+			       cnt(b[1], 32, x->before), cnt(b[2], 32, x->after),
+			       sz(b[3], 32, x->after * x->size, o), x->secs);
+			if (x->after < x->want) {
+				printf(", asked %s: %s short\n", cnt(b[1], 32, x->want),
+				       cnt(b[2], 32, x->want - x->after));
+				explain_short(h, x, o);
+			} else if (x->after > x->want) {
+				printf(", asked %s: %s pages are in use; they stay as surplus pages\n"
+				       "  and return to the kernel when their users unmap them\n",
+				       cnt(b[1], 32, x->want), cnt(b[2], 32, x->after - x->want));
+			} else {
+				putchar('\n');
+			}
+		}
+		if (err)
+			printf("nothing changed: every pool written before the failure was put back\n");
+		else if (!o->dry_run)
+			printf("undo: %s\n", undo);
+		rc = fflush(stdout) ? 1 : 0;
+	}
+	for (int i = 0; i < nargs; i++)
+		if (!o->dry_run && c[i].after != c[i].want)
+			rc = 1;
+	if (err)
+		rc = 1;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+/* The lines that make a pool of PAGES pages of SIZE, now and at every boot. */
+static void plan_commands(const struct thp_hugetlb *h, uint64_t size, uint64_t pages)
+{
+	char s[32], rel[256];
+
+	out_size_spec(s, sizeof(s), size);
+	thp_hugetlb_path(rel, sizeof(rel), size, -1);
+	printf("    now:       thp hugetlb set %s=%" PRIu64 "\n", s, pages);
+	printf("               (or: echo %" PRIu64 " > /%s)\n", pages, rel);
+	if (size == h->default_size)
+		printf("    at boot:   vm.nr_hugepages = %" PRIu64 " in /etc/sysctl.d/80-hugepages.conf\n"
+		       "               (early in boot; still subject to fragmentation)\n",
+		       pages);
+	printf("    kernel:    hugepagesz=%s hugepages=%" PRIu64
+	       "  (most reliable: reserved before memory fragments)\n", s, pages);
+	if (size != h->default_size)
+		printf("               add default_hugepagesz=%s to make it the size MAP_HUGETLB and\n"
+		       "               SHM_HUGETLB get without asking for one\n", s);
+}
+
+/* "5%", "2.5%" from basis points. */
+static const char *percent(char *buf, size_t cap, unsigned bp)
+{
+	if (bp % 100 == 0)
+		snprintf(buf, cap, "%u%%", bp / 100);
+	else if (bp % 10 == 0)
+		snprintf(buf, cap, "%u.%u%%", bp / 100, bp % 100 / 10);
+	else
+		snprintf(buf, cap, "%u.%02u%%", bp / 100, bp % 100);
+	return buf;
+}
+
+static int plan(struct thp_ctx *ctx, const struct thp_hugetlb *h, const char *arg,
+		const struct opts *o)
+{
+	uint64_t bytes, want;
+	char b[6][32];
+
+	if (thp_parse_size(arg, &bytes) || !bytes) {
+		thp_err("hugetlb plan: '%s' is not a size (write 16G, 512M or bytes)", arg);
+		return thp_usage_error("hugetlb");
+	}
+	if (!h->npools) {
+		thp_err("hugetlb plan: %s", no_pools(h));
+		return 1;
+	}
+	want = thp_hugetlb_pages_for(bytes, o->margin_bp, 1);
+	if (ctx->json) {
+		struct json_object *r = json_object_new_object(), *a = json_object_new_array();
+		json_object_object_add(r, "schema", json_object_new_string("thp-hugetlb-plan/1"));
+		json_object_object_add(r, "size", out_json_u64(bytes));
+		json_object_object_add(r, "margin_percent", json_object_new_double(o->margin_bp / 100.0));
+		for (int i = 0; i < h->npools; i++) {
+			const struct thp_hpool *p = &h->pools[i];
+			struct json_object *e = json_object_new_object();
+			uint64_t pages = thp_hugetlb_pages_for(bytes, o->margin_bp, p->size), blocks;
+			int berr = thp_buddy_blocks(&ctx->root, -1, p->size, h->page_size, &blocks);
+			json_object_object_add(e, "page_size", out_json_u64(p->size));
+			json_object_object_add(e, "pages", out_json_u64(pages));
+			json_object_object_add(e, "bytes", out_json_u64(pages * p->size));
+			json_object_object_add(e, "pool_now", p->err ? NULL : out_json_u64(p->total));
+			json_object_object_add(e, "boot_only", json_object_new_boolean(berr == -ERANGE));
+			json_object_object_add(e, "free_blocks", berr ? NULL : out_json_u64(blocks));
+			json_object_object_add(e, "default", json_object_new_boolean(p->size == h->default_size));
+			json_object_array_add(a, e);
+		}
+		json_object_object_add(r, "sizes", a);
+		json_object_object_add(r, "mem_total", h->mem_total ? out_json_u64(h->mem_total) : NULL);
+		json_object_object_add(r, "hugetlb_shm_group",
+				       h->shm_group >= 0 ? json_object_new_int64(h->shm_group) : NULL);
+		return out_json_print(r) ? 1 : 0;
+	}
+
+	printf("Static huge pages for %s", sz(b[0], 32, bytes, o));
+	if (o->margin_bp)
+		printf(" + %s margin = %s", percent(b[2], 32, o->margin_bp), sz(b[1], 32, want, o));
+	putchar('\n');
+	for (int i = 0; i < h->npools; i++) {
+		const struct thp_hpool *p = &h->pools[i];
+		uint64_t pages = thp_hugetlb_pages_for(bytes, o->margin_bp, p->size), blocks;
+		int berr = thp_buddy_blocks(&ctx->root, -1, p->size, h->page_size, &blocks);
+
+		printf("\n  %s pages%s: %s pages = %s", sz(b[0], 32, p->size, o),
+		       p->size == h->default_size ? " (the default size)" : "", cnt(b[1], 32, pages),
+		       sz(b[2], 32, pages * p->size, o));
+		if (h->mem_total)
+			printf(", %s of RAM", out_pct(b[3], 32, pages * p->size, h->mem_total));
+		if (!p->err)
+			printf("; the pool has %s now", cnt(b[4], 32, p->total));
+		putchar('\n');
+		if (h->mem_total && pages > h->mem_total / p->size)
+			puts("    more than this host's RAM: not possible here");
+		else if (h->mem_total && pages > h->mem_total / 10 * 9 / p->size)
+			puts("    leaves less than 10% of RAM for the kernel and every other use");
+		else if (berr == -ERANGE)
+			puts("    larger than the buddy allocator's blocks: at run time the kernel needs a\n"
+			     "    free physically contiguous range per page, which a running host rarely has");
+		else if (!berr && !p->err && pages > p->total && pages - p->total > blocks)
+			printf("    only %s free %s blocks now (/proc/buddyinfo): a runtime resize may fall\n"
+			       "    short; the kernel compacts and reclaims to find more\n",
+			       cnt(b[3], 32, blocks), sz(b[5], 32, p->size, o));
+		plan_commands(h, p->size, pages);
+	}
+	printf("\n  Access (mmap(MAP_HUGETLB) needs no extra permission):\n"
+	       "    PostgreSQL   huge_pages = on; PostgreSQL 15+ tells the exact count with\n"
+	       "                 'postgres -D DATADIR -C shared_memory_size_in_huge_pages';\n"
+	       "                 a non-default size needs huge_page_size (PostgreSQL 14+)\n"
+	       "    JVM          -XX:+UseLargePages, and -XX:LargePageSizeInBytes=1g for 1 GiB pages;\n"
+	       "                 -XX:+AlwaysPreTouch faults the heap in at start\n"
+	       "    MySQL InnoDB large_pages = ON uses System V shared memory (SHM_HUGETLB): the\n"
+	       "                 user needs CAP_IPC_LOCK or membership of vm.hugetlb_shm_group");
+	if (h->shm_group >= 0)
+		printf(" (now %" PRId64 ")", h->shm_group);
+	printf(",\n"
+	       "                 e.g. 'sysctl -w vm.hugetlb_shm_group=$(id -g mysql)'; without it\n"
+	       "                 the kernel falls back to RLIMIT_MEMLOCK >= the segment (memlock\n"
+	       "                 %" PRIu64 " in /etc/security/limits.conf, LimitMEMLOCK=%" PRIu64 "K in\n"
+	       "                 the unit), a route it logs as obsolete\n"
+	       "    hugetlbfs    files need a mount the service user may write, e.g.\n"
+	       "                 mount -t hugetlbfs -o pagesize=%s,uid=USER,mode=0700 none DIR\n",
+	       (want + 1023) / 1024, (want + 1023) / 1024,
+	       out_size_spec(b[2], 32, h->default_size ? h->default_size : h->pools[0].size));
+	return fflush(stdout) ? 1 : 0;
+}
+
+int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "json", no_argument, NULL, 'J' },     { "bytes", no_argument, NULL, 'b' },
+		{ "no-procs", no_argument, NULL, 'P' }, { "node", required_argument, NULL, 'N' },
+		{ "dry-run", no_argument, NULL, 'n' },  { "margin", required_argument, NULL, 'M' },
+		{ "help", no_argument, NULL, 'h' },     { NULL, 0, NULL, 0 },
+	};
+	struct opts o = { .procs = true, .node = -1, .margin_bp = 500 };
+	const char *sub = "show";
+	bool margin = false;
+	struct thp_hugetlb *h;
+	uint64_t v;
+	int c, rc;
+
+	if (argc > 1 && (strcmp(argv[1], "set") == 0 || strcmp(argv[1], "plan") == 0)) {
+		sub = argv[1];
+		argc--;
+		argv++;
+	}
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "Jbh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'J': ctx->json = true; break;
+		case 'b': o.bytes = true; break;
+		case 'P': o.procs = false; break;
+		case 'n': o.dry_run = true; break;
+		case 'N':
+			if (thp_parse_u64(optarg, &v) || v > 1 << 20) {
+				thp_err("hugetlb: '%s' is not a NUMA node number", optarg);
+				return thp_usage_error("hugetlb");
+			}
+			o.node = (int)v;
+			break;
+		case 'M':
+			margin = true;
+			if (thp_parse_percent(optarg, &o.margin_bp)) {
+				thp_err("hugetlb: '%s' is not a percentage from 0%% to 1000%%", optarg);
+				return thp_usage_error("hugetlb");
+			}
+			break;
+		case 'h': usage(); return 0;
+		default: return thp_usage_error("hugetlb");
+		}
+	}
+	if ((strcmp(sub, "set") != 0 && (o.node >= 0 || o.dry_run)) ||
+	    (strcmp(sub, "plan") != 0 && margin)) {
+		thp_err("hugetlb: --node and --dry-run belong to 'set', --margin to 'plan'");
+		return thp_usage_error("hugetlb");
+	}
+	if (strcmp(sub, "show") == 0 && optind < argc) {
+		thp_err("hugetlb: unexpected argument '%s'", argv[optind]);
+		return thp_usage_error("hugetlb");
+	}
+	if (strcmp(sub, "plan") == 0 && optind + 1 != argc) {
+		thp_err("hugetlb plan: expected one SIZE such as 16G");
+		return thp_usage_error("hugetlb");
+	}
+	h = malloc(sizeof(*h));
+	if (!h) {
+		thp_err("out of memory");
+		return 1;
+	}
+	thp_hugetlb_read(&ctx->root, h);
+	if (strcmp(sub, "set") == 0)
+		rc = set(ctx, h, argv + optind, argc - optind, &o);
+	else if (strcmp(sub, "plan") == 0)
+		rc = plan(ctx, h, argv[optind], &o);
+	else
+		rc = show(ctx, h, &o);
+	free(h);
+	return rc;
+}

@@ -1,0 +1,364 @@
+/* hugetlb.c - static huge page pools, hugetlbfs mounts and their users */
+#include "hugetlb.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "proc.h"
+#include "status.h"
+
+#define HUGEPAGES "sys/kernel/mm/hugepages"
+#define NODES "sys/devices/system/node"
+
+/* Reads one count file; keeps the first error in *ERR. */
+static uint64_t read_count(const struct thp_root *root, const char *dir, const char *file, int *err)
+{
+	char rel[512], buf[64];
+	uint64_t v = 0;
+	ssize_t n;
+
+	snprintf(rel, sizeof(rel), "%s/%s", dir, file);
+	n = thp_read_buf(root, rel, buf, sizeof(buf));
+	int e = n < 0 ? (int)n : thp_parse_u64(buf, &v);
+	if (e && !*err)
+		*err = e;
+	return e ? 0 : v;
+}
+
+void thp_hpool_read(const struct thp_root *root, const char *rel, uint64_t size, struct thp_hpool *p)
+{
+	int unused = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->size = size;
+	p->total = read_count(root, rel, "nr_hugepages", &p->err);
+	p->free = read_count(root, rel, "free_hugepages", &p->err);
+	p->surplus = read_count(root, rel, "surplus_hugepages", &p->err);
+	/* absent in node directories */
+	p->resv = read_count(root, rel, "resv_hugepages", &unused);
+	p->overcommit = read_count(root, rel, "nr_overcommit_hugepages", &unused);
+}
+
+static int by_size(const void *a, const void *b)
+{
+	const struct thp_hpool *x = a, *y = b;
+	return (x->size > y->size) - (x->size < y->size);
+}
+
+/* Lists the hugepages-<N>kB directories of DIR: their sizes, ascending, into SIZES. */
+static int list_sizes(const struct thp_root *root, const char *dir, uint64_t *sizes, int *n)
+{
+	struct thp_hpool tmp[THP_HSIZES_MAX];
+	struct dirent *de;
+	DIR *d = thp_opendir(root, dir);
+
+	*n = 0;
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		uint64_t kb = thp_parse_size_dir(de->d_name);
+		if (kb && *n < THP_HSIZES_MAX)
+			tmp[(*n)++].size = kb * 1024;
+	}
+	closedir(d);
+	qsort(tmp, (size_t)*n, sizeof(tmp[0]), by_size);
+	for (int i = 0; i < *n; i++)
+		sizes[i] = tmp[i].size;
+	return 0;
+}
+
+void thp_hugetlb_path(char *buf, size_t cap, uint64_t size, int node)
+{
+	if (node < 0)
+		snprintf(buf, cap, HUGEPAGES "/hugepages-%llukB/nr_hugepages",
+			 (unsigned long long)(size / 1024));
+	else
+		snprintf(buf, cap, NODES "/node%d/hugepages/hugepages-%llukB/nr_hugepages", node,
+			 (unsigned long long)(size / 1024));
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const struct thp_hnode *x = a, *y = b;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static void read_nodes(const struct thp_root *root, struct thp_hugetlb *h)
+{
+	struct dirent *de;
+	DIR *d = thp_opendir(root, NODES);
+
+	if (!d) {
+		h->nodes_err = -errno;
+		return;
+	}
+	while ((de = readdir(d)) && h->nnodes < THP_NODES_MAX) {
+		char *end, rel[512];
+		long id;
+
+		if (strncmp(de->d_name, "node", 4) != 0)
+			continue;
+		id = strtol(de->d_name + 4, &end, 10);
+		if (*end || end == de->d_name + 4 || id < 0 || id > 1 << 20)
+			continue;
+		struct thp_hnode *nd = &h->nodes[h->nnodes++];
+		nd->id = (int)id;
+		for (int i = 0; i < h->npools; i++) {
+			snprintf(rel, sizeof(rel), NODES "/%s/hugepages/hugepages-%llukB", de->d_name,
+				 (unsigned long long)(h->pools[i].size / 1024));
+			thp_hpool_read(root, rel, h->pools[i].size, &nd->pools[i]);
+			if (nd->pools[i].err == -ENOENT)
+				nd->pools[i].size = 0;
+		}
+	}
+	closedir(d);
+	qsort(h->nodes, (size_t)h->nnodes, sizeof(h->nodes[0]), by_id);
+}
+
+/* Copies a /proc/mounts field, undoing the octal escapes (\040 for a space). */
+static void unescape(char *dst, size_t cap, const char *s, size_t n)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && o + 1 < cap; i++) {
+		if (s[i] == '\\' && i + 3 < n && s[i + 1] >= '0' && s[i + 1] <= '3') {
+			dst[o++] = (char)((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
+			i += 3;
+		} else {
+			dst[o++] = s[i];
+		}
+	}
+	dst[o] = '\0';
+}
+
+int thp_hugetlb_mounts_parse(const char *buf, uint64_t default_size, struct thp_hugetlb *h)
+{
+	int added = 0;
+
+	for (const char *p = buf; *p && h->nmounts < THP_MOUNTS_MAX;) {
+		const char *end = strchr(p, '\n'), *f[4];
+		size_t len[4];
+		int nf = 0;
+
+		if (!end)
+			end = p + strlen(p);
+		for (const char *q = p; q < end && nf < 4;) {
+			while (q < end && (*q == ' ' || *q == '\t'))
+				q++;
+			f[nf] = q;
+			while (q < end && *q != ' ' && *q != '\t')
+				q++;
+			len[nf] = (size_t)(q - f[nf]);
+			if (len[nf])
+				nf++;
+		}
+		if (nf == 4 && len[2] == 9 && strncmp(f[2], "hugetlbfs", 9) == 0) {
+			struct thp_hmount *m = &h->mounts[h->nmounts++];
+			const char *ps;
+			uint64_t v;
+
+			unescape(m->path, sizeof(m->path), f[1], len[1]);
+			snprintf(m->options, sizeof(m->options), "%.*s", (int)len[3], f[3]);
+			m->page_size = default_size;
+			for (ps = m->options; (ps = strstr(ps, "pagesize=")); ps++) {
+				if (ps != m->options && ps[-1] != ',')
+					continue;
+				char val[32];
+				snprintf(val, sizeof(val), "%.*s", (int)strcspn(ps + 9, ","), ps + 9);
+				m->page_size = thp_parse_size(val, &v) == 0 ? v : 0;
+				break;
+			}
+			added++;
+		}
+		p = *end ? end + 1 : end;
+	}
+	return added;
+}
+
+static int meminfo_field(const char *key, size_t klen, uint64_t val, void *ctx)
+{
+	struct thp_hugetlb *h = ctx;
+
+	if (klen == 12 && strncmp(key, "Hugepagesize", 12) == 0)
+		h->default_size = val;
+	else if (klen == 8 && strncmp(key, "MemTotal", 8) == 0)
+		h->mem_total = val;
+	else if (klen == 12 && strncmp(key, "MemAvailable", 12) == 0)
+		h->mem_available = val;
+	return 0;
+}
+
+int thp_hugetlb_read(const struct thp_root *root, struct thp_hugetlb *h)
+{
+	uint64_t sizes[THP_HSIZES_MAX], v;
+	char rel[512], buf[64], *text;
+
+	memset(h, 0, sizeof(*h));
+	h->shm_group = -1;
+	h->page_size = thp_page_size(root);
+	if (thp_read(root, "proc/meminfo", &text, NULL) == 0) {
+		thp_parse_meminfo(text, meminfo_field, h);
+		free(text);
+	}
+	h->pools_err = list_sizes(root, HUGEPAGES, sizes, &h->npools);
+	for (int i = 0; i < h->npools; i++) {
+		snprintf(rel, sizeof(rel), HUGEPAGES "/hugepages-%llukB",
+			 (unsigned long long)(sizes[i] / 1024));
+		thp_hpool_read(root, rel, sizes[i], &h->pools[i]);
+	}
+	read_nodes(root, h);
+	h->mounts_err = thp_read(root, "proc/mounts", &text, NULL);
+	if (!h->mounts_err) {
+		thp_hugetlb_mounts_parse(text, h->default_size, h);
+		free(text);
+	}
+	if (thp_read_buf(root, "proc/sys/vm/hugetlb_shm_group", buf, sizeof(buf)) > 0 &&
+	    thp_parse_u64(buf, &v) == 0 && v <= INT64_MAX)
+		h->shm_group = (int64_t)v;
+	return 0;
+}
+
+int thp_hugetlb_find(const struct thp_hugetlb *h, uint64_t size)
+{
+	for (int i = 0; i < h->npools; i++)
+		if (h->pools[i].size == size)
+			return i;
+	return -1;
+}
+
+int thp_hugetlb_node(const struct thp_hugetlb *h, int id)
+{
+	for (int i = 0; i < h->nnodes; i++)
+		if (h->nodes[i].id == id)
+			return i;
+	return -1;
+}
+
+uint64_t thp_hugetlb_pages_for(uint64_t bytes, unsigned margin_bp, uint64_t size)
+{
+	unsigned __int128 need = (unsigned __int128)bytes * (10000u + margin_bp);
+	unsigned __int128 unit = (unsigned __int128)size * 10000u;
+	unsigned __int128 pages;
+
+	if (!size)
+		return 0;
+	pages = (need + unit - 1) / unit;
+	return pages > UINT64_MAX ? UINT64_MAX : (uint64_t)pages;
+}
+
+struct buddy_ctx {
+	int node;
+	int order;
+	int orders; /* most orders seen on a line: the buddy allocator's limit */
+	uint64_t blocks;
+};
+
+static int count_blocks(int node, const char *zone, const uint64_t *free, int n, void *ctx)
+{
+	struct buddy_ctx *c = ctx;
+
+	(void)zone;
+	if (n > c->orders)
+		c->orders = n;
+	if (c->node >= 0 && node != c->node)
+		return 0;
+	for (int o = c->order; o < n; o++)
+		c->blocks += free[o] << (o - c->order);
+	return 0;
+}
+
+int thp_buddy_blocks(const struct thp_root *root, int node, uint64_t size, uint64_t page_size,
+		     uint64_t *blocks)
+{
+	struct buddy_ctx c = { node, 0, 0, 0 };
+	char buf[16384];
+	ssize_t n;
+
+	*blocks = 0;
+	if (!page_size || size < page_size)
+		return -EINVAL;
+	while ((page_size << c.order) < size)
+		c.order++;
+	n = thp_read_buf(root, "proc/buddyinfo", buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	thp_parse_buddyinfo(buf, count_blocks, &c);
+	if (!c.orders)
+		return -ENODATA;
+	if (c.order >= c.orders)
+		return -ERANGE;
+	*blocks = c.blocks;
+	return 0;
+}
+
+static int by_use(const void *a, const void *b)
+{
+	const struct thp_huser *x = a, *y = b;
+	uint64_t ux = x->private_hugetlb + x->shared_hugetlb, uy = y->private_hugetlb + y->shared_hugetlb;
+
+	if (ux != uy)
+		return ux < uy ? 1 : -1;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+struct users {
+	const struct thp_root *root;
+	struct thp_huser *v;
+	int n, cap, denied, err;
+};
+
+static int add_user(pid_t pid, void *ctx)
+{
+	struct users *u = ctx;
+	struct thp_rollup r;
+	char rel[64];
+	int err = thp_rollup_read(u->root, pid, &r);
+
+	if (err == -EACCES || err == -EPERM)
+		u->denied++;
+	if (err || !(r.private_hugetlb + r.shared_hugetlb))
+		return 0;
+	if (u->n == u->cap) {
+		int cap = u->cap ? u->cap * 2 : 16;
+		struct thp_huser *nv = realloc(u->v, (size_t)cap * sizeof(*nv));
+		if (!nv) {
+			u->err = -ENOMEM;
+			return 1;
+		}
+		u->v = nv;
+		u->cap = cap;
+	}
+	struct thp_huser *e = &u->v[u->n++];
+	e->pid = pid;
+	e->private_hugetlb = r.private_hugetlb;
+	e->shared_hugetlb = r.shared_hugetlb;
+	snprintf(rel, sizeof(rel), "proc/%d/comm", (int)pid);
+	if (thp_read_buf(u->root, rel, e->comm, sizeof(e->comm)) < 0)
+		e->comm[0] = '\0';
+	e->comm[strcspn(e->comm, "\n")] = '\0';
+	return 0;
+}
+
+int thp_hugetlb_users(const struct thp_root *root, struct thp_huser **v, int *n, int *denied)
+{
+	struct users u = { .root = root };
+	int err = thp_proc_each(root, add_user, &u);
+
+	if (!err)
+		err = u.err;
+	if (err) {
+		free(u.v);
+		u.v = NULL;
+		u.n = 0;
+	} else if (u.n) {
+		qsort(u.v, (size_t)u.n, sizeof(u.v[0]), by_use);
+	}
+	*v = u.v;
+	*n = u.n;
+	*denied = u.denied;
+	return err;
+}

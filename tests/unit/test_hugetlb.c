@@ -1,0 +1,165 @@
+/* Unit tests of static huge page parsing and sizing: user sizes and
+ * percentages, /proc/buddyinfo, hugetlbfs mounts, pages per size (cmocka). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/hugetlb.h"
+#include "core/parse.h"
+#include "out/out.h"
+
+static void user_sizes(void **state)
+{
+	uint64_t v = 0;
+	(void)state;
+	assert_int_equal(thp_parse_size("2M", &v), 0);
+	assert_true(v == 2u << 20);
+	assert_int_equal(thp_parse_size("2048kB", &v), 0);
+	assert_true(v == 2u << 20);
+	assert_int_equal(thp_parse_size("64k", &v), 0);
+	assert_true(v == 65536);
+	assert_int_equal(thp_parse_size("1GiB", &v), 0);
+	assert_true(v == 1u << 30);
+	assert_int_equal(thp_parse_size("16GB", &v), 0);
+	assert_true(v == 16ull << 30);
+	assert_int_equal(thp_parse_size("1T", &v), 0);
+	assert_true(v == 1ull << 40);
+	assert_int_equal(thp_parse_size("4096", &v), 0);
+	assert_true(v == 4096);
+	assert_int_equal(thp_parse_size("4096B", &v), 0);
+	assert_true(v == 4096);
+	assert_int_equal(thp_parse_size("", &v), -EINVAL);
+	assert_int_equal(thp_parse_size("M", &v), -EINVAL);
+	assert_int_equal(thp_parse_size("2X", &v), -EINVAL);
+	assert_int_equal(thp_parse_size("2MM", &v), -EINVAL);
+	assert_int_equal(thp_parse_size("-2M", &v), -EINVAL);
+	assert_int_equal(thp_parse_size("1.5G", &v), -EINVAL);
+	assert_int_equal(thp_parse_size("16777216T", &v), -ERANGE);
+	assert_int_equal(thp_parse_size("99999999999999999999", &v), -ERANGE);
+}
+
+static void percents(void **state)
+{
+	unsigned bp = 1;
+	(void)state;
+	assert_int_equal(thp_parse_percent("5%", &bp), 0);
+	assert_int_equal(bp, 500);
+	assert_int_equal(thp_parse_percent("0", &bp), 0);
+	assert_int_equal(bp, 0);
+	assert_int_equal(thp_parse_percent("2.5%", &bp), 0);
+	assert_int_equal(bp, 250);
+	assert_int_equal(thp_parse_percent("0.125", &bp), 0); /* third decimal dropped */
+	assert_int_equal(bp, 12);
+	assert_int_equal(thp_parse_percent("1000%", &bp), 0);
+	assert_int_equal(bp, 100000);
+	assert_int_equal(thp_parse_percent("1000.5", &bp), -ERANGE);
+	assert_int_equal(thp_parse_percent("5%%", &bp), -EINVAL);
+	assert_int_equal(thp_parse_percent("5.%", &bp), -EINVAL);
+	assert_int_equal(thp_parse_percent("-1", &bp), -EINVAL);
+	assert_int_equal(thp_parse_percent("", &bp), -EINVAL);
+}
+
+struct seen {
+	int lines, node;
+	char zone[32];
+	uint64_t last;
+	int n;
+};
+
+static int on_zone(int node, const char *zone, const uint64_t *free, int n, void *ctx)
+{
+	struct seen *s = ctx;
+	s->lines++;
+	s->node = node;
+	snprintf(s->zone, sizeof(s->zone), "%s", zone);
+	s->last = free[n - 1];
+	s->n = n;
+	return 0;
+}
+
+static void buddyinfo(void **state)
+{
+	struct seen s = { 0 };
+	(void)state;
+	thp_parse_buddyinfo("Node 0, zone      DMA      0      0      1      3 \n"
+			    "Node 1, zone   Normal   1509   1171    537    313    107     45    144"
+			    "    130     82     34     82 \n"
+			    "garbage\n"
+			    "Node x, zone Normal 1 2\n"
+			    "Node 2, zone Normal 1 2 z\n"
+			    "Node 3, zone Normal\n",
+			    on_zone, &s);
+	assert_int_equal(s.lines, 2);
+	assert_int_equal(s.node, 1);
+	assert_string_equal(s.zone, "Normal");
+	assert_int_equal(s.n, 11);
+	assert_true(s.last == 82);
+	s.lines = 0;
+	thp_parse_buddyinfo("", on_zone, &s);
+	assert_int_equal(s.lines, 0);
+}
+
+static void mounts(void **state)
+{
+	static struct thp_hugetlb h;
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	assert_int_equal(thp_hugetlb_mounts_parse(
+				 "proc /proc proc rw 0 0\n"
+				 "hugetlbfs /dev/hugepages hugetlbfs rw,relatime,pagesize=2M 0 0\n"
+				 "none /mnt/a\\040b hugetlbfs rw,mode=1770,pagesize=1024M 0 0\n"
+				 "none /mnt/c hugetlbfs rw,relatime 0 0\n"
+				 "none /mnt/d hugetlbfs rw,xpagesize=4M,pagesize=bad 0 0\n"
+				 "hugetlbfs /not tmpfs rw 0 0\n"
+				 "short line\n",
+				 2u << 20, &h),
+			 4);
+	assert_int_equal(h.nmounts, 4);
+	assert_string_equal(h.mounts[0].path, "/dev/hugepages");
+	assert_true(h.mounts[0].page_size == 2u << 20);
+	assert_string_equal(h.mounts[1].path, "/mnt/a b");
+	assert_true(h.mounts[1].page_size == 1u << 30);
+	assert_string_equal(h.mounts[1].options, "rw,mode=1770,pagesize=1024M");
+	assert_true(h.mounts[2].page_size == 2u << 20); /* the default size */
+	assert_true(h.mounts[3].page_size == 0);        /* unreadable pagesize= */
+}
+
+static void pages_for(void **state)
+{
+	(void)state;
+	assert_true(thp_hugetlb_pages_for(16ull << 30, 0, 2u << 20) == 8192);
+	assert_true(thp_hugetlb_pages_for(16ull << 30, 500, 2u << 20) == 8602); /* 8601.6 up */
+	assert_true(thp_hugetlb_pages_for(1, 0, 1u << 30) == 1);
+	assert_true(thp_hugetlb_pages_for(0, 500, 2u << 20) == 0);
+	assert_true(thp_hugetlb_pages_for(UINT64_MAX, 100000, 1) == UINT64_MAX);
+	assert_true(thp_hugetlb_pages_for(5, 0, 0) == 0);
+}
+
+static void size_specs(void **state)
+{
+	char b[32];
+	(void)state;
+	assert_string_equal(out_size_spec(b, sizeof(b), 2u << 20), "2M");
+	assert_string_equal(out_size_spec(b, sizeof(b), 1u << 30), "1G");
+	assert_string_equal(out_size_spec(b, sizeof(b), 65536), "64K");
+	assert_string_equal(out_size_spec(b, sizeof(b), 32u << 20), "32M");
+	assert_string_equal(out_size_spec(b, sizeof(b), 1000), "1000");
+	assert_string_equal(out_size_spec(b, sizeof(b), 1ull << 50), "1024T");
+	assert_string_equal(out_size_spec(b, sizeof(b), 0), "0");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(user_sizes), cmocka_unit_test(percents),
+		cmocka_unit_test(buddyinfo),  cmocka_unit_test(mounts),
+		cmocka_unit_test(pages_for),  cmocka_unit_test(size_specs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
