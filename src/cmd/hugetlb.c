@@ -319,15 +319,15 @@ static int show(struct thp_ctx *ctx, const struct thp_hugetlb *h, const struct o
 /* One requested pool size, and what the kernel made of it. */
 struct change {
 	uint64_t size;
-	int pool; /* index in thp_hugetlb.pools */
 	uint64_t want, before, after;
 	uint64_t in_use; /* pages faulted in when validated */
 	uint64_t blocks; /* free buddy blocks of SIZE before the write */
-	int blocks_err;
-	char rel[256];
 	double secs;
+	int pool; /* index in thp_hugetlb.pools */
+	int blocks_err;
 	int err;
 	bool written;
+	char rel[256];
 };
 
 /* Parses "SIZE=PAGES". Returns 0, or prints why and returns 2. */
@@ -554,7 +554,7 @@ static int set(struct thp_ctx *ctx, const struct thp_hugetlb *h, char **args, in
 	}
 	memset(c, 0, sizeof(c));
 	for (int i = 0; i < nargs; i++)
-		if ((rc = parse_assign(args[i], &c[i])))
+		if (parse_assign(args[i], &c[i]))
 			return thp_usage_error("hugetlb");
 	if (validate(ctx, h, c, nargs, o))
 		return 1;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buddyinfo.h"
 #include "parse.h"
 #include "proc.h"
 #include "status.h"
@@ -140,8 +141,8 @@ int thp_hugetlb_mounts_parse(const char *buf, uint64_t default_size, struct thp_
 	int added = 0;
 
 	for (const char *p = buf; *p && h->nmounts < THP_MOUNTS_MAX;) {
-		const char *end = strchr(p, '\n'), *f[4];
-		size_t len[4];
+		const char *end = strchr(p, '\n'), *f[4] = { 0 };
+		size_t len[4] = { 0 };
 		int nf = 0;
 
 		if (!end)
@@ -250,49 +251,34 @@ uint64_t thp_hugetlb_pages_for(uint64_t bytes, unsigned margin_bp, uint64_t size
 	return pages > UINT64_MAX ? UINT64_MAX : (uint64_t)pages;
 }
 
-struct buddy_ctx {
-	int node;
-	int order;
-	int orders; /* most orders seen on a line: the buddy allocator's limit */
-	uint64_t blocks;
-};
-
-static int count_blocks(int node, const char *zone, const uint64_t *free, int n, void *ctx)
-{
-	struct buddy_ctx *c = ctx;
-
-	(void)zone;
-	if (n > c->orders)
-		c->orders = n;
-	if (c->node >= 0 && node != c->node)
-		return 0;
-	for (int o = c->order; o < n; o++)
-		c->blocks += free[o] << (o - c->order);
-	return 0;
-}
-
 int thp_buddy_blocks(const struct thp_root *root, int node, uint64_t size, uint64_t page_size,
 		     uint64_t *blocks)
 {
-	struct buddy_ctx c = { node, 0, 0, 0 };
-	char buf[16384];
-	ssize_t n;
+	struct thp_buddyinfo *b;
+	int order = 0, orders = 0, err;
 
 	*blocks = 0;
 	if (!page_size || size < page_size)
 		return -EINVAL;
-	while ((page_size << c.order) < size)
-		c.order++;
-	n = thp_read_buf(root, "proc/buddyinfo", buf, sizeof(buf));
-	if (n < 0)
-		return (int)n;
-	thp_parse_buddyinfo(buf, count_blocks, &c);
-	if (!c.orders)
-		return -ENODATA;
-	if (c.order >= c.orders)
-		return -ERANGE;
-	*blocks = c.blocks;
-	return 0;
+	while ((page_size << order) < size)
+		order++;
+	b = malloc(sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	err = thp_buddyinfo_read(root, b);
+	for (int i = 0; !err && i < b->nzones; i++) {
+		const struct thp_buddy_zone *z = &b->zones[i];
+		if (z->norders > orders)
+			orders = z->norders; /* the most orders shown: the buddy allocator's limit */
+		if (node < 0 || z->node == node)
+			*blocks += thp_buddy_free_blocks(z, order);
+	}
+	free(b);
+	if (!err && order >= orders)
+		err = -ERANGE;
+	if (err)
+		*blocks = 0;
+	return err;
 }
 
 static int by_use(const void *a, const void *b)
@@ -314,7 +300,7 @@ struct users {
 static int add_user(pid_t pid, void *ctx)
 {
 	struct users *u = ctx;
-	struct thp_rollup r;
+	struct thp_rollup r = { 0 };
 	char rel[64];
 	int err = thp_rollup_read(u->root, pid, &r);
 

@@ -61,14 +61,4 @@ int thp_parse_size(const char *buf, uint64_t *bytes);
  * points (5% = 500). Returns 0, -EINVAL or -ERANGE (above 1000%). */
 int thp_parse_percent(const char *buf, unsigned *bp);
 
-#define THP_ORDERS_MAX 16
-
-/* Called for each zone line of /proc/buddyinfo: NODE, ZONE name, and the count
- * of free blocks of each order 0..N-1. Return non-zero to stop. */
-typedef int (*thp_buddy_fn)(int node, const char *zone, const uint64_t *free, int n, void *ctx);
-
-/* Parses /proc/buddyinfo ("Node 0, zone   Normal  12 4 ..."); lines that do not
- * parse are skipped. Returns 0, or what FN returned when it stopped the walk. */
-int thp_parse_buddyinfo(const char *buf, thp_buddy_fn fn, void *ctx);
-
 #endif

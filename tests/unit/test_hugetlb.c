@@ -1,5 +1,5 @@
 /* Unit tests of static huge page parsing and sizing: user sizes and
- * percentages, /proc/buddyinfo, hugetlbfs mounts, pages per size (cmocka). */
+ * percentages, hugetlbfs mounts, pages per size (cmocka). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -65,46 +65,6 @@ static void percents(void **state)
 	assert_int_equal(thp_parse_percent("", &bp), -EINVAL);
 }
 
-struct seen {
-	int lines, node;
-	char zone[32];
-	uint64_t last;
-	int n;
-};
-
-static int on_zone(int node, const char *zone, const uint64_t *free, int n, void *ctx)
-{
-	struct seen *s = ctx;
-	s->lines++;
-	s->node = node;
-	snprintf(s->zone, sizeof(s->zone), "%s", zone);
-	s->last = free[n - 1];
-	s->n = n;
-	return 0;
-}
-
-static void buddyinfo(void **state)
-{
-	struct seen s = { 0 };
-	(void)state;
-	thp_parse_buddyinfo("Node 0, zone      DMA      0      0      1      3 \n"
-			    "Node 1, zone   Normal   1509   1171    537    313    107     45    144"
-			    "    130     82     34     82 \n"
-			    "garbage\n"
-			    "Node x, zone Normal 1 2\n"
-			    "Node 2, zone Normal 1 2 z\n"
-			    "Node 3, zone Normal\n",
-			    on_zone, &s);
-	assert_int_equal(s.lines, 2);
-	assert_int_equal(s.node, 1);
-	assert_string_equal(s.zone, "Normal");
-	assert_int_equal(s.n, 11);
-	assert_true(s.last == 82);
-	s.lines = 0;
-	thp_parse_buddyinfo("", on_zone, &s);
-	assert_int_equal(s.lines, 0);
-}
-
 static void mounts(void **state)
 {
 	static struct thp_hugetlb h;
@@ -158,7 +118,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(user_sizes), cmocka_unit_test(percents),
-		cmocka_unit_test(buddyinfo),  cmocka_unit_test(mounts),
+		cmocka_unit_test(mounts),
 		cmocka_unit_test(pages_for),  cmocka_unit_test(size_specs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
