@@ -20,6 +20,7 @@ static const struct command {
 	{ "status", cmd_status, "is THP on? every layer of policy, and counters since boot" },
 	{ "hugetlb", cmd_hugetlb, "static huge page pools: sizes, NUMA nodes, users; set and plan" },
 	{ "capture", cmd_capture, "record the files thp reads, for 'thp --root DIR' elsewhere" },
+	{ "watch", cmd_watch, "fault, compaction, khugepaged and split rates per interval" },
 	{ "help", cmd_help, "show help for thp or for one command" },
 };
 

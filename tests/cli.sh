@@ -65,5 +65,13 @@ expect "the pool written before the failure is put back" [ "$(cat "$P2")" = 1100
 expect "the failed pool is unchanged" [ "$(cat "$HF/one-gig")" = 4 ]
 expect "hugetlb plan needs a size" [ "$(rc_err "$THP" --root "$HF" hugetlb plan | cut -d'|' -f1)" = 2 ]
 expect "hugetlb --margin belongs to plan" [ "$(rc_err "$THP" --root "$HF" hugetlb --margin 5 | cut -d'|' -f1)" = 2 ]
+# watch: bad values are usage errors, a missing replay tree is an error
+expect "watch -i 0: exit 2" [ "$(rc_err "$THP" watch -i 0)" = "2|thp: watch: invalid interval '0' (seconds, 0.01 to 86400)" ]
+expect "watch -i abc: exit 2" [ "$(rc_err "$THP" watch -i abc | cut -d'|' -f1)" = 2 ]
+expect "watch -c -1: exit 2" [ "$(rc_err "$THP" watch -c -1)" = "2|thp: watch: invalid count '-1' (a positive integer)" ]
+expect "watch --alert-stalls x: exit 2" [ "$(rc_err "$THP" watch --alert-stalls x | cut -d'|' -f1)" = 2 ]
+expect "watch --replay with --count: exit 2" [ "$(rc_err "$THP" --root $FX watch --replay $FX -c 2 | cut -d'|' -f1)" = 2 ]
+expect "watch --replay of a missing tree: exit 1" [ "$(rc_err "$THP" watch --replay /nonexistent/x)" = "1|thp: cannot open replay tree '/nonexistent/x': No such file or directory" ]
+expect "watch -c 1 -i 0.05 on a recorded tree" sh -c "'$THP' --root $FX watch -c 1 -i 0.05 | grep -q '^  compaction '"
 
 summary cli

@@ -37,7 +37,7 @@ static const char *const host_paths[] = {
 };
 
 static const char *const proc_files[] = {
-	"status", "smaps_rollup", "smaps", "comm", "cmdline", "stat", "cgroup",
+	"status", "smaps_rollup", "smaps", "comm", "cmdline", "stat", "cgroup", "task/*/stat",
 };
 
 struct ctx {
@@ -156,12 +156,12 @@ static int copy_path(struct ctx *c, const char *prefix, const char *pattern, int
 
 static int copy_proc(pid_t pid, struct ctx *c)
 {
-	char rel[64];
+	char dir[32];
 	int before = c->res->files;
 
+	snprintf(dir, sizeof(dir), "proc/%d", (int)pid);
 	for (size_t i = 0; i < sizeof(proc_files) / sizeof(proc_files[0]); i++) {
-		snprintf(rel, sizeof(rel), "proc/%d/%s", (int)pid, proc_files[i]);
-		int err = copy_file(c, rel);
+		int err = copy_path(c, dir, proc_files[i], 0);
 		if (err)
 			return err;
 	}

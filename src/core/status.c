@@ -26,6 +26,7 @@ static void read_kernel(const struct thp_root *root, struct thp_status *st)
 				 sizeof(st->release));
 
 	st->kmajor = st->kminor = -1;
+	st->page_size = thp_page_size(root);
 	if (n < 0) {
 		st->release_err = (int)n;
 		st->release[0] = '\0';
@@ -33,7 +34,6 @@ static void read_kernel(const struct thp_root *root, struct thp_status *st)
 	}
 	st->release[strcspn(st->release, "\n")] = '\0';
 	thp_parse_release(st->release, &st->kmajor, &st->kminor);
-	st->page_size = thp_page_size(root);
 }
 
 struct scan {

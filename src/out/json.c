@@ -2,6 +2,7 @@
 #include "out.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static int emit(struct json_object *obj, int flags)
 {
@@ -25,4 +26,15 @@ int out_json_line(struct json_object *obj)
 struct json_object *out_json_u64(uint64_t v)
 {
 	return json_object_new_uint64(v);
+}
+
+struct json_object *out_json_num(double v, int decimals)
+{
+	char buf[64];
+	size_t n = (size_t)snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+
+	/* "12.500" -> "12.5", "3.000" -> "3.0": short, and still a JSON number */
+	while (n > 1 && strchr(buf, '.') && buf[n - 1] == '0' && buf[n - 2] != '.')
+		buf[--n] = '\0';
+	return json_object_new_double_s(v, buf);
 }

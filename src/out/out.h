@@ -38,6 +38,8 @@ int out_json_print(struct json_object *obj);
 int out_json_line(struct json_object *obj);
 /* JSON unsigned integer. */
 struct json_object *out_json_u64(uint64_t v);
+/* JSON number with at most DECIMALS decimals, trailing zeros dropped ("2.5", "3.0"). */
+struct json_object *out_json_num(double v, int decimals);
 
 /* Writes the two-line verdict ("THP: ..." and "Now: ...") for ST into BUF. */
 void out_verdict(const struct thp_status *st, char *policy, size_t pcap, char *now, size_t ncap);

@@ -1,0 +1,648 @@
+/* watch.c - `thp watch`: THP fault, compaction, khugepaged and split rates per interval */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../core/buddyinfo.h"
+#include "../core/psi.h"
+#include "../core/status.h"
+#include "../core/task.h"
+#include "../out/out.h"
+#include "cmd.h"
+
+#define REPLAY_MAX 16
+#define BLOCKED_MAX 32
+#define GROUP_MAX 3
+
+/* What one read of the host gives. */
+struct sample {
+	struct thp_status st;
+	struct thp_buddyinfo buddy;
+	int buddy_err;
+	struct thp_psi psi;
+	int psi_err;
+};
+
+struct opts {
+	double interval; /* seconds */
+	long count;      /* reports to print; 0: until stopped */
+	long alert;      /* compaction stalls per interval that raise an alert; 0: off */
+	bool json;
+	int nreplay;
+	struct thp_root replay[REPLAY_MAX];
+};
+
+/* The vmstat counters shown as rates, in the groups printed; text labels drop
+ * the group's prefix. */
+static const struct group {
+	const char *title;
+	const char *names[GROUP_MAX];
+	const char *labels[GROUP_MAX];
+} groups[] = {
+	{ "faults",
+	  { "thp_fault_alloc", "thp_fault_fallback", "thp_fault_fallback_charge" },
+	  { "alloc", "fallback", "fallback_charge" } },
+	{ "compaction",
+	  { "compact_stall", "compact_fail", "compact_success" },
+	  { "stall", "fail", "success" } },
+	{ "khugepaged",
+	  { "thp_collapse_alloc", "thp_collapse_alloc_failed" },
+	  { "collapse_alloc", "collapse_alloc_failed" } },
+	{ "splits",
+	  { "thp_split_pmd", "thp_split_page", "thp_deferred_split_page" },
+	  { "split_pmd", "split_page", "deferred_split_page" } },
+};
+#define NGROUPS (int)(sizeof(groups) / sizeof(groups[0]))
+
+/* khugepaged progress files shown as increases, not rates. */
+static const char *const progress[] = { "pages_collapsed", "full_scans" };
+/* Per-size counters shown for every size where one of them moved. */
+static const char *const size_stats[] = { "anon_fault_alloc", "anon_fault_fallback", "split" };
+#define NSIZE_STATS 3
+
+struct rate {
+	const char *name, *label;
+	double per_s;
+};
+
+/* One interval, computed from two samples. */
+struct report {
+	long seq;
+	double secs;
+	struct timespec wall; /* tv_sec 0 when replaying recorded trees */
+	int nrates[NGROUPS];
+	struct rate rates[NGROUPS][GROUP_MAX];
+	bool has_fallback_pct;
+	double fallback_pct;
+	int nprogress;
+	struct {
+		const char *name;
+		uint64_t delta;
+	} progress[2];
+	int nsizes;
+	struct {
+		uint64_t bytes;
+		int n;
+		struct rate r[NSIZE_STATS];
+	} sizes[THP_SIZES_MAX];
+	bool has_anon_huge;
+	uint64_t anon_huge;
+	int pmd_order; /* -1: unknown, no free-block figures */
+	bool has_psi_some, has_psi_full;
+	double psi_some, psi_full;
+	/* alert */
+	bool alert;
+	uint64_t stalls;
+	int nblocked, blocked_total, blocked_err;
+	struct thp_task blocked[BLOCKED_MAX];
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void usage(void)
+{
+	puts("Usage: thp [--root DIR] watch [options]\n"
+	     "\n"
+	     "Print THP activity per interval as rates: faults and fallbacks, compaction\n"
+	     "stalls, khugepaged collapses, splits, per-size mTHP counters that moved, and\n"
+	     "the state: AnonHugePages, free PMD-sized blocks per zone, memory pressure.\n"
+	     "\n"
+	     "Options:\n"
+	     "  -i, --interval SECONDS  time between reports (default 1; decimals allowed)\n"
+	     "  -c, --count N           stop after N reports (default: until interrupted)\n"
+	     "  -a, --alert-stalls N    alert when an interval has N or more compaction stalls,\n"
+	     "                          with the threads in D state and high-order free blocks;\n"
+	     "                          exit 3 at the end if any alert fired\n"
+	     "      --replay DIR        compare recorded trees instead of reading the host: the\n"
+	     "                          --root tree, then each DIR, taken SECONDS apart\n"
+	     "  -J, --json              one JSON object per report (JSON lines)\n"
+	     "  -h, --help              show this help");
+}
+
+/* Increase of counter NAME from A to B; false when either lacks it or it went back. */
+static bool counter_delta(const struct thp_counter *a, int na, const struct thp_counter *b,
+			  int nb, const char *name, uint64_t *d)
+{
+	uint64_t x, y;
+
+	if (!thp_counter_get(a, na, name, &x) || !thp_counter_get(b, nb, name, &y) || y < x)
+		return false;
+	*d = y - x;
+	return true;
+}
+
+static const struct thp_size *find_size(const struct thp_status *st, uint64_t bytes)
+{
+	for (int i = 0; i < st->nsizes; i++)
+		if (st->sizes[i].bytes == bytes)
+			return &st->sizes[i];
+	return NULL;
+}
+
+static void read_sample(const struct thp_root *root, struct sample *s)
+{
+	thp_status_read(root, &s->st, false);
+	s->buddy_err = thp_buddyinfo_read(root, &s->buddy);
+	s->psi_err = thp_psi_read(root, &s->psi);
+}
+
+static void compute_rates(const struct sample *a, const struct sample *b, struct report *r)
+{
+	const struct thp_status *x = &a->st, *y = &b->st;
+	uint64_t d, alloc = 0, fb = 0;
+	bool has_alloc = false, has_fb = false;
+
+	for (int g = 0; g < NGROUPS; g++) {
+		for (int i = 0; i < GROUP_MAX && groups[g].names[i]; i++) {
+			const char *name = groups[g].names[i];
+			if (!counter_delta(x->vmstat, x->nvmstat, y->vmstat, y->nvmstat, name, &d))
+				continue;
+			r->rates[g][r->nrates[g]++] =
+				(struct rate){ name, groups[g].labels[i], (double)d / r->secs };
+			if (strcmp(name, "thp_fault_alloc") == 0)
+				alloc = d, has_alloc = true;
+			else if (strcmp(name, "thp_fault_fallback") == 0)
+				fb = d, has_fb = true;
+		}
+	}
+	r->has_fallback_pct = has_alloc && has_fb && alloc + fb > 0;
+	if (r->has_fallback_pct)
+		r->fallback_pct = 100.0 * (double)fb / (double)(alloc + fb);
+	for (size_t i = 0; i < 2; i++) {
+		const struct thp_setting *p = thp_setting_find(x->khugepaged, x->nkhugepaged, progress[i]);
+		const struct thp_setting *q = thp_setting_find(y->khugepaged, y->nkhugepaged, progress[i]);
+		if (p && q && p->kind == THP_INT && q->kind == THP_INT && q->num >= p->num) {
+			r->progress[r->nprogress].name = progress[i];
+			r->progress[r->nprogress++].delta = q->num - p->num;
+		}
+	}
+	for (int i = 0; i < y->nsizes; i++) {
+		const struct thp_size *zy = &y->sizes[i], *zx = find_size(x, zy->bytes);
+		bool moved = false;
+
+		if (!zx)
+			continue;
+		r->sizes[r->nsizes].bytes = zy->bytes;
+		r->sizes[r->nsizes].n = 0;
+		for (int j = 0; j < NSIZE_STATS; j++) {
+			if (!counter_delta(zx->stats, zx->nstats, zy->stats, zy->nstats, size_stats[j], &d))
+				continue;
+			moved = moved || d;
+			r->sizes[r->nsizes].r[r->sizes[r->nsizes].n++] =
+				(struct rate){ size_stats[j], size_stats[j], (double)d / r->secs };
+		}
+		if (moved)
+			r->nsizes++;
+	}
+}
+
+static void compute_state(const struct sample *b, struct report *r)
+{
+	const struct thp_status *y = &b->st;
+
+	r->has_anon_huge = !y->meminfo_err &&
+			   thp_counter_get(y->meminfo, y->nmeminfo, "AnonHugePages", &r->anon_huge);
+	r->pmd_order = b->buddy_err ? -1 : thp_pmd_order(y->pmd_size, y->page_size);
+	r->has_psi_some = !b->psi_err && b->psi.some.present;
+	r->has_psi_full = !b->psi_err && b->psi.full.present;
+	r->psi_some = b->psi.some.avg10;
+	r->psi_full = b->psi.full.avg10;
+}
+
+/* Raises the alert when the interval's compaction stalls reach the threshold. */
+static void check_alert(const struct thp_root *root, const struct sample *a,
+			const struct sample *b, long threshold, struct report *r)
+{
+	const struct thp_status *x = &a->st, *y = &b->st;
+
+	if (threshold <= 0 ||
+	    !counter_delta(x->vmstat, x->nvmstat, y->vmstat, y->nvmstat, "compact_stall", &r->stalls) ||
+	    r->stalls < (uint64_t)threshold)
+		return;
+	r->alert = true;
+	int n = thp_tasks_in_state(root, 'D', r->blocked, BLOCKED_MAX, &r->blocked_total);
+	r->nblocked = n < 0 ? 0 : n;
+	r->blocked_err = n < 0 ? n : 0;
+}
+
+/* "120/s", "0.3/s", "1.25/s": two decimals at most, trailing zeros dropped. */
+static const char *rate_str(char *buf, size_t cap, double v)
+{
+	size_t n = (size_t)snprintf(buf, cap, "%.2f", v);
+
+	while (n > 0 && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n > 0 && buf[n - 1] == '.')
+		buf[--n] = '\0';
+	snprintf(buf + n, cap - n, "/s");
+	return buf;
+}
+
+static void print_blocks(const struct sample *b, const struct report *r)
+{
+	char sz[32];
+
+	printf("  free %-6s", out_size(sz, sizeof(sz), b->st.pmd_size, false));
+	for (int i = 0; i < b->buddy.nzones; i++) {
+		const struct thp_buddy_zone *z = &b->buddy.zones[i];
+		printf(" node%d/%s %" PRIu64, z->node, z->zone, thp_buddy_free_blocks(z, r->pmd_order));
+	}
+	puts(" blocks");
+}
+
+static void print_alert_text(const struct opts *o, const struct sample *b, const struct report *r)
+{
+	printf("  ALERT %" PRIu64 " compaction stalls in %.1f s (threshold %ld)\n", r->stalls,
+	       r->secs, o->alert);
+	if (r->blocked_err)
+		printf("    threads in D state: unknown (%s)\n", thp_strerror(r->blocked_err));
+	else if (!r->blocked_total)
+		puts("    threads in D state: none");
+	else {
+		printf("    threads in D state (%d):", r->blocked_total);
+		for (int i = 0; i < r->nblocked; i++) {
+			const struct thp_task *t = &r->blocked[i];
+			if (t->tid == t->pid)
+				printf("%s %d %s", i ? "," : "", (int)t->pid, t->comm);
+			else
+				printf("%s %d/%d %s", i ? "," : "", (int)t->pid, (int)t->tid, t->comm);
+		}
+		if (r->blocked_total > r->nblocked)
+			printf(", and %d more", r->blocked_total - r->nblocked);
+		putchar('\n');
+	}
+	if (r->pmd_order < 0)
+		return;
+	printf("    buddyinfo free blocks at order >= %d:\n", r->pmd_order);
+	for (int i = 0; i < b->buddy.nzones; i++) {
+		const struct thp_buddy_zone *z = &b->buddy.zones[i];
+		printf("      node%d/%-8s", z->node, z->zone);
+		for (int k = r->pmd_order; k < z->norders; k++)
+			printf(" %d:%" PRIu64, k, z->free[k]);
+		putchar('\n');
+	}
+}
+
+static void print_text(const struct opts *o, const struct sample *b, const struct report *r)
+{
+	char v[32];
+
+	if (r->wall.tv_sec) {
+		struct tm tm;
+		localtime_r(&r->wall.tv_sec, &tm);
+		strftime(v, sizeof(v), "%H:%M:%S", &tm);
+		printf("%s  %.1f s\n", v, r->secs);
+	} else
+		printf("interval %ld  %.1f s\n", r->seq, r->secs);
+	for (int g = 0; g < NGROUPS; g++) {
+		if (!r->nrates[g] && !(g == 2 && r->nprogress))
+			continue;
+		printf("  %-11s", groups[g].title);
+		for (int i = 0; i < r->nrates[g]; i++) {
+			printf(" %s %s", r->rates[g][i].label, rate_str(v, sizeof(v), r->rates[g][i].per_s));
+			if (g == 0 && i == 1 && r->has_fallback_pct)
+				printf(" (%.1f%%)", r->fallback_pct);
+		}
+		for (int i = 0; g == 2 && i < r->nprogress; i++)
+			printf(" %s +%" PRIu64, r->progress[i].name, r->progress[i].delta);
+		putchar('\n');
+	}
+	for (int i = 0; i < r->nsizes; i++) {
+		char sz[32];
+		printf("  mTHP %-6s", out_size(sz, sizeof(sz), r->sizes[i].bytes, false));
+		for (int j = 0; j < r->sizes[i].n; j++)
+			printf(" %s %s", r->sizes[i].r[j].label,
+			       rate_str(v, sizeof(v), r->sizes[i].r[j].per_s));
+		putchar('\n');
+	}
+	if (r->has_anon_huge || r->has_psi_some || r->has_psi_full) {
+		printf("  %-11s", "state");
+		if (r->has_anon_huge)
+			printf(" AnonHugePages %s", out_size(v, sizeof(v), r->anon_huge, false));
+		if (r->has_psi_some || r->has_psi_full)
+			printf("%s memory pressure avg10", r->has_anon_huge ? "," : "");
+		if (r->has_psi_some)
+			printf(" some %.2f%%", r->psi_some);
+		if (r->has_psi_full)
+			printf(" full %.2f%%", r->psi_full);
+		putchar('\n');
+	}
+	if (r->pmd_order >= 0)
+		print_blocks(b, r);
+	if (r->alert)
+		print_alert_text(o, b, r);
+}
+
+static struct json_object *json_size(uint64_t bytes, const struct rate *v, int n)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "size", out_json_u64(bytes));
+
+	for (int i = 0; i < n; i++)
+		json_object_object_add(o, v[i].name, out_json_num(v[i].per_s, 3));
+	return o;
+}
+
+static struct json_object *json_alert(const struct opts *o, const struct sample *b,
+				      const struct report *r)
+{
+	struct json_object *a = json_object_new_object(), *t = json_object_new_array();
+	struct json_object *z = json_object_new_array();
+
+	json_object_object_add(a, "compact_stall", out_json_u64(r->stalls));
+	json_object_object_add(a, "threshold", json_object_new_int64(o->alert));
+	for (int i = 0; i < r->nblocked; i++) {
+		struct json_object *e = json_object_new_object();
+		json_object_object_add(e, "pid", json_object_new_int(r->blocked[i].pid));
+		json_object_object_add(e, "tid", json_object_new_int(r->blocked[i].tid));
+		json_object_object_add(e, "comm", json_object_new_string(r->blocked[i].comm));
+		json_object_array_add(t, e);
+	}
+	json_object_object_add(a, "d_state", r->blocked_err ? NULL : t);
+	if (r->blocked_err)
+		json_object_put(t);
+	json_object_object_add(a, "d_state_total", r->blocked_err ? NULL : json_object_new_int(r->blocked_total));
+	for (int i = 0; r->pmd_order >= 0 && i < b->buddy.nzones; i++) {
+		const struct thp_buddy_zone *bz = &b->buddy.zones[i];
+		struct json_object *e = json_object_new_object(), *f = json_object_new_object();
+		char k[16];
+		json_object_object_add(e, "node", json_object_new_int(bz->node));
+		json_object_object_add(e, "zone", json_object_new_string(bz->zone));
+		for (int j = r->pmd_order; j < bz->norders; j++) {
+			snprintf(k, sizeof(k), "%d", j);
+			json_object_object_add(f, k, out_json_u64(bz->free[j]));
+		}
+		json_object_object_add(e, "free", f);
+		json_object_array_add(z, e);
+	}
+	json_object_object_add(a, "buddyinfo", z);
+	return a;
+}
+
+static int print_json(const struct opts *o, const struct sample *b, const struct report *r)
+{
+	struct json_object *j = json_object_new_object(), *rates = json_object_new_object();
+
+	json_object_object_add(j, "schema", json_object_new_string("thp-watch/1"));
+	json_object_object_add(j, "seq", json_object_new_int64(r->seq));
+	if (r->wall.tv_sec) {
+		char t[32];
+		struct tm tm;
+		gmtime_r(&r->wall.tv_sec, &tm);
+		strftime(t, sizeof(t), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		json_object_object_add(j, "time", json_object_new_string(t));
+	}
+	json_object_object_add(j, "seconds", out_json_num(r->secs, 3));
+	for (int g = 0; g < NGROUPS; g++)
+		for (int i = 0; i < r->nrates[g]; i++)
+			json_object_object_add(rates, r->rates[g][i].name,
+					       out_json_num(r->rates[g][i].per_s, 3));
+	json_object_object_add(j, "per_second", rates);
+	if (r->has_fallback_pct)
+		json_object_object_add(j, "fault_fallback_pct", out_json_num(r->fallback_pct, 2));
+	if (r->nprogress) {
+		struct json_object *k = json_object_new_object();
+		for (int i = 0; i < r->nprogress; i++)
+			json_object_object_add(k, r->progress[i].name, out_json_u64(r->progress[i].delta));
+		json_object_object_add(j, "khugepaged_increase", k);
+	}
+	struct json_object *sizes = json_object_new_array();
+	for (int i = 0; i < r->nsizes; i++) {
+		json_object_array_add(sizes, json_size(r->sizes[i].bytes, r->sizes[i].r, r->sizes[i].n));
+	}
+	json_object_object_add(j, "sizes_per_second", sizes);
+	if (r->has_anon_huge)
+		json_object_object_add(j, "anon_huge_bytes", out_json_u64(r->anon_huge));
+	if (r->pmd_order >= 0) {
+		struct json_object *a = json_object_new_array();
+		for (int i = 0; i < b->buddy.nzones; i++) {
+			const struct thp_buddy_zone *z = &b->buddy.zones[i];
+			struct json_object *e = json_object_new_object();
+			json_object_object_add(e, "node", json_object_new_int(z->node));
+			json_object_object_add(e, "zone", json_object_new_string(z->zone));
+			json_object_object_add(e, "blocks", out_json_u64(thp_buddy_free_blocks(z, r->pmd_order)));
+			json_object_array_add(a, e);
+		}
+		json_object_object_add(j, "pmd_order", json_object_new_int(r->pmd_order));
+		json_object_object_add(j, "free_pmd_blocks", a);
+	}
+	if (r->has_psi_some || r->has_psi_full) {
+		struct json_object *p = json_object_new_object();
+		if (r->has_psi_some)
+			json_object_object_add(p, "some_avg10", out_json_num(r->psi_some, 2));
+		if (r->has_psi_full)
+			json_object_object_add(p, "full_avg10", out_json_num(r->psi_full, 2));
+		json_object_object_add(j, "memory_pressure", p);
+	}
+	if (r->alert)
+		json_object_object_add(j, "alert", json_alert(o, b, r));
+	return out_json_line(j);
+}
+
+/* Computes and prints the report for the interval from A to B, read below ROOT_B.
+ * Returns -1 when stdout fails, 1 when an alert fired, else 0. */
+static int report(const struct opts *o, const struct thp_root *root_b, const struct sample *a,
+		  const struct sample *b, long seq, double secs, bool live)
+{
+	struct report *r = calloc(1, sizeof(*r));
+	int rc;
+
+	if (!r)
+		return -1;
+	r->seq = seq;
+	r->secs = secs;
+	if (live)
+		clock_gettime(CLOCK_REALTIME, &r->wall);
+	compute_rates(a, b, r);
+	compute_state(b, r);
+	check_alert(root_b, a, b, o->alert, r);
+	if (o->json)
+		rc = print_json(o, b, r);
+	else {
+		print_text(o, b, r);
+		rc = 0;
+	}
+	if (fflush(stdout) || ferror(stdout))
+		rc = -1;
+	if (rc == 0 && r->alert)
+		rc = 1;
+	free(r);
+	return rc;
+}
+
+static double mono_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Sleeps until monotonic time DEADLINE; false when a signal asked to stop. */
+static bool sleep_until(double deadline)
+{
+	struct timespec t = { (time_t)deadline, (long)((deadline - (double)(time_t)deadline) * 1e9) };
+
+	while (!stop) {
+		int e = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL);
+		if (e == 0)
+			return !stop;
+		if (e != EINTR)
+			return false;
+	}
+	return false;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal }; /* no SA_RESTART: wake the sleep */
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static int run(const struct thp_root *root, const struct opts *o)
+{
+	struct sample *s[2] = { malloc(sizeof(struct sample)), malloc(sizeof(struct sample)) };
+	bool alerted = false;
+	int rc = 0;
+
+	if (!s[0] || !s[1]) {
+		free(s[0]);
+		free(s[1]);
+		thp_err("out of memory");
+		return 1;
+	}
+	read_sample(root, s[0]);
+	if (o->nreplay) {
+		for (int i = 0; i < o->nreplay && rc >= 0; i++) {
+			read_sample(&o->replay[i], s[1]);
+			rc = report(o, &o->replay[i], s[0], s[1], i + 1, o->interval, false);
+			alerted = alerted || rc == 1;
+			struct sample *t = s[0];
+			s[0] = s[1], s[1] = t;
+		}
+	} else {
+		double start = mono_now(), prev = start;
+		catch_signals();
+		for (long i = 1; (!o->count || i <= o->count) && rc >= 0; i++) {
+			if (!sleep_until(start + (double)i * o->interval))
+				break;
+			double now = mono_now();
+			read_sample(root, s[1]);
+			rc = report(o, root, s[0], s[1], i, now - prev, true);
+			alerted = alerted || rc == 1;
+			prev = now;
+			struct sample *t = s[0];
+			s[0] = s[1], s[1] = t;
+		}
+	}
+	free(s[0]);
+	free(s[1]);
+	if (rc < 0) {
+		thp_err("cannot write the report: %s", strerror(errno ? errno : EIO));
+		return 1;
+	}
+	return alerted ? 3 : 0;
+}
+
+/* Parses a positive number of seconds, at least 0.01 and at most a day. */
+static bool parse_seconds(const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return !errno && end != s && !*end && *v >= 0.01 && *v <= 86400;
+}
+
+static bool parse_long(const char *s, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return !errno && end != s && !*end && *v > 0;
+}
+
+int cmd_watch(struct thp_ctx *ctx, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "interval", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "alert-stalls", required_argument, NULL, 'a' },
+		{ "replay", required_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { .interval = 1, .json = ctx->json };
+	int c, rc;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+i:c:a:Jh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if (!parse_seconds(optarg, &o.interval)) {
+				thp_err("watch: invalid interval '%s' (seconds, 0.01 to 86400)", optarg);
+				return thp_usage_error("watch");
+			}
+			break;
+		case 'c':
+			if (!parse_long(optarg, &o.count)) {
+				thp_err("watch: invalid count '%s' (a positive integer)", optarg);
+				return thp_usage_error("watch");
+			}
+			break;
+		case 'a':
+			if (!parse_long(optarg, &o.alert)) {
+				thp_err("watch: invalid stall threshold '%s' (a positive integer)", optarg);
+				return thp_usage_error("watch");
+			}
+			break;
+		case 'r':
+			if (o.nreplay == REPLAY_MAX) {
+				thp_err("watch: at most %d --replay trees", REPLAY_MAX);
+				return thp_usage_error("watch");
+			}
+			rc = thp_root_open(&o.replay[o.nreplay], optarg);
+			if (rc) {
+				thp_err("cannot open replay tree '%s': %s", optarg, strerror(-rc));
+				for (int i = 0; i < o.nreplay; i++)
+					thp_root_close(&o.replay[i]);
+				return 1;
+			}
+			o.nreplay++;
+			break;
+		case 'J': o.json = true; break;
+		case 'h': usage(); return 0;
+		default: return thp_usage_error("watch");
+		}
+	}
+	if (optind < argc || (o.nreplay && o.count)) {
+		if (optind < argc)
+			thp_err("watch: unexpected argument '%s'", argv[optind]);
+		else
+			thp_err("watch: --count does not apply to --replay (one report per tree)");
+		for (int i = 0; i < o.nreplay; i++)
+			thp_root_close(&o.replay[i]);
+		return thp_usage_error("watch");
+	}
+	rc = run(&ctx->root, &o);
+	for (int i = 0; i < o.nreplay; i++)
+		thp_root_close(&o.replay[i]);
+	return rc;
+}
