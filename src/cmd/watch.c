@@ -72,34 +72,33 @@ struct rate {
 
 /* One interval, computed from two samples. */
 struct report {
+	struct timespec wall; /* tv_sec 0 when replaying recorded trees */
 	long seq;
 	double secs;
-	struct timespec wall; /* tv_sec 0 when replaying recorded trees */
+	double fallback_pct;
+	double psi_some, psi_full;
+	uint64_t anon_huge;
+	uint64_t stalls; /* compaction stalls in the interval, for the alert */
 	int nrates[NGROUPS];
 	struct rate rates[NGROUPS][GROUP_MAX];
-	bool has_fallback_pct;
-	double fallback_pct;
-	int nprogress;
 	struct {
 		const char *name;
 		uint64_t delta;
 	} progress[2];
-	int nsizes;
 	struct {
 		uint64_t bytes;
-		int n;
 		struct rate r[NSIZE_STATS];
+		int n;
 	} sizes[THP_SIZES_MAX];
-	bool has_anon_huge;
-	uint64_t anon_huge;
-	int pmd_order; /* -1: unknown, no free-block figures */
-	bool has_psi_some, has_psi_full;
-	double psi_some, psi_full;
-	/* alert */
-	bool alert;
-	uint64_t stalls;
-	int nblocked, blocked_total, blocked_err;
 	struct thp_task blocked[BLOCKED_MAX];
+	int nprogress;
+	int nsizes;
+	int pmd_order; /* -1: unknown, no free-block figures */
+	int nblocked, blocked_total, blocked_err;
+	bool has_fallback_pct;
+	bool has_anon_huge;
+	bool has_psi_some, has_psi_full;
+	bool alert;
 };
 
 static volatile sig_atomic_t stop;
