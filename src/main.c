@@ -18,6 +18,7 @@ static const struct command {
 	const char *summary;
 } commands[] = {
 	{ "status", cmd_status, "is THP on? every layer of policy, and counters since boot" },
+	{ "exec", cmd_exec, "run a command with THP disabled, enabled where advised, or enabled" },
 	{ "hugetlb", cmd_hugetlb, "static huge page pools: sizes, NUMA nodes, users; set and plan" },
 	{ "capture", cmd_capture, "record the files thp reads, for 'thp --root DIR' elsewhere" },
 	{ "watch", cmd_watch, "fault, compaction, khugepaged and split rates per interval" },

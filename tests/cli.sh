@@ -74,4 +74,9 @@ expect "watch --replay with --count: exit 2" [ "$(rc_err "$THP" --root $FX watch
 expect "watch --replay of a missing tree: exit 1" [ "$(rc_err "$THP" watch --replay /nonexistent/x)" = "1|thp: cannot open replay tree '/nonexistent/x': No such file or directory" ]
 expect "watch -c 1 -i 0.05 on a recorded tree" sh -c "'$THP' --root $FX watch -c 1 -i 0.05 | grep -q '^  compaction '"
 
+# thp exec usage (the live suite runs commands under each mode)
+expect "exec without a command: exit 2" [ "$(rc_err "$THP" exec | cut -d'|' -f1)" = 2 ]
+expect "exec with two modes: exit 2" [ "$(rc_err "$THP" exec --enable --disable true | cut -d'|' -f1)" = 2 ]
+expect "exec --status with a command: exit 2" [ "$(rc_err "$THP" exec --status true | cut -d'|' -f1)" = 2 ]
+
 summary cli

@@ -11,3 +11,23 @@ summary() {
 	[ "$fail" -eq 0 ]
 }
 : "${THP:=./thp}"
+# hog_start CMD...: runs CMD (a tests/live/hog command line, maybe behind a
+# wrapper that execs it) in the background with its stdin held open; waits for
+# its "ready ADDR" line and sets hog_pid and hog_addr (empty when it failed).
+hog_start() {
+	hog_dir=$(mktemp -d)
+	mkfifo "$hog_dir/in"
+	"$@" < "$hog_dir/in" > "$hog_dir/out" 2>&1 &
+	hog_pid=$!
+	exec 8> "$hog_dir/in"
+	_i=0
+	while ! grep -q '^ready' "$hog_dir/out" 2> /dev/null && kill -0 "$hog_pid" 2> /dev/null && [ $_i -lt 200 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	hog_addr=$(awk '/^ready/ {print $2}' "$hog_dir/out")
+}
+# hog_stop: lets the hog exit and cleans up.
+hog_stop() { exec 8>&-; wait "$hog_pid"; rm -rf "$hog_dir"; }
+# hog_kb FIELD: a field of the running hog's smaps_rollup or status, in kB or as shown.
+hog_field() { awk -v f="$1:" '$1 == f {print $2}' "/proc/$hog_pid/smaps_rollup" "/proc/$hog_pid/status"; }

@@ -2,6 +2,10 @@
 #ifndef THP_CONTROL_H
 #define THP_CONTROL_H
 
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
 #include "../core/root.h"
 
 /* Writes VALUE to the kernel file REL below ROOT in one write(2), as sysfs wants
@@ -10,5 +14,30 @@
  * Returns 0, or -errno (a short write is -EIO). Validation and read-back are
  * the caller's job. */
 int thp_write_file(const struct thp_root *root, const char *rel, const char *value);
+
+/* THP mode of a process, as PR_GET_THP_DISABLE reports it. */
+enum thp_mode {
+	THP_MODE_ENABLED = 0,        /* THP as the host policy allows */
+	THP_MODE_DISABLED = 1,       /* PR_SET_THP_DISABLE: no THP, MADV_COLLAPSE refused */
+	THP_MODE_EXCEPT_ADVISED = 3, /* ... except in MADV_HUGEPAGE ranges (Linux 6.18+) */
+};
+
+/* The calling process's THP mode. Returns it (>= 0) or -errno. */
+int thp_mode_get(void);
+
+/* Sets the calling process's THP mode, which fork and exec pass on. Returns 0
+ * or -errno; -EINVAL for THP_MODE_EXCEPT_ADVISED on a kernel before 6.18. */
+int thp_mode_set(enum thp_mode mode);
+
+/* Opens a pidfd for PID (Linux 5.3+). Returns the descriptor or -errno. */
+int thp_pidfd_open(pid_t pid);
+
+/* Asks the kernel to collapse [START, START+LEN) of the process behind PIDFD
+ * into huge pages now (process_madvise with MADV_COLLAPSE, Linux 6.1+).
+ * Returns 0 or -errno: -ENOSYS before process_madvise (5.10), -EINVAL when
+ * the kernel lacks MADV_COLLAPSE or the range may not have THP, -EPERM
+ * without CAP_SYS_NICE or ptrace access, -EAGAIN/-ENOMEM when no huge page
+ * could be had. */
+int thp_collapse_range(int pidfd, uint64_t start, uint64_t len);
 
 #endif

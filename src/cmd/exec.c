@@ -1,0 +1,168 @@
+/* exec.c - `thp exec`: run a command with THP disabled, enabled only where it
+ * asks (MADV_HUGEPAGE), or re-enabled; the mode is inherited by its children */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "../control/control.h"
+#include "../out/out.h"
+#include "cmd.h"
+
+/* Exit statuses of env(1), nice(1) and timeout(1): thp itself failed, the
+ * command was found but could not run, the command was not found. */
+#define EXIT_FAILED 125
+#define EXIT_CANNOT_RUN 126
+#define EXIT_NOT_FOUND 127
+
+static void usage(void)
+{
+	puts("Usage: thp exec [--disable | --except-advised | --enable] [--] COMMAND [ARG...]\n"
+	     "       thp exec --status [--json]\n"
+	     "\n"
+	     "Set the THP mode of this process with prctl(PR_SET_THP_DISABLE), then run\n"
+	     "COMMAND in its place (same PID). Every process COMMAND starts inherits the mode.\n"
+	     "The exit status is COMMAND's; 125 when the mode cannot be set, 126 when COMMAND\n"
+	     "cannot run, 127 when it is not found.\n"
+	     "\n"
+	     "Options:\n"
+	     "      --disable         no THP at all, MADV_COLLAPSE refused too (the default)\n"
+	     "      --except-advised  THP only in ranges the program marks MADV_HUGEPAGE\n"
+	     "                        (Linux 6.18+)\n"
+	     "      --enable          clear a disable inherited from the parent\n"
+	     "      --status          print the mode this process inherited, and exit\n"
+	     "  -J, --json            --status as JSON\n"
+	     "  -h, --help            show this help");
+}
+
+static const char *mode_name(int mode)
+{
+	switch (mode) {
+	case THP_MODE_ENABLED: return "enabled";
+	case THP_MODE_DISABLED: return "disabled";
+	case THP_MODE_EXCEPT_ADVISED: return "except-advised";
+	default: return "unknown";
+	}
+}
+
+/* The option that selects MODE, for messages. */
+static const char *mode_option(enum thp_mode mode)
+{
+	return mode == THP_MODE_ENABLED ? "--enable"
+	       : mode == THP_MODE_EXCEPT_ADVISED ? "--except-advised" : "--disable";
+}
+
+static const char *mode_meaning(int mode)
+{
+	switch (mode) {
+	case THP_MODE_ENABLED: return "THP as the host policy allows";
+	case THP_MODE_DISABLED: return "no THP for this process and its children; MADV_COLLAPSE is refused";
+	case THP_MODE_EXCEPT_ADVISED: return "THP only in ranges marked MADV_HUGEPAGE";
+	default: return "a mode this version of thp does not know";
+	}
+}
+
+static int status(const struct thp_ctx *ctx)
+{
+	int mode = thp_mode_get();
+
+	if (mode < 0) {
+		thp_err("exec: cannot read the THP mode: %s (PR_GET_THP_DISABLE needs Linux 3.15+)",
+			strerror(-mode));
+		return 1;
+	}
+	if (ctx->json) {
+		struct json_object *o = json_object_new_object();
+		json_object_object_add(o, "schema", json_object_new_string("thp-exec-status/1"));
+		json_object_object_add(o, "mode", json_object_new_string(mode_name(mode)));
+		json_object_object_add(o, "prctl", json_object_new_int(mode));
+		json_object_object_add(o, "meaning", json_object_new_string(mode_meaning(mode)));
+		return out_json_print(o) ? 1 : 0;
+	}
+	printf("%s: %s\n", mode_name(mode), mode_meaning(mode));
+	return fflush(stdout) ? 1 : 0;
+}
+
+/* Sets MODE and reads it back. Returns 0, or prints why and returns 125. */
+static int set_mode(enum thp_mode mode, const char *opt)
+{
+	struct utsname u;
+	int err = thp_mode_set(mode), got;
+
+	if (err == -EINVAL && mode == THP_MODE_EXCEPT_ADVISED) {
+		thp_err("exec: %s needs Linux 6.18+ (PR_THP_DISABLE_EXCEPT_ADVISED); this kernel is %s",
+			opt, uname(&u) == 0 ? u.release : "older");
+		return EXIT_FAILED;
+	}
+	if (err) {
+		thp_err("exec: cannot set the THP mode (%s): %s", opt, strerror(-err));
+		return EXIT_FAILED;
+	}
+	got = thp_mode_get();
+	if (got != (int)mode) {
+		thp_err("exec: the THP mode reads back as '%s', not '%s'",
+			got < 0 ? strerror(-got) : mode_name(got), mode_name((int)mode));
+		return EXIT_FAILED;
+	}
+	return 0;
+}
+
+int cmd_exec(struct thp_ctx *ctx, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "disable", no_argument, NULL, 'd' }, { "except-advised", no_argument, NULL, 'a' },
+		{ "enable", no_argument, NULL, 'e' },  { "status", no_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'J' },    { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum thp_mode mode = THP_MODE_DISABLED;
+	const char *opt = NULL;
+	int c, rc;
+	bool show = false, clash = false;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+Jh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+		case 'a':
+		case 'e': {
+			enum thp_mode m = c == 'd'   ? THP_MODE_DISABLED
+					  : c == 'a' ? THP_MODE_EXCEPT_ADVISED
+						     : THP_MODE_ENABLED;
+			clash |= opt && m != mode;
+			mode = m;
+			opt = mode_option(m);
+			break;
+		}
+		case 's': show = true; break;
+		case 'J': ctx->json = true; break;
+		case 'h': usage(); return 0;
+		default: return thp_usage_error("exec");
+		}
+	}
+	if (clash) {
+		thp_err("exec: give one of --disable, --except-advised, --enable");
+		return thp_usage_error("exec");
+	}
+	if (show) {
+		if (opt || optind < argc) {
+			thp_err("exec: --status takes no mode and no command");
+			return thp_usage_error("exec");
+		}
+		return status(ctx);
+	}
+	if (optind >= argc) {
+		thp_err("exec: no command to run");
+		return thp_usage_error("exec");
+	}
+	rc = set_mode(mode, mode_option(mode));
+	if (rc)
+		return rc;
+	fflush(NULL);
+	execvp(argv[optind], argv + optind);
+	rc = errno;
+	thp_err("cannot run '%s': %s", argv[optind], strerror(rc));
+	return rc == ENOENT || rc == ENOTDIR ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
+}

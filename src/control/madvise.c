@@ -1,0 +1,34 @@
+/* madvise.c - advice to another process's memory: process_madvise(MADV_COLLAPSE) */
+#include "control.h"
+
+#include <errno.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_process_madvise
+#define SYS_process_madvise 440
+#endif
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
+
+int thp_pidfd_open(pid_t pid)
+{
+	long fd = syscall(SYS_pidfd_open, pid, 0);
+
+	return fd < 0 ? -errno : (int)fd;
+}
+
+int thp_collapse_range(int pidfd, uint64_t start, uint64_t len)
+{
+	struct iovec iov = { (void *)(uintptr_t)start, (size_t)len };
+	long n = syscall(SYS_process_madvise, pidfd, &iov, 1UL, MADV_COLLAPSE, 0U);
+
+	if (n < 0)
+		return -errno;
+	return (uint64_t)n == len ? 0 : -EAGAIN;
+}
