@@ -22,6 +22,7 @@ static const struct command {
 	{ "hugetlb", cmd_hugetlb, "static huge page pools: sizes, NUMA nodes, users; set and plan" },
 	{ "capture", cmd_capture, "record the files thp reads, for 'thp --root DIR' elsewhere" },
 	{ "watch", cmd_watch, "fault, compaction, khugepaged and split rates per interval" },
+	{ "doctor", cmd_doctor, "what is wrong with THP on this host, the evidence, and the fix" },
 	{ "help", cmd_help, "show help for thp or for one command" },
 };
 

@@ -1,0 +1,293 @@
+/* doctor.c - `thp doctor`: findings with evidence and the exact fix, most severe first */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../core/doctor.h"
+#include "../out/out.h"
+#include "cmd.h"
+
+#define WIDTH 100
+#define SAMPLE_MAX 3600
+
+static void usage(void)
+{
+	puts("Usage: thp [--root DIR] doctor [options]\n"
+	     "\n"
+	     "Check the host (or a capture) for THP problems and print findings, most severe\n"
+	     "first: what is wrong, the evidence, why it matters, and the commands that fix it.\n"
+	     "Exits 3 when a finding at or above --severity exists, 0 otherwise.\n"
+	     "\n"
+	     "Options:\n"
+	     "  -s, --severity LEVEL  info, warn or crit (default): the level that makes exit 3\n"
+	     "  -S, --sample SECONDS  read the counters twice, SECONDS apart, for rates now\n"
+	     "  -J, --json            one JSON document (sizes in bytes)\n"
+	     "  -h, --help            show this help");
+}
+
+/* "3d 4h", "2h 5m", "42s", "1.5s". */
+static const char *duration(char *buf, size_t cap, double s)
+{
+	unsigned long long t = (unsigned long long)s;
+
+	if (s < 60)
+		snprintf(buf, cap, s < 10 && s != (double)(long long)s ? "%.1f s" : "%.0f s", s);
+	else if (t < 3600)
+		snprintf(buf, cap, "%llum %llus", t / 60, t % 60);
+	else if (t < 86400)
+		snprintf(buf, cap, "%lluh %llum", t / 3600, t % 3600 / 60);
+	else
+		snprintf(buf, cap, "%llud %lluh", t / 86400, t % 86400 / 3600);
+	return buf;
+}
+
+static const char *ev_value(const struct thp_evidence *e, char *buf, size_t cap)
+{
+	char a[32], b[32], p[32];
+
+	switch (e->kind) {
+	case THP_EV_COUNT:
+		return out_count(buf, cap, e->num);
+	case THP_EV_BYTES:
+		return out_size(buf, cap, e->num, false);
+	case THP_EV_RATIO:
+		snprintf(buf, cap, "%s (%s of %s)", out_pct(p, sizeof(p), e->num, e->whole),
+			 out_count(a, sizeof(a), e->num), out_count(b, sizeof(b), e->whole));
+		return buf;
+	case THP_EV_RATE:
+		if (e->x >= 1 || e->x == 0)
+			snprintf(buf, cap, "%.1f/s", e->x);
+		else if (e->x * 60 >= 1)
+			snprintf(buf, cap, "%.1f/min", e->x * 60);
+		else
+			snprintf(buf, cap, "%.2f/h", e->x * 3600);
+		return buf;
+	case THP_EV_SECONDS:
+		return duration(buf, cap, e->x);
+	default:
+		return e->text;
+	}
+}
+
+static void print_finding(const struct thp_finding *f)
+{
+	struct out_table *t = out_table_new(3, NULL, true);
+	char head[96], val[256];
+
+	snprintf(head, sizeof(head), "%s %s:", f->sev == THP_SEV_CRIT ? "CRIT" : f->sev == THP_SEV_WARN ? "WARN" : "INFO",
+		 f->id);
+	out_wrap(head, f->title, WIDTH);
+	puts("  evidence:");
+	for (int i = 0; i < f->nev; i++) {
+		const struct thp_evidence *e = &f->ev[i];
+		const char *row[] = { e->name, ev_value(e, val, sizeof(val)), e->source };
+		out_table_row(t, row);
+	}
+	out_table_print(t, 4);
+	out_wrap("  why:", f->why, WIDTH);
+	puts("  fix:");
+	for (int i = 0; i < f->nfix; i++)
+		printf("    %s\n", f->fix[i]);
+	if (!f->nfix)
+		puts("    nothing to run on this host");
+}
+
+static void print_text(const struct thp_findings *r, const struct thp_host *h)
+{
+	int n[3] = { 0 };
+
+	for (int i = 0; i < r->n; i++) {
+		n[r->v[i].sev]++;
+		print_finding(&r->v[i]);
+		putchar('\n');
+	}
+	if (!r->n)
+		printf("No findings: nothing about THP needs attention on this host%s.\n",
+		       h->before ? " during the sample" : "");
+	else
+		printf("%d finding%s: %d critical, %d warning%s, %d info\n", r->n, r->n == 1 ? "" : "s",
+		       n[THP_SEV_CRIT], n[THP_SEV_WARN], n[THP_SEV_WARN] == 1 ? "" : "s", n[THP_SEV_INFO]);
+	if (r->dropped)
+		printf("%d more findings were left out\n", r->dropped);
+	if (h->st->procs.unreadable)
+		printf("%d processes could not be read (run as root to see all)\n", h->st->procs.unreadable);
+}
+
+static struct json_object *json_evidence(const struct thp_evidence *e)
+{
+	static const char *const units[] = { NULL, "count", "bytes", "ratio", "per_second", "seconds" };
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string(e->name));
+	switch (e->kind) {
+	case THP_EV_COUNT:
+	case THP_EV_BYTES:
+		json_object_object_add(o, "value", out_json_u64(e->num));
+		break;
+	case THP_EV_RATIO:
+		json_object_object_add(o, "value", json_object_new_double((double)e->num / (double)e->whole));
+		json_object_object_add(o, "part", out_json_u64(e->num));
+		json_object_object_add(o, "whole", out_json_u64(e->whole));
+		break;
+	case THP_EV_RATE:
+	case THP_EV_SECONDS:
+		json_object_object_add(o, "value", json_object_new_double(e->x));
+		break;
+	default:
+		json_object_object_add(o, "value", json_object_new_string(e->text));
+	}
+	json_object_object_add(o, "unit", units[e->kind] ? json_object_new_string(units[e->kind]) : NULL);
+	json_object_object_add(o, "source", e->source[0] ? json_object_new_string(e->source) : NULL);
+	return o;
+}
+
+static struct json_object *json_finding(const struct thp_finding *f)
+{
+	struct json_object *o = json_object_new_object(), *ev = json_object_new_array();
+	struct json_object *fix = json_object_new_array();
+
+	json_object_object_add(o, "id", json_object_new_string(f->id));
+	json_object_object_add(o, "severity", json_object_new_string(thp_severity_name(f->sev)));
+	json_object_object_add(o, "title", json_object_new_string(f->title));
+	json_object_object_add(o, "pid", f->pid ? json_object_new_int(f->pid) : NULL);
+	for (int i = 0; i < f->nev; i++)
+		json_object_array_add(ev, json_evidence(&f->ev[i]));
+	json_object_object_add(o, "evidence", ev);
+	json_object_object_add(o, "why", json_object_new_string(f->why));
+	for (int i = 0; i < f->nfix; i++)
+		json_object_array_add(fix, json_object_new_string(f->fix[i]));
+	json_object_object_add(o, "fix", fix);
+	return o;
+}
+
+static int print_json(const struct thp_ctx *ctx, const struct thp_findings *r,
+		      const struct thp_host *h, enum thp_severity min, int rc)
+{
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+	json_object_object_add(o, "schema", json_object_new_string("thp-doctor/1"));
+	json_object_object_add(o, "root", json_object_new_string(ctx->root.path));
+	json_object_object_add(o, "severity", json_object_new_string(thp_severity_name(min)));
+	json_object_object_add(o, "sample_seconds", h->before ? json_object_new_double(h->sample_secs) : NULL);
+	json_object_object_add(o, "exit", json_object_new_int(rc));
+	for (int i = 0; i < r->n; i++)
+		json_object_array_add(a, json_finding(&r->v[i]));
+	json_object_object_add(o, "findings", a);
+	json_object_object_add(o, "dropped", json_object_new_int(r->dropped));
+	json_object_object_add(o, "unreadable_processes", json_object_new_int(h->st->procs.unreadable));
+	return out_json_print(o) ? 1 : rc;
+}
+
+/* Parses --sample: seconds, more than 0 and at most SAMPLE_MAX. */
+static int parse_sample(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	if (errno || end == s || *end || !(*out > 0) || *out > SAMPLE_MAX) {
+		thp_err("doctor: invalid --sample '%s' (seconds, up to %d)", s, SAMPLE_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+static double now_secs(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Reads the host, twice SAMPLE seconds apart when SAMPLE > 0. */
+static int read_host(struct thp_ctx *ctx, double sample, struct thp_host *h,
+		     struct thp_status **st, struct thp_status **before)
+{
+	*st = malloc(sizeof(**st));
+	*before = sample > 0 ? malloc(sizeof(**before)) : NULL;
+	if (!*st || (sample > 0 && !*before)) {
+		thp_err("out of memory");
+		return 1;
+	}
+	memset(h, 0, sizeof(*h));
+	if (sample > 0) {
+		struct timespec ts = { (time_t)sample, (long)((sample - (double)(time_t)sample) * 1e9) };
+		double t0 = now_secs();
+		thp_status_read(&ctx->root, *before, false);
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+		h->before = *before;
+		h->sample_secs = now_secs() - t0;
+	}
+	thp_status_read(&ctx->root, *st, true);
+	h->st = *st;
+	thp_host_read(&ctx->root, h);
+	return 0;
+}
+
+int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "severity", required_argument, NULL, 's' }, { "sample", required_argument, NULL, 'S' },
+		{ "json", no_argument, NULL, 'J' },           { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum thp_severity min = THP_SEV_CRIT;
+	struct thp_status *st = NULL, *before = NULL;
+	struct thp_findings *r = NULL;
+	struct thp_host h;
+	double sample = 0;
+	int c, rc = 1;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+s:S:Jh", lo, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (thp_severity_parse(optarg, &min)) {
+				thp_err("doctor: invalid --severity '%s' (info, warn or crit)", optarg);
+				return thp_usage_error("doctor");
+			}
+			break;
+		case 'S':
+			if (parse_sample(optarg, &sample))
+				return thp_usage_error("doctor");
+			break;
+		case 'J': ctx->json = true; break;
+		case 'h': usage(); return 0;
+		default: return thp_usage_error("doctor");
+		}
+	}
+	if (optind < argc) {
+		thp_err("doctor: unexpected argument '%s'", argv[optind]);
+		return thp_usage_error("doctor");
+	}
+	if (sample > 0 && !ctx->root.live) {
+		thp_err("doctor: --sample needs the live host, not a capture ('%s')", ctx->root.path);
+		return 2;
+	}
+	r = malloc(sizeof(*r));
+	if (!r)
+		thp_err("out of memory");
+	else if (read_host(ctx, sample, &h, &st, &before) == 0) {
+		thp_doctor_run(&h, r);
+		rc = 0;
+		for (int i = 0; i < r->n; i++)
+			if (r->v[i].sev >= min)
+				rc = 3;
+		if (ctx->json)
+			rc = print_json(ctx, r, &h, min, rc);
+		else {
+			print_text(r, &h);
+			if (fflush(stdout))
+				rc = 1;
+		}
+	}
+	free(r);
+	free(st);
+	free(before);
+	return rc;
+}

@@ -1,0 +1,279 @@
+/* doctor.c - the rule table, evidence helpers and the extra host facts rules need */
+#include "rules.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Every rule, in the order findings of equal severity are listed. */
+static const thp_rule_fn rules[] = {
+	rule_always_always,
+	rule_compaction_stalls,
+	rule_in_use_anyway,
+	rule_khugepaged,
+	rule_fallback_charge,
+	rule_hugetlb_pool,
+	rule_page_tables,
+	rule_virtual_machine,
+};
+
+static const char *const sev_names[] = { "info", "warn", "crit" };
+
+const char *thp_severity_name(enum thp_severity s)
+{
+	return sev_names[s];
+}
+
+int thp_severity_parse(const char *s, enum thp_severity *out)
+{
+	for (int i = 0; i < 3; i++)
+		if (strcmp(s, sev_names[i]) == 0) {
+			*out = (enum thp_severity)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+struct thp_finding *finding_add(struct thp_findings *out, const char *id, enum thp_severity sev,
+				const char *why)
+{
+	static struct thp_finding scratch;
+	struct thp_finding *f = &scratch;
+
+	if (out->n < THP_FINDINGS_MAX)
+		f = &out->v[out->n++];
+	else
+		out->dropped++;
+	memset(f, 0, sizeof(*f));
+	f->id = id;
+	f->sev = sev;
+	f->why = why;
+	return f;
+}
+
+void finding_title(struct thp_finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->title, sizeof(f->title), fmt, ap);
+	va_end(ap);
+}
+
+void finding_fix(struct thp_finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (f->nfix >= THP_FIX_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(f->fix[f->nfix++], sizeof(f->fix[0]), fmt, ap);
+	va_end(ap);
+}
+
+static struct thp_evidence *ev_new(struct thp_finding *f, const char *src, const char *name,
+				   enum thp_ev_kind kind)
+{
+	static struct thp_evidence scratch;
+	struct thp_evidence *e = f->nev < THP_EV_MAX ? &f->ev[f->nev++] : &scratch;
+
+	memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	snprintf(e->source, sizeof(e->source), "%s", src);
+	return e;
+}
+
+void ev_count(struct thp_finding *f, const char *src, const char *name, uint64_t v)
+{
+	ev_new(f, src, name, THP_EV_COUNT)->num = v;
+}
+
+void ev_bytes(struct thp_finding *f, const char *src, const char *name, uint64_t v)
+{
+	ev_new(f, src, name, THP_EV_BYTES)->num = v;
+}
+
+void ev_ratio(struct thp_finding *f, const char *src, const char *name, uint64_t part,
+	      uint64_t whole)
+{
+	struct thp_evidence *e = ev_new(f, src, name, THP_EV_RATIO);
+
+	e->num = part;
+	e->whole = whole;
+}
+
+void ev_rate(struct thp_finding *f, const char *src, const char *name, double per_sec)
+{
+	ev_new(f, src, name, THP_EV_RATE)->x = per_sec;
+}
+
+void ev_seconds(struct thp_finding *f, const char *src, const char *name, double secs)
+{
+	ev_new(f, src, name, THP_EV_SECONDS)->x = secs;
+}
+
+void ev_text(struct thp_finding *f, const char *src, const char *name, const char *fmt, ...)
+{
+	struct thp_evidence *e = ev_new(f, src, name, THP_EV_TEXT);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e->text, sizeof(e->text), fmt, ap);
+	va_end(ap);
+}
+
+const char *thp_src(const struct thp_host *h, const char *name, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "/%s/%s", h->st->dir ? h->st->dir : "sys/kernel/mm/transparent_hugepage",
+		 name);
+	return buf;
+}
+
+bool meminfo(const struct thp_host *h, const char *name, uint64_t *v)
+{
+	return !h->st->meminfo_err && thp_counter_get(h->st->meminfo, h->st->nmeminfo, name, v);
+}
+
+bool vm_delta(const struct thp_host *h, const char *name, uint64_t *v)
+{
+	uint64_t old;
+
+	if (h->st->vmstat_err || !thp_counter_get(h->st->vmstat, h->st->nvmstat, name, v))
+		return false;
+	if (h->before && thp_counter_get(h->before->vmstat, h->before->nvmstat, name, &old))
+		*v = *v >= old ? *v - old : 0;
+	return true;
+}
+
+double window_secs(const struct thp_host *h)
+{
+	return h->before ? h->sample_secs : h->uptime;
+}
+
+void ev_window(struct thp_finding *f, const struct thp_host *h)
+{
+	if (h->before)
+		ev_seconds(f, "", "sample length", h->sample_secs);
+	else if (h->uptime > 0)
+		ev_seconds(f, "/proc/uptime", "uptime (counters are since boot)", h->uptime);
+	else
+		ev_text(f, "/proc/uptime", "uptime", "unknown (counters are since boot)");
+}
+
+bool word_is(const char *w, const char *s)
+{
+	return w && strcmp(w, s) == 0;
+}
+
+bool thp_cpuinfo_flag(const char *buf, const char *flag)
+{
+	size_t fl = strlen(flag);
+
+	for (const char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		const char *colon, *end = strchr(line, '\n');
+		if (strncmp(line, "flags", 5) != 0 || !(colon = strchr(line, ':')) || (end && colon > end))
+			continue;
+		if (!end)
+			end = line + strlen(line);
+		for (const char *p = colon + 1; p < end;) {
+			p += strspn(p, " \t");
+			size_t n = strcspn(p, " \t\n");
+			if (n == fl && strncmp(p, flag, fl) == 0)
+				return true;
+			p += n ? n : 1;
+		}
+		return false; /* the first CPU's flags answer for all */
+	}
+	return false;
+}
+
+int thp_parse_memsize(const char *s, uint64_t *bytes)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -EINVAL;
+	switch (*end) {
+	case 'g': case 'G': v <<= 10; /* fall through */
+	case 'm': case 'M': v <<= 10; /* fall through */
+	case 'k': case 'K': v <<= 10; end++; break;
+	case '\0': break;
+	default: return -EINVAL;
+	}
+	if (*end)
+		return -EINVAL;
+	*bytes = v;
+	return 0;
+}
+
+/* Names the hypervisor from DMI strings that virtual machines report. */
+static const char *dmi_hypervisor(const char *vendor, const char *product)
+{
+	static const char *const known[][2] = {
+		{ "QEMU", "QEMU" }, { "KVM", "KVM" }, { "VMware", "VMware" },
+		{ "VirtualBox", "VirtualBox" }, { "innotek", "VirtualBox" }, { "Xen", "Xen" },
+		{ "Virtual Machine", "Hyper-V" }, { "Amazon EC2", "Amazon EC2" },
+		{ "Google Compute Engine", "Google Compute Engine" }, { "Firecracker", "Firecracker" },
+	};
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (strstr(vendor, known[i][0]) || strstr(product, known[i][0]))
+			return known[i][1];
+	return NULL;
+}
+
+static void read_line(const struct thp_root *root, const char *rel, char *buf, size_t cap)
+{
+	if (thp_read_buf(root, rel, buf, cap) < 0)
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+void thp_host_read(const struct thp_root *root, struct thp_host *h)
+{
+	char buf[128], vendor[128], product[128], *cpu;
+	const char *name;
+
+	h->uptime = 0;
+	h->virt[0] = '\0';
+	if (thp_read_buf(root, "proc/uptime", buf, sizeof(buf)) > 0)
+		h->uptime = strtod(buf, NULL);
+	read_line(root, "sys/hypervisor/type", buf, sizeof(buf));
+	read_line(root, "sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
+	read_line(root, "sys/class/dmi/id/product_name", product, sizeof(product));
+	if (buf[0]) {
+		snprintf(h->virt, sizeof(h->virt), "/sys/hypervisor/type is '%s'", buf);
+	} else if ((name = dmi_hypervisor(vendor, product))) {
+		snprintf(h->virt, sizeof(h->virt), "DMI reports '%s %s' (%s)", vendor, product, name);
+	} else if (thp_read(root, "proc/cpuinfo", &cpu, NULL) == 0) {
+		if (thp_cpuinfo_flag(cpu, "hypervisor"))
+			snprintf(h->virt, sizeof(h->virt), "the CPU flags in /proc/cpuinfo include 'hypervisor'");
+		free(cpu);
+	}
+}
+
+void thp_doctor_run(const struct thp_host *h, struct thp_findings *out)
+{
+	struct thp_finding tmp;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		rules[i](h, out);
+	/* stable insertion sort: most severe first, rule order kept within a severity */
+	for (int i = 1; i < out->n; i++) {
+		int j = i;
+		tmp = out->v[i];
+		while (j > 0 && out->v[j - 1].sev < tmp.sev) {
+			out->v[j] = out->v[j - 1];
+			j--;
+		}
+		out->v[j] = tmp;
+	}
+}

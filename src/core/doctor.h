@@ -1,0 +1,86 @@
+/* doctor.h - findings about a host: a table of pure rules over the host model */
+#ifndef THP_DOCTOR_H
+#define THP_DOCTOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "status.h"
+
+enum thp_severity { THP_SEV_INFO, THP_SEV_WARN, THP_SEV_CRIT };
+
+/* How an evidence value is expressed; the output layer formats each kind. */
+enum thp_ev_kind {
+	THP_EV_TEXT,    /* text */
+	THP_EV_COUNT,   /* num */
+	THP_EV_BYTES,   /* num */
+	THP_EV_RATIO,   /* num of whole */
+	THP_EV_RATE,    /* x per second */
+	THP_EV_SECONDS, /* x seconds */
+};
+
+#define THP_EV_MAX 10
+#define THP_FIX_MAX 5
+#define THP_FINDINGS_MAX 64
+
+/* One fact a finding rests on: a value and the file it comes from. */
+struct thp_evidence {
+	char name[64];
+	enum thp_ev_kind kind;
+	uint64_t num, whole;
+	double x;
+	char text[160];
+	char source[96]; /* "/proc/vmstat"; empty when derived */
+};
+
+struct thp_finding {
+	const char *id;   /* stable identifier, e.g. "defrag-always-stalls" */
+	enum thp_severity sev;
+	char title[200];  /* one sentence */
+	const char *why;  /* why it matters */
+	pid_t pid;        /* the process concerned, 0 for the host */
+	int nev;
+	struct thp_evidence ev[THP_EV_MAX];
+	int nfix;
+	char fix[THP_FIX_MAX][200]; /* exact commands or configuration lines */
+};
+
+struct thp_findings {
+	int n;
+	int dropped; /* findings beyond THP_FINDINGS_MAX */
+	struct thp_finding v[THP_FINDINGS_MAX];
+};
+
+/* Everything the rules look at. Rules only read it. */
+struct thp_host {
+	const struct thp_status *st;     /* the host now */
+	const struct thp_status *before; /* an earlier sample, or NULL */
+	double sample_secs;              /* seconds between BEFORE and ST */
+	double uptime;                   /* seconds since boot; 0 when unknown */
+	char virt[128];                  /* how a hypervisor was detected; empty: none found */
+};
+
+/* Reads what the rules need beyond the status model (uptime, hypervisor
+ * signs) into H, whose other fields are left alone. Missing files leave the
+ * fields empty. */
+void thp_host_read(const struct thp_root *root, struct thp_host *h);
+
+/* Runs every rule on H and fills OUT, most severe first (rule order within a
+ * severity). */
+void thp_doctor_run(const struct thp_host *h, struct thp_findings *out);
+
+/* "info", "warn", "crit". */
+const char *thp_severity_name(enum thp_severity s);
+
+/* Parses a severity name; returns 0 or -EINVAL. */
+int thp_severity_parse(const char *s, enum thp_severity *out);
+
+/* True when the "flags" line of /proc/cpuinfo text BUF lists FLAG. */
+bool thp_cpuinfo_flag(const char *buf, const char *flag);
+
+/* Parses a kernel memory size such as "2M", "1G", "2048k" or "4096" (bytes).
+ * Returns 0 or -EINVAL. */
+int thp_parse_memsize(const char *s, uint64_t *bytes);
+
+#endif

@@ -1,0 +1,335 @@
+/* rules_host.c - doctor rules about host policy and health */
+#include "rules.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MiB (1024ull * 1024)
+#define GiB (1024 * MiB)
+
+/* Adds the top-level "enabled" and "defrag" words as evidence. */
+static void ev_policy(struct thp_finding *f, const struct thp_host *h, const char *name)
+{
+	char src[128];
+	const char *w = thp_setting_word(thp_status_setting(h->st, name));
+
+	ev_text(f, thp_src(h, name, src, sizeof(src)), name, "%s", w ? w : "unknown");
+}
+
+/* The defrag value to suggest: defer+madvise where the kernel offers it. */
+static const char *defrag_fix(const struct thp_host *h)
+{
+	const struct thp_setting *d = thp_status_setting(h->st, "defrag");
+
+	return d && d->kind == THP_CHOICE && thp_choice_find(&d->choice, "defer+madvise") >= 0
+		       ? "defer+madvise" : "madvise";
+}
+
+void rule_always_always(const struct thp_host *h, struct thp_findings *out)
+{
+	const char *defrag = thp_setting_word(thp_status_setting(h->st, "defrag"));
+	struct thp_finding *f;
+	uint64_t v;
+
+	if (!word_is(thp_status_pmd_policy(h->st), "always") || !word_is(defrag, "always"))
+		return;
+	f = finding_add(out, "defrag-always-stalls", THP_SEV_WARN,
+			"With defrag=always a page fault that finds no free huge block reclaims and "
+			"compacts memory before it returns, so any thread that touches new memory can "
+			"stall for milliseconds; with enabled=always that is every large allocation.");
+	finding_title(f, "Every THP page fault may stall in direct compaction (enabled=always, defrag=always).");
+	ev_policy(f, h, "enabled");
+	ev_policy(f, h, "defrag");
+	if (vm_delta(h, "compact_stall", &v))
+		ev_count(f, "/proc/vmstat", h->before ? "compact_stall (sample)" : "compact_stall", v);
+	finding_fix(f, "thp set defrag=%s", defrag_fix(h));
+	finding_fix(f, "thp persist");
+}
+
+void rule_compaction_stalls(const struct thp_host *h, struct thp_findings *out)
+{
+	uint64_t stall, fail = 0, succ = 0, alloc = 0, fb = 0;
+	double secs = window_secs(h), rate = 0;
+	const char *defrag = thp_setting_word(thp_status_setting(h->st, "defrag"));
+	enum thp_severity sev;
+	struct thp_finding *f;
+	bool ratio;
+
+	if (!vm_delta(h, "compact_stall", &stall) || stall == 0)
+		return;
+	vm_delta(h, "compact_fail", &fail);
+	vm_delta(h, "compact_success", &succ);
+	ratio = vm_delta(h, "thp_fault_alloc", &alloc) && vm_delta(h, "thp_fault_fallback", &fb) &&
+		alloc + fb > 0;
+	if (secs > 0)
+		rate = (double)stall / secs;
+	if (h->before)
+		sev = rate >= 1.0 ? THP_SEV_CRIT : THP_SEV_WARN;
+	else if (secs > 0 && rate >= 1.0 / 60)
+		sev = THP_SEV_WARN;
+	else if (secs <= 0 && stall >= 10000)
+		sev = THP_SEV_WARN;
+	else if (ratio && fb * 5 >= alloc + fb)
+		sev = THP_SEV_INFO;
+	else
+		return;
+	f = finding_add(out, "compaction-stalls", sev,
+			"A thread in direct compaction waits while the kernel moves pages to build a "
+			"free huge block: that wait is a latency spike in the application, and "
+			"compact_fail counts the waits that still ended without a huge page.");
+	if (h->before)
+		finding_title(f, "Threads stalled in direct compaction during the sample%s.",
+			      sev == THP_SEV_CRIT ? ", more than once a second" : "");
+	else
+		finding_title(f, "Threads have stalled in direct compaction %s since boot.",
+			      secs > 0 ? "more than once a minute on average" : "many times");
+	ev_count(f, "/proc/vmstat", "compact_stall", stall);
+	ev_count(f, "/proc/vmstat", "compact_fail", fail);
+	ev_count(f, "/proc/vmstat", "compact_success", succ);
+	ev_window(f, h);
+	if (secs > 0)
+		ev_rate(f, "", "stall rate", rate);
+	if (ratio)
+		ev_ratio(f, "/proc/vmstat", "THP faults that fell back (thp_fault_fallback)", fb,
+			 alloc + fb);
+	ev_policy(f, h, "defrag");
+	if (word_is(defrag, "always") || word_is(defrag, "madvise")) {
+		finding_fix(f, "thp set defrag=%s", defrag_fix(h));
+		finding_fix(f, "thp persist");
+	}
+	finding_fix(f, "thp trace");
+}
+
+void rule_khugepaged(const struct thp_host *h, struct thp_findings *out)
+{
+	const struct thp_setting *sleep = thp_setting_find(h->st->khugepaged, h->st->nkhugepaged,
+							   "scan_sleep_millisecs");
+	const struct thp_setting *none = thp_setting_find(h->st->khugepaged, h->st->nkhugepaged,
+							  "max_ptes_none");
+	const char *pol = thp_status_pmd_policy(h->st);
+	struct thp_finding *f;
+	char src[128];
+	uint64_t huge = 0;
+
+	if (!word_is(pol, "always") && !word_is(pol, "madvise"))
+		return; /* khugepaged does not run */
+	if (sleep && sleep->kind == THP_INT && sleep->num == 0) {
+		f = finding_add(out, "khugepaged-no-sleep", THP_SEV_WARN,
+				"khugepaged scans again at once after every pass, so one CPU stays "
+				"busy scanning page tables for as long as THP is enabled.");
+		finding_title(f, "khugepaged never sleeps between scans (scan_sleep_millisecs=0).");
+		ev_count(f, thp_src(h, "khugepaged/scan_sleep_millisecs", src, sizeof(src)),
+			 "scan_sleep_millisecs", 0);
+		finding_fix(f, "thp set khugepaged.scan_sleep_millisecs=10000");
+		finding_fix(f, "thp persist");
+	}
+	if (none && none->kind == THP_INT && none->num >= 256 && meminfo(h, "AnonHugePages", &huge) &&
+	    huge >= GiB) {
+		f = finding_add(out, "khugepaged-max-ptes-none", word_is(pol, "always") ? THP_SEV_WARN : THP_SEV_INFO,
+				"khugepaged collapses a 2 MiB range even when most of its pages were never "
+				"touched, filling them with zeros: sparse heaps grow in RSS, and memory "
+				"freed by the allocator is not given back while the huge page lives.");
+		finding_title(f, "khugepaged may fill mostly empty ranges into huge pages while large THP users run (max_ptes_none=%llu).",
+			      (unsigned long long)none->num);
+		ev_count(f, thp_src(h, "khugepaged/max_ptes_none", src, sizeof(src)), "max_ptes_none", none->num);
+		ev_bytes(f, "/proc/meminfo", "AnonHugePages", huge);
+		if (h->st->procs.scanned)
+			ev_count(f, "/proc/PID/smaps_rollup", "processes holding THP", (uint64_t)h->st->procs.with_huge);
+		ev_policy(f, h, "enabled");
+		finding_fix(f, "thp set khugepaged.max_ptes_none=0");
+		finding_fix(f, "thp persist");
+	}
+}
+
+/* Lists the sizes other than the PMD size whose effective anon policy is
+ * "always" into F as evidence and fixes; returns how many. */
+static int mthp_always(const struct thp_host *h, struct thp_finding *f)
+{
+	int n = 0;
+
+	for (int i = 0; i < h->st->nsizes; i++) {
+		const struct thp_size *z = &h->st->sizes[i];
+		char dir[64], src[160];
+		uint64_t nr;
+
+		if (z->bytes == h->st->pmd_size || !word_is(z->anon_effective, "always"))
+			continue;
+		n++;
+		if (!f)
+			continue;
+		snprintf(dir, sizeof(dir), "hugepages-%llukB/enabled", (unsigned long long)(z->bytes >> 10));
+		ev_text(f, thp_src(h, dir, src, sizeof(src)), dir, "%s",
+			thp_setting_word(&z->enabled) ? thp_setting_word(&z->enabled) : "unknown");
+		if (thp_counter_get(z->stats, z->nstats, "nr_anon", &nr)) {
+			snprintf(dir, sizeof(dir), "hugepages-%llukB/stats/nr_anon", (unsigned long long)(z->bytes >> 10));
+			ev_count(f, thp_src(h, dir, src, sizeof(src)), dir, nr);
+		}
+		if (z->bytes >= MiB && z->bytes % MiB == 0)
+			finding_fix(f, "thp set hugepages.%lluM.enabled=never", (unsigned long long)(z->bytes / MiB));
+		else
+			finding_fix(f, "thp set hugepages.%lluK.enabled=never", (unsigned long long)(z->bytes >> 10));
+	}
+	return n;
+}
+
+void rule_in_use_anyway(const struct thp_host *h, struct thp_findings *out)
+{
+	const char *pol = thp_status_pmd_policy(h->st);
+	struct thp_finding *f;
+	uint64_t huge = 0;
+	bool never = word_is(pol, "never");
+
+	if (!never && !word_is(pol, "madvise"))
+		return;
+	if (mthp_always(h, NULL)) {
+		f = finding_add(out, "mthp-always-despite-policy", THP_SEV_WARN,
+				"Per-size settings override the top-level one: a size set to 'always' "
+				"gives every anonymous mapping huge folios of that size, whatever "
+				"'enabled' says, so turning THP off at the top did not turn it off.");
+		finding_title(f, "The top-level policy is '%s', but some mTHP sizes are set to 'always' and used for all memory.", pol);
+		ev_policy(f, h, "enabled");
+		mthp_always(h, f);
+		finding_fix(f, "thp persist");
+	}
+	if (!meminfo(h, "AnonHugePages", &huge) || huge == 0)
+		return;
+	f = finding_add(out, never ? "thp-in-use-despite-never" : "thp-in-use-via-madvise",
+			never ? THP_SEV_WARN : THP_SEV_INFO,
+			never ? "enabled=never stops new huge pages at page fault only: pages made before "
+				"the policy changed stay until they are freed or split, and MADV_COLLAPSE "
+				"still makes new ones, so 'THP is off' does not mean no process has them."
+			      : "With enabled=madvise, programs that call madvise(MADV_HUGEPAGE) still "
+				"get huge pages (and may stall in compaction for them): THP is not off, "
+				"it is off for everyone who did not ask.");
+	finding_title(f, never ? "THP is set to 'never', yet processes hold PMD-mapped huge pages."
+			       : "THP is set to 'madvise', and programs that asked for it hold huge pages.");
+	ev_policy(f, h, "enabled");
+	ev_bytes(f, "/proc/meminfo", "AnonHugePages", huge);
+	if (h->st->procs.scanned)
+		ev_count(f, "/proc/PID/smaps_rollup", "processes holding THP", (uint64_t)h->st->procs.with_huge);
+	finding_fix(f, "thp ps");
+	finding_fix(f, never ? "thp exec --disable -- CMD   # restart a program without THP"
+			     : "thp exec --disable -- CMD   # run one program without THP");
+}
+
+/* The pool size the command line asks for at the default huge page size, or 0:
+ * "hugepages=N" applies to the "hugepagesz=" before it, else the default size. */
+static uint64_t cmdline_pool(const struct thp_status *st, uint64_t defsize)
+{
+	uint64_t size = defsize, asked = 0, v;
+
+	for (int i = 0; i < st->nboot; i++) {
+		const struct thp_boot_param *p = &st->boot[i];
+		if (strcmp(p->name, "hugepagesz") == 0 && thp_parse_memsize(p->value, &v) == 0)
+			size = v;
+		else if (strcmp(p->name, "hugepages") == 0 && size == defsize &&
+			 thp_parse_u64(p->value, &v) == 0)
+			asked = v;
+	}
+	return asked;
+}
+
+void rule_hugetlb_pool(const struct thp_host *h, struct thp_findings *out)
+{
+	uint64_t total, free, rsvd = 0, size, asked;
+	struct thp_finding *f;
+	unsigned long long mb;
+
+	if (!meminfo(h, "HugePages_Total", &total) || !meminfo(h, "HugePages_Free", &free) ||
+	    !meminfo(h, "Hugepagesize", &size) || size == 0)
+		return;
+	meminfo(h, "HugePages_Rsvd", &rsvd);
+	mb = (unsigned long long)(size / MiB);
+	asked = h->st->cmdline_err ? 0 : cmdline_pool(h->st, size);
+	if (total > 0 && free == total && rsvd == 0) {
+		bool young = !h->before && h->uptime > 0 && h->uptime < 3600;
+		f = finding_add(out, "hugetlb-pool-unused", young ? THP_SEV_INFO : THP_SEV_WARN,
+				"Pages of a static pool are taken from the rest of the system when the "
+				"pool is made, used or not: nothing else (page cache, THP, programs) can "
+				"have that memory while no program maps the pool.");
+		finding_title(f, "A static huge page pool is reserved but no program uses it.");
+		ev_count(f, "/proc/meminfo", "HugePages_Total", total);
+		ev_count(f, "/proc/meminfo", "HugePages_Free", free);
+		ev_count(f, "/proc/meminfo", "HugePages_Rsvd", rsvd);
+		ev_bytes(f, "/proc/meminfo", "memory held by the pool", total * size);
+		ev_window(f, h);
+		finding_fix(f, "thp hugetlb");
+		if (mb)
+			finding_fix(f, "thp hugetlb set %lluM=0   # if no program is going to use it", mb);
+		if (asked)
+			finding_fix(f, "remove 'hugepages=%llu' from the kernel command line (/etc/default/grub), then update-grub",
+				    (unsigned long long)asked);
+	}
+	if (asked > total) {
+		f = finding_add(out, "hugetlb-pool-short", THP_SEV_WARN,
+				"The kernel could not find enough free memory in huge blocks for the pool: "
+				"programs configured for static huge pages (PostgreSQL huge_pages=on, "
+				"a JVM with -XX:+UseLargePages) fail to start or fall back to small pages.");
+		finding_title(f, "The static huge page pool is smaller than the kernel command line asks for.");
+		ev_count(f, "/proc/cmdline", "hugepages asked for", asked);
+		ev_count(f, "/proc/meminfo", "HugePages_Total", total);
+		ev_bytes(f, "/proc/meminfo", "Hugepagesize", size);
+		if (mb)
+			finding_fix(f, "thp hugetlb set %lluM=%llu", mb, (unsigned long long)asked);
+		finding_fix(f, "thp hugetlb");
+	}
+}
+
+void rule_page_tables(const struct thp_host *h, struct thp_findings *out)
+{
+	uint64_t pt, total;
+	struct thp_finding *f;
+
+	if (!meminfo(h, "PageTables", &pt) || !meminfo(h, "MemTotal", &total) || total == 0)
+		return;
+	if (pt * 50 < total || pt < 64 * MiB) /* under 2% of RAM, or small */
+		return;
+	f = finding_add(out, "page-tables-large", pt * 20 >= total ? THP_SEV_WARN : THP_SEV_INFO,
+			"Every 4 KiB page costs 8 bytes of page table in each process that maps it; "
+			"large shared or long-lived mappings (database buffers, JVM heaps, many "
+			"forked workers) multiply that. A 2 MiB page needs one entry instead of 512.");
+	finding_title(f, "Page tables take a large share of memory; huge pages for the big mappings would save most of it.");
+	ev_bytes(f, "/proc/meminfo", "PageTables", pt);
+	ev_bytes(f, "/proc/meminfo", "MemTotal", total);
+	ev_ratio(f, "/proc/meminfo", "PageTables / MemTotal", pt, total);
+	finding_fix(f, "thp ps --all -s RSS -n 10");
+	finding_fix(f, "thp hugetlb plan SIZE   # static huge pages for a database buffer or JVM heap");
+}
+
+void rule_fallback_charge(const struct thp_host *h, struct thp_findings *out)
+{
+	uint64_t charge, fb = 0;
+	struct thp_finding *f;
+
+	if (!vm_delta(h, "thp_fault_fallback_charge", &charge) || charge == 0)
+		return;
+	vm_delta(h, "thp_fault_fallback", &fb);
+	f = finding_add(out, "fallback-charge", h->before ? THP_SEV_WARN : THP_SEV_INFO,
+			"A memory cgroup refused to charge a huge page because its limit was near, "
+			"so the fault fell back to small pages: the workload runs at its memory "
+			"limit, gets no THP there, and is close to reclaim or the OOM killer.");
+	finding_title(f, h->before ? "THP faults fell back during the sample because a cgroup memory limit was reached."
+				   : "THP faults have fallen back because a cgroup memory limit was reached.");
+	ev_count(f, "/proc/vmstat", "thp_fault_fallback_charge", charge);
+	if (fb)
+		ev_ratio(f, "/proc/vmstat", "share of all THP fallbacks", charge, fb);
+	ev_window(f, h);
+	finding_fix(f, "thp ps --by cgroup");
+	finding_fix(f, "systemctl set-property UNIT MemoryMax=SIZE   # raise the limit of that unit");
+}
+
+void rule_virtual_machine(const struct thp_host *h, struct thp_findings *out)
+{
+	struct thp_finding *f;
+
+	if (!h->virt[0])
+		return;
+	f = finding_add(out, "virtual-machine", THP_SEV_INFO,
+			"A guest's huge page is only as good as the host memory behind it: unless "
+			"the hypervisor backs guest RAM with huge pages too, the TLB still walks 4 KiB "
+			"host pages and the guest's THP saves little.");
+	finding_title(f, "This host is a virtual machine: THP gains here depend on huge pages on the hypervisor.");
+	ev_text(f, "", "detected by", "%s", h->virt);
+	finding_fix(f, "on the hypervisor (libvirt): <memoryBacking><hugepages/></memoryBacking>");
+	finding_fix(f, "on the hypervisor (QEMU): -object memory-backend-memfd,id=mem,size=SIZE,hugetlb=on");
+}
