@@ -112,8 +112,8 @@ static void print_text(const struct thp_findings *r, const struct thp_host *h)
 		       n[THP_SEV_CRIT], n[THP_SEV_WARN], n[THP_SEV_WARN] == 1 ? "" : "s", n[THP_SEV_INFO]);
 	if (r->dropped)
 		printf("%d more findings were left out\n", r->dropped);
-	if (h->st->procs.unreadable)
-		printf("%d processes could not be read (run as root to see all)\n", h->st->procs.unreadable);
+	if (h->unreadable)
+		printf("%d processes could not be read (run as root to see all)\n", h->unreadable);
 }
 
 static struct json_object *json_evidence(const struct thp_evidence *e)
@@ -177,7 +177,7 @@ static int print_json(const struct thp_ctx *ctx, const struct thp_findings *r,
 		json_object_array_add(a, json_finding(&r->v[i]));
 	json_object_object_add(o, "findings", a);
 	json_object_object_add(o, "dropped", json_object_new_int(r->dropped));
-	json_object_object_add(o, "unreadable_processes", json_object_new_int(h->st->procs.unreadable));
+	json_object_object_add(o, "unreadable_processes", json_object_new_int(h->unreadable));
 	return out_json_print(o) ? 1 : rc;
 }
 
@@ -225,7 +225,10 @@ static int read_host(struct thp_ctx *ctx, double sample, struct thp_host *h,
 	}
 	thp_status_read(&ctx->root, *st, true);
 	h->st = *st;
-	thp_host_read(&ctx->root, h);
+	if (thp_host_read(&ctx->root, h)) {
+		thp_err("out of memory");
+		return 1;
+	}
 	return 0;
 }
 
@@ -239,7 +242,7 @@ int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
 	enum thp_severity min = THP_SEV_CRIT;
 	struct thp_status *st = NULL, *before = NULL;
 	struct thp_findings *r = NULL;
-	struct thp_host h;
+	struct thp_host h = { 0 };
 	double sample = 0;
 	int c, rc = 1;
 
@@ -286,6 +289,7 @@ int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
 				rc = 1;
 		}
 	}
+	thp_host_free(&h);
 	free(r);
 	free(st);
 	free(before);

@@ -42,7 +42,7 @@ static const char *const host_paths[] = {
 };
 
 static const char *const proc_files[] = {
-	"status", "smaps_rollup", "smaps", "comm", "cmdline", "stat", "cgroup", "task/*/stat",
+	"status", "smaps_rollup", "smaps", "comm", "cmdline", "stat", "cgroup", "task/*/stat", "environ",
 };
 
 struct ctx {

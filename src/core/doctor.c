@@ -11,11 +11,15 @@
 static const thp_rule_fn rules[] = {
 	rule_always_always,
 	rule_compaction_stalls,
+	rule_no_huge_blocks,
 	rule_in_use_anyway,
 	rule_khugepaged,
 	rule_fallback_charge,
 	rule_hugetlb_pool,
 	rule_page_tables,
+	rule_workloads,
+	rule_thp_inherited,
+	rule_malloc_conf,
 	rule_virtual_machine,
 };
 
@@ -236,9 +240,59 @@ static void read_line(const struct thp_root *root, const char *rel, char *buf, s
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
-void thp_host_read(const struct thp_root *root, struct thp_host *h)
+struct proc_scan {
+	const struct thp_root *root;
+	struct thp_host *h;
+	int cap;
+	int err;
+};
+
+/* Reads one process into the host's list; kernel threads and processes that
+ * exit meanwhile are skipped. */
+static int read_proc(pid_t pid, void *ctx)
+{
+	struct proc_scan *sc = ctx;
+	struct thp_host *h = sc->h;
+	struct thp_host_proc *p;
+	int err;
+
+	if (h->nprocs == sc->cap) {
+		int cap = sc->cap ? sc->cap * 2 : 256;
+		void *v = realloc(h->procs, (size_t)cap * sizeof(*h->procs));
+		if (!v) {
+			sc->err = -ENOMEM;
+			return 1;
+		}
+		h->procs = v;
+		sc->cap = cap;
+	}
+	p = &h->procs[h->nprocs];
+	memset(p, 0, sizeof(*p));
+	err = thp_pstatus_read(sc->root, pid, &p->ps);
+	if (err) {
+		if (thp_proc_denied(err))
+			h->unreadable++;
+		return 0;
+	}
+	if (thp_pstatus_kthread(&p->ps))
+		return 0;
+	if (thp_comm_read(sc->root, pid, p->comm, sizeof(p->comm)))
+		snprintf(p->comm, sizeof(p->comm), "%s", p->ps.name);
+	thp_cmdline_read(sc->root, pid, p->cmdline, sizeof(p->cmdline));
+	p->has_rollup = thp_rollup_read(sc->root, pid, &p->r) == 0;
+	if (p->ps.thp_enabled == 0)
+		thp_thp_origin(sc->root, &p->ps, &p->origin);
+	if (thp_environ_read(sc->root, pid, "MALLOC_CONF", p->malloc_conf, sizeof(p->malloc_conf)))
+		thp_environ_read(sc->root, pid, "_RJEM_MALLOC_CONF", p->malloc_conf,
+				 sizeof(p->malloc_conf));
+	h->nprocs++;
+	return 0;
+}
+
+int thp_host_read(const struct thp_root *root, struct thp_host *h)
 {
 	char buf[128], vendor[128], product[128], *cpu;
+	struct proc_scan sc = { root, h, 0, 0 };
 	const char *name;
 
 	h->uptime = 0;
@@ -257,6 +311,23 @@ void thp_host_read(const struct thp_root *root, struct thp_host *h)
 			snprintf(h->virt, sizeof(h->virt), "the CPU flags in /proc/cpuinfo include 'hypervisor'");
 		free(cpu);
 	}
+	h->buddy = malloc(sizeof(*h->buddy));
+	if (!h->buddy)
+		return -ENOMEM;
+	h->buddy_err = thp_buddyinfo_read(root, h->buddy);
+	h->nprocs = h->unreadable = 0;
+	h->procs = NULL;
+	thp_proc_each(root, read_proc, &sc);
+	return sc.err;
+}
+
+void thp_host_free(struct thp_host *h)
+{
+	free(h->buddy);
+	free(h->procs);
+	h->buddy = NULL;
+	h->procs = NULL;
+	h->nprocs = 0;
 }
 
 void thp_doctor_run(const struct thp_host *h, struct thp_findings *out)

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "buddyinfo.h"
+#include "proc.h"
 #include "status.h"
 
 enum thp_severity { THP_SEV_INFO, THP_SEV_WARN, THP_SEV_CRIT };
@@ -52,6 +54,17 @@ struct thp_findings {
 	struct thp_finding v[THP_FINDINGS_MAX];
 };
 
+/* One user-space process as the rules see it. */
+struct thp_host_proc {
+	struct thp_pstatus ps;
+	bool has_rollup;            /* R could be read */
+	struct thp_rollup r;
+	char comm[THP_COMM_MAX];
+	char cmdline[512];          /* arguments joined by spaces, cut */
+	struct thp_pstatus origin;  /* with THP off: who turned it off (may be PS itself) */
+	char malloc_conf[160];      /* MALLOC_CONF or _RJEM_MALLOC_CONF; empty when unset or unreadable */
+};
+
 /* Everything the rules look at. Rules only read it. */
 struct thp_host {
 	const struct thp_status *st;     /* the host now */
@@ -59,12 +72,20 @@ struct thp_host {
 	double sample_secs;              /* seconds between BEFORE and ST */
 	double uptime;                   /* seconds since boot; 0 when unknown */
 	char virt[128];                  /* how a hypervisor was detected; empty: none found */
+	int buddy_err;                   /* 0, or -errno of /proc/buddyinfo */
+	struct thp_buddyinfo *buddy;
+	int nprocs;
+	struct thp_host_proc *procs;     /* user-space processes, in /proc order */
+	int unreadable;                  /* processes whose status could not be read (permission) */
 };
 
 /* Reads what the rules need beyond the status model (uptime, hypervisor
- * signs) into H, whose other fields are left alone. Missing files leave the
- * fields empty. */
-void thp_host_read(const struct thp_root *root, struct thp_host *h);
+ * signs, buddyinfo, processes) into H, whose other fields are left alone.
+ * Missing files leave the fields empty. Returns 0 or -ENOMEM. */
+int thp_host_read(const struct thp_root *root, struct thp_host *h);
+
+/* Frees what thp_host_read() allocated. */
+void thp_host_free(struct thp_host *h);
 
 /* Runs every rule on H and fills OUT, most severe first (rule order within a
  * severity). */

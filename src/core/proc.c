@@ -468,3 +468,35 @@ int thp_smaps_read(const struct thp_root *root, pid_t pid, thp_vma_fn fn, void *
 	close(fd);
 	return smaps_finish(&s, rc);
 }
+
+int thp_environ_find(const char *buf, size_t len, const char *name, char *out, size_t cap)
+{
+	size_t nl = strlen(name);
+
+	for (size_t i = 0; i < len;) {
+		const char *s = buf + i;
+		size_t n = strnlen(s, len - i);
+		if (n > nl && s[nl] == '=' && strncmp(s, name, nl) == 0) {
+			snprintf(out, cap, "%.*s", (int)(n - nl - 1), s + nl + 1);
+			return 0;
+		}
+		i += n + 1;
+	}
+	return -ENOENT;
+}
+
+int thp_environ_read(const struct thp_root *root, pid_t pid, const char *name, char *out,
+		     size_t cap)
+{
+	char path[64], *buf;
+	size_t len;
+	int err;
+
+	snprintf(path, sizeof(path), "proc/%d/environ", (int)pid);
+	err = thp_read(root, path, &buf, &len);
+	if (err)
+		return err;
+	err = thp_environ_find(buf, len, name, out, cap);
+	free(buf);
+	return err;
+}

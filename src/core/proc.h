@@ -105,4 +105,15 @@ bool thp_proc_gone(int err);
 /* True when ERR means the process may not be read by this user. */
 bool thp_proc_denied(int err);
 
+/* Finds variable NAME in environment block BUF of LEN bytes (NUL-separated
+ * "NAME=value" strings, as in /proc/PID/environ) and copies its value into OUT
+ * (cut at CAP-1). Returns 0, or -ENOENT when NAME is not set. */
+int thp_environ_find(const char *buf, size_t len, const char *name, char *out, size_t cap);
+
+/* Reads variable NAME of process PID's initial environment (/proc/PID/environ,
+ * readable by its owner and root). Returns 0, -ENOENT when unset, or -errno of
+ * the read (see thp_rollup_read). */
+int thp_environ_read(const struct thp_root *root, pid_t pid, const char *name, char *out,
+		     size_t cap);
+
 #endif

@@ -16,6 +16,12 @@ void rule_hugetlb_pool(const struct thp_host *h, struct thp_findings *out);
 void rule_page_tables(const struct thp_host *h, struct thp_findings *out);
 void rule_fallback_charge(const struct thp_host *h, struct thp_findings *out);
 void rule_virtual_machine(const struct thp_host *h, struct thp_findings *out);
+void rule_no_huge_blocks(const struct thp_host *h, struct thp_findings *out);
+
+/* Process rules (rules_proc.c). */
+void rule_workloads(const struct thp_host *h, struct thp_findings *out);
+void rule_thp_inherited(const struct thp_host *h, struct thp_findings *out);
+void rule_malloc_conf(const struct thp_host *h, struct thp_findings *out);
 
 /* Adds a finding (a scratch one when OUT is full, counted as dropped). */
 struct thp_finding *finding_add(struct thp_findings *out, const char *id, enum thp_severity sev,

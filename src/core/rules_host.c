@@ -100,6 +100,44 @@ void rule_compaction_stalls(const struct thp_host *h, struct thp_findings *out)
 	finding_fix(f, "thp trace");
 }
 
+void rule_no_huge_blocks(const struct thp_host *h, struct thp_findings *out)
+{
+	const char *pol = thp_status_pmd_policy(h->st);
+	int order = thp_pmd_order(h->st->pmd_size, h->st->page_size), nzones = 0;
+	const char *defrag = thp_setting_word(thp_status_setting(h->st, "defrag"));
+	uint64_t alloc, fb, free = 0;
+	struct thp_finding *f;
+
+	if ((!word_is(pol, "always") && !word_is(pol, "madvise")) || h->buddy_err || order < 0)
+		return;
+	for (int i = 0; i < h->buddy->nzones; i++)
+		if (strcmp(h->buddy->zones[i].zone, "Normal") == 0) {
+			nzones++;
+			free += thp_buddy_free_blocks(&h->buddy->zones[i], order);
+		}
+	if (!nzones || free)
+		return;
+	f = finding_add(out, "no-free-huge-blocks", THP_SEV_WARN,
+			"Free memory is all in pieces smaller than a huge page: every THP fault "
+			"now either falls back to small pages or, where defrag allows, stalls in "
+			"compaction until a block is assembled.");
+	finding_title(f, "No Normal zone has a free block of huge page size (order %d or more).", order);
+	for (int i = 0; i < h->buddy->nzones; i++) {
+		const struct thp_buddy_zone *z = &h->buddy->zones[i];
+		char name[64];
+		if (strcmp(z->zone, "Normal") != 0)
+			continue;
+		snprintf(name, sizeof(name), "node %d Normal: free blocks of order >= %d", z->node, order);
+		ev_count(f, "/proc/buddyinfo", name, thp_buddy_free_blocks(z, order));
+	}
+	if (vm_delta(h, "thp_fault_alloc", &alloc) && vm_delta(h, "thp_fault_fallback", &fb) && alloc + fb)
+		ev_ratio(f, "/proc/vmstat", "THP faults that fell back (thp_fault_fallback)", fb, alloc + fb);
+	ev_policy(f, h, "defrag");
+	finding_fix(f, "echo 1 > /proc/sys/vm/compact_memory   # compact all zones once, now");
+	if (word_is(defrag, "always") || word_is(defrag, "madvise"))
+		finding_fix(f, "thp set defrag=%s", defrag_fix(h));
+}
+
 void rule_khugepaged(const struct thp_host *h, struct thp_findings *out)
 {
 	const struct thp_setting *sleep = thp_setting_find(h->st->khugepaged, h->st->nkhugepaged,
