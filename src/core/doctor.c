@@ -289,6 +289,13 @@ static int read_proc(pid_t pid, void *ctx)
 	return 0;
 }
 
+static int cmp_pid(const void *a, const void *b)
+{
+	const struct thp_host_proc *x = a, *y = b;
+
+	return (x->ps.pid > y->ps.pid) - (x->ps.pid < y->ps.pid);
+}
+
 int thp_host_read(const struct thp_root *root, struct thp_host *h)
 {
 	char buf[128], vendor[128], product[128], *cpu;
@@ -318,6 +325,8 @@ int thp_host_read(const struct thp_root *root, struct thp_host *h)
 	h->nprocs = h->unreadable = 0;
 	h->procs = NULL;
 	thp_proc_each(root, read_proc, &sc);
+	if (h->nprocs > 1)
+		qsort(h->procs, (size_t)h->nprocs, sizeof(*h->procs), cmp_pid);
 	return sc.err;
 }
 

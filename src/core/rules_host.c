@@ -117,7 +117,9 @@ void rule_no_huge_blocks(const struct thp_host *h, struct thp_findings *out)
 		}
 	if (!nzones || free)
 		return;
-	f = finding_add(out, "no-free-huge-blocks", THP_SEV_WARN,
+	/* with always + always every fault stalls in compaction now */
+	f = finding_add(out, "no-free-huge-blocks",
+			word_is(pol, "always") && word_is(defrag, "always") ? THP_SEV_CRIT : THP_SEV_WARN,
 			"Free memory is all in pieces smaller than a huge page: every THP fault "
 			"now either falls back to small pages or, where defrag allows, stalls in "
 			"compaction until a block is assembled.");

@@ -34,7 +34,7 @@ static void ev_proc(struct thp_finding *f, const struct thp_host_proc *p)
 	ev_text(f, src, "command", "%s", p->cmdline[0] ? p->cmdline : p->comm);
 	snprintf(src, sizeof(src), "/proc/%d/status", (int)p->ps.pid);
 	if (p->ps.thp_enabled >= 0)
-		ev_count(f, src, "THP_enabled", (uint64_t)p->ps.thp_enabled);
+		ev_text(f, src, "THP_enabled", "%s", p->ps.thp_enabled ? "1 (on)" : "0 (off: PR_SET_THP_DISABLE)");
 	else
 		ev_text(f, src, "THP_enabled", "not shown (Linux 5.0+ shows it)");
 	snprintf(src, sizeof(src), "/proc/%d/smaps_rollup", (int)p->ps.pid);
@@ -354,7 +354,7 @@ void rule_thp_inherited(const struct thp_host *h, struct thp_findings *out)
 		finding_title(f, "THP is disabled for %d process%s by inheritance from pid %d (%s).", n,
 			      n == 1 ? "" : "es", (int)o->ps.pid, o->comm);
 		ev_count(f, "", "descendants with THP disabled", (uint64_t)n);
-		finding_fix(f, "thp ps --all -p %d", (int)o->ps.pid);
+		finding_fix(f, "thp ps --all   # THP_STATE names the process each one inherits from");
 		finding_fix(f, "thp exec --enable -- CMD   # start a program under it with THP back on");
 	}
 }
