@@ -92,6 +92,7 @@ regen: $(B)/thp
 bench: thp
 	scripts/deps bench
 	$(LOCK) bench/status.sh
+	$(LOCK) bench/doctor.sh
 
 # Static analysis, configured for real bugs rather than style: cppcheck over
 # the tree, clang-tidy per file (.clang-tidy) with a stamp so reruns only look

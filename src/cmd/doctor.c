@@ -22,6 +22,7 @@ static void usage(void)
 	     "Exits 3 when a finding at or above --severity exists, 0 otherwise.\n"
 	     "\n"
 	     "Options:\n"
+	     "  -R, --root DIR        read a capture made by 'thp capture' (as the global option)\n"
 	     "  -s, --severity LEVEL  info, warn or crit (default): the level that makes exit 3\n"
 	     "  -S, --sample SECONDS  read the counters twice, SECONDS apart, for rates now\n"
 	     "  -J, --json            one JSON document (sizes in bytes)\n"
@@ -237,7 +238,7 @@ int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
 	static const struct option lo[] = {
 		{ "severity", required_argument, NULL, 's' }, { "sample", required_argument, NULL, 'S' },
 		{ "json", no_argument, NULL, 'J' },           { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "root", required_argument, NULL, 'R' },     { NULL, 0, NULL, 0 },
 	};
 	enum thp_severity min = THP_SEV_CRIT;
 	struct thp_status *st = NULL, *before = NULL;
@@ -247,7 +248,7 @@ int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
 	int c, rc = 1;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+s:S:Jh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+s:S:JhR:", lo, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (thp_severity_parse(optarg, &min)) {
@@ -261,6 +262,14 @@ int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
 			break;
 		case 'J': ctx->json = true; break;
 		case 'h': usage(); return 0;
+		case 'R':
+			thp_root_close(&ctx->root);
+			if ((rc = thp_root_open(&ctx->root, optarg))) {
+				thp_err("cannot open root '%s': %s", optarg, strerror(-rc));
+				return 1;
+			}
+			rc = 1;
+			break;
 		default: return thp_usage_error("doctor");
 		}
 	}

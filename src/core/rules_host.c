@@ -108,7 +108,7 @@ void rule_no_huge_blocks(const struct thp_host *h, struct thp_findings *out)
 	uint64_t alloc, fb, free = 0;
 	struct thp_finding *f;
 
-	if ((!word_is(pol, "always") && !word_is(pol, "madvise")) || h->buddy_err || order < 0)
+	if ((!word_is(pol, "always") && !word_is(pol, "madvise")) || !h->buddy || h->buddy_err || order < 0)
 		return;
 	for (int i = 0; i < h->buddy->nzones; i++)
 		if (strcmp(h->buddy->zones[i].zone, "Normal") == 0) {
