@@ -1,6 +1,7 @@
 /* doctor.c - the rule table, evidence helpers and the extra host facts rules need */
 #include "rules.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -205,15 +206,13 @@ int thp_parse_memsize(const char *s, uint64_t *bytes)
 	v = strtoull(s, &end, 10);
 	if (errno)
 		return -EINVAL;
-	switch (*end) {
-	case 'g': case 'G': v <<= 10; /* fall through */
-	case 'm': case 'M': v <<= 10; /* fall through */
-	case 'k': case 'K': v <<= 10; end++; break;
-	case '\0': break;
-	default: return -EINVAL;
+	if (*end) {
+		static const char units[] = "kmg";
+		const char *u = strchr(units, tolower((unsigned char)*end));
+		if (!u || end[1])
+			return -EINVAL;
+		v <<= 10 * (u - units + 1);
 	}
-	if (*end)
-		return -EINVAL;
 	*bytes = v;
 	return 0;
 }

@@ -65,9 +65,7 @@ void rule_compaction_stalls(const struct thp_host *h, struct thp_findings *out)
 		rate = (double)stall / secs;
 	if (h->before)
 		sev = rate >= 1.0 ? THP_SEV_CRIT : THP_SEV_WARN;
-	else if (secs > 0 && rate >= 1.0 / 60)
-		sev = THP_SEV_WARN;
-	else if (secs <= 0 && stall >= 10000)
+	else if (secs > 0 ? rate >= 1.0 / 60 : stall >= 10000)
 		sev = THP_SEV_WARN;
 	else if (ratio && fb * 5 >= alloc + fb)
 		sev = THP_SEV_INFO;
