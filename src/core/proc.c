@@ -144,6 +144,8 @@ int thp_pstatus_parse(const char *buf, struct thp_pstatus *s)
 			pid_seen = true;
 		} else if ((v = status_value(line, "PPid")) && status_int(v, &x) == 0)
 			s->ppid = (pid_t)x;
+		else if ((v = status_value(line, "Tgid")) && status_int(v, &x) == 0)
+			s->tgid = (pid_t)x;
 		else if ((v = status_value(line, "Uid")) && status_int(v, &x) == 0)
 			s->uid = (uid_t)x;
 		else if ((v = status_value(line, "THP_enabled")) && status_int(v, &x) == 0)

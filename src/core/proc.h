@@ -28,6 +28,7 @@ int thp_rollup_read(const struct thp_root *root, pid_t pid, struct thp_rollup *r
 /* Fields of /proc/PID/status that thp uses. */
 struct thp_pstatus {
 	pid_t pid, ppid;
+	pid_t tgid;      /* the process a thread belongs to; 0 when absent */
 	uid_t uid;       /* real user id; (uid_t)-1 when absent */
 	int thp_enabled; /* 1 on, 0 off (PR_SET_THP_DISABLE), -1 not shown (before Linux 5.0) */
 	int kthread;     /* 1 kernel thread, 0 not, -1 not shown (before Linux 6.0) */

@@ -20,6 +20,10 @@ struct thread {
 	enum ctx ctx;        /* set by try_to_compact_pages or kcompactd_wake */
 	int ctx_order;
 	bool kcompactd;      /* seen sleeping or waking as kcompactd */
+	bool known;          /* comm and tgid filled by the ident callback */
+	uint64_t known_ts;
+	int tgid;
+	char comm[THP_COMM_LEN];
 	struct open_pair compact, reclaim;
 };
 
@@ -246,14 +250,35 @@ static bool is_kcompactd(const struct thread *th, const struct thp_ev *ev)
 	return th->kcompactd || strncmp(ev->comm, "kcompactd", 9) == 0;
 }
 
+/* Gives EV its thread's comm and tgid when it came without them. */
+static void identify(struct thp_trace *t, struct thread *th, struct thp_ev *ev)
+{
+	if (ev->comm[0] || !t->ident)
+		return;
+	if (!th->known || ev->ts - th->known_ts > 1000000000) {
+		int tgid;
+		char comm[THP_COMM_LEN];
+
+		if (t->ident(ev->tid, &tgid, comm, sizeof(comm), t->ident_arg) == 0) {
+			th->tgid = tgid;
+			memcpy(th->comm, comm, sizeof(comm));
+		}
+		th->known = true;
+		th->known_ts = ev->ts;
+	}
+	ev->tgid = th->tgid;
+	memcpy(ev->comm, th->comm, sizeof(ev->comm));
+}
+
 /* Applies one event, in timestamp order, to its thread's state. */
-static int process(struct thp_trace *t, const struct thp_ev *ev)
+static int process(struct thp_trace *t, struct thp_ev *ev)
 {
 	struct thread *th = thread_get(t->st, ev->tid);
 	enum thp_stall_kind kind;
 
 	if (!th)
 		return -ENOMEM;
+	identify(t, th, ev);
 	t->events++;
 	switch (ev->type) {
 	case THP_EV_COMPACT_TRY:

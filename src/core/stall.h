@@ -97,11 +97,18 @@ typedef void (*thp_stall_fn)(const struct thp_stall *s, void *arg);
 
 struct thp_trace_state; /* pending events and per-thread pairing state */
 
+/* Fills the command name and process id of thread TID. Returns 0 or -errno. */
+typedef int (*thp_ident_fn)(int tid, int *tgid, char *comm, size_t cap, void *arg);
+
 /* The results so far. Read-only for callers. */
 struct thp_trace {
 	struct thp_trace_filter filter;
 	thp_stall_fn on_stall;
 	void *arg;
+	/* Called for events that come without comm (live tracing): once per thread,
+	 * and again when its last answer is more than a second old by trace time. */
+	thp_ident_fn ident;
+	void *ident_arg;
 	struct thp_hist totals[THP_STALL_NKINDS];
 	struct thp_hist *hists; /* per command and kind, in order of first stall */
 	size_t nhists;

@@ -198,6 +198,17 @@ static void rollup(void **state)
 	assert_int_equal(thp_rollup_parse("", &r), -ENODATA);
 }
 
+static void task_status(void **state)
+{
+	struct thp_pstatus ps;
+	(void)state;
+	assert_int_equal(thp_pstatus_parse("Name:\tredis-server\nUmask:\t0022\nState:\tS (sleeping)\n"
+					   "Tgid:\t812\nNgid:\t0\nPid:\t815\nPPid:\t1\n", &ps), 0);
+	assert_int_equal(ps.tgid, 812);
+	assert_int_equal(ps.pid, 815);
+	assert_string_equal(ps.name, "redis-server");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -205,7 +216,7 @@ int main(void)
 		cmocka_unit_test(u64_cases),      cmocka_unit_test(vmstat_lines),
 		cmocka_unit_test(vmstat_long_line), cmocka_unit_test(meminfo_lines),
 		cmocka_unit_test(cmdline_params), cmocka_unit_test(release_and_dirs),
-		cmocka_unit_test(rollup),
+		cmocka_unit_test(rollup),         cmocka_unit_test(task_status),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
 /* Unit tests of stall pairing and histograms, fed with synthetic event sequences (cmocka). */
 #include <setjmp.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -308,6 +309,47 @@ static void many_threads(void **state)
 	thp_trace_free(t);
 }
 
+static int ident_calls;
+
+static int fake_ident(int tid, int *tgid, char *comm, size_t cap, void *arg)
+{
+	(void)arg;
+	ident_calls++;
+	if (tid == 13)
+		return -ENOENT; /* exited before it could be looked up */
+	*tgid = 1000;
+	snprintf(comm, cap, "t%d", tid);
+	return 0;
+}
+
+/* Live events carry no comm: it is looked up once per thread, and again after a second. */
+static void identity(void **state)
+{
+	struct seen v = { 0 };
+	struct thp_trace *t = thp_trace_new(NULL, collect, &v);
+
+	(void)state;
+	t->ident = fake_ident;
+	for (int i = 0; i < 3; i++) {
+		push(t, ev(THP_EV_RECLAIM_BEGIN, (uint64_t)i * 100, 0, 12, ""));
+		push(t, ev(THP_EV_RECLAIM_END, (uint64_t)i * 100 + 50, 0, 12, ""));
+	}
+	push(t, ev(THP_EV_RECLAIM_BEGIN, 2000 * MS, 0, 12, ""));
+	push(t, ev(THP_EV_RECLAIM_END, 2000 * MS + 1, 0, 12, ""));
+	push(t, ev(THP_EV_RECLAIM_BEGIN, 10, 1, 13, ""));
+	push(t, ev(THP_EV_RECLAIM_END, 20, 1, 13, ""));
+	assert_int_equal(thp_trace_finish(t), 0);
+	assert_int_equal(v.n, 5);
+	assert_int_equal(v.s[0].tid, 13); /* ends first */
+	assert_string_equal(v.s[0].comm, "");
+	assert_int_equal(v.s[0].tgid, 0);
+	assert_string_equal(v.s[1].comm, "t12");
+	assert_int_equal(v.s[1].tgid, 1000);
+	assert_string_equal(v.s[4].comm, "t12");
+	assert_int_equal(ident_calls, 3); /* tid 12 twice (a second apart), tid 13 once */
+	thp_trace_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -321,6 +363,7 @@ int main(void)
 		cmocka_unit_test(filters),
 		cmocka_unit_test(khugepaged),
 		cmocka_unit_test(many_threads),
+		cmocka_unit_test(identity),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
