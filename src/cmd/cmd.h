@@ -22,6 +22,7 @@ int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_watch(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_exec(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv);
+int cmd_trace(struct thp_ctx *ctx, int argc, char **argv);
 
 /* Prints "thp: MESSAGE" to stderr. */
 void thp_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -59,6 +59,7 @@ struct thp_tracefs {
 	struct kbuffer *kbuf;
 	void *page;
 	int page_size;
+	size_t buffer_kb;
 };
 
 /* The tracefs mount point from /proc/mounts (malloc'd), or NULL. */
@@ -143,6 +144,37 @@ static const char *sym_name(struct evinfo *e, long long value)
 	return n[e->nsyms++].str;
 }
 
+/* Parses the ring buffer page header and the formats of the traced events
+ * (only those: parsing every event of a system costs a tenth of a second). */
+static int load_formats(struct thp_tracefs *tf)
+{
+	char path[256], *buf;
+	int size;
+
+	tf->tep = tep_alloc();
+	if (!tf->tep)
+		return -ENOMEM;
+	tep_set_long_size(tf->tep, sizeof(long));
+	tep_set_page_size(tf->tep, getpagesize());
+	buf = tracefs_instance_file_read(NULL, "events/header_page", &size);
+	if (!buf)
+		return errno ? -errno : -ENOENT;
+	size = tep_parse_header_page(tf->tep, buf, (unsigned long)size, sizeof(long));
+	free(buf);
+	if (size)
+		return -EINVAL;
+	for (size_t i = 0; i < NSPECS; i++) {
+		snprintf(path, sizeof(path), "events/%s/%s/format", specs[i].sys, specs[i].name);
+		buf = tracefs_instance_file_read(NULL, path, &size);
+		if (!buf)
+			continue; /* the kernel lacks the event */
+		if (tep_parse_event(tf->tep, buf, (size_t)size, specs[i].sys) == 0)
+			tf->ev[i].ev = tep_find_event_by_name(tf->tep, specs[i].sys, specs[i].name);
+		free(buf);
+	}
+	return 0;
+}
+
 static int enable_events(struct thp_tracefs *tf)
 {
 	size_t len = 0;
@@ -150,7 +182,6 @@ static int enable_events(struct thp_tracefs *tf)
 	for (size_t i = 0; i < NSPECS; i++) {
 		struct evinfo *e = &tf->ev[i];
 
-		e->ev = tep_find_event_by_name(tf->tep, specs[i].sys, specs[i].name);
 		if (e->ev && tracefs_event_enable(tf->inst, specs[i].sys, specs[i].name) < 0)
 			e->ev = NULL;
 		if (!e->ev) {
@@ -198,7 +229,6 @@ static int open_cpus(struct thp_tracefs *tf)
 
 int thp_tracefs_open(struct thp_tracefs **out, size_t buffer_kb, const char **what)
 {
-	static const char *const systems[] = { "compaction", "vmscan", "huge_memory", NULL };
 	struct thp_tracefs *tf = calloc(1, sizeof(*tf));
 	char name[64], kb[32];
 	int rc;
@@ -221,12 +251,9 @@ int thp_tracefs_open(struct thp_tracefs **out, size_t buffer_kb, const char **wh
 		goto fail;
 	}
 	remove_stale();
-	*what = "read the formats of the compaction, vmscan and huge_memory events";
-	tf->tep = tracefs_local_events_system(tf->dir, systems);
-	if (!tf->tep) {
-		rc = errno ? -errno : -ENOENT;
+	*what = "read the formats of the trace events";
+	if ((rc = load_formats(tf)))
 		goto fail;
-	}
 	*what = "create a tracefs instance";
 	snprintf(name, sizeof(name), INSTANCE_PREFIX "%d", (int)getpid());
 	tf->inst = tracefs_instance_create(name);
@@ -240,6 +267,7 @@ int thp_tracefs_open(struct thp_tracefs **out, size_t buffer_kb, const char **wh
 		goto fail;
 	}
 	*what = "set the trace buffer size";
+	tf->buffer_kb = buffer_kb;
 	snprintf(kb, sizeof(kb), "%zu", buffer_kb);
 	if (tracefs_instance_file_write(tf->inst, "buffer_size_kb", kb) < 0 ||
 	    tracefs_instance_file_write(tf->inst, "tracing_on", "0") < 0) {
@@ -319,12 +347,16 @@ long thp_tracefs_read(struct thp_tracefs *tf, int (*fn)(struct thp_ev *ev, void 
 {
 	long n = 0;
 
+	/* at most one buffer's worth per CPU, so a flood cannot keep this loop going */
+	size_t max_pages = tf->buffer_kb * 1024 / (size_t)tf->page_size + 1;
+
 	for (int c = 0; c < tf->ncpus; c++) {
-		int got;
+		size_t pages = 0;
+		int got = 0;
 
 		if (!tf->cpus[c])
 			continue;
-		while ((got = tracefs_cpu_read(tf->cpus[c], tf->page, true)) > 0) {
+		while (pages++ < max_pages && (got = tracefs_cpu_read(tf->cpus[c], tf->page, true)) > 0) {
 			unsigned long long ts;
 			void *data;
 
@@ -348,6 +380,23 @@ long thp_tracefs_read(struct thp_tracefs *tf, int (*fn)(struct thp_ev *ev, void 
 			return -errno;
 	}
 	return n;
+}
+
+int thp_tracefs_comm(int tid, char *comm, size_t cap)
+{
+	char *buf = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL), *line, *save = NULL;
+	int rc = -ENOENT;
+
+	for (line = buf ? strtok_r(buf, "\n", &save) : NULL; line && rc; line = strtok_r(NULL, "\n", &save)) {
+		char *name;
+
+		if (strtol(line, &name, 10) != tid || *name != ' ')
+			continue;
+		snprintf(comm, cap, "%s", name + 1);
+		rc = 0;
+	}
+	free(buf);
+	return rc;
 }
 
 uint64_t thp_tracefs_lost(struct thp_tracefs *tf)

@@ -35,6 +35,10 @@ int thp_tracefs_start(struct thp_tracefs *tf);
  * Returns the number of events read, or -errno of a failed read or of FN. */
 long thp_tracefs_read(struct thp_tracefs *tf, int (*fn)(struct thp_ev *ev, void *arg), void *arg);
 
+/* The command name the kernel saved for TID (saved_cmdlines), for threads that
+ * exited before /proc could be asked. Returns 0 or -ENOENT. */
+int thp_tracefs_comm(int tid, char *comm, size_t cap);
+
 /* Events the kernel dropped or overwrote in this instance so far (all CPUs). */
 uint64_t thp_tracefs_lost(struct thp_tracefs *tf);
 

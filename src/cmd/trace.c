@@ -1,0 +1,499 @@
+/* trace.c - `thp trace`: how long threads stall in compaction and reclaim (root) */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../control/tracefs.h"
+#include "../core/proc.h"
+#include "../core/stall.h"
+#include "../out/out.h"
+#include "cmd.h"
+
+#define NS_PER_S 1000000000ull
+#define ROUND_NS (100 * 1000000ull) /* how often the buffers are read */
+#define MARGIN_NS (1000000ull)      /* events this recent may still be committing */
+#define BUFFER_KB 2048              /* ring buffer per CPU */
+
+struct opts {
+	double seconds; /* 0: until a signal */
+	double min_ms;
+	int pid;
+	const char *comm;
+	bool json;
+};
+
+struct run {
+	const struct opts *o;
+	struct thp_root *root;
+	struct thp_trace *t;
+	struct json_object *events; /* --json: the stalls above --min-ms */
+	uint64_t mono0;             /* trace clock (CLOCK_MONOTONIC) at the start */
+	struct timespec real0;      /* wall clock at the same moment */
+	int push_err;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void usage(void)
+{
+	puts("Usage: thp trace [options]   (root)\n"
+	     "\n"
+	     "Trace how long threads stall in direct compaction and direct reclaim, with\n"
+	     "kcompactd, proactive and requested compaction reported apart, and count\n"
+	     "khugepaged collapse results. Prints a line per stall, then per-command\n"
+	     "latency histograms and totals. Ctrl-C ends the trace early.\n"
+	     "\n"
+	     "Options:\n"
+	     "  -d, --duration SECONDS  trace this long (default: until interrupted)\n"
+	     "  -p, --pid PID           only this process (or thread)\n"
+	     "  -c, --comm NAME         only threads with this command name\n"
+	     "      --min-ms MS         print only stalls at least this long (default 0)\n"
+	     "  -J, --json              one JSON document at the end (events, histograms)\n"
+	     "  -h, --help              show this help");
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
+/* Wall-clock time of trace timestamp TS, as "HH:MM:SS.mmm" (local) or, with
+ * ISO, "YYYY-MM-DDTHH:MM:SS.uuuuuuZ". */
+static const char *wall(const struct run *r, uint64_t ts, bool iso, char *buf, size_t cap)
+{
+	uint64_t ns = (uint64_t)r->real0.tv_nsec + (ts > r->mono0 ? ts - r->mono0 : 0);
+	time_t sec = r->real0.tv_sec + (time_t)(ns / NS_PER_S);
+	struct tm tm;
+	size_t n;
+
+	ns %= NS_PER_S;
+	if (iso) {
+		gmtime_r(&sec, &tm);
+		n = strftime(buf, cap, "%Y-%m-%dT%H:%M:%S", &tm);
+		snprintf(buf + n, cap - n, ".%06uZ", (unsigned)(ns / 1000));
+	} else {
+		localtime_r(&sec, &tm);
+		n = strftime(buf, cap, "%H:%M:%S", &tm);
+		snprintf(buf + n, cap - n, ".%03u", (unsigned)(ns / 1000000));
+	}
+	return buf;
+}
+
+static const char *comm_or_unknown(const char *comm)
+{
+	return comm[0] ? comm : "?";
+}
+
+static struct json_object *stall_json(const struct run *r, const struct thp_stall *s)
+{
+	struct json_object *o = json_object_new_object();
+	char t[48];
+
+	json_object_object_add(o, "time", json_object_new_string(wall(r, s->start, true, t, sizeof(t))));
+	json_object_object_add(o, "pid", json_object_new_int(s->tgid ? s->tgid : s->tid));
+	json_object_object_add(o, "tid", json_object_new_int(s->tid));
+	json_object_object_add(o, "comm", json_object_new_string(s->comm));
+	json_object_object_add(o, "kind", json_object_new_string(thp_stall_kind_name(s->kind)));
+	json_object_object_add(o, "duration_ns", out_json_u64(s->ns));
+	json_object_object_add(o, "order", s->order >= 0 ? json_object_new_int(s->order) : NULL);
+	json_object_object_add(o, "mode", s->sync < 0 ? NULL : json_object_new_string(s->sync ? "sync" : "async"));
+	json_object_object_add(o, "result", s->result ? json_object_new_string(s->result) : NULL);
+	if (s->kind == THP_STALL_DIRECT_RECLAIM)
+		json_object_object_add(o, "reclaimed_pages", out_json_u64(s->reclaimed));
+	json_object_object_add(o, "cpu_begin", json_object_new_int(s->cpu_begin));
+	json_object_object_add(o, "cpu_end", json_object_new_int(s->cpu_end));
+	return o;
+}
+
+static void on_stall(const struct thp_stall *s, void *arg)
+{
+	struct run *r = arg;
+	char t[32], order[16], res[48];
+
+	if (r->o->json) {
+		json_object_array_add(r->events, stall_json(r, s));
+		return;
+	}
+	snprintf(order, sizeof(order), s->order >= 0 ? "%d" : "-", s->order);
+	if (s->kind == THP_STALL_DIRECT_RECLAIM)
+		snprintf(res, sizeof(res), "%" PRIu64 " pages", s->reclaimed);
+	else
+		snprintf(res, sizeof(res), "%s", s->result ? s->result : "-");
+	printf("%-12s %7d %7d %-15s %-17s %10.3f %5s %s\n", wall(r, s->start, false, t, sizeof(t)),
+	       s->tgid ? s->tgid : s->tid, s->tid, comm_or_unknown(s->comm),
+	       thp_stall_kind_name(s->kind), (double)s->ns / 1e6, order, res);
+}
+
+/* Thread identity from /proc, or only the command name for a thread that has exited. */
+static int ident(int tid, int *tgid, char *comm, size_t cap, void *arg)
+{
+	struct run *r = arg;
+
+	if (thp_task_read(r->root, tid, tgid, comm, cap) == 0)
+		return 0;
+	*tgid = 0;
+	return thp_tracefs_comm(tid, comm, cap);
+}
+
+static int push(struct thp_ev *ev, void *arg)
+{
+	return thp_trace_push(arg, ev);
+}
+
+/* A histogram as JSON; COMM: it belongs to one command (not a total). */
+static struct json_object *hist_json(const struct thp_hist *h, bool comm)
+{
+	struct json_object *o = json_object_new_object(), *b = json_object_new_array();
+
+	if (comm)
+		json_object_object_add(o, "comm", json_object_new_string(h->comm));
+	json_object_object_add(o, "kind", json_object_new_string(thp_stall_kind_name(h->kind)));
+	json_object_object_add(o, "count", out_json_u64(h->count));
+	json_object_object_add(o, "total_ns", out_json_u64(h->total_ns));
+	json_object_object_add(o, "max_ns", out_json_u64(h->max_ns));
+	for (int k = 0; k < THP_HIST_BUCKETS; k++) {
+		struct json_object *e;
+
+		if (!h->bucket[k])
+			continue;
+		e = json_object_new_object();
+		json_object_object_add(e, "from_us", out_json_u64(thp_hist_lo_us(k)));
+		json_object_object_add(e, "below_us", k + 1 < THP_HIST_BUCKETS ? out_json_u64(thp_hist_lo_us(k + 1)) : NULL);
+		json_object_object_add(e, "count", out_json_u64(h->bucket[k]));
+		json_object_array_add(b, e);
+	}
+	json_object_object_add(o, "buckets", b);
+	return o;
+}
+
+static struct json_object *results_json(const struct thp_result_count *v, size_t n)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (size_t i = 0; i < n; i++)
+		json_object_object_add(o, v[i].result, out_json_u64(v[i].count));
+	return o;
+}
+
+static void print_json(struct run *r, double secs, uint64_t lost, const char *missing)
+{
+	const struct thp_trace *t = r->t;
+	struct json_object *o = json_object_new_object(), *a, *k;
+
+	json_object_object_add(o, "schema", json_object_new_string("thp-trace/1"));
+	json_object_object_add(o, "duration_ms", out_json_u64((uint64_t)(secs * 1000)));
+	json_object_object_add(o, "events_read", out_json_u64(t->events));
+	json_object_object_add(o, "lost_events", out_json_u64(lost));
+	json_object_object_add(o, "unmatched_ends", out_json_u64(t->unmatched));
+	json_object_object_add(o, "lost_ends", out_json_u64(t->restarted));
+	json_object_object_add(o, "unfinished", out_json_u64(t->unfinished));
+	a = json_object_new_array();
+	for (const char *p = missing; *p;) {
+		size_t n = strcspn(p, " ");
+
+		json_object_array_add(a, json_object_new_string_len(p, (int)n));
+		p += n + (p[n] == ' ');
+	}
+	json_object_object_add(o, "missing_events", a);
+	json_object_object_add(o, "events", r->events);
+	r->events = NULL;
+	a = json_object_new_array();
+	for (int i = 0; i < THP_STALL_NKINDS; i++)
+		json_object_array_add(a, hist_json(&t->totals[i], false));
+	json_object_object_add(o, "totals", a);
+	a = json_object_new_array();
+	for (size_t i = 0; i < t->nhists; i++)
+		json_object_array_add(a, hist_json(&t->hists[i], true));
+	json_object_object_add(o, "histograms", a);
+	k = json_object_new_object();
+	json_object_object_add(k, "scan_pmd", results_json(t->scan, t->nscan));
+	json_object_object_add(k, "collapse", results_json(t->collapse, t->ncollapse));
+	json_object_object_add(o, "khugepaged", k);
+	out_json_print(o);
+}
+
+static const char *ms(char *buf, size_t cap, uint64_t ns)
+{
+	snprintf(buf, cap, "%.3f", (double)ns / 1e6);
+	return buf;
+}
+
+static void print_hist(const struct thp_hist *h)
+{
+	int lo = THP_HIST_BUCKETS, hi = 0;
+	uint64_t peak = 0;
+	char tot[32], max[32];
+
+	for (int k = 0; k < THP_HIST_BUCKETS; k++) {
+		if (!h->bucket[k])
+			continue;
+		lo = k < lo ? k : lo;
+		hi = k;
+		peak = h->bucket[k] > peak ? h->bucket[k] : peak;
+	}
+	printf("\n%s, %s: %" PRIu64 " stalls, %s ms total, max %s ms\n", thp_stall_kind_name(h->kind),
+	       comm_or_unknown(h->comm), h->count, ms(tot, sizeof(tot), h->total_ns),
+	       ms(max, sizeof(max), h->max_ns));
+	printf("  %21s %8s\n", "us", "count");
+	for (int k = lo; k <= hi; k++) {
+		char range[48], bar[41];
+		int w = (int)((h->bucket[k] * 40 + peak - 1) / peak);
+
+		if (k + 1 < THP_HIST_BUCKETS)
+			snprintf(range, sizeof(range), "%" PRIu64 " -> %" PRIu64, thp_hist_lo_us(k),
+				 thp_hist_lo_us(k + 1) - 1);
+		else
+			snprintf(range, sizeof(range), "%" PRIu64 " -> ...", thp_hist_lo_us(k));
+		memset(bar, '#', (size_t)w);
+		bar[w] = '\0';
+		printf("  %21s %8" PRIu64 " |%-40s|\n", range, h->bucket[k], bar);
+	}
+}
+
+static void print_results(const char *what, const struct thp_result_count *v, size_t n)
+{
+	uint64_t all = 0;
+	char c[32];
+
+	for (size_t i = 0; i < n; i++)
+		all += v[i].count;
+	printf("  %s: %s", what, out_count(c, sizeof(c), all));
+	for (size_t i = 0; i < n; i++)
+		printf("%s %s %s", i ? "," : " (", v[i].result, out_count(c, sizeof(c), v[i].count));
+	puts(n ? ")" : "");
+}
+
+static void print_text(struct run *r, double secs, uint64_t lost)
+{
+	static const char *const hdr[] = { "KIND", "STALLS", "TOTAL ms", "MAX ms", "AVG ms" };
+	const struct thp_trace *t = r->t;
+	struct out_table *tab = out_table_new(5, hdr, false);
+	char c[32], read[32], lo[32];
+
+	printf("\nTraced %.1f s: %s events read, %s lost.\n", secs, out_count(read, sizeof(read), t->events),
+	       out_count(lo, sizeof(lo), lost));
+	for (int i = 0; i < THP_STALL_NKINDS; i++) {
+		const struct thp_hist *h = &t->totals[i];
+		char tot[32], max[32], avg[32];
+		const char *row[] = { thp_stall_kind_name(h->kind), out_count(c, sizeof(c), h->count),
+				      h->count ? ms(tot, sizeof(tot), h->total_ns) : "-",
+				      h->count ? ms(max, sizeof(max), h->max_ns) : "-",
+				      h->count ? ms(avg, sizeof(avg), h->total_ns / h->count) : "-" };
+		out_table_row(tab, row);
+	}
+	for (int col = 1; col < 5; col++)
+		out_table_right(tab, col);
+	out_table_print(tab, 0);
+	for (int kind = 0; kind < THP_STALL_NKINDS; kind++)
+		for (size_t i = 0; i < t->nhists; i++)
+			if (t->hists[i].kind == (enum thp_stall_kind)kind)
+				print_hist(&t->hists[i]);
+	puts("\nkhugepaged and MADV_COLLAPSE results");
+	print_results("PMD scans", t->scan, t->nscan);
+	print_results("collapses", t->collapse, t->ncollapse);
+	if (t->unmatched || t->restarted || t->unfinished)
+		printf("\nNot counted: %" PRIu64 " ends whose begin came before the trace, %" PRIu64
+		       " begins whose end was lost, %" PRIu64 " still running at the end.\n",
+		       t->unmatched, t->restarted, t->unfinished);
+}
+
+/* Parses a non-negative decimal number of ARG into *V. */
+static bool parse_num(const char *arg, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(arg, &end);
+	return !errno && end != arg && !*end && *v >= 0 && isfinite(*v);
+}
+
+static int parse(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{ "duration", required_argument, NULL, 'd' }, { "pid", required_argument, NULL, 'p' },
+		{ "comm", required_argument, NULL, 'c' },     { "min-ms", required_argument, NULL, 'm' },
+		{ "json", no_argument, NULL, 'J' },           { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	double pid;
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+d:p:c:Jh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (!parse_num(optarg, &o->seconds) || o->seconds == 0) {
+				thp_err("trace: invalid duration '%s' (seconds, more than 0)", optarg);
+				return thp_usage_error("trace");
+			}
+			break;
+		case 'p':
+			if (!parse_num(optarg, &pid) || pid < 1 || pid > 1 << 30 || pid != (int)pid) {
+				thp_err("trace: invalid process id '%s'", optarg);
+				return thp_usage_error("trace");
+			}
+			o->pid = (int)pid;
+			break;
+		case 'c':
+			if (!*optarg) {
+				thp_err("trace: empty command name");
+				return thp_usage_error("trace");
+			}
+			o->comm = optarg;
+			break;
+		case 'm':
+			if (!parse_num(optarg, &o->min_ms)) {
+				thp_err("trace: invalid --min-ms '%s' (milliseconds, 0 or more)", optarg);
+				return thp_usage_error("trace");
+			}
+			break;
+		case 'J': o->json = true; break;
+		case 'h': usage(); return 0;
+		default: return thp_usage_error("trace");
+		}
+	}
+	if (optind < argc) {
+		thp_err("trace: unexpected argument '%s'", argv[optind]);
+		return thp_usage_error("trace");
+	}
+	return -1;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal }; /* no SA_RESTART: sleeps end early */
+	const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* Reads the buffers until the duration is over or a signal comes. Returns 0 or -errno. */
+static int trace_loop(struct run *r, struct thp_tracefs *tf)
+{
+	uint64_t end = r->o->seconds ? r->mono0 + (uint64_t)(r->o->seconds * 1e9) : UINT64_MAX;
+
+	while (!stop_signal) {
+		uint64_t now = mono_ns(), mark;
+		uint64_t nap = end - now < ROUND_NS ? end - now : ROUND_NS;
+		struct timespec ts = { 0, (long)nap };
+		long n;
+
+		if (now >= end)
+			break;
+		nanosleep(&ts, NULL);
+		mark = mono_ns();
+		n = thp_tracefs_read(tf, push, r->t);
+		if (n < 0)
+			return (int)n;
+		if ((n = thp_trace_flush(r->t, mark - MARGIN_NS)))
+			return (int)n;
+		fflush(stdout);
+	}
+	return 0;
+}
+
+int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
+{
+	struct opts o = { .json = ctx->json };
+	struct run r = { .o = &o, .root = &ctx->root };
+	struct thp_trace_filter f;
+	struct thp_tracefs *tf = NULL;
+	const char *what;
+	long n;
+	uint64_t lost;
+	double secs;
+	int rc = parse(argc, argv, &o), err;
+
+	if (rc >= 0)
+		return rc;
+	if (!ctx->root.live) {
+		thp_err("trace: traces the running kernel; it cannot be used with --root");
+		return 2;
+	}
+	if (geteuid() != 0) {
+		thp_err("trace needs root (kernel trace events are read through tracefs)");
+		return 1;
+	}
+	f = (struct thp_trace_filter){ o.pid, o.comm, (uint64_t)(o.min_ms * 1e6) };
+	r.t = thp_trace_new(&f, on_stall, &r);
+	r.events = o.json ? json_object_new_array() : NULL;
+	if (!r.t || (o.json && !r.events)) {
+		thp_err("trace: out of memory");
+		return 1;
+	}
+	r.t->ident = ident;
+	r.t->ident_arg = &r;
+	catch_signals();
+	err = thp_tracefs_open(&tf, BUFFER_KB, &what);
+	if (err) {
+		thp_err("trace: cannot %s: %s", what, strerror(-err));
+		rc = 1;
+		goto out;
+	}
+	if (thp_tracefs_useless(tf)) {
+		thp_err("trace: this kernel has no compaction or reclaim trace events");
+		rc = 1;
+		goto out;
+	}
+	if (*thp_tracefs_missing(tf))
+		thp_err("trace: this kernel lacks %s; they are not traced", thp_tracefs_missing(tf));
+	clock_gettime(CLOCK_REALTIME, &r.real0);
+	r.mono0 = mono_ns();
+	if ((err = thp_tracefs_start(tf))) {
+		thp_err("trace: cannot switch tracing on: %s", strerror(-err));
+		rc = 1;
+		goto out;
+	}
+	if (o.seconds)
+		fprintf(stderr, "Tracing memory stalls for %g s (Ctrl-C ends early).\n", o.seconds);
+	else
+		fputs("Tracing memory stalls until Ctrl-C.\n", stderr);
+	if (!o.json) {
+		printf("%-12s %7s %7s %-15s %-17s %10s %5s %s\n", "TIME", "PID", "TID", "COMM", "KIND",
+		       "MS", "ORDER", "RESULT");
+		fflush(stdout);
+	}
+	err = trace_loop(&r, tf);
+	if (!err && (n = thp_tracefs_read(tf, push, r.t)) < 0)
+		err = (int)n;
+	secs = (double)(mono_ns() - r.mono0) / 1e9;
+	lost = thp_tracefs_lost(tf);
+	if (!err)
+		err = thp_trace_finish(r.t);
+	if (err) {
+		thp_err("trace: cannot read trace events: %s", strerror(-err));
+		rc = 1;
+		goto out;
+	}
+	if (o.json)
+		print_json(&r, secs, lost, thp_tracefs_missing(tf));
+	else
+		print_text(&r, secs, lost);
+	if (lost)
+		thp_err("trace: %" PRIu64 " events were lost (the trace buffers overflowed); figures are incomplete", lost);
+	rc = 0;
+out:
+	err = thp_tracefs_close(tf);
+	if (err)
+		thp_err("trace: tracefs stays mounted: cannot unmount it: %s", strerror(-err));
+	json_object_put(r.events);
+	thp_trace_free(r.t);
+	return rc;
+}
