@@ -20,10 +20,10 @@ static const struct command {
 	{ "status", cmd_status, "is THP on? every layer of policy, and counters since boot" },
 	{ "exec", cmd_exec, "run a command with THP disabled, enabled where advised, or enabled" },
 	{ "hugetlb", cmd_hugetlb, "static huge page pools: sizes, NUMA nodes, users; set and plan" },
-	{ "trace", cmd_trace, "how long threads stall in compaction and reclaim (root)" },
 	{ "capture", cmd_capture, "record the files thp reads, for 'thp --root DIR' elsewhere" },
 	{ "watch", cmd_watch, "fault, compaction, khugepaged and split rates per interval" },
 	{ "doctor", cmd_doctor, "what is wrong with THP on this host, the evidence, and the fix" },
+	{ "trace", cmd_trace, "how long threads stall in compaction and reclaim (root)" },
 	{ "help", cmd_help, "show help for thp or for one command" },
 };
 

@@ -79,4 +79,10 @@ expect "exec without a command: exit 2" [ "$(rc_err "$THP" exec | cut -d'|' -f1)
 expect "exec with two modes: exit 2" [ "$(rc_err "$THP" exec --enable --disable true | cut -d'|' -f1)" = 2 ]
 expect "exec --status with a command: exit 2" [ "$(rc_err "$THP" exec --status true | cut -d'|' -f1)" = 2 ]
 
+# trace: options are checked before root and tracefs
+expect "trace: bad duration is a usage error" [ "$(rc_err "$THP" trace -d 0)" = "2|thp: trace: invalid duration '0' (seconds, more than 0)" ]
+expect "trace: bad --min-ms is a usage error" [ "$(rc_err "$THP" trace --min-ms -1 | cut -d'|' -f1)" = 2 ]
+expect "trace: bad pid is a usage error" [ "$(rc_err "$THP" trace -p 12x | cut -d'|' -f1)" = 2 ]
+expect "trace with --root is a usage error" [ "$(rc_err "$THP" --root $FX trace -d 1 | cut -d'|' -f1)" = 2 ]
+
 summary cli

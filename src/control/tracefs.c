@@ -81,7 +81,7 @@ static char *find_mount(void)
 /* Removes instances of thp processes that no longer exist (killed by SIGKILL). */
 static void remove_stale(void)
 {
-	char **names = tracefs_instances("^" INSTANCE_PREFIX "[0-9]+$");
+	char **names = tracefs_instances("^" INSTANCE_PREFIX "[0-9][0-9]*$");
 
 	for (int i = 0; names && names[i]; i++) {
 		long pid = strtol(names[i] + strlen(INSTANCE_PREFIX), NULL, 10);

@@ -1,6 +1,7 @@
 /* hog - a test workload: maps anonymous memory, optionally advises and touches it,
  * prints "ready ADDRESS" and holds it until standard input closes.
- *   hog MIB [--huge] [--nohuge] [--disable] [--sparse] [--no-touch] */
+ *   hog MIB [--huge] [--nohuge] [--disable] [--sparse] [--no-touch] [--holes]
+ * --holes frees every other 4 KiB page after touching, to fragment free memory. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,7 @@
 int main(int argc, char **argv)
 {
 	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 64, len = mib << 20, step = 4096;
-	int advice = -1, touch = 1;
+	int advice = -1, touch = 1, holes = 0;
 	char c;
 
 	for (int i = 2; i < argc; i++) {
@@ -26,6 +27,8 @@ int main(int argc, char **argv)
 			step = 2u << 20;
 		else if (!strcmp(argv[i], "--no-touch"))
 			touch = 0;
+		else if (!strcmp(argv[i], "--holes"))
+			holes = 1;
 	}
 	/* over-allocate by 2 MiB and align, so that every 2 MiB slot can be huge */
 	char *raw = mmap(NULL, len + (2u << 20), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
@@ -37,6 +40,9 @@ int main(int argc, char **argv)
 		return perror("madvise"), 1;
 	for (size_t off = 0; touch && off < len; off += step)
 		p[off] = 1;
+	for (size_t off = 4096; holes && off < len; off += 8192)
+		if (madvise(p + off, 4096, MADV_DONTNEED))
+			return perror("madvise"), 1;
 	printf("ready %p\n", (void *)p);
 	fflush(stdout);
 	while (read(0, &c, 1) > 0)

@@ -1,0 +1,109 @@
+# thp trace against the running kernel: compaction events with durations while
+# memory is fragmented and compacted, tracefs state unchanged afterwards, SIGINT,
+# instances left by a killed thp, and the refusal without root.
+TT=/sys/kernel/tracing
+tr_tmp=$(mktemp -d)
+tr_mounted_by_test=
+
+# tracefs state that thp must leave alone (empty when tracefs is not mounted)
+tr_state() {
+	grep -q " $TT tracefs " /proc/mounts || { echo "not mounted"; return; }
+	ls "$TT/instances"
+	cat "$TT/tracing_on" "$TT/set_event" "$TT/trace_clock" "$TT/current_tracer" "$TT/buffer_size_kb"
+	grep -l '^1' "$TT"/events/*/enable 2>/dev/null
+}
+# tr_wait FILE PATTERN: waits up to 5 s for PATTERN in FILE
+tr_wait() {
+	_i=0
+	while ! grep -q "$2" "$1" 2>/dev/null && [ $_i -lt 100 ]; do sleep 0.05; _i=$((_i + 1)); done
+	grep -q "$2" "$1" 2>/dev/null
+}
+tr_cleanup() {
+	[ -n "${tr_hogpid:-}" ] && kill "$tr_hogpid" 2>/dev/null
+	for _d in "$TT"/instances/thp-trace-*; do [ -d "$_d" ] && rmdir "$_d" 2>/dev/null; done
+	[ -n "$tr_mounted_by_test" ] && umount "$TT" 2>/dev/null
+	rm -rf "$tr_tmp"
+}
+trap 'tr_cleanup' EXIT
+trap 'tr_cleanup; exit 130' INT TERM
+
+if command -v setpriv > /dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$THP" trace -d 1 > /dev/null 2> "$tr_tmp/err"
+	expect "trace without root exits 1" [ $? -eq 1 ]
+	expect "trace without root says so" grep -q '^thp: trace needs root' "$tr_tmp/err"
+else
+	skip "trace without root: setpriv (util-linux) is not installed"
+fi
+
+if [ "$(id -u)" != 0 ]; then
+	skip "trace: needs root"
+elif ! grep -qw tracefs /proc/filesystems; then
+	skip "trace: this kernel has no tracefs"
+elif [ ! -w /proc/sys/vm/compact_memory ]; then
+	skip "trace: this kernel has no /proc/sys/vm/compact_memory (CONFIG_COMPACTION)"
+else
+	# 1. A 5 s trace while a helper leaves holes in 256 MiB and the test compacts.
+	before=$(tr_state)
+	"$THP" trace -d 5 --json > "$tr_tmp/a.json" 2> "$tr_tmp/a.err" &
+	tr_pid=$!
+	tr_wait "$tr_tmp/a.err" '^Tracing'
+	mkfifo "$tr_tmp/hogin"
+	"$HOG" 256 --nohuge --holes < "$tr_tmp/hogin" > "$tr_tmp/hog.out" &
+	tr_hogpid=$!
+	exec 8> "$tr_tmp/hogin"
+	tr_wait "$tr_tmp/hog.out" ready
+	sh -c 'echo 1 > /proc/sys/vm/compact_memory' &
+	tr_writer=$!
+	wait "$tr_writer"
+	exec 8>&-
+	wait "$tr_hogpid"
+	tr_hogpid=
+	wait "$tr_pid"
+	tr_rc=$?
+	if [ $tr_rc -ne 0 ] && grep -q 'no compaction or reclaim trace events' "$tr_tmp/a.err"; then
+		skip "trace: this kernel has no compaction trace events"
+	else
+		j=$tr_tmp/a.json
+		expect "trace -d 5 exits 0 ($(head -c 300 "$tr_tmp/a.err"))" [ $tr_rc -eq 0 ]
+		expect "trace --json has its schema" jq -e '.schema == "thp-trace/1"' "$j" > /dev/null
+		expect "trace took about 5 s" jq -e '.duration_ms >= 5000 and .duration_ms < 7000' "$j" > /dev/null
+		expect "compaction events with non-zero durations" \
+			jq -e '[.events[] | select(.kind != "direct_reclaim" and .duration_ns > 0)] | length > 0' "$j" > /dev/null
+		expect "the compact_memory write is a 'manual' stall of its writer (pid $tr_writer)" \
+			jq -e --argjson p "$tr_writer" '[.events[] | select(.kind == "manual" and .pid == $p and .tid == $p and .comm == "sh" and .duration_ns > 0 and .result != null)] | length > 0' "$j" > /dev/null
+		expect "every kind's total equals the sum of its per-command histograms" jq -e '. as $d |
+			all(.totals[]; .kind as $k | .count == ([$d.histograms[] | select(.kind == $k) | .count] | add // 0))' "$j" > /dev/null
+		expect "histogram buckets add up to the count" \
+			jq -e 'all(.histograms[]; .count == ([.buckets[].count] | add))' "$j" > /dev/null
+		expect "no events lost at this rate" jq -e '.lost_events == 0' "$j" > /dev/null
+		expect "tracefs state is as before the trace" [ "$before" = "$(tr_state)" ]
+		expect "no thp instance is left" sh -c "! ls -d $TT/instances/thp-trace-* 2>/dev/null"
+
+		# 2. With tracefs mounted beforehand: top-level state untouched, tracefs
+		# stays mounted, an instance of a killed thp is removed, SIGINT still
+		# gives the summary.
+		if ! grep -q " $TT tracefs " /proc/mounts; then
+			mount -t tracefs nodev "$TT" && tr_mounted_by_test=1
+		fi
+		before=$(tr_state)
+		"$THP" trace -d 30 > /dev/null 2> "$tr_tmp/k.err" &
+		tr_pid=$!
+		tr_wait "$tr_tmp/k.err" '^Tracing'
+		kill -KILL "$tr_pid"
+		wait "$tr_pid" 2> /dev/null
+		tr_killed=$tr_pid
+		expect "a killed trace leaves its instance" [ -d "$TT/instances/thp-trace-$tr_killed" ]
+		"$THP" trace > "$tr_tmp/b.out" 2> "$tr_tmp/b.err" &
+		tr_pid=$!
+		tr_wait "$tr_tmp/b.err" '^Tracing'
+		kill -INT "$tr_pid"
+		wait "$tr_pid"
+		expect "SIGINT ends the trace with exit 0" [ $? -eq 0 ]
+		expect "SIGINT still prints the summary" grep -q '^Traced .* events read' "$tr_tmp/b.out"
+		expect "the next trace removed the killed one's instance" [ ! -d "$TT/instances/thp-trace-$tr_killed" ]
+		expect "tracefs stays mounted when thp did not mount it" grep -q " $TT tracefs " /proc/mounts
+		expect "top-level tracefs state is as before" [ "$before" = "$(tr_state)" ]
+	fi
+fi
+tr_cleanup
+trap - EXIT INT TERM
