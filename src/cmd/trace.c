@@ -143,9 +143,13 @@ static void on_stall(const struct thp_stall *s, void *arg)
 static int ident(int tid, int *tgid, char *comm, size_t cap, void *arg)
 {
 	struct run *r = arg;
+	struct thp_pstatus ps;
 
-	if (thp_task_read(r->root, tid, tgid, comm, cap) == 0)
+	if (thp_pstatus_read(r->root, tid, &ps) == 0) {
+		*tgid = ps.tgid;
+		snprintf(comm, cap, "%s", ps.name);
 		return 0;
+	}
 	*tgid = 0;
 	return thp_tracefs_comm(tid, comm, cap);
 }

@@ -207,7 +207,7 @@ static int open_cpus(struct thp_tracefs *tf)
 	tf->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	if (tf->ncpus < 1)
 		tf->ncpus = 1;
-	tf->cpus = calloc((size_t)tf->ncpus, sizeof(*tf->cpus));
+	tf->cpus = calloc((size_t)tf->ncpus, sizeof(struct tracefs_cpu *));
 	if (!tf->cpus)
 		return -ENOMEM;
 	for (int c = 0; c < tf->ncpus; c++) {
