@@ -1,7 +1,6 @@
 /* doctor.c - the rule table, evidence helpers and the extra host facts rules need */
 #include "rules.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -195,28 +194,6 @@ bool thp_cpuinfo_flag(const char *buf, const char *flag)
 	return false;
 }
 
-int thp_parse_memsize(const char *s, uint64_t *bytes)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!s || *s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -EINVAL;
-	if (*end) {
-		static const char units[] = "kmg";
-		const char *u = strchr(units, tolower((unsigned char)*end));
-		if (!u || end[1])
-			return -EINVAL;
-		v <<= 10 * (u - units + 1);
-	}
-	*bytes = v;
-	return 0;
-}
-
 /* Names the hypervisor from DMI strings that virtual machines report. */
 static const char *dmi_hypervisor(const char *vendor, const char *product)
 {
@@ -321,6 +298,10 @@ int thp_host_read(const struct thp_root *root, struct thp_host *h)
 	if (!h->buddy)
 		return -ENOMEM;
 	h->buddy_err = thp_buddyinfo_read(root, h->buddy);
+	h->hugetlb = malloc(sizeof(*h->hugetlb));
+	if (!h->hugetlb)
+		return -ENOMEM;
+	thp_hugetlb_read(root, h->hugetlb);
 	h->nprocs = h->unreadable = 0;
 	h->procs = NULL;
 	thp_proc_each(root, read_proc, &sc);
@@ -332,8 +313,10 @@ int thp_host_read(const struct thp_root *root, struct thp_host *h)
 void thp_host_free(struct thp_host *h)
 {
 	free(h->buddy);
+	free(h->hugetlb);
 	free(h->procs);
 	h->buddy = NULL;
+	h->hugetlb = NULL;
 	h->procs = NULL;
 	h->nprocs = 0;
 }

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "buddyinfo.h"
+#include "hugetlb.h"
 #include "proc.h"
 #include "status.h"
 
@@ -74,6 +75,7 @@ struct thp_host {
 	char virt[128];                  /* how a hypervisor was detected; empty: none found */
 	int buddy_err;                   /* 0, or -errno of /proc/buddyinfo */
 	struct thp_buddyinfo *buddy;
+	struct thp_hugetlb *hugetlb;     /* static pools per size (NULL in hand-built models) */
 	int nprocs;
 	struct thp_host_proc *procs;     /* user-space processes, in /proc order */
 	int unreadable;                  /* processes whose status could not be read (permission) */
@@ -99,9 +101,5 @@ int thp_severity_parse(const char *s, enum thp_severity *out);
 
 /* True when the "flags" line of /proc/cpuinfo text BUF lists FLAG. */
 bool thp_cpuinfo_flag(const char *buf, const char *flag);
-
-/* Parses a kernel memory size such as "2M", "1G", "2048k" or "4096" (bytes).
- * Returns 0 or -EINVAL. */
-int thp_parse_memsize(const char *s, uint64_t *bytes);
 
 #endif

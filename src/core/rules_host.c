@@ -250,66 +250,119 @@ void rule_in_use_anyway(const struct thp_host *h, struct thp_findings *out)
 			     : "thp exec --disable -- CMD   # run one program without THP");
 }
 
-/* The pool size the command line asks for at the default huge page size, or 0:
- * "hugepages=N" applies to the "hugepagesz=" before it, else the default size. */
-static uint64_t cmdline_pool(const struct thp_status *st, uint64_t defsize)
-{
-	uint64_t size = defsize, asked = 0, v;
+#define POOLS_MAX (THP_HSIZES_MAX + 1)
 
-	for (int i = 0; i < st->nboot; i++) {
+/* The static pools: from /sys/kernel/mm/hugepages, or on kernels (and
+ * captures) without it, the default-size pool of /proc/meminfo. */
+static int pools(const struct thp_host *h, struct thp_hpool *v)
+{
+	int n = 0;
+
+	if (h->hugetlb && !h->hugetlb->pools_err) {
+		for (int i = 0; i < h->hugetlb->npools; i++)
+			if (!h->hugetlb->pools[i].err)
+				v[n++] = h->hugetlb->pools[i];
+		return n;
+	}
+	memset(v, 0, sizeof(*v));
+	if (meminfo(h, "Hugepagesize", &v->size) && v->size && meminfo(h, "HugePages_Total", &v->total) &&
+	    meminfo(h, "HugePages_Free", &v->free)) {
+		meminfo(h, "HugePages_Rsvd", &v->resv);
+		n = 1;
+	}
+	return n;
+}
+
+/* Pages of SIZE the kernel command line asks for, or 0: "hugepages=N" applies
+ * to the "hugepagesz=" before it, else to the default size DEFSIZE. */
+static uint64_t cmdline_pages(const struct thp_status *st, uint64_t defsize, uint64_t size)
+{
+	uint64_t cur = defsize, asked = 0, v;
+
+	for (int i = 0; !st->cmdline_err && i < st->nboot; i++) {
 		const struct thp_boot_param *p = &st->boot[i];
-		if (strcmp(p->name, "hugepagesz") == 0 && thp_parse_memsize(p->value, &v) == 0)
-			size = v;
-		else if (strcmp(p->name, "hugepages") == 0 && size == defsize &&
-			 thp_parse_u64(p->value, &v) == 0)
+		if (strcmp(p->name, "hugepagesz") == 0 && thp_parse_size(p->value, &v) == 0)
+			cur = v;
+		else if (strcmp(p->name, "hugepages") == 0 && cur == size && thp_parse_u64(p->value, &v) == 0)
 			asked = v;
 	}
 	return asked;
 }
 
+/* "2M", "1G": a pool size as 'thp hugetlb set' takes it. */
+static const char *size_word(uint64_t size, char *buf, size_t cap)
+{
+	if (size >= GiB && size % GiB == 0)
+		snprintf(buf, cap, "%lluG", (unsigned long long)(size / GiB));
+	else if (size >= MiB && size % MiB == 0)
+		snprintf(buf, cap, "%lluM", (unsigned long long)(size / MiB));
+	else
+		snprintf(buf, cap, "%lluK", (unsigned long long)(size >> 10));
+	return buf;
+}
+
+static void ev_pool(struct thp_finding *f, const struct thp_host *h, const struct thp_hpool *p)
+{
+	char src[128], name[64];
+
+	if (h->hugetlb && !h->hugetlb->pools_err) {
+		static const char *const files[] = { "nr_hugepages", "free_hugepages", "resv_hugepages" };
+		const uint64_t vals[] = { p->total, p->free, p->resv };
+		for (int i = 0; i < 3; i++) {
+			snprintf(src, sizeof(src), "/sys/kernel/mm/hugepages/hugepages-%llukB/%s",
+				 (unsigned long long)(p->size >> 10), files[i]);
+			snprintf(name, sizeof(name), "%s", files[i]);
+			ev_count(f, src, name, vals[i]);
+		}
+	} else {
+		ev_count(f, "/proc/meminfo", "HugePages_Total", p->total);
+		ev_count(f, "/proc/meminfo", "HugePages_Free", p->free);
+		ev_count(f, "/proc/meminfo", "HugePages_Rsvd", p->resv);
+	}
+	ev_bytes(f, "", "page size", p->size);
+}
+
 void rule_hugetlb_pool(const struct thp_host *h, struct thp_findings *out)
 {
-	uint64_t total, free, rsvd = 0, size, asked;
+	struct thp_hpool v[POOLS_MAX];
+	uint64_t def = 0, asked;
 	struct thp_finding *f;
-	unsigned long long mb;
+	char sz[32];
+	int n = pools(h, v);
 
-	if (!meminfo(h, "HugePages_Total", &total) || !meminfo(h, "HugePages_Free", &free) ||
-	    !meminfo(h, "Hugepagesize", &size) || size == 0)
-		return;
-	meminfo(h, "HugePages_Rsvd", &rsvd);
-	mb = (unsigned long long)(size / MiB);
-	asked = h->st->cmdline_err ? 0 : cmdline_pool(h->st, size);
-	if (total > 0 && free == total && rsvd == 0) {
-		bool young = !h->before && h->uptime > 0 && h->uptime < 3600;
-		f = finding_add(out, "hugetlb-pool-unused", young ? THP_SEV_INFO : THP_SEV_WARN,
-				"Pages of a static pool are taken from the rest of the system when the "
-				"pool is made, used or not: nothing else (page cache, THP, programs) can "
-				"have that memory while no program maps the pool.");
-		finding_title(f, "A static huge page pool is reserved but no program uses it.");
-		ev_count(f, "/proc/meminfo", "HugePages_Total", total);
-		ev_count(f, "/proc/meminfo", "HugePages_Free", free);
-		ev_count(f, "/proc/meminfo", "HugePages_Rsvd", rsvd);
-		ev_bytes(f, "/proc/meminfo", "memory held by the pool", total * size);
-		ev_window(f, h);
-		finding_fix(f, "thp hugetlb");
-		if (mb)
-			finding_fix(f, "thp hugetlb set %lluM=0   # if no program is going to use it", mb);
-		if (asked)
-			finding_fix(f, "remove 'hugepages=%llu' from the kernel command line (/etc/default/grub), then update-grub",
-				    (unsigned long long)asked);
-	}
-	if (asked > total) {
-		f = finding_add(out, "hugetlb-pool-short", THP_SEV_WARN,
-				"The kernel could not find enough free memory in huge blocks for the pool: "
-				"programs configured for static huge pages (PostgreSQL huge_pages=on, "
-				"a JVM with -XX:+UseLargePages) fail to start or fall back to small pages.");
-		finding_title(f, "The static huge page pool is smaller than the kernel command line asks for.");
-		ev_count(f, "/proc/cmdline", "hugepages asked for", asked);
-		ev_count(f, "/proc/meminfo", "HugePages_Total", total);
-		ev_bytes(f, "/proc/meminfo", "Hugepagesize", size);
-		if (mb)
-			finding_fix(f, "thp hugetlb set %lluM=%llu", mb, (unsigned long long)asked);
-		finding_fix(f, "thp hugetlb");
+	if (!meminfo(h, "Hugepagesize", &def) && h->hugetlb)
+		def = h->hugetlb->default_size;
+	for (int i = 0; i < n; i++) {
+		const struct thp_hpool *p = &v[i];
+		asked = cmdline_pages(h->st, def, p->size);
+		size_word(p->size, sz, sizeof(sz));
+		if (p->total > 0 && p->free == p->total && p->resv == 0) {
+			bool young = !h->before && h->uptime > 0 && h->uptime < 3600;
+			f = finding_add(out, "hugetlb-pool-unused", young ? THP_SEV_INFO : THP_SEV_WARN,
+					"Pages of a static pool are taken from the rest of the system when the "
+					"pool is made, used or not: nothing else (page cache, THP, programs) can "
+					"have that memory while no program maps the pool.");
+			finding_title(f, "The static pool of %s pages is reserved but no program uses it.", sz);
+			ev_pool(f, h, p);
+			ev_bytes(f, "", "memory held by the pool", p->total * p->size);
+			ev_window(f, h);
+			finding_fix(f, "thp hugetlb");
+			finding_fix(f, "thp hugetlb set %s=0   # if no program is going to use it", sz);
+			if (asked)
+				finding_fix(f, "remove 'hugepages=%llu' for %s from the kernel command line (/etc/default/grub), then update-grub",
+					    (unsigned long long)asked, sz);
+		}
+		if (asked > p->total) {
+			f = finding_add(out, "hugetlb-pool-short", THP_SEV_WARN,
+					"The kernel could not find enough free memory in huge blocks for the pool: "
+					"programs configured for static huge pages (PostgreSQL huge_pages=on, "
+					"a JVM with -XX:+UseLargePages) fail to start or fall back to small pages.");
+			finding_title(f, "The static pool of %s pages is smaller than the kernel command line asks for.", sz);
+			ev_count(f, "/proc/cmdline", "hugepages asked for", asked);
+			ev_pool(f, h, p);
+			finding_fix(f, "thp hugetlb set %s=%llu", sz, (unsigned long long)asked);
+			finding_fix(f, "thp hugetlb");
+		}
 	}
 }
 

@@ -166,7 +166,6 @@ static void inherited(void **state)
 
 static void parsers(void **state)
 {
-	uint64_t v;
 	char out[32];
 	enum thp_severity s;
 	static const char env[] = "A=1\0MALLOC_CONF=thp:always\0B=\0";
@@ -175,14 +174,6 @@ static void parsers(void **state)
 	assert_true(thp_cpuinfo_flag("processor\t: 0\nflags\t\t: fpu hypervisor lm\n", "hypervisor"));
 	assert_false(thp_cpuinfo_flag("flags\t\t: fpu hypervisorx lm\n", "hypervisor"));
 	assert_false(thp_cpuinfo_flag("model name: hypervisor\n", "hypervisor"));
-	assert_int_equal(thp_parse_memsize("2M", &v), 0);
-	assert_true(v == 2 << 20);
-	assert_int_equal(thp_parse_memsize("1G", &v), 0);
-	assert_true(v == 1ull << 30);
-	assert_int_equal(thp_parse_memsize("4096", &v), 0);
-	assert_true(v == 4096);
-	assert_int_equal(thp_parse_memsize("2MB", &v), -EINVAL);
-	assert_int_equal(thp_parse_memsize("M", &v), -EINVAL);
 	assert_int_equal(thp_severity_parse("warn", &s), 0);
 	assert_int_equal(s, THP_SEV_WARN);
 	assert_int_equal(thp_severity_parse("error", &s), -EINVAL);
