@@ -23,6 +23,16 @@ int cmd_watch(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_exec(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_trace(struct thp_ctx *ctx, int argc, char **argv);
+int cmd_set(struct thp_ctx *ctx, int argc, char **argv);
+int cmd_restore(struct thp_ctx *ctx, int argc, char **argv);
+int cmd_diff(struct thp_ctx *ctx, int argc, char **argv);
+int cmd_persist(struct thp_ctx *ctx, int argc, char **argv);
+
+/* Where 'thp set' saves the state before its change, below the root. */
+#define SAVED_DEFAULT "run/thp/saved.state"
+
+/* The saved state as shown to the user: FILE, or the default below the root. */
+void thp_saved_path(const struct thp_ctx *ctx, const char *file, char *buf, size_t cap);
 
 /* Prints "thp: MESSAGE" to stderr. */
 void thp_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -39,5 +39,12 @@ int thp_pidfd_open(pid_t pid);
  * without CAP_SYS_NICE or ptrace access, -EAGAIN/-ENOMEM when no huge page
  * could be had. */
 int thp_collapse_range(int pidfd, uint64_t start, uint64_t len);
+/* Replaces PATH (relative to DIRFD) with DATA through a temporary file, fsync
+ * and rename, creating missing parent directories. Returns 0 or -errno. */
+int thp_file_replace(int dirfd, const char *path, const char *data, mode_t mode);
+
+/* Creates the symbolic link PATH -> TARGET (relative to DIRFD), replacing an
+ * old link and creating parent directories. Returns 0 or -errno. */
+int thp_file_link(int dirfd, const char *target, const char *path);
 
 #endif

@@ -127,6 +127,19 @@ int thp_read(const struct thp_root *r, const char *rel, char **out, size_t *outl
 	return 0;
 }
 
+int thp_read_user(const char *path, char **buf, size_t *len)
+{
+	struct thp_root r;
+	int err = thp_root_open(&r, path[0] == '/' ? "/" : ".");
+
+	*buf = NULL;
+	if (err)
+		return err;
+	err = thp_read(&r, path, buf, len);
+	thp_root_close(&r);
+	return err;
+}
+
 DIR *thp_opendir(const struct thp_root *r, const char *rel)
 {
 	DIR *d;

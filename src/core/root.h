@@ -35,6 +35,10 @@ ssize_t thp_read_buf(const struct thp_root *r, const char *rel, char *buf, size_
  * Returns 0 or -errno; *buf is NULL on error. */
 int thp_read(const struct thp_root *r, const char *rel, char **buf, size_t *len);
 
+/* Reads a file the user named (absolute, or relative to the current directory)
+ * like thp_read(). */
+int thp_read_user(const char *path, char **buf, size_t *len);
+
 /* Opens directory REL below the root for readdir; NULL with errno set on error. */
 DIR *thp_opendir(const struct thp_root *r, const char *rel);
 

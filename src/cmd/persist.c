@@ -1,0 +1,300 @@
+/* persist.c - `thp persist`: keep THP settings across reboot, or check what is kept */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../control/control.h"
+#include "../control/drift.h"
+#include "../core/persist.h"
+#include "../out/out.h"
+#include "cmd.h"
+
+#define TMPFILES_DEFAULT "etc/tmpfiles.d/thp.conf"
+#define UNIT_DEFAULT "etc/systemd/system/thp.service"
+#define UNIT_LINK "etc/systemd/system/basic.target.wants/thp.service"
+#define OURS "written by 'thp persist"
+
+enum mode { TMPFILES, SYSTEMD, CMDLINE, CHECK };
+
+static void usage(void)
+{
+	puts("Usage: thp [--root DIR] persist [options] [KEY=VALUE...]\n"
+	     "\n"
+	     "Make THP settings survive reboot: the current settings, or only the KEY=VALUE\n"
+	     "given (keys as for 'thp set'). Every value is checked against what the running\n"
+	     "kernel accepts, and written in the order the kernel needs (per-size last).\n"
+	     "\n"
+	     "Options:\n"
+	     "      --tmpfiles    write a tmpfiles.d drop-in (default: /" TMPFILES_DEFAULT ")\n"
+	     "      --systemd     write and enable a oneshot unit (/" UNIT_DEFAULT ")\n"
+	     "      --cmdline     print kernel command-line options and how to add them\n"
+	     "      --check       compare what is persisted (tmpfiles.d, enabled units,\n"
+	     "                    /proc/cmdline) with the running kernel; exit 3 on drift\n"
+	     "  -o, --output FILE write FILE instead of the default path\n"
+	     "  -n, --dry-run     print the file, write nothing\n"
+	     "  -f, --force       replace a file that 'thp persist' did not write\n"
+	     "  -J, --json        report as JSON\n"
+	     "  -h, --help        show this help");
+}
+
+/* Shown form of a root-relative default PATH, or FILE itself. */
+static void shown_path(const struct thp_ctx *ctx, const char *file, const char *path, char *buf,
+		       size_t cap)
+{
+	if (file)
+		snprintf(buf, cap, "%s", file);
+	else
+		snprintf(buf, cap, "%s/%s", ctx->root.live ? "" : ctx->root.path, path);
+}
+
+static int check(const struct thp_ctx *ctx, const struct thp_knobs *ks)
+{
+	struct thp_persisted *p = malloc(sizeof(*p));
+	struct thp_drift *d = calloc(THP_KV_MAX, sizeof(*d));
+	uint64_t sizes[THP_SIZES_MAX];
+	int n, nsizes = thp_knobs_sizes(ks, sizes, THP_SIZES_MAX);
+
+	if (!p || !d) {
+		free(p);
+		free(d);
+		return 1;
+	}
+	thp_persisted_read(&ctx->root, sizes, nsizes, p);
+	n = thp_drift_check(ks, p, d, THP_KV_MAX);
+	if (ctx->json) {
+		struct json_object *o = json_object_new_object(), *a = json_object_new_array(),
+				   *src = json_object_new_array();
+		for (int i = 0; i < p->nsources; i++)
+			json_object_array_add(src, json_object_new_string(p->sources[i]));
+		for (int i = 0; i < n; i++) {
+			struct json_object *x = json_object_new_object();
+			json_object_object_add(x, "key", json_object_new_string(d[i].key));
+			json_object_object_add(x, "persisted", json_object_new_string(d[i].persisted));
+			json_object_object_add(x, "running", d[i].running[0] ? json_object_new_string(d[i].running) : NULL);
+			json_object_object_add(x, "source", json_object_new_string(d[i].source));
+			json_object_object_add(x, "line", json_object_new_int(d[i].line));
+			json_object_object_add(x, "refused", d[i].refused[0] ? json_object_new_string(d[i].refused) : NULL);
+			json_object_array_add(a, x);
+		}
+		json_object_object_add(o, "sources", src);
+		json_object_object_add(o, "persisted", json_object_new_int(p->values.n));
+		json_object_object_add(o, "drift", a);
+		out_json_print(o);
+	} else if (p->values.n == 0) {
+		puts("nothing is persisted: every THP setting returns to the kernel's default at boot");
+	} else if (n == 0) {
+		printf("no drift: the %d persisted setting%s match the running kernel (", p->values.n,
+		       p->values.n == 1 ? "" : "s");
+		for (int i = 0; i < p->nsources; i++)
+			printf("%s%s", i ? ", " : "", p->sources[i]);
+		puts(")");
+	} else {
+		struct out_table *t = out_table_new(4, (const char *const[]){ "KEY", "PERSISTED", "RUNNING", "SOURCE" }, false);
+		for (int i = 0; i < n; i++) {
+			char src[200];
+			if (d[i].line)
+				snprintf(src, sizeof(src), "%s:%d", d[i].source, d[i].line);
+			else
+				snprintf(src, sizeof(src), "%s", d[i].source);
+			out_table_row(t, (const char *const[]){ d[i].key, d[i].persisted,
+							   d[i].running[0] ? d[i].running : "absent", src });
+		}
+		out_table_print(t, 0);
+		for (int i = 0; i < n; i++)
+			if (d[i].refused[0])
+				printf("boot cannot apply %s=%s: %s\n", d[i].key, d[i].persisted, d[i].refused);
+		printf("%d of %d persisted setting%s differ%s from the running kernel\n", n, p->values.n,
+		       p->values.n == 1 ? "" : "s", n == 1 ? "s" : "");
+	}
+	free(p);
+	free(d);
+	return n ? 3 : 0;
+}
+
+static void cmdline(const struct thp_ctx *ctx, const struct thp_kvlist *l)
+{
+	struct thp_kvlist *rest = malloc(sizeof(*rest));
+	char *opts = rest ? thp_cmdline_format(l, rest) : NULL;
+
+	if (!opts) {
+		thp_err("out of memory");
+		free(rest);
+		return;
+	}
+	if (ctx->json) {
+		struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+		for (int i = 0; i < rest->n; i++)
+			json_object_array_add(a, json_object_new_string(rest->v[i].key));
+		json_object_object_add(o, "cmdline", json_object_new_string(opts));
+		json_object_object_add(o, "not_on_cmdline", a);
+		out_json_print(o);
+	} else {
+		if (opts[0]) {
+			printf("%s\n\n", opts);
+			puts("Add these to the kernel command line, then reboot:\n"
+			     "  GRUB: append them to GRUB_CMDLINE_LINUX in /etc/default/grub (inside the\n"
+			     "        quotes), then run update-grub (Debian, Ubuntu) or\n"
+			     "        grub2-mkconfig -o /boot/grub2/grub.cfg (RHEL, Fedora)\n"
+			     "  or:   grubby --update-kernel=ALL --args='OPTIONS'\n"
+			     "thp_anon= needs Linux 6.12+; transparent_hugepage_shmem= and thp_shmem= 6.13+.\n"
+			     "'thp persist --check' after the reboot shows whether they took effect.");
+		} else {
+			puts("none of these settings has a kernel command-line option");
+		}
+		if (rest->n) {
+			printf("\nno command-line option exists for:");
+			for (int i = 0; i < rest->n; i++)
+				printf(" %s", rest->v[i].key);
+			puts("\n(persist them with 'thp persist' or 'thp persist --systemd')");
+		}
+	}
+	free(opts);
+	free(rest);
+}
+
+/* True when PATH below DIRFD exists and was not written by thp. */
+static bool foreign(const struct thp_ctx *ctx, const char *file, const char *path)
+{
+	char *buf = NULL;
+	int err = file ? thp_read_user(file, &buf, NULL) : thp_read(&ctx->root, path, &buf, NULL);
+	bool theirs = err == 0 && !strstr(buf, OURS);
+
+	free(buf);
+	return theirs;
+}
+
+static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp_kvlist *l,
+		     const char *file, bool dry, bool force)
+{
+	const char *path = mode == SYSTEMD ? UNIT_DEFAULT : TMPFILES_DEFAULT;
+	char *text = mode == SYSTEMD ? thp_unit_format(l) : thp_tmpfiles_format(l);
+	char shown[4200];
+	int err;
+
+	shown_path(ctx, file, path, shown, sizeof(shown));
+	if (!text) {
+		thp_err("out of memory");
+		return 1;
+	}
+	if (dry) {
+		fputs(text, stdout);
+		free(text);
+		return 0;
+	}
+	if (!force && foreign(ctx, file, path)) {
+		thp_err("'%s' exists and was not written by thp; move it away, use -o FILE, or --force",
+			shown);
+		free(text);
+		return 1;
+	}
+	err = thp_file_replace(file ? AT_FDCWD : ctx->root.fd, file ? file : path, text, 0644);
+	if (!err && mode == SYSTEMD && !file)
+		err = thp_file_link(ctx->root.fd, "/" UNIT_DEFAULT, UNIT_LINK);
+	free(text);
+	if (err) {
+		thp_err("cannot write '%s': %s%s", shown, strerror(-err),
+			err == -EACCES || err == -EPERM ? " (run as root)" : "");
+		return 1;
+	}
+	if (ctx->json) {
+		struct json_object *o = json_object_new_object();
+		json_object_object_add(o, "written", json_object_new_string(shown));
+		json_object_object_add(o, "settings", json_object_new_int(l->n));
+		out_json_print(o);
+	} else if (mode == SYSTEMD) {
+		printf("wrote %d setting%s to %s and enabled it (basic.target.wants)\n"
+		       "it applies at every boot; to load it now: systemctl daemon-reload\n",
+		       l->n, l->n == 1 ? "" : "s", shown);
+	} else {
+		printf("wrote %d setting%s to %s\n"
+		       "systemd-tmpfiles applies it at every boot; to apply it now: systemd-tmpfiles --create %s\n",
+		       l->n, l->n == 1 ? "" : "s", shown, shown);
+	}
+	return 0;
+}
+
+int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "tmpfiles", no_argument, NULL, 'T' }, { "systemd", no_argument, NULL, 'S' },
+		{ "cmdline", no_argument, NULL, 'C' },  { "check", no_argument, NULL, 'K' },
+		{ "output", required_argument, NULL, 'o' }, { "dry-run", no_argument, NULL, 'n' },
+		{ "force", no_argument, NULL, 'f' },    { "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },     { NULL, 0, NULL, 0 },
+	};
+	enum mode mode = TMPFILES;
+	const char *file = NULL;
+	struct thp_knobs *ks = NULL;
+	struct thp_kvlist *l = NULL;
+	bool dry = false, force = false;
+	char why[512];
+	int c, err, rc = 1;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "o:nfJh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'T': mode = TMPFILES; break;
+		case 'S': mode = SYSTEMD; break;
+		case 'C': mode = CMDLINE; break;
+		case 'K': mode = CHECK; break;
+		case 'o': file = optarg; break;
+		case 'n': dry = true; break;
+		case 'f': force = true; break;
+		case 'J': ctx->json = true; break;
+		case 'h': usage(); return 0;
+		default: return thp_usage_error("persist");
+		}
+	}
+	if (mode == CHECK && optind < argc) {
+		thp_err("persist: --check takes no KEY=VALUE");
+		return thp_usage_error("persist");
+	}
+	ks = malloc(sizeof(*ks));
+	l = calloc(1, sizeof(*l));
+	err = ks && l ? thp_knobs_read(&ctx->root, ks) : -ENOMEM;
+	if (err) {
+		thp_err("cannot read THP settings: %s",
+			err == -ENOENT ? "this kernel has no THP sysfs directory" : strerror(-err));
+		goto out;
+	}
+	if (mode == CHECK) {
+		rc = check(ctx, ks);
+		goto out;
+	}
+	for (int i = optind; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+
+		if (!eq || eq == argv[i] || !eq[1]) {
+			thp_err("persist: '%s' is not KEY=VALUE", argv[i]);
+			rc = thp_usage_error("persist");
+			goto out;
+		}
+		*eq = '\0';
+		err = thp_knobs_want(ks, argv[i], eq + 1, why, sizeof(why));
+		*eq = '=';
+		if (err) {
+			thp_err("%s; nothing was written", why);
+			rc = 2;
+			goto out;
+		}
+	}
+	for (int i = 0; i < ks->n; i++) {
+		const struct thp_knob *kn = &ks->k[i];
+		const char *v = optind < argc ? kn->want : kn->old;
+		if (v[0])
+			thp_kv_set(l, kn->key, v, 0);
+	}
+	if (mode == CMDLINE) {
+		cmdline(ctx, l);
+		rc = 0;
+	} else {
+		rc = write_out(ctx, mode, l, file, dry, force);
+	}
+out:
+	free(ks);
+	free(l);
+	return rc;
+}

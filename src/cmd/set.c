@@ -1,0 +1,408 @@
+/* set.c - `thp set KEY=VALUE...` and `thp restore [FILE]`: change the host's THP
+ * settings as one transaction, with the previous state saved first */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../control/control.h"
+#include "../control/settings.h"
+#include "../core/persist.h"
+#include "../out/out.h"
+#include "cmd.h"
+
+
+static void set_usage(void)
+{
+	puts("Usage: thp [--root DIR] set [options] KEY=VALUE...\n"
+	     "\n"
+	     "Change THP settings of the host as one transaction: every value is checked\n"
+	     "against what the kernel accepts before the first write, each write is read\n"
+	     "back, and any failure (or Ctrl-C) puts back every setting already written.\n"
+	     "The state before the change is saved first; 'thp restore' puts it back.\n"
+	     "\n"
+	     "Keys: enabled, defrag, shmem_enabled, use_zero_page, shrink_underused,\n"
+	     "  khugepaged.{defrag,pages_to_scan,scan_sleep_millisecs,alloc_sleep_millisecs,\n"
+	     "  max_ptes_none,max_ptes_swap,max_ptes_shared},\n"
+	     "  hugepages.SIZE.enabled, hugepages.SIZE.shmem_enabled (SIZE: 64K, 2M, ... or all).\n"
+	     "Per-size values are written after the top-level ones.\n"
+	     "\n"
+	     "Options:\n"
+	     "  -n, --dry-run     show the changes, write nothing\n"
+	     "  -s, --save FILE   save the previous state to FILE (default /" SAVED_DEFAULT ")\n"
+	     "  -J, --json        report as JSON\n"
+	     "  -h, --help        show this help");
+}
+
+static void restore_usage(void)
+{
+	puts("Usage: thp [--root DIR] restore [options] [FILE]\n"
+	     "\n"
+	     "Put back the THP settings saved by 'thp set' (default /" SAVED_DEFAULT "),\n"
+	     "with the same checks, read-back and rollback as 'thp set'. Settings the file\n"
+	     "does not name are left alone.\n"
+	     "\n"
+	     "Options:\n"
+	     "  -n, --dry-run     show the changes, write nothing\n"
+	     "  -J, --json        report as JSON\n"
+	     "  -h, --help        show this help");
+}
+
+static const char *result_word(const struct thp_knob *kn)
+{
+	switch (kn->result) {
+	case THP_KNOB_WRITTEN: return "written";
+	case THP_KNOB_FAILED: return "failed";
+	case THP_KNOB_ROLLED_BACK: return "rolled back";
+	case THP_KNOB_STUCK: return "rollback failed";
+	default: return "not written";
+	}
+}
+
+/* Prints the planned or made changes of KS. */
+static void report(const struct thp_ctx *ctx, const struct thp_knobs *ks, bool dry, int err,
+		   const char *saved, bool user_file)
+{
+	struct out_table *t;
+	int n = thp_knobs_changes(ks);
+
+	if (ctx->json) {
+		struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+		for (int i = 0; i < ks->n; i++) {
+			const struct thp_knob *kn = &ks->k[i];
+			struct json_object *c;
+			if (!kn->want[0])
+				continue;
+			c = json_object_new_object();
+			json_object_object_add(c, "key", json_object_new_string(kn->key));
+			json_object_object_add(c, "from", json_object_new_string(kn->old));
+			json_object_object_add(c, "to", json_object_new_string(kn->want));
+			json_object_object_add(c, "result", json_object_new_string(
+				strcmp(kn->want, kn->old) == 0 ? "unchanged" : dry ? "planned" : result_word(kn)));
+			json_object_array_add(a, c);
+		}
+		json_object_object_add(o, "dry_run", json_object_new_boolean(dry));
+		json_object_object_add(o, "ok", json_object_new_boolean(err == 0));
+		json_object_object_add(o, "saved", saved ? json_object_new_string(saved) : NULL);
+		json_object_object_add(o, "changes", a);
+		out_json_print(o);
+		return;
+	}
+	if (err)
+		return;
+	if (n == 0) {
+		puts("nothing to change: every setting already has that value");
+		return;
+	}
+	printf(dry ? "would change %d setting%s (dry run, nothing written):\n"
+		   : "changed %d setting%s:\n", n, n == 1 ? "" : "s");
+	t = out_table_new(4, NULL, true);
+	for (int i = 0; i < ks->n; i++) {
+		const struct thp_knob *kn = &ks->k[i];
+		if (kn->want[0] && strcmp(kn->want, kn->old) != 0)
+			out_table_row(t, (const char *const[]){ kn->key, kn->old, "->", kn->want });
+	}
+	out_table_print(t, 2);
+	if (saved)
+		printf("the previous state is saved in %s; 'thp restore%s%s' puts it back\n", saved,
+		       user_file ? " " : "", user_file ? saved : "");
+}
+
+/* Explains a failed transaction on stderr. */
+static void explain(const struct thp_knobs *ks, int err, int signo, const char *saved)
+{
+	char undone[1024] = "", stuck[1024] = "";
+	int nundone = 0, nstuck = 0;
+
+	for (int i = 0; i < ks->n; i++) {
+		const struct thp_knob *kn = &ks->k[i];
+		size_t u = strlen(undone), s = strlen(stuck);
+
+		if (kn->result == THP_KNOB_FAILED && kn->got[0])
+			thp_err("'%s' reads '%s' after writing '%s'", kn->key, kn->got, kn->want);
+		else if (kn->result == THP_KNOB_FAILED)
+			thp_err("cannot write '%s': %s%s", kn->key, strerror(-kn->err),
+				kn->err == -EACCES || kn->err == -EPERM ? " (run as root)" : "");
+		if (kn->result == THP_KNOB_ROLLED_BACK && u < sizeof(undone) - 64)
+			snprintf(undone + u, sizeof(undone) - u, "%s%s", nundone++ ? ", " : "", kn->key);
+		if (kn->result == THP_KNOB_STUCK && s < sizeof(stuck) - 64)
+			snprintf(stuck + s, sizeof(stuck) - s, "%s%s (%s)", nstuck++ ? ", " : "",
+				 kn->key, strerror(-kn->err));
+	}
+	if (signo)
+		thp_err("interrupted by %s", sigabbrev_np(signo) ? sigabbrev_np(signo) : "a signal");
+	else if (err == -EPERM)
+		thp_err("cannot change THP settings: %s (run as root)", strerror(-err));
+	if (nundone)
+		thp_err("rolled back %d setting%s already written: %s", nundone, nundone == 1 ? "" : "s",
+			undone);
+	else if (!nstuck)
+		thp_err("nothing was changed");
+	if (nstuck)
+		thp_err("could not roll back %s; the previous state is saved in %s", stuck,
+			saved ? saved : "(nowhere)");
+}
+
+/* Ends the process by SIGNO after a rolled-back transaction, as the signal would have. */
+static int die_by(int signo)
+{
+	signal(signo, SIG_DFL);
+	raise(signo);
+	return 128 + signo;
+}
+
+/* Saves the current state of KS to PATH (relative to DIRFD) before a change,
+ * with a PATH.pending marker that lives until the change is done. When the
+ * marker is already there, an earlier change did not finish: the state saved
+ * before it is kept. Returns 0 or -errno. */
+static int save_state(int dirfd, const char *path, const char *shown, const struct thp_knobs *ks,
+		      int argc, char **argv)
+{
+	char pending[4200], header[1024], when[64];
+	struct thp_kvlist *l = malloc(sizeof(*l));
+	time_t now = time(NULL);
+	size_t len;
+	char *text;
+	int err;
+
+	if (!l)
+		return -ENOMEM;
+	snprintf(pending, sizeof(pending), "%s.pending", path);
+	if (faccessat(dirfd, pending, F_OK, 0) == 0 && faccessat(dirfd, path, F_OK, 0) == 0) {
+		free(l);
+		thp_err("an earlier 'thp set' did not finish; keeping the state saved before it in %s",
+			shown);
+		return 0;
+	}
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	len = (size_t)snprintf(header, sizeof(header),
+			       "THP settings before 'thp set' at %s; 'thp restore' puts them back.\n"
+			       "command:", when);
+	for (int i = 0; i < argc && len < sizeof(header); i++)
+		len += (size_t)snprintf(header + len, sizeof(header) - len, " %s", argv[i]);
+	thp_knobs_snapshot(ks, l);
+	text = thp_state_format(l, header);
+	free(l);
+	if (!text)
+		return -ENOMEM;
+	err = thp_file_replace(dirfd, path, text, 0644);
+	free(text);
+	return err ? err : thp_file_replace(dirfd, pending, "", 0644);
+}
+
+struct txn {
+	bool dry;
+	bool user_file;       /* the saved state is a file the user named */
+	int dirfd;            /* where the saved state lives */
+	const char *path;     /* saved state, relative to dirfd */
+	char shown[4200];     /* saved state as shown to the user */
+};
+
+/* Runs the wanted changes of KS. SAVE: save the previous state first. */
+static int run(const struct thp_ctx *ctx, struct thp_knobs *ks, const struct txn *tx, bool save,
+	       int argc, char **argv)
+{
+	char pending[4200];
+	int err, signo = 0;
+	bool stuck = false;
+
+	if (tx->dry || thp_knobs_changes(ks) == 0) {
+		report(ctx, ks, tx->dry, 0, NULL, false);
+		return 0;
+	}
+	if (ctx->root.live && geteuid() != 0) {
+		thp_err("cannot change THP settings: %s (run as root)", strerror(EPERM));
+		return 1;
+	}
+	if (save) {
+		err = save_state(tx->dirfd, tx->path, tx->shown, ks, argc, argv);
+		if (err) {
+			thp_err("cannot save the previous state to '%s': %s; nothing was changed",
+				tx->shown, strerror(-err));
+			return 1;
+		}
+	}
+	err = thp_knobs_apply(&ctx->root, ks, &signo);
+	for (int i = 0; i < ks->n; i++)
+		stuck = stuck || ks->k[i].result == THP_KNOB_STUCK;
+	snprintf(pending, sizeof(pending), "%s.pending", tx->path);
+	if (!stuck) /* the host holds one complete state: the saved one or the new one */
+		unlinkat(tx->dirfd, pending, 0);
+	report(ctx, ks, false, err, save ? tx->shown : NULL, tx->user_file);
+	if (!err)
+		return 0;
+	explain(ks, err, signo, tx->shown);
+	return signo ? die_by(signo) : 1;
+}
+
+/* Resolves where the saved state is: FILE as given (relative to the current
+ * directory), or the default below the root. */
+static void locate(const struct thp_ctx *ctx, const char *file, struct txn *tx)
+{
+	tx->dirfd = file ? AT_FDCWD : ctx->root.fd;
+	tx->path = file ? file : SAVED_DEFAULT;
+	tx->user_file = file != NULL;
+	thp_saved_path(ctx, file, tx->shown, sizeof(tx->shown));
+}
+
+/* Reads the saved state of TX into a malloc'd *BUF. Returns 0 or -errno. */
+static int read_saved(const struct thp_ctx *ctx, const struct txn *tx, char **buf)
+{
+	if (tx->dirfd == AT_FDCWD)
+		return thp_read_user(tx->path, buf, NULL);
+	return thp_read(&ctx->root, tx->path, buf, NULL);
+}
+
+/* Reads the knobs of the root, explaining a failure. */
+static struct thp_knobs *read_knobs(const struct thp_ctx *ctx)
+{
+	struct thp_knobs *ks = malloc(sizeof(*ks));
+	int err = ks ? thp_knobs_read(&ctx->root, ks) : -ENOMEM;
+
+	if (err == -ENOENT)
+		thp_err("this kernel has no THP settings (%s/" THP_SYSFS_DIR " is absent)",
+			ctx->root.live ? "" : ctx->root.path);
+	else if (err)
+		thp_err("cannot read THP settings: %s", strerror(-err));
+	if (err) {
+		free(ks);
+		return NULL;
+	}
+	return ks;
+}
+
+static int parse_opts(int argc, char **argv, bool *dry, const char **save, bool with_save,
+		      struct thp_ctx *ctx, void (*usage)(void), int *rc)
+{
+	static const struct option lo[] = {
+		{ "dry-run", no_argument, NULL, 'n' }, { "save", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'J' },    { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, with_save ? "ns:Jh" : "nJh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'n': *dry = true; break;
+		case 's':
+			if (!with_save)
+				goto bad;
+			*save = optarg;
+			break;
+		case 'J': ctx->json = true; break;
+		case 'h': usage(); *rc = 0; return -1;
+		default: goto bad;
+		}
+	}
+	return 0;
+bad:
+	*rc = thp_usage_error(argv[0]);
+	return -1;
+}
+
+int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
+{
+	const char *save = NULL;
+	struct thp_knobs *ks;
+	struct txn tx = { 0 };
+	char why[512];
+	int rc = 0;
+
+	if (parse_opts(argc, argv, &tx.dry, &save, true, ctx, set_usage, &rc))
+		return rc;
+	if (optind >= argc) {
+		thp_err("set: no KEY=VALUE given");
+		return thp_usage_error("set");
+	}
+	ks = read_knobs(ctx);
+	if (!ks)
+		return 1;
+	for (int i = optind; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+		int err;
+
+		if (!eq || eq == argv[i] || !eq[1]) {
+			thp_err("set: '%s' is not KEY=VALUE", argv[i]);
+			free(ks);
+			return thp_usage_error("set");
+		}
+		*eq = '\0';
+		err = thp_knobs_want(ks, argv[i], eq + 1, why, sizeof(why));
+		*eq = '=';
+		if (err) {
+			thp_err("%s; nothing was changed", why);
+			free(ks);
+			return 2;
+		}
+	}
+	locate(ctx, save, &tx);
+	rc = run(ctx, ks, &tx, true, argc, argv);
+	free(ks);
+	return rc;
+}
+
+int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
+{
+	struct thp_kvlist *l = NULL;
+	struct thp_knobs *ks = NULL;
+	struct txn tx = { 0 };
+	char *buf = NULL, why[512];
+	const char *unused = NULL;
+	int rc = 0, bad, err;
+
+	if (parse_opts(argc, argv, &tx.dry, &unused, false, ctx, restore_usage, &rc))
+		return rc;
+	if (argc - optind > 1) {
+		thp_err("restore: unexpected argument '%s'", argv[optind + 1]);
+		return thp_usage_error("restore");
+	}
+	locate(ctx, optind < argc ? argv[optind] : NULL, &tx);
+	err = read_saved(ctx, &tx, &buf);
+	if (err) {
+		thp_err("cannot read saved state '%s': %s%s", tx.shown, strerror(-err),
+			err == -ENOENT ? " (nothing was saved: 'thp set' saves the state it changes)" : "");
+		return 1;
+	}
+	l = malloc(sizeof(*l));
+	rc = 1;
+	if (!l || thp_state_parse(buf, l, &bad) != 0) {
+		if (l)
+			thp_err("'%s' line %d: not KEY=VALUE of a THP setting; nothing was changed",
+				tx.shown, bad);
+		goto out;
+	}
+	ks = read_knobs(ctx);
+	if (!ks)
+		goto out;
+	for (int i = 0; i < l->n; i++) {
+		if (thp_knobs_want(ks, l->v[i].key, l->v[i].value, why, sizeof(why)) != 0) {
+			thp_err("'%s' line %d: %s; nothing was changed", tx.shown, l->v[i].line, why);
+			goto out;
+		}
+	}
+	rc = run(ctx, ks, &tx, false, argc, argv);
+out:
+	free(buf);
+	free(l);
+	free(ks);
+	return rc;
+}
+
+void thp_saved_path(const struct thp_ctx *ctx, const char *file, char *buf, size_t cap)
+{
+	size_t n = strlen(ctx->root.path);
+
+	if (file)
+		snprintf(buf, cap, "%s", file);
+	else if (ctx->root.live)
+		snprintf(buf, cap, "/" SAVED_DEFAULT);
+	else
+		snprintf(buf, cap, "%.*s/" SAVED_DEFAULT,
+			 (int)(n > 1 && ctx->root.path[n - 1] == '/' ? n - 1 : n), ctx->root.path);
+}

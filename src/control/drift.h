@@ -1,0 +1,26 @@
+/* drift.h - persisted THP settings against the running kernel */
+#ifndef THP_DRIFT_H
+#define THP_DRIFT_H
+
+#include "../core/persist.h"
+#include "settings.h"
+
+/* A persisted value that the running kernel does not have, or would refuse. */
+struct thp_drift {
+	char key[THP_KEY_MAX];
+	char persisted[THP_VALUE_MAX];
+	char running[THP_VALUE_MAX]; /* "" when the kernel has no such setting */
+	const char *source;          /* file it comes from, inside the thp_persisted */
+	int line;                    /* 0 when unknown */
+	char refused[160];           /* why boot would fail to apply it; "" when accepted */
+};
+
+/* Sizes of the per-size settings in KS, ascending; returns the count (at most MAX). */
+int thp_knobs_sizes(const struct thp_knobs *ks, uint64_t *sizes, int max);
+
+/* Compares every persisted value of P with the knobs KS and stores at most MAX
+ * disagreements in D. Returns their number. */
+int thp_drift_check(const struct thp_knobs *ks, const struct thp_persisted *p, struct thp_drift *d,
+		    int max);
+
+#endif

@@ -1,0 +1,557 @@
+/* persist.c - saved state, tmpfiles.d, systemd unit and command-line forms of settings */
+#include "persist.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "parse.h"
+
+/* Trims spaces at both ends of [*S, *S+*LEN). */
+static void trim(const char **s, size_t *len)
+{
+	while (*len && isspace((unsigned char)**s)) {
+		(*s)++;
+		(*len)--;
+	}
+	while (*len && isspace((unsigned char)(*s)[*len - 1]))
+		(*len)--;
+}
+
+/* Calls FN for each line of BUF with its 1-based number; stops at a non-zero return. */
+static int each_line(const char *buf, int (*fn)(const char *s, size_t len, int line, void *ctx),
+		     void *ctx)
+{
+	int line = 0, rc = 0;
+
+	for (const char *p = buf; *p && rc == 0;) {
+		size_t len = strcspn(p, "\n");
+		rc = fn(p, len, ++line, ctx);
+		p += len;
+		if (*p)
+			p++;
+	}
+	return rc;
+}
+
+static int state_line(const char *s, size_t len, int line, void *ctx)
+{
+	struct thp_kvlist *l = ctx;
+	char key[THP_KEY_MAX], value[THP_VALUE_MAX];
+	const char *eq, *v;
+	size_t klen, vlen;
+	struct thp_key k;
+
+	trim(&s, &len);
+	if (len == 0 || *s == '#')
+		return 0;
+	eq = memchr(s, '=', len);
+	if (!eq)
+		return line;
+	klen = (size_t)(eq - s);
+	v = eq + 1;
+	vlen = len - klen - 1;
+	trim(&s, &klen);
+	trim(&v, &vlen);
+	if (!klen || !vlen || klen >= sizeof(key) || vlen >= sizeof(value))
+		return line;
+	snprintf(key, sizeof(key), "%.*s", (int)klen, s);
+	snprintf(value, sizeof(value), "%.*s", (int)vlen, v);
+	if (thp_key_parse(key, &k) || (k.group == THP_KEY_SIZE && !k.size))
+		return line;
+	thp_key_format(&k, key, sizeof(key));
+	return thp_kv_set(l, key, value, line) ? line : 0;
+}
+
+int thp_state_parse(const char *buf, struct thp_kvlist *l, int *bad)
+{
+	memset(l, 0, sizeof(*l));
+	*bad = each_line(buf, state_line, l);
+	return *bad ? -EINVAL : 0;
+}
+
+/* Finishes the open_memstream string *S; NULL when writing failed. */
+static char *close_stream(FILE *f, char **s)
+{
+	bool err = ferror(f);
+
+	if (fclose(f) != 0 || err) {
+		free(*s);
+		return NULL;
+	}
+	return *s;
+}
+
+char *thp_state_format(const struct thp_kvlist *l, const char *header)
+{
+	char *s = NULL;
+	size_t n;
+	FILE *f = open_memstream(&s, &n);
+
+	if (!f)
+		return NULL;
+	for (const char *p = header; p && *p;) {
+		size_t len = strcspn(p, "\n");
+		fprintf(f, "# %.*s\n", (int)len, p);
+		p += len;
+		if (*p)
+			p++;
+	}
+	for (int i = 0; i < l->n; i++)
+		fprintf(f, "%s=%s\n", l->v[i].key, l->v[i].value);
+	return close_stream(f, &s);
+}
+
+/* Copies the next whitespace-separated field of [*P, END) into BUF; false at the end. */
+static bool next_field(const char **p, const char *end, char *buf, size_t cap)
+{
+	const char *s = *p;
+	size_t len = 0;
+
+	while (s < end && isspace((unsigned char)*s))
+		s++;
+	while (s + len < end && !isspace((unsigned char)s[len]))
+		len++;
+	*p = s + len;
+	if (len == 0)
+		return false;
+	snprintf(buf, cap, "%.*s", (int)len, s);
+	return true;
+}
+
+static int tmpfiles_line(const char *s, size_t len, int line, void *ctx)
+{
+	struct thp_kvlist *l = ctx;
+	const char *end = s + len, *p = s, *arg;
+	char type[16], path[512], key[THP_KEY_MAX], skip[64], value[THP_VALUE_MAX];
+	size_t alen;
+
+	if (!next_field(&p, end, type, sizeof(type)) || type[0] != 'w' ||
+	    strspn(type + 1, "+-!=~^") != strlen(type + 1))
+		return 0;
+	if (!next_field(&p, end, path, sizeof(path)) ||
+	    thp_key_from_path(path, key, sizeof(key)) != 0)
+		return 0;
+	for (int i = 0; i < 4; i++) /* mode, user, group, age */
+		if (!next_field(&p, end, skip, sizeof(skip)))
+			return 0;
+	arg = p;
+	alen = (size_t)(end - p);
+	trim(&arg, &alen);
+	if (!alen || alen >= sizeof(value) || thp_kv_get(l, key))
+		return 0;
+	snprintf(value, sizeof(value), "%.*s", (int)alen, arg);
+	thp_kv_set(l, key, value, line);
+	return 0;
+}
+
+int thp_tmpfiles_parse(const char *buf, struct thp_kvlist *l)
+{
+	int before = l->n;
+
+	each_line(buf, tmpfiles_line, l);
+	return l->n - before;
+}
+
+/* Absolute sysfs path of KEY; false when it names no single file. */
+static bool abs_path(const char *key, char *buf, size_t cap)
+{
+	struct thp_key k;
+
+	if (thp_key_parse(key, &k) != 0 || (k.group == THP_KEY_SIZE && !k.size))
+		return false;
+	buf[0] = '/';
+	thp_key_path(&k, buf + 1, cap - 1);
+	return true;
+}
+
+char *thp_tmpfiles_format(const struct thp_kvlist *l)
+{
+	char *s = NULL, path[256];
+	size_t n;
+	FILE *f = open_memstream(&s, &n);
+
+	if (!f)
+		return NULL;
+	fputs("# Transparent Huge Pages settings, written by 'thp persist'.\n"
+	      "# systemd-tmpfiles applies them at boot in this order (per-size after\n"
+	      "# top-level); 'thp persist --check' compares them with the running kernel.\n", f);
+	for (int i = 0; i < l->n; i++) {
+		if (abs_path(l->v[i].key, path, sizeof(path)))
+			fprintf(f, "w %s - - - - %s\n", path, l->v[i].value);
+	}
+	return close_stream(f, &s);
+}
+
+int thp_unit_parse(const char *buf, struct thp_kvlist *l)
+{
+	int found = 0;
+
+	for (const char *p = strstr(buf, "echo "); p; p = strstr(p + 1, "echo ")) {
+		const char *v = p + 5, *q;
+		char value[THP_VALUE_MAX], path[512], key[THP_KEY_MAX];
+		size_t vlen, plen;
+		int line = 1;
+
+		if (p > buf && !isspace((unsigned char)p[-1]) && p[-1] != '\'' && p[-1] != '"' &&
+		    p[-1] != ';')
+			continue;
+		while (*v == ' ')
+			v++;
+		vlen = strcspn(v, " \t\n>'\";");
+		q = v + vlen;
+		while (*q == ' ')
+			q++;
+		if (*q != '>' || !vlen || vlen >= sizeof(value))
+			continue;
+		while (*q == '>' || *q == ' ')
+			q++;
+		plen = strcspn(q, " \t\n'\";\\");
+		if (plen >= sizeof(path))
+			continue;
+		snprintf(path, sizeof(path), "%.*s", (int)plen, q);
+		if (thp_key_from_path(path, key, sizeof(key)) != 0)
+			continue;
+		snprintf(value, sizeof(value), "%.*s", (int)vlen, v);
+		for (const char *c = buf; c < p; c++)
+			line += *c == '\n';
+		thp_kv_set(l, key, value, line);
+		found++;
+	}
+	return found;
+}
+
+char *thp_unit_format(const struct thp_kvlist *l)
+{
+	char *s = NULL, path[256];
+	size_t n;
+	FILE *f = open_memstream(&s, &n);
+
+	if (!f)
+		return NULL;
+	fputs("# Transparent Huge Pages settings, written by 'thp persist --systemd'.\n"
+	      "# 'thp persist --check' compares them with the running kernel.\n"
+	      "[Unit]\n"
+	      "Description=Transparent Huge Pages settings (thp persist)\n"
+	      "DefaultDependencies=no\n"
+	      "After=sysinit.target local-fs.target\n"
+	      "Before=basic.target\n"
+	      "\n"
+	      "[Service]\n"
+	      "Type=oneshot\n"
+	      "RemainAfterExit=yes\n", f);
+	for (int i = 0; i < l->n; i++) {
+		if (abs_path(l->v[i].key, path, sizeof(path)))
+			fprintf(f, "ExecStart=/bin/sh -c 'echo %s > %s'\n", l->v[i].value, path);
+	}
+	fputs("\n[Install]\nWantedBy=basic.target\n", f);
+	return close_stream(f, &s);
+}
+
+/* Boot options and the key each one sets; per-size ones end with the file name. */
+static const struct boot_opt {
+	const char *opt;
+	const char *key; /* top-level key, or per-size file */
+	bool per_size;
+} boot_opts[] = {
+	{ "transparent_hugepage", "enabled", false },
+	{ "transparent_hugepage_shmem", "shmem_enabled", false },
+	{ "thp_anon", "enabled", true },
+	{ "thp_shmem", "shmem_enabled", true },
+};
+
+#define NBOOT (int)(sizeof(boot_opts) / sizeof(boot_opts[0]))
+
+/* True when ENTRY is a per-size key of FILE; its size goes to *SIZE. */
+static bool size_key(const struct thp_kv *entry, const char *file, uint64_t *size)
+{
+	struct thp_key k;
+
+	if (thp_key_parse(entry->key, &k) || k.group != THP_KEY_SIZE || !k.size ||
+	    strcmp(k.file, file) != 0)
+		return false;
+	*size = k.size;
+	return true;
+}
+
+/* Appends " OPT=SIZES:VALUE;..." for the per-size keys of FILE in L, one group
+ * per value in order of first appearance; nothing when L has none. */
+static void per_size_groups(FILE *f, const struct thp_kvlist *l, const char *opt, const char *file)
+{
+	bool done[THP_KV_MAX] = { false };
+	int groups = 0;
+	uint64_t size;
+
+	for (int i = 0; i < l->n; i++) {
+		bool first = true;
+
+		if (done[i] || !size_key(&l->v[i], file, &size))
+			continue;
+		fprintf(f, groups++ ? ";" : " %s=", opt);
+		for (int j = i; j < l->n; j++) {
+			char sz[24];
+
+			if (!size_key(&l->v[j], file, &size) || strcmp(l->v[j].value, l->v[i].value) != 0)
+				continue;
+			fprintf(f, "%s%s", first ? "" : ",", thp_size_name(size, sz, sizeof(sz)));
+			first = false;
+			done[j] = true;
+		}
+		fprintf(f, ":%s", l->v[i].value);
+	}
+}
+
+char *thp_cmdline_format(const struct thp_kvlist *l, struct thp_kvlist *rest)
+{
+	char *s = NULL;
+	size_t n;
+	FILE *f = open_memstream(&s, &n);
+	char *out;
+
+	if (!f)
+		return NULL;
+	memset(rest, 0, sizeof(*rest));
+	for (int b = 0; b < NBOOT; b++) {
+		const struct thp_kv *kv = thp_kv_get(l, boot_opts[b].key);
+
+		if (boot_opts[b].per_size)
+			per_size_groups(f, l, boot_opts[b].opt, boot_opts[b].key);
+		else if (kv)
+			fprintf(f, " %s=%s", boot_opts[b].opt, kv->value);
+	}
+	for (int i = 0; i < l->n; i++) {
+		struct thp_key k;
+		bool boot = thp_key_parse(l->v[i].key, &k) == 0 && k.group != THP_KEY_KHUGEPAGED &&
+			    (strcmp(k.file, "enabled") == 0 || strcmp(k.file, "shmem_enabled") == 0);
+		if (!boot)
+			thp_kv_set(rest, l->v[i].key, l->v[i].value, 0);
+	}
+	out = close_stream(f, &s);
+	if (out && out[0] == ' ')
+		memmove(out, out + 1, strlen(out));
+	return out;
+}
+
+struct cmdline_ctx {
+	const uint64_t *sizes;
+	int nsizes;
+	struct thp_kvlist *l;
+	int found;
+};
+
+/* Sets FILE to VALUE for each size of C in [LO, HI]. */
+static void set_sizes(struct cmdline_ctx *c, const char *file, uint64_t lo, uint64_t hi,
+		      const char *value)
+{
+	for (int i = 0; i < c->nsizes; i++) {
+		struct thp_key k = { .group = THP_KEY_SIZE, .size = c->sizes[i], .file = file };
+		char key[THP_KEY_MAX];
+
+		if (k.size < lo || k.size > hi)
+			continue;
+		thp_key_format(&k, key, sizeof(key));
+		thp_kv_set(c->l, key, value, 0);
+	}
+}
+
+/* Parses "16K-64K,2M:always;1M:never" of a thp_anon=/thp_shmem= option. */
+static void parse_per_size(struct cmdline_ctx *c, const char *file, const char *val, size_t vlen)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)vlen, val);
+	for (char *save = NULL, *tok = strtok_r(buf, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+		char *colon = strchr(tok, ':'), *save2 = NULL;
+
+		if (!colon || strlen(colon + 1) >= THP_VALUE_MAX)
+			continue;
+		*colon = '\0';
+		for (char *r = strtok_r(tok, ",", &save2); r; r = strtok_r(NULL, ",", &save2)) {
+			char *dash = strchr(r, '-');
+			uint64_t lo, hi;
+
+			if (thp_size_parse(r, dash ? (size_t)(dash - r) : strlen(r), &lo))
+				continue;
+			hi = lo;
+			if (dash && thp_size_parse(dash + 1, strlen(dash + 1), &hi))
+				continue;
+			set_sizes(c, file, lo, hi, colon + 1);
+		}
+	}
+}
+
+static int cmdline_param(const char *key, size_t klen, const char *val, size_t vlen, void *ctx)
+{
+	struct cmdline_ctx *c = ctx;
+
+	for (int b = 0; b < NBOOT && val; b++) {
+		char value[THP_VALUE_MAX];
+
+		if (strlen(boot_opts[b].opt) != klen || strncmp(key, boot_opts[b].opt, klen) != 0)
+			continue;
+		c->found++;
+		if (boot_opts[b].per_size) {
+			parse_per_size(c, boot_opts[b].key, val, vlen);
+		} else if (vlen < sizeof(value)) {
+			snprintf(value, sizeof(value), "%.*s", (int)vlen, val);
+			thp_kv_set(c->l, boot_opts[b].key, value, 0);
+		}
+	}
+	return 0;
+}
+
+int thp_cmdline_parse(const char *cmdline, const uint64_t *sizes, int nsizes, struct thp_kvlist *l)
+{
+	struct cmdline_ctx c = { sizes, nsizes, l, 0 };
+
+	thp_parse_cmdline(cmdline, cmdline_param, &c);
+	return c.found;
+}
+
+/* Adds SOURCE (below the root) to P's sources; returns its index, or -1 when full. */
+static int add_source(struct thp_persisted *p, const char *source)
+{
+	if (p->nsources >= THP_SOURCES_MAX)
+		return -1;
+	snprintf(p->sources[p->nsources], sizeof(p->sources[0]), "/%s", thp_rel(source));
+	return p->nsources++;
+}
+
+/* Merges entries FROM..L->n of L, read from source SRC, into P; they override
+ * earlier values. */
+static void merge(struct thp_persisted *p, const struct thp_kvlist *l, int from, int src)
+{
+	for (int i = from; i < l->n && src >= 0; i++) {
+		if (thp_kv_set(&p->values, l->v[i].key, l->v[i].value, l->v[i].line) == 0)
+			p->source_of[thp_kv_get(&p->values, l->v[i].key) - p->values.v] = src;
+	}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Adds the names in DIR ending in SUFFIX to NAMES (malloc'd, no duplicates, at
+ * most MAX); returns the new count. */
+static int list_names(const struct thp_root *root, const char *dir, const char *suffix,
+		      char **names, int n, int max)
+{
+	DIR *d = thp_opendir(root, dir);
+	struct dirent *de;
+	size_t sl = strlen(suffix);
+
+	if (!d)
+		return n;
+	while ((de = readdir(d)) && n < max) {
+		size_t len = strlen(de->d_name);
+		bool dup = false;
+
+		if (de->d_name[0] == '.' || len <= sl || strcmp(de->d_name + len - sl, suffix) != 0)
+			continue;
+		for (int i = 0; i < n && !dup; i++)
+			dup = strcmp(names[i], de->d_name) == 0;
+		if (!dup && (names[n] = strdup(de->d_name)))
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Parses the file PATH with FN into L; false when it cannot be read. */
+static bool parse_file(const struct thp_root *root, const char *path,
+		       int (*fn)(const char *, struct thp_kvlist *), struct thp_kvlist *l)
+{
+	char *buf;
+	size_t len;
+
+	if (thp_read(root, path, &buf, &len) != 0)
+		return false;
+	fn(buf, l);
+	free(buf);
+	return true;
+}
+
+/* tmpfiles.d: a file hides same-named ones in later directories (a link to
+ * /dev/null masks them); across files the first line for a path wins. */
+static void read_tmpfiles(const struct thp_root *root, struct thp_persisted *p, struct thp_kvlist *l)
+{
+	static const char *const dirs[] = { "etc/tmpfiles.d", "run/tmpfiles.d",
+					    "usr/local/lib/tmpfiles.d", "usr/lib/tmpfiles.d" };
+	char *names[256], path[512];
+	int n = 0;
+
+	memset(l, 0, sizeof(*l));
+	for (size_t d = 0; d < 4; d++)
+		n = list_names(root, dirs[d], ".conf", names, n, 256);
+	qsort(names, (size_t)n, sizeof(names[0]), cmp_str);
+	for (int i = 0; i < n; i++) {
+		for (size_t d = 0; d < 4; d++) {
+			struct stat sb;
+			int from = l->n;
+
+			snprintf(path, sizeof(path), "%s/%s", dirs[d], names[i]);
+			if (fstatat(root->fd, path, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+				continue;
+			if (parse_file(root, path, thp_tmpfiles_parse, l) && l->n > from)
+				merge(p, l, from, add_source(p, path));
+			break;
+		}
+		free(names[i]);
+	}
+}
+
+/* True when unit NAME is enabled: linked from some *.wants directory of DIR. */
+static bool unit_enabled(const struct thp_root *root, const char *dir, const char *name)
+{
+	char *wants[64], path[512];
+	struct stat sb;
+	bool on = false;
+	int n = list_names(root, dir, ".wants", wants, 0, 64);
+
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s/%s", dir, wants[i], name);
+		on = on || fstatat(root->fd, path, &sb, AT_SYMLINK_NOFOLLOW) == 0;
+		free(wants[i]);
+	}
+	return on;
+}
+
+static void read_units(const struct thp_root *root, struct thp_persisted *p, struct thp_kvlist *l)
+{
+	static const char dir[] = "etc/systemd/system";
+	char *names[256], path[512];
+	int n = list_names(root, dir, ".service", names, 0, 256);
+
+	qsort(names, (size_t)n, sizeof(names[0]), cmp_str);
+	for (int i = 0; i < n; i++) {
+		memset(l, 0, sizeof(*l));
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (parse_file(root, path, thp_unit_parse, l) && l->n && unit_enabled(root, dir, names[i]))
+			merge(p, l, 0, add_source(p, path));
+		free(names[i]);
+	}
+}
+
+void thp_persisted_read(const struct thp_root *root, const uint64_t *sizes, int nsizes,
+			struct thp_persisted *p)
+{
+	struct thp_kvlist *l = calloc(1, sizeof(*l));
+	char buf[8192];
+
+	memset(p, 0, sizeof(*p));
+	if (!l)
+		return;
+	if (thp_read_buf(root, "proc/cmdline", buf, sizeof(buf)) >= 0 &&
+	    thp_cmdline_parse(buf, sizes, nsizes, l) > 0)
+		merge(p, l, 0, add_source(p, "proc/cmdline"));
+	read_tmpfiles(root, p, l);
+	read_units(root, p, l);
+	free(l);
+}
