@@ -28,6 +28,12 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_diff(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_persist(struct thp_ctx *ctx, int argc, char **argv);
 
+struct thp_knobs;
+
+/* Asks KS for the KEY=VALUE arguments ARGV[0..ARGC) of command CMD. Returns 0,
+ * or the exit status (2) after explaining a malformed or refused one. */
+int thp_want_args(struct thp_knobs *ks, int argc, char **argv, const char *cmd);
+
 /* Where 'thp set' saves the state before its change, below the root. */
 #define SAVED_DEFAULT "run/thp/saved.state"
 

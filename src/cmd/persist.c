@@ -230,7 +230,6 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 	struct thp_knobs *ks = NULL;
 	struct thp_kvlist *l = NULL;
 	bool dry = false, force = false;
-	char why[512];
 	int c, err, rc = 1;
 
 	optind = 0;
@@ -264,23 +263,9 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 		rc = check(ctx, ks);
 		goto out;
 	}
-	for (int i = optind; i < argc; i++) {
-		char *eq = strchr(argv[i], '=');
-
-		if (!eq || eq == argv[i] || !eq[1]) {
-			thp_err("persist: '%s' is not KEY=VALUE", argv[i]);
-			rc = thp_usage_error("persist");
-			goto out;
-		}
-		*eq = '\0';
-		err = thp_knobs_want(ks, argv[i], eq + 1, why, sizeof(why));
-		*eq = '=';
-		if (err) {
-			thp_err("%s; nothing was written", why);
-			rc = 2;
-			goto out;
-		}
-	}
+	rc = thp_want_args(ks, argc - optind, argv + optind, "persist");
+	if (rc)
+		goto out;
 	for (int i = 0; i < ks->n; i++) {
 		const struct thp_knob *kn = &ks->k[i];
 		const char *v = optind < argc ? kn->want : kn->old;

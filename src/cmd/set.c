@@ -19,7 +19,7 @@
 
 static void set_usage(void)
 {
-	puts("Usage: thp [--root DIR] set [options] KEY=VALUE...\n"
+	puts("Usage: thp [--root DIR] set [options] KEY=VALUE...\n       thp [--root DIR] set --save FILE\n"
 	     "\n"
 	     "Change THP settings of the host as one transaction: every value is checked\n"
 	     "against what the kernel accepts before the first write, each write is read\n"
@@ -34,7 +34,8 @@ static void set_usage(void)
 	     "\n"
 	     "Options:\n"
 	     "  -n, --dry-run     show the changes, write nothing\n"
-	     "  -s, --save FILE   save the previous state to FILE (default /" SAVED_DEFAULT ")\n"
+	     "  -s, --save FILE   save the previous state to FILE (default /" SAVED_DEFAULT ");\n"
+	     "                    without KEY=VALUE, only save the current state to FILE\n"
 	     "  -J, --json        report as JSON\n"
 	     "  -h, --help        show this help");
 }
@@ -134,8 +135,10 @@ static void explain(const struct thp_knobs *ks, int err, int signo, const char *
 			snprintf(stuck + s, sizeof(stuck) - s, "%s%s (%s)", nstuck++ ? ", " : "",
 				 kn->key, strerror(-kn->err));
 	}
-	if (signo)
-		thp_err("interrupted by %s", sigabbrev_np(signo) ? sigabbrev_np(signo) : "a signal");
+	if (signo && sigabbrev_np(signo))
+		thp_err("interrupted by SIG%s", sigabbrev_np(signo));
+	else if (signo)
+		thp_err("interrupted by signal %d", signo);
 	else if (err == -EPERM)
 		thp_err("cannot change THP settings: %s (run as root)", strerror(-err));
 	if (nundone)
@@ -156,12 +159,12 @@ static int die_by(int signo)
 	return 128 + signo;
 }
 
-/* Saves the current state of KS to PATH (relative to DIRFD) before a change,
- * with a PATH.pending marker that lives until the change is done. When the
- * marker is already there, an earlier change did not finish: the state saved
- * before it is kept. Returns 0 or -errno. */
+/* Saves the current state of KS to PATH (relative to DIRFD). Before a change
+ * (MARK), a PATH.pending marker is added that lives until the change is done;
+ * when the marker is already there, an earlier change did not finish and the
+ * state saved before it is kept. Returns 0 or -errno. */
 static int save_state(int dirfd, const char *path, const char *shown, const struct thp_knobs *ks,
-		      int argc, char **argv)
+		      bool mark, int argc, char **argv)
 {
 	char pending[4200], header[1024], when[64];
 	struct thp_kvlist *l = malloc(sizeof(*l));
@@ -173,7 +176,7 @@ static int save_state(int dirfd, const char *path, const char *shown, const stru
 	if (!l)
 		return -ENOMEM;
 	snprintf(pending, sizeof(pending), "%s.pending", path);
-	if (faccessat(dirfd, pending, F_OK, 0) == 0 && faccessat(dirfd, path, F_OK, 0) == 0) {
+	if (mark && faccessat(dirfd, pending, F_OK, 0) == 0 && faccessat(dirfd, path, F_OK, 0) == 0) {
 		free(l);
 		thp_err("an earlier 'thp set' did not finish; keeping the state saved before it in %s",
 			shown);
@@ -181,7 +184,7 @@ static int save_state(int dirfd, const char *path, const char *shown, const stru
 	}
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	len = (size_t)snprintf(header, sizeof(header),
-			       "THP settings before 'thp set' at %s; 'thp restore' puts them back.\n"
+			       "THP settings at %s, saved by 'thp set'; 'thp restore' puts them back.\n"
 			       "command:", when);
 	for (int i = 0; i < argc && len < sizeof(header); i++)
 		len += (size_t)snprintf(header + len, sizeof(header) - len, " %s", argv[i]);
@@ -192,7 +195,7 @@ static int save_state(int dirfd, const char *path, const char *shown, const stru
 		return -ENOMEM;
 	err = thp_file_replace(dirfd, path, text, 0644);
 	free(text);
-	return err ? err : thp_file_replace(dirfd, pending, "", 0644);
+	return err || !mark ? err : thp_file_replace(dirfd, pending, "", 0644);
 }
 
 struct txn {
@@ -220,7 +223,7 @@ static int run(const struct thp_ctx *ctx, struct thp_knobs *ks, const struct txn
 		return 1;
 	}
 	if (save) {
-		err = save_state(tx->dirfd, tx->path, tx->shown, ks, argc, argv);
+		err = save_state(tx->dirfd, tx->path, tx->shown, ks, true, argc, argv);
 		if (err) {
 			thp_err("cannot save the previous state to '%s': %s; nothing was changed",
 				tx->shown, strerror(-err));
@@ -306,42 +309,61 @@ bad:
 	return -1;
 }
 
-int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
+int thp_want_args(struct thp_knobs *ks, int argc, char **argv, const char *cmd)
 {
-	const char *save = NULL;
-	struct thp_knobs *ks;
-	struct txn tx = { 0 };
 	char why[512];
-	int rc = 0;
 
-	if (parse_opts(argc, argv, &tx.dry, &save, true, ctx, set_usage, &rc))
-		return rc;
-	if (optind >= argc) {
-		thp_err("set: no KEY=VALUE given");
-		return thp_usage_error("set");
-	}
-	ks = read_knobs(ctx);
-	if (!ks)
-		return 1;
-	for (int i = optind; i < argc; i++) {
+	for (int i = 0; i < argc; i++) {
 		char *eq = strchr(argv[i], '=');
 		int err;
 
 		if (!eq || eq == argv[i] || !eq[1]) {
-			thp_err("set: '%s' is not KEY=VALUE", argv[i]);
-			free(ks);
-			return thp_usage_error("set");
+			thp_err("%s: '%s' is not KEY=VALUE", cmd, argv[i]);
+			return thp_usage_error(cmd);
 		}
 		*eq = '\0';
 		err = thp_knobs_want(ks, argv[i], eq + 1, why, sizeof(why));
 		*eq = '=';
 		if (err) {
 			thp_err("%s; nothing was changed", why);
-			free(ks);
 			return 2;
 		}
 	}
+	return 0;
+}
+
+int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
+{
+	const char *save = NULL;
+	struct thp_knobs *ks;
+	struct txn tx = { 0 };
+	int rc = 0;
+
+	if (parse_opts(argc, argv, &tx.dry, &save, true, ctx, set_usage, &rc))
+		return rc;
+	if (optind >= argc && !save) {
+		thp_err("set: no KEY=VALUE given");
+		return thp_usage_error("set");
+	}
+	ks = read_knobs(ctx);
+	if (!ks)
+		return 1;
 	locate(ctx, save, &tx);
+	if (optind >= argc) { /* only --save: record the current state */
+		rc = save_state(AT_FDCWD, save, save, ks, false, argc, argv);
+		if (rc)
+			thp_err("cannot write '%s': %s", save, strerror(-rc));
+		else if (!ctx->json)
+			printf("saved the current settings to %s; 'thp restore %s' puts them back\n",
+			       save, save);
+		free(ks);
+		return rc ? 1 : 0;
+	}
+	rc = thp_want_args(ks, argc - optind, argv + optind, "set");
+	if (rc) {
+		free(ks);
+		return rc;
+	}
 	rc = run(ctx, ks, &tx, true, argc, argv);
 	free(ks);
 	return rc;

@@ -25,7 +25,7 @@ int thp_drift_check(const struct thp_knobs *ks, const struct thp_persisted *p, s
 		const struct thp_kv *kv = &p->values.v[i];
 		const struct thp_knob *kn = thp_knob_find((struct thp_knobs *)ks, kv->key);
 		struct thp_drift *x = &d[n];
-		char canon[THP_VALUE_MAX];
+		char canon[THP_VALUE_MAX] = "";
 
 		memset(x, 0, sizeof(*x));
 		if (!kn)

@@ -12,24 +12,24 @@
 
 /* Every writable file outside the per-size directories, in write order. */
 static const struct {
-	enum thp_key_group group;
 	const char *file;
+	enum thp_key_group group;
 	enum thp_key_type type;
 } files[] = {
-	{ THP_KEY_TOP, "enabled", THP_VAL_CHOICE },
-	{ THP_KEY_TOP, "defrag", THP_VAL_CHOICE },
-	{ THP_KEY_TOP, "shmem_enabled", THP_VAL_CHOICE },
-	{ THP_KEY_TOP, "use_zero_page", THP_VAL_BOOL },
-	{ THP_KEY_TOP, "shrink_underused", THP_VAL_BOOL },
-	{ THP_KEY_KHUGEPAGED, "defrag", THP_VAL_BOOL },
-	{ THP_KEY_KHUGEPAGED, "pages_to_scan", THP_VAL_POSITIVE },
-	{ THP_KEY_KHUGEPAGED, "scan_sleep_millisecs", THP_VAL_UINT },
-	{ THP_KEY_KHUGEPAGED, "alloc_sleep_millisecs", THP_VAL_UINT },
-	{ THP_KEY_KHUGEPAGED, "max_ptes_none", THP_VAL_PTES },
-	{ THP_KEY_KHUGEPAGED, "max_ptes_swap", THP_VAL_PTES },
-	{ THP_KEY_KHUGEPAGED, "max_ptes_shared", THP_VAL_PTES },
-	{ THP_KEY_SIZE, "enabled", THP_VAL_CHOICE },
-	{ THP_KEY_SIZE, "shmem_enabled", THP_VAL_CHOICE },
+	{ "enabled", THP_KEY_TOP, THP_VAL_CHOICE },
+	{ "defrag", THP_KEY_TOP, THP_VAL_CHOICE },
+	{ "shmem_enabled", THP_KEY_TOP, THP_VAL_CHOICE },
+	{ "use_zero_page", THP_KEY_TOP, THP_VAL_BOOL },
+	{ "shrink_underused", THP_KEY_TOP, THP_VAL_BOOL },
+	{ "defrag", THP_KEY_KHUGEPAGED, THP_VAL_BOOL },
+	{ "pages_to_scan", THP_KEY_KHUGEPAGED, THP_VAL_POSITIVE },
+	{ "scan_sleep_millisecs", THP_KEY_KHUGEPAGED, THP_VAL_UINT },
+	{ "alloc_sleep_millisecs", THP_KEY_KHUGEPAGED, THP_VAL_UINT },
+	{ "max_ptes_none", THP_KEY_KHUGEPAGED, THP_VAL_PTES },
+	{ "max_ptes_swap", THP_KEY_KHUGEPAGED, THP_VAL_PTES },
+	{ "max_ptes_shared", THP_KEY_KHUGEPAGED, THP_VAL_PTES },
+	{ "enabled", THP_KEY_SIZE, THP_VAL_CHOICE },
+	{ "shmem_enabled", THP_KEY_SIZE, THP_VAL_CHOICE },
 };
 
 #define NFILES (int)(sizeof(files) / sizeof(files[0]))
@@ -184,15 +184,6 @@ int thp_key_from_path(const char *path, char *key, size_t cap)
 	return 0;
 }
 
-int thp_key_rank(const char *key)
-{
-	struct thp_key k;
-
-	if (thp_key_parse(key, &k))
-		return NFILES;
-	return k.rank;
-}
-
 int thp_kv_set(struct thp_kvlist *l, const char *key, const char *value, int line)
 {
 	struct thp_kv *e = (struct thp_kv *)thp_kv_get(l, key);
@@ -236,17 +227,4 @@ static int cmp_kv(const void *a, const void *b)
 void thp_kv_sort(struct thp_kvlist *l)
 {
 	qsort(l->v, (size_t)l->n, sizeof(l->v[0]), cmp_kv);
-}
-
-int thp_kv_parse_arg(const char *arg, struct thp_kvlist *l)
-{
-	const char *eq = strchr(arg, '=');
-	char key[THP_KEY_MAX];
-
-	if (!eq || eq == arg || !eq[1])
-		return -EINVAL;
-	if ((size_t)(eq - arg) >= sizeof(key))
-		return -E2BIG;
-	snprintf(key, sizeof(key), "%.*s", (int)(eq - arg), arg);
-	return thp_kv_set(l, key, eq + 1, 0);
 }

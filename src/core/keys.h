@@ -59,9 +59,6 @@ void thp_key_format(const struct thp_key *k, char *buf, size_t cap);
 /* Maps an absolute or root-relative sysfs path to its key. Returns 0 or -ENOENT. */
 int thp_key_from_path(const char *path, char *key, size_t cap);
 
-/* Sort rank of a key: the order in which the kernel files must be written. */
-int thp_key_rank(const char *key);
-
 /* Parses a page size "64K", "2M", "1G", "2048kB" into bytes. Returns 0 or -EINVAL. */
 int thp_size_parse(const char *s, size_t len, uint64_t *bytes);
 
@@ -77,9 +74,5 @@ const struct thp_kv *thp_kv_get(const struct thp_kvlist *l, const char *key);
 
 /* Sorts L into write order (top-level, khugepaged, per-size by size). */
 void thp_kv_sort(struct thp_kvlist *l);
-
-/* Splits "KEY=VALUE" into L. Returns 0, -EINVAL without '=' or with an empty
- * side, -E2BIG when a side is too long. */
-int thp_kv_parse_arg(const char *arg, struct thp_kvlist *l);
 
 #endif
