@@ -22,7 +22,7 @@ LIB_SRC := $(CORE) $(wildcard src/out/*.c) $(wildcard src/control/*.c) $(wildcar
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all run check unit golden cli live sanitize bench install uninstall clean man deps deps-test regen lint
+.PHONY: all run check unit golden cli control live sanitize bench install uninstall clean man deps deps-test regen lint
 all: thp
 
 deps: $(B)/.deps
@@ -70,6 +70,10 @@ golden: $(B)/thp | $(B)/.deps-test
 cli: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/cli.sh
 
+# set/restore/persist write paths on temporary copies of a fixture
+control: $(B)/thp | $(B)/.deps-test
+	THP=$(B)/thp tests/control.sh
+
 $(B)/tests/hog: tests/live/hog.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
@@ -81,9 +85,9 @@ live: $(B)/thp $(B)/tests/hog | $(B)/.deps-test
 
 # The unit and golden tests again, built with AddressSanitizer and UBSan.
 sanitize:
-	$(MAKE) B=build/san SAN=1 unit golden cli
+	$(MAKE) B=build/san SAN=1 unit golden cli control
 
-check: deps-test thp man lint unit golden cli live sanitize
+check: deps-test thp man lint unit golden cli control live sanitize
 	@echo "make check: all test suites passed"
 
 regen: $(B)/thp

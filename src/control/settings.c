@@ -190,15 +190,15 @@ int thp_knobs_changes(const struct thp_knobs *ks)
 }
 
 /* Writes VALUE to a knob and reads it back. On the live kernel the file gets
- * the bare value; a fake root gets what the kernel would then show (the choice
- * list with VALUE bracketed), so that later reads of the tree see a choice. */
+ * the bare value; a fake root gets what the kernel would then show (a line, or
+ * the choice list with VALUE bracketed), so that later reads see the same. */
 static int write_knob(const struct thp_root *root, struct thp_knob *kn, const char *value)
 {
 	char wire[THP_CHOICES_MAX * (THP_WORD_MAX + 3)], got[THP_VALUE_MAX];
 	struct thp_setting s;
 	int err;
 
-	snprintf(wire, sizeof(wire), "%s", value);
+	snprintf(wire, sizeof(wire), root->live ? "%s" : "%s\n", value);
 	if (!root->live && kn->cur.kind == THP_CHOICE) {
 		size_t len = 0;
 		for (int i = 0; i < kn->cur.choice.n; i++) {

@@ -38,7 +38,9 @@ static const char *const host_paths[] = {
 	"sys/kernel/mm/hugepages",
 	"sys/devices/system/node/node*/meminfo",
 	"sys/devices/system/node/node*/hugepages",
-	"etc/tmpfiles.d/thp.conf",
+	"etc/tmpfiles.d/*.conf",
+	"run/tmpfiles.d/*.conf",
+	"run/thp/saved.state",
 };
 
 static const char *const proc_files[] = {
