@@ -1,7 +1,6 @@
 /* keys.c - the writable THP settings: names, sysfs paths, write order */
 #include "keys.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,26 +44,14 @@ static int find_file(enum thp_key_group g, const char *name, size_t len)
 
 int thp_size_parse(const char *s, size_t len, uint64_t *bytes)
 {
-	char buf[32], *end;
-	uint64_t n, mult;
+	char buf[32];
 
-	if (len == 0 || len >= sizeof(buf) || !isdigit((unsigned char)s[0]))
+	if (len == 0 || len >= sizeof(buf))
 		return -EINVAL;
 	memcpy(buf, s, len);
 	buf[len] = '\0';
-	n = strtoull(buf, &end, 10);
-	switch (toupper((unsigned char)*end)) {
-	case 'K': mult = 1ull << 10; break;
-	case 'M': mult = 1ull << 20; break;
-	case 'G': mult = 1ull << 30; break;
-	default: return -EINVAL;
-	}
-	end++;
-	if (*end && strcasecmp(end, "B") != 0 && strcasecmp(end, "iB") != 0)
+	if (thp_parse_size(buf, bytes) != 0 || *bytes == 0)
 		return -EINVAL;
-	if (n == 0 || n > UINT64_MAX / mult)
-		return -EINVAL;
-	*bytes = n * mult;
 	return 0;
 }
 

@@ -59,7 +59,8 @@ void thp_key_format(const struct thp_key *k, char *buf, size_t cap);
 /* Maps an absolute or root-relative sysfs path to its key. Returns 0 or -ENOENT. */
 int thp_key_from_path(const char *path, char *key, size_t cap);
 
-/* Parses a page size "64K", "2M", "1G", "2048kB" into bytes. Returns 0 or -EINVAL. */
+/* Parses the page size [S, S+LEN) as thp_parse_size() does ("64K", "2M",
+ * "2048kB"). Returns 0, or -EINVAL for anything else and for 0. */
 int thp_size_parse(const char *s, size_t len, uint64_t *bytes);
 
 /* Writes a size the way keys and thp_anon= spell it: "64K", "2M", "1G". */

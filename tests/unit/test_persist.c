@@ -64,7 +64,7 @@ static void keys(void **state)
 	assert_true(b == 1u << 30);
 	assert_int_equal(thp_size_parse("2MiB", 4, &b), 0);
 	assert_true(b == 2u << 20);
-	assert_int_equal(thp_size_parse("64", 2, &b), -EINVAL);
+	assert_int_equal(thp_size_parse("0K", 2, &b), -EINVAL);
 	assert_int_equal(thp_size_parse("K", 1, &b), -EINVAL);
 	assert_int_equal(thp_size_parse("64Kx", 4, &b), -EINVAL);
 	assert_string_equal(thp_size_name(1536u << 10, buf, sizeof(buf)), "1536K");
