@@ -298,6 +298,7 @@ int thp_host_read(const struct thp_root *root, struct thp_host *h)
 	if (!h->buddy)
 		return -ENOMEM;
 	h->buddy_err = thp_buddyinfo_read(root, h->buddy);
+	h->psi_err = thp_psi_read(root, &h->psi);
 	h->hugetlb = malloc(sizeof(*h->hugetlb));
 	if (!h->hugetlb)
 		return -ENOMEM;

@@ -9,6 +9,7 @@
 #include "buddyinfo.h"
 #include "hugetlb.h"
 #include "proc.h"
+#include "psi.h"
 #include "status.h"
 
 enum thp_severity { THP_SEV_INFO, THP_SEV_WARN, THP_SEV_CRIT };
@@ -75,6 +76,8 @@ struct thp_host {
 	char virt[128];                  /* how a hypervisor was detected; empty: none found */
 	int buddy_err;                   /* 0, or -errno of /proc/buddyinfo */
 	struct thp_buddyinfo *buddy;
+	int psi_err;                     /* 0, or -errno of /proc/pressure/memory */
+	struct thp_psi psi;
 	struct thp_hugetlb *hugetlb;     /* static pools per size (NULL in hand-built models) */
 	int nprocs;
 	struct thp_host_proc *procs;     /* user-space processes, in /proc order */

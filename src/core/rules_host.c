@@ -90,6 +90,10 @@ void rule_compaction_stalls(const struct thp_host *h, struct thp_findings *out)
 	if (ratio)
 		ev_ratio(f, "/proc/vmstat", "THP faults that fell back (thp_fault_fallback)", fb,
 			 alloc + fb);
+	if (!h->psi_err && h->psi.some.present)
+		ev_text(f, "/proc/pressure/memory", "memory pressure (some)",
+			"%.2f%% avg10, %.2f%% avg60, %.2f%% avg300", h->psi.some.avg10,
+			h->psi.some.avg60, h->psi.some.avg300);
 	ev_policy(f, h, "defrag");
 	if (word_is(defrag, "always") || word_is(defrag, "madvise")) {
 		finding_fix(f, "thp set defrag=%s", defrag_fix(h));
@@ -210,11 +214,27 @@ static int mthp_always(const struct thp_host *h, struct thp_finding *f)
 	return n;
 }
 
+/* Bytes in anonymous mTHP folios (nr_anon) of the sizes other than the PMD
+ * size whose policy is not "always": left from before, advised, or collapsed. */
+static uint64_t mthp_left(const struct thp_host *h)
+{
+	uint64_t sum = 0, nr;
+
+	for (int i = 0; i < h->st->nsizes; i++) {
+		const struct thp_size *z = &h->st->sizes[i];
+		if (z->bytes != h->st->pmd_size && !word_is(z->anon_effective, "always") &&
+		    thp_counter_get(z->stats, z->nstats, "nr_anon", &nr))
+			sum += nr * z->bytes;
+	}
+	return sum;
+}
+
 void rule_in_use_anyway(const struct thp_host *h, struct thp_findings *out)
 {
 	const char *pol = thp_status_pmd_policy(h->st);
 	struct thp_finding *f;
-	uint64_t huge = 0;
+	uint64_t huge = 0, mthp;
+	char src[128];
 	bool never = word_is(pol, "never");
 
 	if (!never && !word_is(pol, "madvise"))
@@ -229,7 +249,9 @@ void rule_in_use_anyway(const struct thp_host *h, struct thp_findings *out)
 		mthp_always(h, f);
 		finding_fix(f, "thp persist");
 	}
-	if (!meminfo(h, "AnonHugePages", &huge) || huge == 0)
+	meminfo(h, "AnonHugePages", &huge);
+	mthp = mthp_left(h);
+	if (huge == 0 && mthp == 0)
 		return;
 	f = finding_add(out, never ? "thp-in-use-despite-never" : "thp-in-use-via-madvise",
 			never ? THP_SEV_WARN : THP_SEV_INFO,
@@ -239,10 +261,13 @@ void rule_in_use_anyway(const struct thp_host *h, struct thp_findings *out)
 			      : "With enabled=madvise, programs that call madvise(MADV_HUGEPAGE) still "
 				"get huge pages (and may stall in compaction for them): THP is not off, "
 				"it is off for everyone who did not ask.");
-	finding_title(f, never ? "THP is set to 'never', yet processes hold PMD-mapped huge pages."
+	finding_title(f, never ? "THP is set to 'never', yet processes hold huge pages."
 			       : "THP is set to 'madvise', and programs that asked for it hold huge pages.");
 	ev_policy(f, h, "enabled");
 	ev_bytes(f, "/proc/meminfo", "AnonHugePages", huge);
+	if (mthp)
+		ev_bytes(f, thp_src(h, "hugepages-*/stats/nr_anon", src, sizeof(src)),
+			 "mTHP folios of sizes not set to 'always'", mthp);
 	if (h->st->procs.scanned)
 		ev_count(f, "/proc/PID/smaps_rollup", "processes holding THP", (uint64_t)h->st->procs.with_huge);
 	finding_fix(f, "thp ps");
