@@ -53,73 +53,60 @@ int thp_open(const struct thp_root *r, const char *rel)
 	return fd;
 }
 
+/* Reads FD into BUF from *LEN on until end of file or CAP-1 bytes.
+ * Returns 0 at end of file, 1 when BUF is full, or -errno. */
+static int fill(int fd, char *buf, size_t cap, size_t *len)
+{
+	while (*len + 1 < cap) {
+		ssize_t n = read(fd, buf + *len, cap - 1 - *len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return 0;
+		*len += (size_t)n;
+	}
+	return 1;
+}
+
 ssize_t thp_read_buf(const struct thp_root *r, const char *rel, char *buf, size_t cap)
 {
 	size_t len = 0;
-	int fd = thp_open(r, rel);
+	int fd = thp_open(r, rel), rc;
 
 	if (fd < 0)
 		return fd;
-	while (len + 1 < cap) {
-		ssize_t n = read(fd, buf + len, cap - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = -errno;
-			close(fd);
-			return err;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
+	rc = fill(fd, buf, cap, &len);
 	close(fd);
 	buf[len] = '\0';
-	return (ssize_t)len;
+	return rc < 0 ? rc : (ssize_t)len;
 }
 
 int thp_read(const struct thp_root *r, const char *rel, char **out, size_t *outlen)
 {
 	size_t cap = 8192, len = 0;
-	char *buf = NULL;
-	int fd = thp_open(r, rel);
+	char *buf = NULL, *nb;
+	int fd = thp_open(r, rel), rc;
 
 	*out = NULL;
 	if (fd < 0)
 		return fd;
-	for (;;) {
-		ssize_t n;
-		if (len + 1 >= cap || !buf) {
-			char *nb;
-			if (buf)
-				cap *= 2;
-			if (cap > THP_READ_MAX + 1) {
-				free(buf);
-				close(fd);
-				return -EFBIG;
-			}
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				close(fd);
-				return -ENOMEM;
-			}
-			buf = nb;
-		}
-		n = read(fd, buf + len, cap - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = -errno;
-			free(buf);
-			close(fd);
-			return err;
-		}
-		if (n == 0)
+	do {
+		nb = cap <= THP_READ_MAX + 1 ? realloc(buf, cap) : NULL;
+		if (!nb) {
+			rc = cap > THP_READ_MAX + 1 ? -EFBIG : -ENOMEM;
 			break;
-		len += (size_t)n;
-	}
+		}
+		buf = nb;
+		rc = fill(fd, buf, cap, &len);
+		cap *= 2;
+	} while (rc == 1);
 	close(fd);
+	if (rc < 0) {
+		free(buf);
+		return rc;
+	}
 	buf[len] = '\0';
 	*out = buf;
 	if (outlen)
