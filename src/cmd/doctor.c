@@ -6,7 +6,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "../control/drift.h"
 #include "../core/doctor.h"
+#include "../core/persist.h"
 #include "../out/out.h"
 #include "cmd.h"
 
@@ -204,6 +206,59 @@ static double now_secs(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static void diff_set(struct thp_host_diff *d, const char *key, const char *other,
+		     const char *running, const char *source, int line)
+{
+	snprintf(d->key, sizeof(d->key), "%s", key);
+	snprintf(d->other, sizeof(d->other), "%s", other);
+	snprintf(d->running, sizeof(d->running), "%s", running);
+	if (line)
+		snprintf(d->source, sizeof(d->source), "%s:%d", source, line);
+	else
+		snprintf(d->source, sizeof(d->source), "%s", source);
+}
+
+/* Fills P as 'thp persist --check' sees the host: drift between persisted and
+ * running values, and changes since the state 'thp set' saved. */
+static void read_persist(const struct thp_root *root, struct thp_host_persist *p)
+{
+	struct thp_knobs *ks = malloc(sizeof(*ks));
+	struct thp_persisted *pe = malloc(sizeof(*pe));
+	struct thp_kvlist *saved = malloc(sizeof(*saved));
+	struct thp_drift *d = calloc(THP_KV_MAX, sizeof(*d));
+	uint64_t sizes[THP_SIZES_MAX];
+	char *buf = NULL;
+	int n, bad;
+
+	memset(p, 0, sizeof(*p));
+	if (!ks || !pe || !saved || !d || thp_knobs_read(root, ks))
+		goto out;
+	p->known = true;
+	n = thp_knobs_sizes(ks, sizes, THP_SIZES_MAX);
+	thp_persisted_read(root, sizes, n, pe);
+	p->npersisted = pe->values.n;
+	n = thp_drift_check(ks, pe, d, THP_KV_MAX);
+	for (int i = 0; i < n && p->ndrift < THP_DIFFS_MAX; i++) {
+		diff_set(&p->drift[p->ndrift], d[i].key, d[i].persisted, d[i].running, d[i].source, d[i].line);
+		snprintf(p->drift[p->ndrift++].refused, sizeof(p->drift[0].refused), "%s", d[i].refused);
+	}
+	if (thp_read(root, SAVED_DEFAULT, &buf, NULL) || thp_state_parse(buf, saved, &bad))
+		goto out;
+	p->saved = true;
+	for (int i = 0; i < saved->n && p->nchanged < THP_DIFFS_MAX; i++) {
+		const struct thp_knob *kn = thp_knob_find(ks, saved->v[i].key);
+		if (kn && kn->old[0] && strcmp(kn->old, saved->v[i].value) != 0)
+			diff_set(&p->changed[p->nchanged++], kn->key, saved->v[i].value, kn->old,
+				 "/" SAVED_DEFAULT, saved->v[i].line);
+	}
+out:
+	free(buf);
+	free(ks);
+	free(pe);
+	free(saved);
+	free(d);
+}
+
 /* Reads the host, twice SAMPLE seconds apart when SAMPLE > 0. */
 static int read_host(struct thp_ctx *ctx, double sample, struct thp_host *h,
 		     struct thp_status **st, struct thp_status **before)
@@ -230,6 +285,7 @@ static int read_host(struct thp_ctx *ctx, double sample, struct thp_host *h,
 		thp_err("out of memory");
 		return 1;
 	}
+	read_persist(&ctx->root, &h->persist);
 	return 0;
 }
 

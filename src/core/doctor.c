@@ -14,6 +14,7 @@ static const thp_rule_fn rules[] = {
 	rule_no_huge_blocks,
 	rule_in_use_anyway,
 	rule_khugepaged,
+	rule_persistence,
 	rule_fallback_charge,
 	rule_hugetlb_pool,
 	rule_page_tables,

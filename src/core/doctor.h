@@ -67,6 +67,29 @@ struct thp_host_proc {
 	char malloc_conf[160];      /* MALLOC_CONF or _RJEM_MALLOC_CONF; empty when unset or unreadable */
 };
 
+#define THP_DIFFS_MAX 16
+
+/* A THP setting whose running value differs from another: what boot applies
+ * (drift), or what it was before 'thp set' changed it. */
+struct thp_host_diff {
+	char key[48];
+	char other[48];     /* the persisted or saved value */
+	char running[48];   /* "" when the kernel has no such setting */
+	char source[160];   /* "/etc/tmpfiles.d/thp.conf:3" */
+	char refused[160];  /* why boot cannot apply the persisted value; "" when it can */
+};
+
+/* Persistence of the THP settings, as 'thp persist --check' sees it. */
+struct thp_host_persist {
+	bool known;         /* the check ran (THP sysfs present) */
+	int npersisted;     /* settings persisted by any source (tmpfiles.d, units, cmdline) */
+	int ndrift;
+	struct thp_host_diff drift[THP_DIFFS_MAX];
+	bool saved;         /* 'thp set' saved a state since boot (/run/thp/saved.state) */
+	int nchanged;       /* settings that differ from that saved state */
+	struct thp_host_diff changed[THP_DIFFS_MAX];
+};
+
 /* Everything the rules look at. Rules only read it. */
 struct thp_host {
 	const struct thp_status *st;     /* the host now */
@@ -79,6 +102,7 @@ struct thp_host {
 	int psi_err;                     /* 0, or -errno of /proc/pressure/memory */
 	struct thp_psi psi;
 	struct thp_hugetlb *hugetlb;     /* static pools per size (NULL in hand-built models) */
+	struct thp_host_persist persist; /* filled by the caller (control layer) */
 	int nprocs;
 	struct thp_host_proc *procs;     /* user-space processes, in /proc order */
 	int unreadable;                  /* processes whose status could not be read (permission) */

@@ -449,3 +449,42 @@ void rule_virtual_machine(const struct thp_host *h, struct thp_findings *out)
 	finding_fix(f, "on the hypervisor (libvirt): <memoryBacking><hugepages/></memoryBacking>");
 	finding_fix(f, "on the hypervisor (QEMU): -object memory-backend-memfd,id=mem,size=SIZE,hugetlb=on");
 }
+
+void rule_persistence(const struct thp_host *h, struct thp_findings *out)
+{
+	const struct thp_host_persist *p = &h->persist;
+	struct thp_finding *f;
+
+	if (!p->known)
+		return;
+	if (p->ndrift) {
+		f = finding_add(out, "persist-drift", THP_SEV_WARN,
+				"At the next boot the persisted values win: the host comes back with "
+				"settings other than the ones it runs with now, and a value the kernel "
+				"refuses is silently skipped at boot.");
+		finding_title(f, "Running THP settings differ from what boot will apply.");
+		for (int i = 0; i < p->ndrift; i++) {
+			const struct thp_host_diff *d = &p->drift[i];
+			if (d->refused[0])
+				ev_text(f, d->source, d->key, "boot applies '%s', refused: %s", d->other, d->refused);
+			else
+				ev_text(f, d->source, d->key, "running '%s', boot applies '%s'",
+					d->running[0] ? d->running : "absent", d->other);
+		}
+		finding_fix(f, "thp persist   # keep the running values across reboot");
+		finding_fix(f, "thp persist --check");
+	}
+	if (p->npersisted == 0 && p->nchanged) {
+		f = finding_add(out, "persist-none", THP_SEV_WARN,
+				"Settings changed at run time live only until the next boot: then the "
+				"kernel's defaults (or its command line) apply again, and the problem "
+				"the change fixed comes back.");
+		finding_title(f, "THP settings were changed since boot, and nothing persists them.");
+		for (int i = 0; i < p->nchanged; i++) {
+			const struct thp_host_diff *d = &p->changed[i];
+			ev_text(f, d->source, d->key, "running '%s', was '%s' before 'thp set'", d->running, d->other);
+		}
+		finding_fix(f, "thp persist");
+		finding_fix(f, "thp persist --cmdline   # or as kernel command-line options");
+	}
+}
