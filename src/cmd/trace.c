@@ -18,6 +18,8 @@
 
 #define NS_PER_S 1000000000ull
 #define ROUND_NS (100 * 1000000ull) /* how often the buffers are read */
+#define BUSY_NS (1000000ull)        /* ... and when the last read was a large one */
+#define BUSY_EVENTS 4096
 #define MARGIN_NS (1000000ull)      /* events this recent may still be committing */
 #define BUFFER_KB 2048              /* ring buffer per CPU */
 
@@ -392,22 +394,26 @@ static void catch_signals(void)
 static int trace_loop(struct run *r, struct thp_tracefs *tf)
 {
 	uint64_t end = r->o->seconds ? r->mono0 + (uint64_t)(r->o->seconds * 1e9) : UINT64_MAX;
+	long n = 0;
 
 	while (!stop_signal) {
 		uint64_t now = mono_ns(), mark;
-		uint64_t nap = end - now < ROUND_NS ? end - now : ROUND_NS;
-		struct timespec ts = { 0, (long)nap };
-		long n;
+		uint64_t nap = n >= BUSY_EVENTS ? BUSY_NS : ROUND_NS;
+		struct timespec ts;
+		int rc;
 
 		if (now >= end)
 			break;
+		if (end - now < nap)
+			nap = end - now;
+		ts = (struct timespec){ 0, (long)nap };
 		nanosleep(&ts, NULL);
 		mark = mono_ns();
 		n = thp_tracefs_read(tf, push, r->t);
 		if (n < 0)
 			return (int)n;
-		if ((n = thp_trace_flush(r->t, mark - MARGIN_NS)))
-			return (int)n;
+		if ((rc = thp_trace_flush(r->t, mark - MARGIN_NS)))
+			return rc;
 		fflush(stdout);
 	}
 	return 0;
