@@ -93,10 +93,15 @@ check: deps-test thp man lint unit golden cli control live sanitize
 regen: $(B)/thp
 	THP=$(B)/thp THP_REGEN=1 tests/golden.sh
 
-bench: thp
+$(B)/bench/storm: bench/storm.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
+
+bench: thp $(B)/bench/storm $(B)/tests/hog
 	scripts/deps bench
 	$(LOCK) bench/status.sh
 	$(LOCK) bench/doctor.sh
+	STORM=$(B)/bench/storm HOG=$(B)/tests/hog $(LOCK) bench/trace.sh
 
 # Static analysis, configured for real bugs rather than style: cppcheck over
 # the tree, clang-tidy per file (.clang-tidy) with a stamp so reruns only look

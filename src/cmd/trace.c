@@ -17,9 +17,7 @@
 #include "cmd.h"
 
 #define NS_PER_S 1000000000ull
-#define ROUND_NS (100 * 1000000ull) /* how often the buffers are read */
-#define BUSY_NS (1000000ull)        /* ... and when the last read was a large one */
-#define BUSY_EVENTS 4096
+#define ROUND_NS (100 * 1000000ull) /* how often the buffers are read when quiet */
 #define MARGIN_NS (1000000ull)      /* events this recent may still be committing */
 #define BUFFER_KB 2048              /* ring buffer per CPU */
 
@@ -394,20 +392,16 @@ static void catch_signals(void)
 static int trace_loop(struct run *r, struct thp_tracefs *tf)
 {
 	uint64_t end = r->o->seconds ? r->mono0 + (uint64_t)(r->o->seconds * 1e9) : UINT64_MAX;
-	long n = 0;
 
 	while (!stop_signal) {
 		uint64_t now = mono_ns(), mark;
-		uint64_t nap = n >= BUSY_EVENTS ? BUSY_NS : ROUND_NS;
-		struct timespec ts;
+		long n;
 		int rc;
 
 		if (now >= end)
 			break;
-		if (end - now < nap)
-			nap = end - now;
-		ts = (struct timespec){ 0, (long)nap };
-		nanosleep(&ts, NULL);
+		/* a flood wakes this early; a quiet trace is still read every round */
+		thp_tracefs_wait(tf, end - now < ROUND_NS ? end - now : ROUND_NS);
 		mark = mono_ns();
 		n = thp_tracefs_read(tf, push, r->t);
 		if (n < 0)

@@ -2,11 +2,14 @@
 #include "tracefs.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mount.h>
 #include <unistd.h>
 
@@ -56,6 +59,7 @@ struct thp_tracefs {
 	char missing[1024];
 	int ncpus;
 	struct tracefs_cpu **cpus; /* NULL for CPUs whose buffer could not be opened */
+	struct pollfd *fds;        /* their trace_pipe_raw, to wait on */
 	struct kbuffer *kbuf;
 	void *page;
 	int page_size;
@@ -208,15 +212,26 @@ static int open_cpus(struct thp_tracefs *tf)
 	if (tf->ncpus < 1)
 		tf->ncpus = 1;
 	tf->cpus = calloc((size_t)tf->ncpus, sizeof(struct tracefs_cpu *));
-	if (!tf->cpus)
+	tf->fds = calloc((size_t)tf->ncpus, sizeof(struct pollfd));
+	if (!tf->cpus || !tf->fds)
 		return -ENOMEM;
+	tf->page_size = getpagesize();
 	for (int c = 0; c < tf->ncpus; c++) {
-		tf->cpus[c] = tracefs_cpu_open(tf->inst, c, true);
-		if (!tf->cpus[c])
+		char path[64];
+		int fd;
+
+		snprintf(path, sizeof(path), "per_cpu/cpu%d/trace_pipe_raw", c);
+		fd = tracefs_instance_file_open(tf->inst, path, O_RDONLY | O_NONBLOCK);
+		tf->fds[c] = (struct pollfd){ .fd = -1 };
+		if (fd < 0)
 			continue;
+		tf->cpus[c] = tracefs_cpu_alloc_fd(fd, tf->page_size, true);
+		if (!tf->cpus[c]) {
+			close(fd);
+			continue;
+		}
+		tf->fds[c] = (struct pollfd){ .fd = fd, .events = POLLIN };
 		opened++;
-		if (tracefs_cpu_read_size(tf->cpus[c]) > tf->page_size)
-			tf->page_size = tracefs_cpu_read_size(tf->cpus[c]);
 	}
 	if (!opened)
 		return errno ? -errno : -ENOENT;
@@ -274,6 +289,8 @@ int thp_tracefs_open(struct thp_tracefs **out, size_t buffer_kb, const char **wh
 		rc = errno ? -errno : -EIO;
 		goto fail;
 	}
+	/* readers waiting in thp_tracefs_wait() wake when a buffer is this full */
+	tracefs_instance_file_write(tf->inst, "buffer_percent", "25");
 	*what = "enable trace events";
 	if ((rc = enable_events(tf)))
 		goto fail;
@@ -298,6 +315,14 @@ bool thp_tracefs_useless(const struct thp_tracefs *tf)
 		if (tf->ev[i].ev && specs[i].type != THP_EV_COLLAPSE && specs[i].type != THP_EV_SCAN_PMD)
 			return false;
 	return true;
+}
+
+int thp_tracefs_wait(struct thp_tracefs *tf, uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+	int n = ppoll(tf->fds, (nfds_t)tf->ncpus, &ts, NULL);
+
+	return n < 0 ? -errno : n;
 }
 
 int thp_tracefs_start(struct thp_tracefs *tf)
@@ -428,9 +453,12 @@ int thp_tracefs_close(struct thp_tracefs *tf)
 	if (tf->inst)
 		tracefs_trace_off(tf->inst);
 	for (int c = 0; tf->cpus && c < tf->ncpus; c++)
-		if (tf->cpus[c])
-			tracefs_cpu_close(tf->cpus[c]);
+		if (tf->cpus[c]) {
+			tracefs_cpu_free_fd(tf->cpus[c]);
+			close(tf->fds[c].fd);
+		}
 	free(tf->cpus);
+	free(tf->fds);
 	if (tf->inst) {
 		tracefs_instance_destroy(tf->inst);
 		tracefs_instance_free(tf->inst);

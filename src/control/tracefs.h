@@ -30,6 +30,11 @@ bool thp_tracefs_useless(const struct thp_tracefs *tf);
 /* Switches tracing on in the instance. Returns 0 or -errno. */
 int thp_tracefs_start(struct thp_tracefs *tf);
 
+/* Waits up to NS for a CPU buffer to be a quarter full (or, on kernels without
+ * buffer_percent, to hold data). Returns >0 when one is, 0 after NS, -EINTR
+ * when a signal came. */
+int thp_tracefs_wait(struct thp_tracefs *tf, uint64_t ns);
+
 /* Reads every CPU's buffer until it is empty and calls FN with each decoded
  * event (tid, cpu, ts, type and fields; comm and tgid are left empty).
  * Returns the number of events read, or -errno of a failed read or of FN. */
