@@ -22,7 +22,7 @@ LIB_SRC := $(CORE) $(wildcard src/out/*.c) $(wildcard src/control/*.c) $(wildcar
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all run check unit golden cli control live sanitize bench install uninstall clean man deps deps-test regen lint
+.PHONY: all run check unit golden cli control live sanitize bench install uninstall clean man deps deps-test regen lint fuzz fuzz-smoke hostile
 all: thp
 
 deps: $(B)/.deps
@@ -34,6 +34,10 @@ deps-lint: $(B)/.deps-lint
 $(B)/.deps-lint: scripts/deps
 	@mkdir -p $(B)
 	scripts/deps lint
+	@touch $@
+$(B)/.deps-fuzz: scripts/deps
+	@mkdir -p $(B)
+	scripts/deps fuzz
 	@touch $@
 deps-test: $(B)/.deps-test
 $(B)/.deps-test: scripts/deps
@@ -83,11 +87,15 @@ LOCK := flock /tmp/thp-live.lock
 live: $(B)/thp $(B)/tests/hog | $(B)/.deps-test
 	THP=$(B)/thp HOG=$(B)/tests/hog $(LOCK) tests/live/run.sh
 
-# The unit and golden tests again, built with AddressSanitizer and UBSan.
-sanitize:
-	$(MAKE) B=build/san SAN=1 unit golden cli control
+# Every command on every hostile fixture tree (tests/hostile/mktrees.sh).
+hostile: $(B)/thp | $(B)/.deps-test
+	THP=$(B)/thp tests/hostile.sh
 
-check: deps-test thp man lint unit golden cli control live sanitize
+# The unit, golden, CLI and hostile-tree tests again, built with AddressSanitizer and UBSan.
+sanitize:
+	$(MAKE) B=build/san SAN=1 unit golden cli control hostile
+
+check: deps-test thp man lint unit golden cli control live sanitize fuzz-smoke
 	@echo "make check: all test suites passed"
 
 regen: $(B)/thp
@@ -118,6 +126,26 @@ build/lint/%.tidy: %.c $(wildcard src/*/*.h) .clang-tidy | $(B)/.deps-lint
 	@mkdir -p $(dir $@)
 	clang-tidy --quiet $< -- $(LINT_CFLAGS) 2>/dev/null
 	@touch $@
+
+# libFuzzer harnesses: tests/fuzz/fuzz_NAME.c linked with the core library
+# built by clang with the same instrumentation. 'make fuzz' runs each for
+# FUZZ_TIME seconds; 'make fuzz-smoke' (part of check) replays the seeds.
+FUZZ_TIME ?= 30
+FUZZ := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ:%=build/fuzz/fuzz_%)
+FUZZ_CFLAGS = -std=gnu11 -g -O1 -Wall -Wextra -D_GNU_SOURCE -Isrc -Itests/fuzz \
+	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+build/fuzz/%.o: %.c $(wildcard src/*/*.h) | $(B)/.deps-fuzz
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -c -o $@ $<
+build/fuzz/libcore.a: $(CORE:%.c=build/fuzz/%.o)
+	$(AR) rcs $@ $^
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzz/libcore.a
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libcore.a
+fuzz: $(FUZZ_BIN)
+	tests/fuzz/run.sh $(FUZZ_TIME) $(FUZZ)
+fuzz-smoke: $(FUZZ_BIN)
+	tests/fuzz/run.sh smoke $(FUZZ)
 
 man: $(B)/thp.1
 $(B)/thp.1: man/thp.1.scd

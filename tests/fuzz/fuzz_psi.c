@@ -1,0 +1,13 @@
+/* fuzz_psi.c - /proc/pressure/memory */
+#include "core/psi.h"
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *s = fuzz_str(data, size);
+	struct thp_psi p;
+
+	thp_psi_parse(s, &p);
+	free(s);
+	return 0;
+}

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Seed corpus of one fuzz harness: the matching files of every fixture, plus
+# the hand-written samples in tests/fuzz/seeds/NAME/ for files no fixture has.
+#   tests/fuzz/seeds.sh NAME OUTDIR
+set -eu
+name=$1 out=$2
+cd "$(dirname "$0")/../.."
+T=sys/kernel/mm/transparent_hugepage
+case $name in
+choice) pat="$T/enabled $T/defrag $T/shmem_enabled $T/khugepaged/defrag $T/hugepages-*/enabled $T/hugepages-*/shmem_enabled" ;;
+int) pat="$T/hpage_pmd_size $T/khugepaged/* $T/hugepages-*/stats/* proc/sys/vm/* proc/sys/kernel/osrelease" ;;
+vmstat) pat="proc/vmstat" ;;
+meminfo) pat="proc/meminfo sys/devices/system/node/node*/meminfo" ;;
+cmdline) pat="proc/cmdline" ;;
+rollup) pat="proc/[0-9]*/smaps_rollup" ;;
+status) pat="proc/[0-9]*/status" ;;
+smaps) pat="proc/[0-9]*/smaps" ;;
+cgroup) pat="proc/[0-9]*/cgroup" ;;
+buddyinfo) pat="proc/buddyinfo" ;;
+psi) pat="proc/pressure/memory" ;;
+*) pat="" ;;
+esac
+mkdir -p "$out"
+i=0
+for fx in tests/fixtures/*/; do
+	for p in $pat; do
+		for f in "$fx"$p; do
+			[ -f "$f" ] && [ -r "$f" ] || continue
+			i=$((i + 1))
+			cp "$f" "$out/fixture-$i"
+		done
+	done
+done
+if [ -d "tests/fuzz/seeds/$name" ]; then
+	cp tests/fuzz/seeds/"$name"/* "$out"/
+fi
