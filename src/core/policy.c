@@ -281,7 +281,9 @@ static void find_dir(const struct thp_root *root, struct thp_status *st)
 	struct stat sb;
 
 	for (size_t i = 0; i < 2; i++) {
-		if (fstatat(root->fd, dirs[i], &sb, 0) == 0 && S_ISDIR(sb.st_mode)) {
+		/* a directory this user may not search still exists: its files
+		 * are then reported unreadable, not the feature as missing */
+		if (fstatat(root->fd, dirs[i], &sb, 0) == 0 ? S_ISDIR(sb.st_mode) : errno == EACCES) {
 			st->dir = dirs[i];
 			st->redhat = i == 1;
 			return;

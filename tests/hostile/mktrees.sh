@@ -1,0 +1,66 @@
+#!/bin/sh
+# Builds hostile fixture trees in OUTDIR, one per kind of damage, each derived
+# from tests/fixtures/always-always (plus smaps, cgroup and cmdline of its
+# processes) by doing the same thing to every file thp might read:
+#   empty       every file empty
+#   garbage     binary noise
+#   longline    one 1 MiB line without a newline
+#   bignum      every number replaced by 2^64 and by a 40-digit number
+#   nobrackets  '[' and ']' removed (choice lists without a selection)
+#   loops       every file a symlink loop, directories linked to themselves
+#   unreadable  mode 000 (only bites when not run as root)
+#   dirs        every file an empty directory
+#   fifos       every file a FIFO with no writer
+#   nothing     no files at all
+#   thp-file    the THP sysfs directory is a file
+#   tests/hostile/mktrees.sh OUTDIR
+set -eu
+out=$1
+src=$(cd "$(dirname "$0")/../.." && pwd)
+base=$src/tests/fixtures/always-always
+[ -d "$out" ] && chmod -R u+rwx "$out"
+rm -rf "$out"
+mkdir -p "$out"
+
+# the untouched base, with the per-process files the fixture lacks
+mkdir "$out/.base"
+cp -a "$base/." "$out/.base/"
+for d in "$out"/.base/proc/[0-9]*; do
+	cp "$src/tests/fuzz/seeds/smaps/anon-thp" "$d/smaps"
+	cp "$src/tests/fuzz/seeds/cgroup/hybrid" "$d/cgroup"
+	printf 'redis-server\0*:6379\0' > "$d/cmdline"
+done
+
+perl -e 'srand(8); print map { chr(int rand 256) } 1 .. 4096' > "$out/.garbage"
+perl -e 'print "a" x (1 << 20)' > "$out/.longline"
+
+# each KIND: a copy of the base with FN applied to every regular file
+each() { # each KIND FN
+	cp -a "$out/.base" "$out/$1"
+	find "$out/$1" -type f | while read -r f; do "$2" "$f"; done
+}
+t_empty() { : > "$1"; }
+t_garbage() { cp "$out/.garbage" "$1"; }
+t_longline() { rm "$1"; ln "$out/.longline" "$1"; }
+t_bignum() { sed -i 's/[0-9][0-9]*/18446744073709551616 9999999999999999999999999999999999999999/g' "$1"; }
+t_nobrackets() { sed -i 's/[][]//g' "$1"; }
+t_loops() { rm "$1"; ln -s "$(basename "$1").loop" "$1"; ln -s "$(basename "$1")" "$1.loop"; }
+t_unreadable() { chmod 000 "$1"; }
+t_dirs() { rm "$1"; mkdir "$1"; }
+t_fifos() { rm "$1"; mkfifo "$1"; }
+
+for k in empty garbage longline bignum nobrackets loops dirs fifos unreadable; do
+	each "$k" "t_$k"
+done
+T=sys/kernel/mm/transparent_hugepage
+# directories that contain themselves, for anything that walks trees
+ln -s . "$out/loops/$T/hugepages-4096kB"
+ln -s ../.. "$out/loops/proc/812/task"
+ln -s proc "$out/loops/proc/self"
+# unreadable directories too
+find "$out/unreadable" -mindepth 1 -type d -exec chmod 000 {} +
+mkdir "$out/nothing"
+cp -a "$out/.base" "$out/thp-file"
+rm -rf "$out/thp-file/$T"
+echo "always [madvise] never" > "$out/thp-file/$T"
+rm -rf "$out/.base" "$out/.garbage" "$out/.longline"
