@@ -87,7 +87,8 @@ int main(int argc, char **argv)
 	struct thp_ctx ctx = { .root = { .fd = -1 } };
 	const char *rootdir = "/";
 	char *def[] = { "status", NULL };
-	const struct command *cmd;
+	const struct command *cmd = NULL;
+	bool version = false;
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "+R:JhV", lo, NULL)) != -1) {
@@ -95,7 +96,7 @@ int main(int argc, char **argv)
 		case 'R': rootdir = optarg; break;
 		case 'J': ctx.json = true; break;
 		case 'h': usage(stdout); return 0;
-		case 'V': printf("thp %s\n", THP_VERSION); return 0;
+		case 'V': version = true; break;
 		default: fputs("Try 'thp --help' for more information.\n", stderr); return 2;
 		}
 	}
@@ -105,8 +106,8 @@ int main(int argc, char **argv)
 		argc = 1;
 		argv = def;
 	}
-	cmd = find(argv[0]);
-	if (!cmd) {
+	cmd = version ? NULL : find(argv[0]);
+	if (!version && !cmd) {
 		thp_err("'%s' is not a thp command; see 'thp --help'", argv[0]);
 		return 2;
 	}
@@ -115,7 +116,7 @@ int main(int argc, char **argv)
 		thp_err("cannot open root '%s': %s", rootdir, strerror(-rc));
 		return 1;
 	}
-	rc = cmd->fn(&ctx, argc, argv);
+	rc = cmd ? cmd->fn(&ctx, argc, argv) : thp_version(&ctx, THP_VERSION);
 	thp_root_close(&ctx.root);
 	return rc;
 }
