@@ -22,7 +22,7 @@ LIB_SRC := $(CORE) $(wildcard src/out/*.c) $(wildcard src/control/*.c) $(wildcar
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all run check unit golden cli control live sanitize bench install uninstall clean man deps deps-test regen lint fuzz fuzz-smoke hostile
+.PHONY: all run check unit golden cli control live sanitize bench install uninstall clean man deps deps-test regen lint fuzz fuzz-smoke hostile coverage unprivileged
 all: thp
 
 deps: $(B)/.deps
@@ -91,11 +91,15 @@ live: $(B)/thp $(B)/tests/hog | $(B)/.deps-test
 hostile: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/hostile.sh
 
+# The golden and CLI suites as nobody; root-only commands refuse (when run as root).
+unprivileged: $(B)/thp | $(B)/.deps-test
+	THP=$(B)/thp tests/unprivileged.sh
+
 # The unit, golden, CLI and hostile-tree tests again, built with AddressSanitizer and UBSan.
 sanitize:
 	$(MAKE) B=build/san SAN=1 unit golden cli control hostile
 
-check: deps-test thp man lint unit golden cli control live sanitize fuzz-smoke
+check: deps-test thp man lint unit golden cli control unprivileged live sanitize fuzz-smoke
 	@echo "make check: all test suites passed"
 
 regen: $(B)/thp
@@ -146,6 +150,15 @@ fuzz: $(FUZZ_BIN)
 	tests/fuzz/run.sh $(FUZZ_TIME) $(FUZZ)
 fuzz-smoke: $(FUZZ_BIN)
 	tests/fuzz/run.sh smoke $(FUZZ)
+
+# Line coverage of the core library by the unit, golden, CLI and hostile tests
+# (gcovr); the full report is build/cov/coverage.txt.
+coverage:
+	scripts/deps coverage
+	rm -rf build/cov
+	$(MAKE) B=build/cov OPT="-O0 -g --coverage" LDFLAGS=--coverage unit golden cli hostile
+	gcovr -r . --object-directory build/cov --filter src/core/ -o build/cov/coverage.txt
+	@sed -n '/^TOTAL/p' build/cov/coverage.txt
 
 man: $(B)/thp.1
 $(B)/thp.1: man/thp.1.scd

@@ -1,0 +1,44 @@
+#!/bin/sh
+# The golden and CLI suites again as an unprivileged user (nobody), and the
+# commands that change the kernel refusing with "(run as root)" and exit 1.
+# Run as root; the checkout and the build must be readable by nobody.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+if [ "$(id -u)" != 0 ]; then
+	skip "unprivileged: already running as $(id -un); the other suites covered it"
+	summary unprivileged
+	exit
+fi
+if ! command -v setpriv > /dev/null; then
+	skip "unprivileged: no setpriv (util-linux)"
+	summary unprivileged
+	exit
+fi
+as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all "$@"; }
+if ! as_nobody test -x "$THP" -a -r tests/golden.sh; then
+	bad "unprivileged: nobody cannot read $PWD or run $THP (make the checkout world-readable)"
+	summary unprivileged
+	exit
+fi
+expect "golden suite as nobody" as_nobody env THP="$THP" sh tests/golden.sh
+expect "CLI suite as nobody" as_nobody env THP="$THP" sh tests/cli.sh
+
+# root_only CMD ARGS...: refused as nobody on the live host, exit 1, "(run as root)"
+root_only() {
+	as_nobody "$THP" "$@" > /dev/null 2> /tmp/thp-unpriv.$$
+	rc=$?
+	expect "thp $* as nobody: exit 1 (got $rc)" [ "$rc" -eq 1 ]
+	expect "thp $* as nobody says to run as root" grep -q '^thp: .*(run as root)' /tmp/thp-unpriv.$$
+	rm -f /tmp/thp-unpriv.$$
+}
+cmds=$("$THP" --help | awk '/^Commands:/ {on=1; next} on && /^  [a-z]/ {print $1} on && /^$/ {exit}')
+for c in $cmds; do
+	case $c in
+	# each asks for the value the host already has, so even a wrongly
+	# granted write would change nothing
+	hugetlb) root_only hugetlb set "2M=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages 2>/dev/null || echo 0)" ;;
+	set) root_only set enabled=never ;;
+	restore) root_only restore ;;
+	esac
+done
+summary unprivileged
