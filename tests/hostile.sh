@@ -13,6 +13,7 @@ tests/hostile/mktrees.sh "$H" || exit 1
 args_for() {
 	case $1 in
 	capture) echo "-o $tmp/cap" ;;
+	watch) echo "-i 0.1 -c 3" ;;
 	*) echo "" ;;
 	esac
 }
@@ -59,6 +60,10 @@ for tree in $(ls "$H"); do
 		# shellcheck disable=SC2046
 		check "$tree" --json $c $(args_for "$c")
 	done
+done
+# watch compares recorded trees: every hostile tree as the later sample
+for tree in $(ls "$H"); do
+	check "$tree" watch --replay "$H/$tree" --replay "$H/empty"
 done
 if [ -n "$as" ]; then
 	run_as=$as
