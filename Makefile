@@ -22,7 +22,7 @@ LIB_SRC := $(CORE) $(wildcard src/out/*.c) $(wildcard src/control/*.c) $(wildcar
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all run check unit golden cli control live sanitize bench install uninstall clean man deps deps-test regen lint fuzz fuzz-smoke hostile coverage unprivileged
+.PHONY: all run check unit golden cli control live sanitize bench install uninstall clean man deps deps-test regen lint fuzz fuzz-smoke hostile coverage unprivileged completion
 all: thp
 
 deps: $(B)/.deps
@@ -91,6 +91,9 @@ live: $(B)/thp $(B)/tests/hog | $(B)/.deps-test
 hostile: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/hostile.sh
 
+completion: $(B)/thp | $(B)/.deps-test
+	THP=$(B)/thp tests/completion.sh
+
 # The golden and CLI suites as nobody; root-only commands refuse (when run as root).
 unprivileged: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/unprivileged.sh
@@ -99,7 +102,7 @@ unprivileged: $(B)/thp | $(B)/.deps-test
 sanitize:
 	$(MAKE) B=build/san SAN=1 unit golden cli control hostile
 
-check: deps-test thp man lint unit golden cli control unprivileged live sanitize fuzz-smoke
+check: deps-test thp man lint unit golden cli control completion unprivileged live sanitize fuzz-smoke
 	@echo "make check: all test suites passed"
 
 regen: $(B)/thp

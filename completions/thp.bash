@@ -1,0 +1,137 @@
+# bash completion for thp. Commands and options come from thp's own --help, so
+# they follow the installed version; PIDs from /proc; 'ps' columns from
+# 'thp ps --help'; 'set' keys and their allowed values from the running
+# kernel's /sys/kernel/mm/transparent_hugepage.
+
+# _thp_opts TEXT: the option names (-x, --long) in help TEXT, not counting
+# the usage lines (they show the global options before the command)
+_thp_opts()
+{
+	grep -vE '^(Usage:|       thp )' <<< "$1" | grep -oE -- '(^|[ ,])--?[A-Za-z][A-Za-z-]*' |
+		tr -d ' ,' | sort -u
+}
+
+# _thp_section TEXT HEADER: first word of each indented line after HEADER
+_thp_section()
+{
+	awk -v h="$2" '$0 == h {on=1; next} on && /^  [^ ]/ {print $1; next} on && !/^ / {exit}' <<< "$1"
+}
+
+_thp_pids()
+{
+	local d
+	for d in /proc/[0-9]*; do
+		printf '%s\n' "${d#/proc/}"
+	done
+}
+
+# KEY=VALUE words of 'thp set': the writable settings that HELP (its --help)
+# names, with the choices each file offers ("always [madvise] never" -> always,
+# madvise, never); "KEY=" alone for a number
+_thp_set_keys()
+{
+	local T=/sys/kernel/mm/transparent_hugepage f n key kb size v vals
+	[ -d "$T" ] || return
+	for f in "$T"/* "$T"/khugepaged/* "$T"/hugepages-*kB/*enabled; do
+		[ -f "$f" ] && [ -n "$(find "$f" -maxdepth 0 -perm -u+w 2> /dev/null)" ] || continue
+		n=${f#"$T"/}
+		case $n in
+		hugepages-*)
+			kb=${n#hugepages-}
+			kb=${kb%%kB/*}
+			if [ $((kb % 1048576)) = 0 ]; then size=$((kb / 1048576))G
+			elif [ $((kb % 1024)) = 0 ]; then size=$((kb / 1024))M
+			else size=${kb}K; fi
+			key=hugepages.$size.${n##*/}
+			;;
+		*)
+			grep -qw -- "${n##*/}" <<< "$1" || continue
+			key=${n/\//.}
+			;;
+		esac
+		vals=$(tr -d '[]' < "$f" 2> /dev/null)
+		case $key in use_zero_page | khugepaged.defrag) vals="0 1" ;; esac
+		case $vals in
+		*[!0-9\ ]* | "0 1") for v in $vals; do printf '%s=%s\n' "$key" "$v"; done ;;
+		*) printf '%s=\n' "$key" ;;
+		esac
+	done
+}
+
+# _thp_reply WORDS [PREFIX]: completions of the current word (after PREFIX)
+_thp_reply()
+{
+	mapfile -t COMPREPLY < <(compgen -P "${2:-}" -W "$1" -- "${cur#"${2:-}"}")
+}
+
+_thp()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+	local thp=${COMP_WORDS[0]} cmd="" i help
+	# the command is the first word that is not a global option or its argument
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		-R | --root | --sysroot) i=$((i + 1)) ;;
+		-*) ;;
+		*) cmd=${COMP_WORDS[i]}; break ;;
+		esac
+	done
+	if [ -z "$cmd" ] || [ "$cmd" = help ]; then
+		help=$("$thp" --help 2>/dev/null)
+		case $prev in
+		-R | --root | --sysroot) mapfile -t COMPREPLY < <(compgen -d -- "$cur") ;;
+		*)
+			if [[ $cur == -* ]] && [ -z "$cmd" ]; then
+				_thp_reply "$(_thp_opts "$(awk '/^Global options:/ {on=1} on' <<< "$help")")"
+			else
+				_thp_reply "$(_thp_section "$help" "Commands:")"
+			fi
+			;;
+		esac
+		return
+	fi
+
+	help=$("$thp" "$cmd" --help 2>/dev/null)
+	case $prev in
+	-o | --output | -s | --sort)
+		if grep -q '^Columns:' <<< "$help"; then
+			# a comma-separated list: complete its last element
+			local pre=""
+			[[ $cur == *,* ]] && pre=${cur%,*},
+			_thp_reply "$(_thp_section "$help" "Columns:")" "$pre"
+			compopt -o nospace 2> /dev/null
+		else
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		fi
+		return
+		;;
+	--replay) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
+	--save) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
+	-p | --pid) _thp_reply "$(_thp_pids)"; return ;;
+	-u | --user) mapfile -t COMPREPLY < <(compgen -u -- "$cur"); return ;;
+	--by) _thp_reply "comm user cgroup"; return ;;
+	esac
+	if [[ $cur == -* ]]; then
+		_thp_reply "$(_thp_opts "$help")"
+		return
+	fi
+	# positional arguments, as the usage line names them
+	case $(head -1 <<< "$help") in
+	*KEY=VALUE*)
+		# '=' breaks words: take the whole KEY=VALUE word from the line, and
+		# reply with what follows the '=' once there is one
+		local word=${COMP_LINE:0:COMP_POINT} keys
+		word=${word##*[[:space:]]}
+		keys=$(_thp_set_keys "$help")
+		if [[ $word == *=* ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "$keys" -- "$word" | sed 's/^[^=]*=//')
+		else
+			mapfile -t COMPREPLY < <(compgen -W "$keys" -- "$word" | sed 's/=.*/=/' | sort -u)
+			compopt -o nospace 2> /dev/null
+		fi
+		;;
+	*PID*) _thp_reply "$(_thp_pids)" ;;
+	*FILE* | *DIR*) mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+	esac
+}
+complete -F _thp thp

@@ -1,0 +1,60 @@
+#!/bin/sh
+# Shell completion (completions/thp.bash, completions/_thp): commands, options,
+# columns, PIDs and 'set' keys with the values the running kernel allows.
+# zsh is driven through stand-ins for its completion builtins.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+T=/sys/kernel/mm/transparent_hugepage
+cmds=$("$THP" --help | awk '/^Commands:/ {on=1; next} on && /^  [a-z]/ {print $1} on && /^$/ {exit}' | tr '\n' ' ')
+live_enabled=$( [ -r $T/enabled ] && tr -d '[]\n' < $T/enabled)
+
+# bash_c WORDS...: what bash completes for the last word (COMPREPLY, one line)
+bash_c() {
+	bash -c '. completions/thp.bash
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		_thp; echo "${COMPREPLY[*]}"' thp "$THP" "$@"
+}
+# zsh_c WORDS...: the same for zsh (compadd and friends print the words that fit)
+zsh_c() {
+	zsh -f -c 'compadd() { while [[ $1 == -* ]]; do [[ $1 == -- ]] && { shift; break }
+			[[ $1 == -[SP] ]] && shift; shift; done
+			local w; for w; do [[ $w == ${cur}* ]] && print -rn -- "$w "; done; }
+		compset() { [[ $2 == "*=" ]] && cur=${cur#*=}; [[ $2 == "*," ]] && cur=${cur##*,}; }
+		_files() { print -n "FILES "; }; _pids() { print -n "PIDS "; }; _users() { print -n "USERS "; }
+		source completions/_thp > /dev/null 2>&1
+		words=("$@"); CURRENT=$#; _thp; print' thp "$THP" "$@"
+}
+has() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
+
+for sh in bash zsh; do
+	c=${sh}_c
+	got=$($c "")
+	for w in $cmds; do expect "$sh: command $w" has "$got" "$w"; done
+	expect "$sh: global --root" has "$($c --ro)" --root
+	expect "$sh: status --bytes" has "$($c status --by)" --bytes
+	expect "$sh: status -b" has "$($c status -)" -b
+	expect "$sh: no --root after the command" [ -z "$($c status --ro)" ]
+	expect "$sh: help CMD" has "$($c help st)" status
+	if has "$cmds" ps; then
+		col=$("$THP" ps --help | awk '/^Columns:/ {getline; print $1}')
+		expect "$sh: ps -o columns" has "$($c ps -o '')" "$col"
+	fi
+	if has "$cmds" show; then
+		expect "$sh: show PID" sh -c "echo '$($c show '')' | grep -qE '(^| )(1|PIDS)( |$)'"
+	fi
+done
+
+if [ -n "$live_enabled" ]; then
+	keys=$(bash -c '. completions/thp.bash; _thp_set_keys "enabled defrag"' | tr '\n' ' ')
+	zkeys=$(zsh -f -c 'source completions/_thp > /dev/null 2>&1; _thp_set_keys "enabled defrag"' | tr '\n' ' ')
+	for v in $live_enabled; do
+		expect "bash: set key enabled=$v (live)" has "$keys" "enabled=$v"
+		expect "zsh: set key enabled=$v (live)" has "$zkeys" "enabled=$v"
+	done
+	expect "set keys name only what set's help names" sh -c "! echo '$keys' | grep -q 'use_zero_page'"
+else
+	skip "completion of set keys: this kernel has no $T"
+fi
+expect "zsh completion parses" zsh -n completions/_thp
+expect "bash completion parses" bash -n completions/thp.bash
+summary completion
