@@ -13,7 +13,7 @@ ifdef SAN
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 endif
 # pkg-config runs when a recipe needs it, after scripts/deps has installed it
-THP_CFLAGS = -std=gnu11 $(OPT) $(WARN) $(SANFLAGS) -D_GNU_SOURCE -DTHP_VERSION='"$(VERSION)"' \
+THP_CFLAGS = -std=gnu11 $(OPT) $(CPPFLAGS) $(WARN) $(SANFLAGS) -D_GNU_SOURCE -DTHP_VERSION='"$(VERSION)"' \
 	-Isrc $(shell pkg-config --cflags $(PKGS)) $(CFLAGS)
 THP_LDLIBS = $(shell pkg-config --libs $(PKGS)) $(LDLIBS)
 
@@ -22,7 +22,7 @@ LIB_SRC := $(CORE) $(wildcard src/out/*.c) $(wildcard src/control/*.c) $(wildcar
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all run check unit golden cli control live sanitize bench install uninstall clean man deps deps-test regen lint fuzz fuzz-smoke hostile coverage unprivileged completion
+.PHONY: all run check unit golden cli control live sanitize bench install uninstall clean man deps deps-test regen lint fuzz fuzz-smoke hostile coverage unprivileged completion deb-test
 all: thp
 
 deps: $(B)/.deps
@@ -91,6 +91,14 @@ live: $(B)/thp $(B)/tests/hog | $(B)/.deps-test
 hostile: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/hostile.sh
 
+# Builds the .deb (build/deb/), lints it, installs it into a scratch root and runs it.
+deb-test: | $(B)/.deps-deb
+	THP=$(B)/thp tests/deb.sh
+$(B)/.deps-deb: scripts/deps
+	@mkdir -p $(B)
+	scripts/deps deb
+	@touch $@
+
 completion: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/completion.sh
 
@@ -102,7 +110,7 @@ unprivileged: $(B)/thp | $(B)/.deps-test
 sanitize:
 	$(MAKE) B=build/san SAN=1 unit golden cli control hostile
 
-check: deps-test thp man lint unit golden cli control completion unprivileged live sanitize fuzz-smoke
+check: deps-test thp man lint unit golden cli control completion unprivileged live sanitize fuzz-smoke deb-test
 	@echo "make check: all test suites passed"
 
 regen: $(B)/thp
@@ -168,14 +176,19 @@ $(B)/thp.1: man/thp.1.scd
 	@mkdir -p $(B)
 	scdoc < $< > $@
 
+COMPDIR_BASH ?= $(PREFIX)/share/bash-completion/completions
+COMPDIR_ZSH ?= $(PREFIX)/share/zsh/vendor-completions
 install: thp
 	install -D -m 0755 thp $(DESTDIR)$(BINDIR)/thp
+	install -D -m 0644 completions/thp.bash $(DESTDIR)$(COMPDIR_BASH)/thp
+	install -D -m 0644 completions/_thp $(DESTDIR)$(COMPDIR_ZSH)/_thp
 	@if command -v scdoc >/dev/null; then \
 		mkdir -p $(B) && scdoc < man/thp.1.scd > $(B)/thp.1 && \
 		install -D -m 0644 $(B)/thp.1 $(DESTDIR)$(MANDIR)/man1/thp.1; fi
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/thp $(DESTDIR)$(MANDIR)/man1/thp.1
+	rm -f $(DESTDIR)$(BINDIR)/thp $(DESTDIR)$(MANDIR)/man1/thp.1 \
+		$(DESTDIR)$(COMPDIR_BASH)/thp $(DESTDIR)$(COMPDIR_ZSH)/_thp
 
 clean:
 	rm -rf build thp

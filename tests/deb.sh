@@ -1,0 +1,37 @@
+#!/bin/sh
+# Builds the Debian package from a copy of the tree (dpkg-buildpackage -us -uc -b),
+# runs lintian on it, installs it into a scratch root with its own dpkg database
+# (the host's packages are left alone) and runs 'thp status' and 'thp --version'
+# from there. The .deb is left in build/deb/.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+D=build/deb
+ver=$(sed -n '1s/^thp (\([^)]*\)).*/\1/p' debian/changelog)
+rm -rf "$D"
+mkdir -p "$D/thp-$ver"
+tar --exclude=./build --exclude=./.git --exclude=./thp -cf - . | tar -xf - -C "$D/thp-$ver"
+if ! (cd "$D/thp-$ver" && dpkg-buildpackage -us -uc -b) > "$D/build.log" 2>&1; then
+	bad "dpkg-buildpackage failed; see $D/build.log"
+	tail -20 "$D/build.log"
+	summary deb
+	exit
+fi
+deb=$(ls "$D"/thp_"$ver"_*.deb)
+ok
+dpkg-deb -c "$deb" > "$D/contents"
+for f in usr/bin/thp usr/share/man/man1/thp.1.gz usr/share/bash-completion/completions/thp \
+	usr/share/zsh/vendor-completions/_thp usr/share/doc/thp/examples/thp-serve.service; do
+	expect "package holds /$f" grep -q " \./$f\$" "$D/contents"
+done
+lintian --pedantic "$deb" > "$D/lintian" 2> /dev/null
+expect "lintian --pedantic is clean" [ ! -s "$D/lintian" ]
+cat "$D/lintian"
+
+r=$D/root
+mkdir -p "$r/var/lib/dpkg/info" "$r/var/lib/dpkg/updates"
+: > "$r/var/lib/dpkg/status"
+expect "dpkg installs the package" sh -c "dpkg --root='$r' --force-depends --force-not-root -i '$deb' > '$D/install.log' 2>&1"
+expect "installed thp runs 'thp status'" sh -c "'$r/usr/bin/thp' status > /dev/null"
+expect "installed thp shows its version" sh -c "'$r/usr/bin/thp' --version | grep -q '^thp $ver'"
+expect "installed man page formats" sh -c "zcat '$r/usr/share/man/man1/thp.1.gz' | grep -q '^.TH'"
+summary deb
