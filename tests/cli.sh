@@ -23,12 +23,19 @@ expect "no command runs status" sh -c "'$THP' --root $FX | head -1 | grep -q '^T
 expect "help CMD equals CMD --help" sh -c "[ \"\$('$THP' help status)\" = \"\$('$THP' status --help)\" ]"
 expect "help for an unknown command: exit 2" [ "$(rc_err "$THP" help nosuch | cut -d'|' -f1)" = 2 ]
 
-# every command has --help, and the manual names every long option it lists
+# every command has --help, 'thp help CMD' prints the same, and the manual's
+# section of the command names every option (long and short) that it lists
 cmds=$("$THP" --help | awk '/^Commands:/ {on=1; next} on && /^  [a-z]/ {print $1} on && /^$/ {exit}')
 for c in $cmds; do
 	expect "$c --help exits 0" sh -c "'$THP' $c --help > '$tmp/help'"
-	for o in $(grep -o -- '--[a-z][a-z-]*' "$tmp/help" | sort -u); do
-		expect "man page documents '$c $o'" grep -q -- "$o" man/thp.1.scd
+	[ "$c" = help ] && continue
+	expect "help $c equals $c --help" sh -c "'$THP' help $c | cmp -s - '$tmp/help'"
+	awk -v h="## thp $c" '$0 == h {on=1; next} on && /^#/ {exit} on' man/thp.1.scd > "$tmp/sec"
+	expect "man page has a section '## thp $c'" [ -s "$tmp/sec" ]
+	# options of the usage lines are global ones; -h/--help is documented once
+	for o in $(grep -vE '^(Usage:|       thp )' "$tmp/help" | grep -oE -- '(^|[ ,])--?[A-Za-z][A-Za-z-]*' |
+		tr -d ' ,' | sort -u | grep -vxE -- '-h|--help'); do
+		expect "man page documents '$c $o'" grep -qE -- "(^|[^A-Za-z-])$o([^A-Za-z-]|\$)" "$tmp/sec"
 	done
 done
 
