@@ -45,10 +45,14 @@ int thp_open(const struct thp_root *r, const char *rel)
 
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		int err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	if (fstat(fd, &st) < 0) {
+		int err = -errno;
 		close(fd);
 		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	}
 	return fd;
 }
