@@ -432,7 +432,7 @@ int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
 		return 2;
 	}
 	if (geteuid() != 0) {
-		thp_err("trace needs root (kernel trace events are read through tracefs)");
+		thp_err("trace needs root: kernel trace events are read through tracefs (run as root)");
 		return 1;
 	}
 	f = (struct thp_trace_filter){ o.pid, o.comm, (uint64_t)(o.min_ms * 1e6) };
