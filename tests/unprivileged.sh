@@ -14,6 +14,9 @@ if ! command -v setpriv > /dev/null; then
 	summary unprivileged
 	exit
 fi
+tmp=$(mktemp -d)
+chmod 755 "$tmp"
+trap 'rm -rf "$tmp"' EXIT INT TERM
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all "$@"; }
 if ! as_nobody test -x "$THP" -a -r tests/golden.sh; then
 	bad "unprivileged: nobody cannot read $PWD or run $THP (make the checkout world-readable)"
@@ -25,20 +28,24 @@ expect "CLI suite as nobody" as_nobody env THP="$THP" sh tests/cli.sh
 
 # root_only CMD ARGS...: refused as nobody on the live host, exit 1, "(run as root)"
 root_only() {
-	as_nobody "$THP" "$@" > /dev/null 2> /tmp/thp-unpriv.$$
+	as_nobody "$THP" "$@" > /dev/null 2> "$tmp/err" < /dev/null
 	rc=$?
 	expect "thp $* as nobody: exit 1 (got $rc)" [ "$rc" -eq 1 ]
-	expect "thp $* as nobody says to run as root" grep -q '^thp: .*(run as root)' /tmp/thp-unpriv.$$
-	rm -f /tmp/thp-unpriv.$$
+	expect "thp $* as nobody says to run as root" grep -q '^thp: .*(run as root)' "$tmp/err"
 }
+# each names a change of host state; as nobody the kernel refuses any write
+T=/sys/kernel/mm/transparent_hugepage
+other=never
+grep -q '\[never\]' $T/enabled 2> /dev/null && other=madvise
+echo "enabled=$other" > "$tmp/saved.state"
 cmds=$("$THP" --help | awk '/^Commands:/ {on=1; next} on && /^  [a-z]/ {print $1} on && /^$/ {exit}')
 for c in $cmds; do
 	case $c in
-	# each asks for the value the host already has, so even a wrongly
-	# granted write would change nothing
-	hugetlb) root_only hugetlb set "2M=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages 2>/dev/null || echo 0)" ;;
-	set) root_only set enabled=never ;;
-	restore) root_only restore ;;
+	hugetlb) root_only hugetlb set "2M=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages 2> /dev/null || echo 0)" ;;
+	set) root_only set "enabled=$other" ;;
+	restore) root_only restore "$tmp/saved.state" ;;
+	persist) root_only persist ;;
+	trace) root_only trace ;;
 	esac
 done
 summary unprivileged
