@@ -48,6 +48,19 @@ mkdir "$tmp/x" && tar -xzf "$tmp/cap.tar.gz" -C "$tmp/x"
 expect "archive holds one folder named after it" [ -d "$tmp/x/cap/sys/kernel/mm/transparent_hugepage" ]
 expect "archive shows the same host" sh -c "'$THP' --root '$tmp/x/cap' status | diff '$tmp/want' -"
 expect "capture --json reports files" sh -c "'$THP' --root $FX capture --json -o '$tmp/cap2' | jq -e '.files > 100' > /dev/null"
+# a capture records every file doctor reads: the same findings from the copy
+for fx in doctor-jemalloc doctor-vm-dmi doctor-persist-none doctor-inherited; do
+	"$THP" --root "tests/fixtures/$fx" capture -o "$tmp/dc-$fx" > /dev/null
+	"$THP" --root "tests/fixtures/$fx" doctor > "$tmp/dc-a" 2>&1
+	"$THP" --root "$tmp/dc-$fx" doctor > "$tmp/dc-b" 2>&1
+	expect "doctor on a capture of $fx gives the same findings" cmp -s "$tmp/dc-a" "$tmp/dc-b"
+done
+DX=tests/fixtures/doctor-base
+expect "doctor: bad --severity is a usage error" [ "$(rc_err "$THP" --root $DX doctor --severity high)" = "2|thp: doctor: invalid --severity 'high' (info, warn or crit)" ]
+expect "doctor: bad --sample is a usage error" [ "$(rc_err "$THP" --root $DX doctor --sample -1 | cut -d'|' -f1)" = 2 ]
+expect "doctor: --sample on a capture is refused" [ "$(rc_err "$THP" --root $DX doctor --sample 1 | cut -d'|' -f1)" = 2 ]
+expect "doctor: stray argument" [ "$(rc_err "$THP" --root $DX doctor extra)" = "2|thp: doctor: unexpected argument 'extra'" ]
+expect "doctor --root after the command" [ "$(rc_err "$THP" doctor --root tests/fixtures/doctor-fragmented-always | cut -d'|' -f1)" = 3 ]
 : > "$tmp/file"
 expect "capture into a file path fails with exit 1" [ "$(rc_err "$THP" --root $FX capture -o "$tmp/file/sub" | cut -d'|' -f1)" = 1 ]
 
