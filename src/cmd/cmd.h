@@ -30,6 +30,10 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv);
 
 struct thp_knobs;
 
+/* Reads the writable THP settings below ROOT (malloc'd), or explains why not
+ * and returns NULL. */
+struct thp_knobs *thp_knobs_load(const struct thp_root *root);
+
 /* Asks KS for the KEY=VALUE arguments ARGV[0..ARGC) of command CMD. Returns 0,
  * or the exit status (2) after explaining a malformed or refused one. */
 int thp_want_args(struct thp_knobs *ks, int argc, char **argv, const char *cmd);

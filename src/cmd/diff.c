@@ -34,21 +34,21 @@ static int load_other(const struct thp_ctx *ctx, const char *other, const char *
 
 	if (other) {
 		struct thp_root r;
-		struct thp_knobs *ks = malloc(sizeof(*ks));
+		struct thp_knobs *ks;
 
 		snprintf(label, cap, "%s", other);
-		err = ks ? thp_root_open(&r, other) : -ENOMEM;
-		if (!err) {
-			err = thp_knobs_read(&r, ks);
-			thp_root_close(&r);
+		err = thp_root_open(&r, other);
+		if (err) {
+			thp_err("cannot open root '%s': %s", other, strerror(-err));
+			return err;
 		}
-		if (!err)
-			thp_knobs_snapshot(ks, l);
+		ks = thp_knobs_load(&r);
+		thp_root_close(&r);
+		if (!ks)
+			return -ENOENT;
+		thp_knobs_snapshot(ks, l);
 		free(ks);
-		if (err)
-			thp_err("cannot read THP settings below '%s': %s", other,
-				err == -ENOENT ? "no THP sysfs directory" : strerror(-err));
-		return err;
+		return 0;
 	}
 	thp_saved_path(ctx, file, label, cap);
 	err = file ? thp_read_user(file, &buf, NULL) : thp_read(&ctx->root, SAVED_DEFAULT, &buf, NULL);
@@ -72,10 +72,10 @@ int cmd_diff(struct thp_ctx *ctx, int argc, char **argv)
 	};
 	const char *other = NULL, *file = NULL;
 	struct thp_kvlist *mine = calloc(1, sizeof(*mine)), *theirs = calloc(1, sizeof(*theirs));
-	struct thp_knobs *ks = malloc(sizeof(*ks));
+	struct thp_knobs *ks = NULL;
 	char label[4200];
 	bool all = false;
-	int c, err, ndiff = 0, rc = 1;
+	int c, ndiff = 0, rc = 1;
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "R:aJh", lo, NULL)) != -1) {
@@ -94,14 +94,8 @@ int cmd_diff(struct thp_ctx *ctx, int argc, char **argv)
 		rc = thp_usage_error("diff");
 		goto out;
 	}
-	if (!mine || !theirs || !ks)
+	if (!mine || !theirs || !(ks = thp_knobs_load(&ctx->root)))
 		goto out;
-	err = thp_knobs_read(&ctx->root, ks);
-	if (err) {
-		thp_err("cannot read THP settings: %s",
-			err == -ENOENT ? "this kernel has no THP sysfs directory" : strerror(-err));
-		goto out;
-	}
 	thp_knobs_snapshot(ks, mine);
 	if (load_other(ctx, other, file, theirs, label, sizeof(label)))
 		goto out;

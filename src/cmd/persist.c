@@ -230,7 +230,7 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 	struct thp_knobs *ks = NULL;
 	struct thp_kvlist *l = NULL;
 	bool dry = false, force = false;
-	int c, err, rc = 1;
+	int c, rc = 1;
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "o:nfJh", lo, NULL)) != -1) {
@@ -251,14 +251,10 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 		thp_err("persist: --check takes no KEY=VALUE");
 		return thp_usage_error("persist");
 	}
-	ks = malloc(sizeof(*ks));
 	l = calloc(1, sizeof(*l));
-	err = ks && l ? thp_knobs_read(&ctx->root, ks) : -ENOMEM;
-	if (err) {
-		thp_err("cannot read THP settings: %s",
-			err == -ENOENT ? "this kernel has no THP sysfs directory" : strerror(-err));
+	ks = thp_knobs_load(&ctx->root);
+	if (!ks || !l)
 		goto out;
-	}
 	if (mode == CHECK) {
 		rc = check(ctx, ks);
 		goto out;

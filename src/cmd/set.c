@@ -261,17 +261,19 @@ static int read_saved(const struct thp_ctx *ctx, const struct txn *tx, char **bu
 	return thp_read(&ctx->root, tx->path, buf, NULL);
 }
 
-/* Reads the knobs of the root, explaining a failure. */
-static struct thp_knobs *read_knobs(const struct thp_ctx *ctx)
+struct thp_knobs *thp_knobs_load(const struct thp_root *root)
 {
 	struct thp_knobs *ks = malloc(sizeof(*ks));
-	int err = ks ? thp_knobs_read(&ctx->root, ks) : -ENOMEM;
+	int err = ks ? thp_knobs_read(root, ks) : -ENOMEM;
 
-	if (err == -ENOENT)
-		thp_err("this kernel has no THP settings (%s/" THP_SYSFS_DIR " is absent)",
-			ctx->root.live ? "" : ctx->root.path);
+	if (err == -ENOENT && root->live)
+		thp_err("this kernel has no /" THP_SYSFS_DIR " (built without THP)");
+	else if (err == -ENOENT)
+		thp_err("'%s' has no " THP_SYSFS_DIR, root->path);
+	else if (err == -EOPNOTSUPP)
+		thp_err("RHEL 6's redhat_transparent_hugepage is not supported: it predates these settings");
 	else if (err)
-		thp_err("cannot read THP settings: %s", strerror(-err));
+		thp_err("cannot read THP settings below '%s': %s", root->path, strerror(-err));
 	if (err) {
 		free(ks);
 		return NULL;
@@ -345,7 +347,7 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 		thp_err("set: no KEY=VALUE given");
 		return thp_usage_error("set");
 	}
-	ks = read_knobs(ctx);
+	ks = thp_knobs_load(&ctx->root);
 	if (!ks)
 		return 1;
 	locate(ctx, save, &tx);
@@ -399,14 +401,12 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 				tx.shown, bad);
 		goto out;
 	}
-	ks = read_knobs(ctx);
+	ks = thp_knobs_load(&ctx->root);
 	if (!ks)
 		goto out;
-	for (int i = 0; i < l->n; i++) {
-		if (thp_knobs_want(ks, l->v[i].key, l->v[i].value, why, sizeof(why)) != 0) {
-			thp_err("'%s' line %d: %s; nothing was changed", tx.shown, l->v[i].line, why);
-			goto out;
-		}
+	if (thp_knobs_want_list(ks, l, &bad, why, sizeof(why)) != 0) {
+		thp_err("'%s' line %d: %s; nothing was changed", tx.shown, l->v[bad].line, why);
+		goto out;
 	}
 	rc = run(ctx, ks, &tx, false, argc, argv);
 out:

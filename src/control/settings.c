@@ -56,8 +56,9 @@ int thp_knobs_read(const struct thp_root *root, struct thp_knobs *ks)
 	memset(ks, 0, sizeof(*ks));
 	thp_status_read(root, st, false);
 	if (!st->dir || st->redhat) {
+		int err = st->redhat ? -EOPNOTSUPP : -ENOENT;
 		free(st);
-		return -ENOENT;
+		return err;
 	}
 	if (st->pmd_size && st->page_size)
 		ks->ptes_max = st->pmd_size / st->page_size - 1;
@@ -173,6 +174,19 @@ void thp_knobs_snapshot(const struct thp_knobs *ks, struct thp_kvlist *l)
 	for (int i = 0; i < ks->n; i++)
 		if (ks->k[i].old[0])
 			thp_kv_set(l, ks->k[i].key, ks->k[i].old, 0);
+}
+
+int thp_knobs_want_list(struct thp_knobs *ks, const struct thp_kvlist *l, int *bad, char *why,
+			size_t cap)
+{
+	for (int i = 0; i < l->n; i++) {
+		int err = thp_knobs_want(ks, l->v[i].key, l->v[i].value, why, cap);
+		if (err) {
+			*bad = i;
+			return err;
+		}
+	}
+	return 0;
 }
 
 static bool changes(const struct thp_knob *kn)

@@ -36,7 +36,8 @@ struct thp_knobs {
 };
 
 /* Reads every writable setting below ROOT in write order. Returns 0, -ENOENT
- * when the kernel has no THP sysfs directory, or -ENOMEM. */
+ * when the kernel has no THP sysfs directory, -EOPNOTSUPP for RHEL 6's
+ * redhat_transparent_hugepage, or -ENOMEM. */
 int thp_knobs_read(const struct thp_root *root, struct thp_knobs *ks);
 
 /* The knob of a canonical KEY, or NULL. */
@@ -52,8 +53,14 @@ int thp_knob_check(const struct thp_knobs *ks, const struct thp_knob *kn, const 
 int thp_knobs_want(struct thp_knobs *ks, const char *key, const char *value, char *why,
 		   size_t cap);
 
-/* Current values of every readable knob, in write order. */
+/* Current values of every readable knob, in write order ("push"; to "pop",
+ * read the knobs again, thp_knobs_want_list() the snapshot and apply). */
 void thp_knobs_snapshot(const struct thp_knobs *ks, struct thp_kvlist *l);
+
+/* Asks for every KEY=VALUE of L. Returns 0, or the error of the first refused
+ * entry with its index in *BAD and the reason in WHY. */
+int thp_knobs_want_list(struct thp_knobs *ks, const struct thp_kvlist *l, int *bad, char *why,
+			size_t cap);
 
 /* Number of knobs whose wanted value differs from the current one. */
 int thp_knobs_changes(const struct thp_knobs *ks);
