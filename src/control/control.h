@@ -2,6 +2,7 @@
 #ifndef THP_CONTROL_H
 #define THP_CONTROL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -46,5 +47,30 @@ int thp_file_replace(int dirfd, const char *path, const char *data, mode_t mode)
 /* Creates the symbolic link PATH -> TARGET (relative to DIRFD), replacing an
  * old link and creating parent directories. Returns 0 or -errno. */
 int thp_file_link(int dirfd, const char *target, const char *path);
+
+/* A temporary change of the global THP policy ('enabled'). The prior value is
+ * written to a journal before the first change, so that an interrupted run can
+ * be undone; thp_switch_end() restores it and removes the journal. */
+struct thp_switch {
+	const struct thp_root *root;
+	char prior[32];   /* the policy to restore */
+	char journal[96]; /* below the root */
+	bool active;      /* the journal exists and the policy may differ from prior */
+};
+
+/* Where the journal of the policy switch lives, below the root. */
+#define THP_SWITCH_JOURNAL "run/thp/bench.journal"
+
+/* Validates MODES (NULL-terminated) against the kernel's choices for 'enabled',
+ * reads the prior policy (or takes it from the journal of an interrupted run)
+ * and writes the journal. Returns 0 or -errno; *BAD names a refused mode. */
+int thp_switch_begin(struct thp_switch *s, const struct thp_root *root,
+		     const char *const *modes, const char **bad);
+/* Writes MODE to 'enabled' and reads it back. Returns 0, -errno or -EIO (read-back). */
+int thp_switch_set(struct thp_switch *s, const char *mode);
+/* Restores the prior policy, reads it back and removes the journal. Returns 0 or -errno. */
+int thp_switch_end(struct thp_switch *s);
+/* The same, with async-signal-safe calls only, for a signal handler. */
+void thp_switch_end_signal(struct thp_switch *s);
 
 #endif

@@ -80,10 +80,15 @@ static int read_counters(const struct thp_root *root, const char *file,
 	return 0;
 }
 
+int thp_vmstat_read(const struct thp_root *root, struct thp_counter *v, int *n)
+{
+	*n = 0;
+	return read_counters(root, "proc/vmstat", thp_parse_vmstat, want_vmstat, v, n);
+}
+
 void thp_counters_read(const struct thp_root *root, struct thp_status *st)
 {
-	st->vmstat_err = read_counters(root, "proc/vmstat", thp_parse_vmstat, want_vmstat,
-				       st->vmstat, &st->nvmstat);
+	st->vmstat_err = thp_vmstat_read(root, st->vmstat, &st->nvmstat);
 	st->meminfo_err = read_counters(root, "proc/meminfo", thp_parse_meminfo, want_meminfo,
 					st->meminfo, &st->nmeminfo);
 }

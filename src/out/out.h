@@ -22,6 +22,9 @@ const char *out_count(char *buf, size_t cap, uint64_t n);
 /* Percentage with one decimal: "19.0%". */
 const char *out_pct(char *buf, size_t cap, uint64_t part, uint64_t whole);
 
+/* A duration: "812.0 ns", "3.4 us", "12.5 ms", "2.31 s". */
+const char *out_ns(char *buf, size_t cap, double ns);
+
 /* An aligned table; a thin layer over libsmartcols. */
 struct out_table;
 struct out_table *out_table_new(int ncols, const char *const *headers, bool noheadings);

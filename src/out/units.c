@@ -69,3 +69,16 @@ const char *out_pct(char *buf, size_t cap, uint64_t part, uint64_t whole)
 	snprintf(buf, cap, "%.1f%%", p);
 	return buf;
 }
+
+const char *out_ns(char *buf, size_t cap, double ns)
+{
+	if (ns < 1e3)
+		snprintf(buf, cap, "%.1f ns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, cap, "%.1f us", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, cap, "%.1f ms", ns / 1e6);
+	else
+		snprintf(buf, cap, "%.2f s", ns / 1e9);
+	return buf;
+}

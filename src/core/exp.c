@@ -1,0 +1,388 @@
+/* exp.c - mechanics shared by the experiments (see exp.h) */
+#include "exp.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "parse.h"
+#include "proc.h"
+
+int thp_region_map(struct thp_region *r, size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		r->addr = NULL;
+		r->len = 0;
+		return -errno;
+	}
+	r->addr = p;
+	r->len = len;
+	return 0;
+}
+
+void thp_region_unmap(struct thp_region *r)
+{
+	if (r->addr)
+		munmap(r->addr, r->len);
+	r->addr = NULL;
+	r->len = 0;
+}
+
+int thp_region_advise(const struct thp_region *r, int advice)
+{
+	return madvise(r->addr, r->len, advice) ? -errno : 0;
+}
+
+size_t thp_region_pmd_bytes(const struct thp_region *r)
+{
+	uintptr_t a = (uintptr_t)r->addr, end = a + r->len;
+	uintptr_t first = (a + THP_PMD_BYTES - 1) & ~(uintptr_t)(THP_PMD_BYTES - 1);
+	uintptr_t last = end & ~(uintptr_t)(THP_PMD_BYTES - 1);
+
+	return last > first ? last - first : 0;
+}
+
+uint64_t thp_minflt(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (uint64_t)ru.ru_minflt;
+}
+
+uint64_t thp_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t thp_touch(const struct thp_region *r, size_t step, bool write)
+{
+	volatile char *p = r->addr;
+	uint64_t before = thp_minflt();
+	char sink = 0;
+
+	for (size_t off = 0; off < r->len; off += step) {
+		if (write)
+			p[off] = 1;
+		else
+			sink ^= p[off];
+	}
+	(void)sink;
+	return thp_minflt() - before;
+}
+
+struct vma_ctx {
+	struct thp_vma *v;
+};
+
+static int vma_field(const char *key, size_t klen, uint64_t val, void *ctx)
+{
+	struct thp_vma *v = ((struct vma_ctx *)ctx)->v;
+
+	if (v->n >= THP_VMA_FIELDS || klen >= THP_NAME_MAX)
+		return 0;
+	memcpy(v->f[v->n].name, key, klen);
+	v->f[v->n].name[klen] = '\0';
+	v->f[v->n++].val = val;
+	return 0;
+}
+
+/* Parses "START-END perms ..." of a mapping's header line. */
+static bool vma_header(const char *line, uint64_t *start, uint64_t *end)
+{
+	char *e;
+	unsigned long long s = strtoull(line, &e, 16), x;
+
+	if (e == line || *e != '-')
+		return false;
+	line = e + 1;
+	x = strtoull(line, &e, 16);
+	if (e == line || *e != ' ')
+		return false;
+	*start = s;
+	*end = x;
+	return true;
+}
+
+int thp_vma_parse(const char *buf, uint64_t addr, struct thp_vma *v)
+{
+	const char *p = buf, *body = NULL;
+	size_t blen = 0;
+
+	memset(v, 0, sizeof(*v));
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		const char *next = nl ? nl + 1 : p + strlen(p);
+		uint64_t s, e;
+
+		if (vma_header(p, &s, &e)) {
+			if (body)
+				break;
+			if (addr >= s && addr < e) {
+				v->start = s;
+				v->end = e;
+				body = next;
+			}
+		} else if (body) {
+			blen = (size_t)(next - body);
+		}
+		p = next;
+	}
+	if (!body)
+		return -ENOENT;
+	char *copy = strndup(body, blen);
+	if (!copy)
+		return -ENOMEM;
+	struct vma_ctx c = { v };
+	thp_parse_meminfo(copy, vma_field, &c);
+	free(copy);
+	return 0;
+}
+
+int thp_vma_read(const struct thp_root *root, pid_t pid, uint64_t addr, struct thp_vma *v)
+{
+	char path[64], *buf;
+	int err;
+
+	if (pid)
+		snprintf(path, sizeof(path), "proc/%d/smaps", (int)pid);
+	else
+		snprintf(path, sizeof(path), "proc/self/smaps");
+	err = thp_read(root, path, &buf, NULL);
+	if (err) {
+		memset(v, 0, sizeof(*v));
+		return err;
+	}
+	err = thp_vma_parse(buf, addr, v);
+	free(buf);
+	return err;
+}
+
+uint64_t thp_vma_get(const struct thp_vma *v, const char *name)
+{
+	uint64_t x = 0;
+
+	thp_counter_get(v->f, v->n, name, &x);
+	return x;
+}
+
+void thp_vmstat_snap(const struct thp_root *root, struct thp_vmstat *s)
+{
+	s->err = thp_vmstat_read(root, s->c, &s->n);
+}
+
+bool thp_vmstat_has(const struct thp_vmstat *s, const char *name)
+{
+	return thp_counter_get(s->c, s->n, name, NULL);
+}
+
+uint64_t thp_vmstat_delta(const struct thp_vmstat *before, const struct thp_vmstat *after,
+			  const char *name)
+{
+	uint64_t a = 0, b = 0;
+
+	if (!thp_counter_get(before->c, before->n, name, &b) ||
+	    !thp_counter_get(after->c, after->n, name, &a) || a < b)
+		return 0;
+	return a - b;
+}
+
+int thp_dtlb_open(void)
+{
+	struct perf_event_attr pe;
+	long fd;
+
+	memset(&pe, 0, sizeof(pe));
+	pe.size = sizeof(pe);
+	pe.type = PERF_TYPE_HW_CACHE;
+	pe.config = PERF_COUNT_HW_CACHE_DTLB | (PERF_COUNT_HW_CACHE_OP_READ << 8) |
+		    (PERF_COUNT_HW_CACHE_RESULT_MISS << 16);
+	pe.disabled = 1;
+	pe.exclude_kernel = 1;
+	pe.exclude_hv = 1;
+	fd = syscall(SYS_perf_event_open, &pe, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+void thp_counter_start(int fd)
+{
+	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+}
+
+uint64_t thp_counter_stop(int fd)
+{
+	uint64_t v = 0;
+
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+		return 0;
+	return v;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+struct thp_stats thp_stats_of(const double *v, int n)
+{
+	struct thp_stats s = { 0, 0, 0 };
+	double *c;
+
+	if (n < 1 || !(c = malloc((size_t)n * sizeof(*c))))
+		return s;
+	memcpy(c, v, (size_t)n * sizeof(*c));
+	qsort(c, (size_t)n, sizeof(*c), cmp_double);
+	s.min = c[0];
+	s.max = c[n - 1];
+	s.median = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+	free(c);
+	return s;
+}
+
+bool thp_stats_overlap(const struct thp_stats *a, const struct thp_stats *b)
+{
+	return a->min <= b->max && b->min <= a->max;
+}
+
+int thp_pstat_parse(const char *buf, struct thp_pstat *s)
+{
+	const char *open = strchr(buf, '('), *close = strrchr(buf, ')');
+	unsigned long long ut, st;
+	int ppid;
+	size_t n;
+
+	if (!open || !close || close < open)
+		return -EINVAL;
+	n = (size_t)(close - open - 1);
+	if (n >= sizeof(s->comm))
+		n = sizeof(s->comm) - 1;
+	memcpy(s->comm, open + 1, n);
+	s->comm[n] = '\0';
+	/* after ") ": state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime */
+	if (sscanf(close + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ppid,
+		   &ut, &st) != 3)
+		return -EINVAL;
+	s->ppid = ppid;
+	s->utime = ut;
+	s->stime = st;
+	return 0;
+}
+
+int thp_pstat_read(const struct thp_root *root, pid_t pid, struct thp_pstat *s)
+{
+	char path[64], buf[1024];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "proc/%d/stat", (int)pid);
+	n = thp_read_buf(root, path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	return thp_pstat_parse(buf, s);
+}
+
+#define BUSY_MAX 4096
+
+struct busy_snap {
+	int n;
+	pid_t pid[BUSY_MAX];
+	uint64_t ticks[BUSY_MAX];
+};
+
+struct busy_walk {
+	const struct thp_root *root;
+	struct busy_snap *snap;
+	const struct busy_snap *before; /* NULL on the first pass */
+	struct thp_busy *b;
+	double secs;
+};
+
+static int busy_proc(pid_t pid, void *ctx)
+{
+	struct busy_walk *w = ctx;
+	struct thp_pstat ps;
+	uint64_t t;
+
+	if (pid == getpid() || w->snap->n >= BUSY_MAX || thp_pstat_read(w->root, pid, &ps))
+		return 0;
+	t = ps.utime + ps.stime;
+	w->snap->pid[w->snap->n] = pid;
+	w->snap->ticks[w->snap->n++] = t;
+	if (!w->before)
+		return 0;
+	for (int i = 0; i < w->before->n; i++) {
+		if (w->before->pid[i] != pid)
+			continue;
+		double cpu = (double)(t - w->before->ticks[i]) / (double)sysconf(_SC_CLK_TCK) / w->secs;
+		if (cpu > w->b->top_cpu) {
+			w->b->top_cpu = cpu;
+			w->b->top_pid = pid;
+			snprintf(w->b->top_comm, sizeof(w->b->top_comm), "%s", ps.comm);
+		}
+		break;
+	}
+	return 0;
+}
+
+int thp_busy_sample(const struct thp_root *root, int window_ms, struct thp_busy *b)
+{
+	struct busy_snap *s = calloc(2, sizeof(*s));
+	struct busy_walk w = { root, s, NULL, b, window_ms / 1000.0 };
+	struct timespec ts = { window_ms / 1000, (long)(window_ms % 1000) * 1000000L };
+	char buf[128];
+	int err;
+
+	memset(b, 0, sizeof(*b));
+	b->ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (!s)
+		return -ENOMEM;
+	if (thp_read_buf(root, "proc/loadavg", buf, sizeof(buf)) > 0)
+		b->load1 = strtod(buf, NULL);
+	err = thp_proc_each(root, busy_proc, &w);
+	if (!err) {
+		nanosleep(&ts, NULL);
+		w.before = &s[0];
+		w.snap = &s[1];
+		err = thp_proc_each(root, busy_proc, &w);
+	}
+	free(s);
+	return err;
+}
+
+bool thp_busy_noisy(const struct thp_busy *b)
+{
+	return (b->ncpu > 0 && b->load1 > b->ncpu) || b->top_cpu >= 0.5;
+}
+
+bool thp_in_vm(const struct thp_root *root)
+{
+	char *buf;
+	bool vm = false;
+
+	if (thp_read(root, "proc/cpuinfo", &buf, NULL))
+		return false;
+	for (char *p = strstr(buf, "flags"); p && !vm; p = strstr(p + 1, "\nflags")) {
+		char *nl = strchr(p + 1, '\n');
+		char *h = strstr(p, " hypervisor");
+		vm = h && (!nl || h < nl);
+	}
+	free(buf);
+	return vm;
+}
