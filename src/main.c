@@ -28,6 +28,7 @@ static const struct command {
 	{ "watch", cmd_watch, "fault, compaction, khugepaged and split rates per interval" },
 	{ "doctor", cmd_doctor, "what is wrong with THP on this host, the evidence, and the fix" },
 	{ "trace", cmd_trace, "how long threads stall in compaction and reclaim (root)" },
+	{ "bench", cmd_bench, "measure one THP mechanism: fault, bloat, cow, collapse, ..." },
 	{ "help", cmd_help, "show help for thp or for one command" },
 };
 

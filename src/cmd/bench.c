@@ -1,0 +1,1205 @@
+/* bench.c - `thp bench NAME`: measured demonstrations of one THP mechanism each,
+ * with the kernel's own evidence (vmstat deltas, smaps of the mapping) beside the times */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../control/control.h"
+#include "../core/exp.h"
+#include "../core/parse.h"
+#include "../out/out.h"
+#include "cmd.h"
+#include "modes.h"
+
+#define REPS_MAX 100
+#define COLS_MAX 12
+#define ARMS_MAX 12
+#define TEXT_LEN 24
+#define TIMELINE_MAX 256
+#define MIB (1ull << 20)
+
+enum kind { K_COUNT, K_SIZE, K_TIME, K_FLAG, K_RATIO, K_TEXT };
+
+struct col {
+	const char *head; /* text header */
+	const char *key;  /* JSON key */
+	enum kind kind;
+};
+
+struct arm {
+	char name[32];
+	double v[COLS_MAX][REPS_MAX];
+	char text[COLS_MAX][TEXT_LEN];
+	bool missing[COLS_MAX]; /* no figure (a counter the CPU does not expose) */
+};
+
+struct point {
+	double t;
+	uint64_t anon_huge, collapsed, scans;
+};
+
+struct bench {
+	struct thp_ctx *ctx;
+	const struct experiment *x;
+	/* options */
+	uint64_t size, step, loads;
+	int reps, timeout;
+	bool sweep, writer_parent, bytes;
+	/* results of one mode */
+	const struct col *cols;
+	int ncols, narms;
+	struct arm arms[ARMS_MAX];
+	char reading[768];
+	char note[512];
+	int npoints;
+	struct point timeline[TIMELINE_MAX];
+};
+
+struct experiment {
+	const char *name, *summary;
+	uint64_t size; /* default region size */
+	int reps;      /* default repetitions */
+	/* names the arms and columns */
+	void (*setup)(struct bench *b);
+	/* runs one repetition of ARM into V (one value per column) and T (text columns);
+	 * returns 0 or -errno of a failure that ends the experiment */
+	int (*run)(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN], bool *missing);
+	/* writes b->reading from the results */
+	void (*read)(struct bench *b);
+};
+
+/* ---- helpers ---- */
+
+/* A non-negative measurement rounded to an integer. */
+static uint64_t u64r(double x)
+{
+	return x > 0 ? (uint64_t)(x + 0.5) : 0;
+}
+
+static const char *errname(int err)
+{
+	static const struct { int e; const char *n; } names[] = {
+		{ 0, "ok" },          { EINVAL, "EINVAL" }, { EAGAIN, "EAGAIN" }, { ENOMEM, "ENOMEM" },
+		{ EPERM, "EPERM" },   { EACCES, "EACCES" }, { EBUSY, "EBUSY" },   { EFAULT, "EFAULT" },
+		{ ENOSYS, "ENOSYS" },
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].e == -err)
+			return names[i].n;
+	return "error";
+}
+
+static void set_text(char (*t)[TEXT_LEN], int col, const char *s)
+{
+	snprintf(t[col], TEXT_LEN, "%s", s);
+}
+
+static double med(const struct bench *b, int arm, int col)
+{
+	return thp_stats_of(b->arms[arm].v[col], b->reps).median;
+}
+
+static struct thp_stats stats(const struct bench *b, int arm, int col)
+{
+	return thp_stats_of(b->arms[arm].v[col], b->reps);
+}
+
+static const char *sz(char *buf, size_t cap, double bytes)
+{
+	return out_size(buf, cap, u64r(bytes), false);
+}
+
+static const char *cnt(char *buf, size_t cap, double n)
+{
+	return out_count(buf, cap, u64r(n));
+}
+
+/* Appends printf text to the reading. */
+__attribute__((format(printf, 2, 3))) static void say(struct bench *b, const char *fmt, ...)
+{
+	size_t n = strlen(b->reading);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(b->reading + n, sizeof(b->reading) - n, fmt, ap);
+	va_end(ap);
+}
+
+__attribute__((format(printf, 2, 3))) static void note(struct bench *b, const char *fmt, ...)
+{
+	size_t n = strlen(b->note);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(b->note + n, sizeof(b->note) - n, fmt, ap);
+	va_end(ap);
+}
+
+static void arms(struct bench *b, const char *const *names)
+{
+	for (b->narms = 0; names[b->narms]; b->narms++)
+		snprintf(b->arms[b->narms].name, sizeof(b->arms[0].name), "%s", names[b->narms]);
+}
+
+#define COLS(b, c) ((b)->cols = (c), (b)->ncols = (int)(sizeof(c) / sizeof((c)[0])))
+
+/* Maps the region of one repetition with ADVICE (-1: none) applied. */
+static int map(struct bench *b, struct thp_region *r, int advice)
+{
+	int err = thp_region_map(r, b->size);
+
+	if (!err && advice >= 0 && (err = thp_region_advise(r, advice)))
+		thp_region_unmap(r);
+	return err;
+}
+
+/* The smaps fields of region R in the calling process. */
+static void vma_of(struct bench *b, const struct thp_region *r, pid_t pid, struct thp_vma *v)
+{
+	thp_vma_read(&b->ctx->root, pid, (uint64_t)(uintptr_t)r->addr, v);
+}
+
+/* Faults every page of R in with 4 KiB pages whatever the policy, by turning THP
+ * off for the process while touching (PR_SET_THP_DISABLE) and back to PRIOR after. */
+static void touch_small(const struct thp_region *r, int prior)
+{
+	thp_prctl_set_disable(true);
+	thp_touch(r, 4096, true);
+	thp_prctl_set_disable(prior > 0);
+}
+
+/* ---- fault: first touch, plain vs MADV_HUGEPAGE ---- */
+
+enum { F_ALIGNED, F_FAULTS, F_TIME, F_RSS, F_HUGE, F_ALLOC, F_FALLBACK, F_STALL };
+static const struct col fault_cols[] = {
+	{ "2M-ALIGNED", "aligned", K_FLAG },       { "FAULTS", "minor_faults", K_COUNT },
+	{ "TOUCH", "touch_ns", K_TIME },           { "RSS", "rss", K_SIZE },
+	{ "ANONHUGE", "anon_huge", K_SIZE },       { "FAULT_ALLOC+", "thp_fault_alloc", K_COUNT },
+	{ "FALLBACK+", "thp_fault_fallback", K_COUNT }, { "COMPACT_STALL+", "compact_stall", K_COUNT },
+};
+
+static void fault_setup(struct bench *b)
+{
+	static const char *const n[] = { "plain", "MADV_HUGEPAGE", NULL };
+	COLS(b, fault_cols);
+	arms(b, n);
+}
+
+static int fault_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN], bool *missing)
+{
+	struct thp_region r;
+	struct thp_vmstat s0, s1;
+	struct thp_vma vma;
+	uint64_t t0;
+	int err = map(b, &r, arm ? MADV_HUGEPAGE : -1);
+
+	(void)t;
+	(void)missing;
+	if (err)
+		return err;
+	thp_vmstat_snap(&b->ctx->root, &s0);
+	t0 = thp_now_ns();
+	v[F_FAULTS] = (double)thp_touch(&r, 4096, true);
+	v[F_TIME] = (double)(thp_now_ns() - t0);
+	thp_vmstat_snap(&b->ctx->root, &s1);
+	vma_of(b, &r, 0, &vma);
+	v[F_ALIGNED] = (uintptr_t)r.addr % THP_PMD_BYTES == 0;
+	v[F_RSS] = (double)thp_vma_get(&vma, "Rss");
+	v[F_HUGE] = (double)thp_vma_get(&vma, "AnonHugePages");
+	v[F_ALLOC] = (double)thp_vmstat_delta(&s0, &s1, "thp_fault_alloc");
+	v[F_FALLBACK] = (double)thp_vmstat_delta(&s0, &s1, "thp_fault_fallback");
+	v[F_STALL] = (double)thp_vmstat_delta(&s0, &s1, "compact_stall");
+	thp_region_unmap(&r);
+	return 0;
+}
+
+static void fault_read(struct bench *b)
+{
+	char a[32], c[32], d[32], e[32], f[32], g[32];
+	double huge = med(b, 1, F_HUGE), blocks = (double)b->size / THP_PMD_BYTES;
+
+	if (huge == 0) {
+		say(b, "MADV_HUGEPAGE got no huge pages here: every 4 KiB page took its own fault "
+		       "(%s faults).", cnt(a, sizeof(a), med(b, 1, F_FAULTS)));
+	} else {
+		say(b, "MADV_HUGEPAGE: %s faults instead of %s (one per 2 MiB instead of one per 4 KiB); "
+		       "%s of %s huge, %s fallbacks, %s compaction stalls.",
+		    cnt(a, sizeof(a), med(b, 1, F_FAULTS)), cnt(c, sizeof(c), med(b, 0, F_FAULTS)),
+		    sz(d, sizeof(d), huge), sz(e, sizeof(e), (double)b->size),
+		    cnt(f, sizeof(f), med(b, 1, F_FALLBACK)), cnt(g, sizeof(g), med(b, 1, F_STALL)));
+	}
+	if (med(b, 0, F_HUGE) > 0)
+		say(b, " Plain memory got huge pages too (enabled=always).");
+	say(b, " Touch time is the first-touch cost (zeroing, faults, compaction), not what THP "
+	       "saves later; %.0f blocks of 2 MiB fit the region.", blocks);
+}
+
+/* ---- bloat: one byte every STEP, plain vs MADV_HUGEPAGE ---- */
+
+enum { B_STEP, B_WRITES, B_FAULTS, B_RSS, B_HUGE };
+static const struct col bloat_cols[] = {
+	{ "STEP", "step", K_SIZE },  { "WRITES", "writes", K_COUNT }, { "FAULTS", "minor_faults", K_COUNT },
+	{ "RSS", "rss", K_SIZE },    { "ANONHUGE", "anon_huge", K_SIZE },
+};
+enum { S_WRITES, S_PLAIN, S_HINTED, S_HUGE, S_RATIO };
+static const struct col sweep_cols[] = {
+	{ "WRITES", "writes", K_COUNT },        { "PLAIN RSS", "plain_rss", K_SIZE },
+	{ "HINTED RSS", "hinted_rss", K_SIZE }, { "HINTED ANONHUGE", "hinted_anon_huge", K_SIZE },
+	{ "RATIO", "rss_ratio", K_RATIO },
+};
+#define SWEEP_STEPS 10 /* 2 MiB down to 4 KiB */
+
+static void bloat_setup(struct bench *b)
+{
+	static const char *const n[] = { "plain", "MADV_HUGEPAGE", NULL };
+
+	if (!b->sweep) {
+		COLS(b, bloat_cols);
+		arms(b, n);
+		return;
+	}
+	COLS(b, sweep_cols);
+	b->narms = SWEEP_STEPS;
+	for (int i = 0; i < SWEEP_STEPS; i++)
+		out_size(b->arms[i].name, sizeof(b->arms[i].name), (uint64_t)THP_PMD_BYTES >> i, false);
+}
+
+/* Writes one byte every STEP into a fresh region; returns Rss and AnonHugePages. */
+static int bloat_one(struct bench *b, size_t step, bool hinted, uint64_t *faults, double *rss,
+		     double *huge)
+{
+	struct thp_region r;
+	struct thp_vma vma;
+	int err = map(b, &r, hinted ? MADV_HUGEPAGE : -1);
+
+	if (err)
+		return err;
+	*faults = thp_touch(&r, step, true);
+	vma_of(b, &r, 0, &vma);
+	*rss = (double)thp_vma_get(&vma, "Rss");
+	*huge = (double)thp_vma_get(&vma, "AnonHugePages");
+	thp_region_unmap(&r);
+	return 0;
+}
+
+static int bloat_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN], bool *missing)
+{
+	uint64_t faults;
+	double rss, huge, prss, phuge;
+	int err;
+
+	(void)t;
+	(void)missing;
+	if (!b->sweep) {
+		v[B_STEP] = (double)b->step;
+		v[B_WRITES] = (double)((b->size + b->step - 1) / b->step);
+		err = bloat_one(b, b->step, arm == 1, &faults, &rss, &huge);
+		v[B_FAULTS] = (double)faults;
+		v[B_RSS] = rss;
+		v[B_HUGE] = huge;
+		return err;
+	}
+	size_t step = (size_t)THP_PMD_BYTES >> arm;
+	v[S_WRITES] = (double)((b->size + step - 1) / step);
+	if ((err = bloat_one(b, step, false, &faults, &prss, &phuge)) ||
+	    (err = bloat_one(b, step, true, &faults, &rss, &huge)))
+		return err;
+	v[S_PLAIN] = prss;
+	v[S_HINTED] = rss;
+	v[S_HUGE] = huge;
+	v[S_RATIO] = prss > 0 ? rss / prss : 0;
+	return 0;
+}
+
+static void bloat_read(struct bench *b)
+{
+	char a[32], c[32], d[32], e[32];
+
+	if (!b->sweep) {
+		double p = med(b, 0, B_RSS), h = med(b, 1, B_RSS);
+		say(b, "%s one-byte writes, one every %s: Rss %s with 4 KiB pages, %s with MADV_HUGEPAGE "
+		       "(%.1fx).",
+		    cnt(a, sizeof(a), med(b, 0, B_WRITES)), sz(c, sizeof(c), (double)b->step),
+		    sz(d, sizeof(d), p), sz(e, sizeof(e), h), p > 0 ? h / p : 0.0);
+		say(b, " Each write into an empty 2 MiB block gets a whole huge page when one is free "
+		       "(512x a 4 KiB page).");
+		return;
+	}
+	int last = -1;
+	for (int i = 0; i < b->narms; i++)
+		if (med(b, i, S_RATIO) > 1.05)
+			last = i;
+	if (last < 0)
+		say(b, "THP cost no extra Rss at any density.");
+	else if (last == b->narms - 1)
+		say(b, "THP costs extra Rss at every density down to one write per 4 KiB.");
+	else
+		say(b, "THP stops costing extra Rss at one write every %s (ratio %.2fx); "
+		       "at one every %s it still costs %.1fx.",
+		    b->arms[last + 1].name, med(b, last + 1, S_RATIO), b->arms[last].name,
+		    med(b, last, S_RATIO));
+	say(b, " A huge page is all or nothing: sparse writers pay for the whole 2 MiB.");
+}
+
+/* ---- cow: writes after fork, by the child or the parent ---- */
+
+enum { C_FORK, C_WRITES, C_FAULTS, C_PRIV, C_SHARED, C_WHUGE, C_OHUGE, C_SPLIT };
+static const struct col cow_cols[] = {
+	{ "FORK", "fork_ns", K_TIME },
+	{ "WRITES", "writes", K_COUNT },
+	{ "WRITER FAULTS", "writer_minor_faults", K_COUNT },
+	{ "WRITER PRIVATE_DIRTY", "writer_private_dirty", K_SIZE },
+	{ "WRITER SHARED_DIRTY", "writer_shared_dirty", K_SIZE },
+	{ "WRITER ANONHUGE", "writer_anon_huge", K_SIZE },
+	{ "OTHER ANONHUGE", "other_anon_huge", K_SIZE },
+	{ "SPLIT_PMD+", "thp_split_pmd", K_COUNT },
+};
+
+struct cow_side {
+	uint64_t faults, priv, shared, huge;
+};
+
+static void cow_setup(struct bench *b)
+{
+	static const char *const n[] = { "MADV_NOHUGEPAGE", "MADV_HUGEPAGE", NULL };
+	COLS(b, cow_cols);
+	arms(b, n);
+}
+
+static void cow_fill(struct bench *b, const struct thp_region *r, pid_t pid, struct cow_side *s)
+{
+	struct thp_vma vma;
+
+	vma_of(b, r, pid, &vma);
+	s->priv = thp_vma_get(&vma, "Private_Dirty");
+	s->shared = thp_vma_get(&vma, "Shared_Dirty");
+	s->huge = thp_vma_get(&vma, "AnonHugePages");
+}
+
+static int cow_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN], bool *missing)
+{
+	struct thp_region r;
+	struct thp_vmstat s0, s1;
+	struct cow_side w = { 0 }, o = { 0 };
+	int res[2], go[2], err = map(b, &r, arm ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+	uint64_t t0;
+	pid_t pid;
+	char c = 0;
+
+	(void)t;
+	(void)missing;
+	if (err)
+		return err;
+	thp_touch(&r, 4096, true);
+	if (pipe(res) || pipe(go)) {
+		err = -errno;
+		thp_region_unmap(&r);
+		return err;
+	}
+	fflush(stdout);
+	thp_vmstat_snap(&b->ctx->root, &s0);
+	t0 = thp_now_ns();
+	pid = fork();
+	if (pid == 0) {
+		struct cow_side me = { 0 };
+		close(res[0]);
+		close(go[1]);
+		if (!b->writer_parent) {
+			me.faults = thp_touch(&r, b->step, true);
+			cow_fill(b, &r, 0, &me);
+		}
+		if (write(res[1], &me, sizeof(me)) != sizeof(me) || read(go[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	v[C_FORK] = (double)(thp_now_ns() - t0);
+	close(res[1]);
+	close(go[0]);
+	if (pid < 0) {
+		err = -errno;
+	} else if (read(res[0], &w, sizeof(w)) != sizeof(w)) {
+		err = -EIO;
+	} else if (b->writer_parent) {
+		w.faults = thp_touch(&r, b->step, true);
+		cow_fill(b, &r, 0, &w);
+		cow_fill(b, &r, pid, &o);
+	} else {
+		cow_fill(b, &r, 0, &o);
+	}
+	thp_vmstat_snap(&b->ctx->root, &s1);
+	close(go[1]);
+	close(res[0]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	v[C_WRITES] = (double)((b->size + b->step - 1) / b->step);
+	v[C_FAULTS] = (double)w.faults;
+	v[C_PRIV] = (double)w.priv;
+	v[C_SHARED] = (double)w.shared;
+	v[C_WHUGE] = (double)w.huge;
+	v[C_OHUGE] = (double)o.huge;
+	v[C_SPLIT] = (double)thp_vmstat_delta(&s0, &s1, "thp_split_pmd");
+	thp_region_unmap(&r);
+	return err;
+}
+
+static void cow_read(struct bench *b)
+{
+	char a[32], c[32], d[32], e[32], f[32];
+	const char *writer = b->writer_parent ? "parent" : "child";
+	const char *other = b->writer_parent ? "child" : "parent";
+
+	if (med(b, 1, C_OHUGE) + med(b, 1, C_WHUGE) + med(b, 1, C_SPLIT) == 0) {
+		say(b, "The MADV_HUGEPAGE arm got no huge pages, so both arms show 4 KiB copy-on-write.");
+	} else {
+		say(b, "With THP, %s writes by the %s split %s PMDs and copied %s (4 KiB per write, "
+		       "not 2 MiB); the %s keeps %s of huge pages, the %s %s.",
+		    cnt(a, sizeof(a), med(b, 1, C_WRITES)), writer, cnt(c, sizeof(c), med(b, 1, C_SPLIT)),
+		    sz(d, sizeof(d), med(b, 1, C_PRIV)), other, sz(e, sizeof(e), med(b, 1, C_OHUGE)),
+		    writer, sz(f, sizeof(f), med(b, 1, C_WHUGE)));
+	}
+	say(b, " fork() took %s with 4 KiB pages and %s with THP (median): fewer page-table "
+	       "entries to copy.",
+	    out_ns(c, sizeof(c), med(b, 0, C_FORK)), out_ns(d, sizeof(d), med(b, 1, C_FORK)));
+}
+
+/* ---- collapse: MADV_COLLAPSE on memory faulted with 4 KiB pages ---- */
+
+enum { L_HINT, L_RESULT, L_BEFORE, L_ELIG, L_TIME, L_PERGIB, L_AFTER, L_ELIG_AFTER, L_ALLOC };
+static const struct col collapse_cols[] = {
+	{ "MADV_HUGEPAGE", "hugepage_result", K_TEXT },
+	{ "MADV_COLLAPSE", "collapse_result", K_TEXT },
+	{ "ANONHUGE BEFORE", "anon_huge_before", K_SIZE },
+	{ "ELIGIBLE", "thp_eligible_before", K_FLAG },
+	{ "COLLAPSE", "collapse_ns", K_TIME },
+	{ "PER GIB", "collapse_ns_per_gib", K_TIME },
+	{ "ANONHUGE AFTER", "anon_huge_after", K_SIZE },
+	{ "ELIGIBLE AFTER", "thp_eligible_after", K_FLAG },
+	{ "COLLAPSE_ALLOC+", "thp_collapse_alloc", K_COUNT },
+};
+
+static void collapse_setup(struct bench *b)
+{
+	static const char *const n[] = { "hint", "collapse-only", "disabled", NULL };
+	COLS(b, collapse_cols);
+	arms(b, n);
+}
+
+static int collapse_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN], bool *missing)
+{
+	struct thp_region r;
+	struct thp_vmstat s0, s1;
+	struct thp_vma vma;
+	int prior = thp_prctl_get_disable(), err;
+	uint64_t t0;
+
+	(void)missing;
+	if (arm == 2 && (err = thp_prctl_set_disable(true)))
+		return err;
+	err = map(b, &r, -1);
+	if (!err) {
+		touch_small(&r, arm == 2 ? 1 : prior);
+		set_text(t, L_HINT, arm == 1 ? "-" : errname(thp_region_advise(&r, MADV_HUGEPAGE)));
+		vma_of(b, &r, 0, &vma);
+		v[L_BEFORE] = (double)thp_vma_get(&vma, "AnonHugePages");
+		v[L_ELIG] = (double)thp_vma_get(&vma, "THPeligible");
+		thp_vmstat_snap(&b->ctx->root, &s0);
+		t0 = thp_now_ns();
+		set_text(t, L_RESULT, errname(thp_region_advise(&r, MADV_COLLAPSE)));
+		v[L_TIME] = (double)(thp_now_ns() - t0);
+		thp_vmstat_snap(&b->ctx->root, &s1);
+		v[L_PERGIB] = v[L_TIME] * (double)(1ull << 30) / (double)b->size;
+		vma_of(b, &r, 0, &vma);
+		v[L_AFTER] = (double)thp_vma_get(&vma, "AnonHugePages");
+		v[L_ELIG_AFTER] = (double)thp_vma_get(&vma, "THPeligible");
+		v[L_ALLOC] = (double)thp_vmstat_delta(&s0, &s1, "thp_collapse_alloc");
+		thp_region_unmap(&r);
+	}
+	if (arm == 2)
+		thp_prctl_set_disable(prior > 0);
+	return err;
+}
+
+static void collapse_read(struct bench *b)
+{
+	char a[32], c[32], d[32], e[32];
+
+	say(b, "hint: MADV_HUGEPAGE alone left %s huge, MADV_COLLAPSE made %s huge (%s). "
+	       "collapse-only: %s without any hint (%s). ",
+	    sz(a, sizeof(a), med(b, 0, L_BEFORE)), sz(c, sizeof(c), med(b, 0, L_AFTER)),
+	    b->arms[0].text[L_RESULT], sz(d, sizeof(d), med(b, 1, L_AFTER)), b->arms[1].text[L_RESULT]);
+	say(b, "disabled (PR_SET_THP_DISABLE): MADV_COLLAPSE %s, %s huge. "
+	       "MADV_COLLAPSE ignores the 'enabled' policy; only the prctl or MADV_NOHUGEPAGE stop it.",
+	    strcmp(b->arms[2].text[L_RESULT], "ok") ? b->arms[2].text[L_RESULT] : "succeeded",
+	    sz(e, sizeof(e), med(b, 2, L_AFTER)));
+}
+
+/* ---- khugepaged: advise a touched region and wait for the background collapse ---- */
+
+enum { K_WAIT, K_DONE, K_TARGET, K_HUGE, K_COLLAPSED, K_SCANS };
+static const struct col khugepaged_cols[] = {
+	{ "WAITED", "waited_ns", K_TIME },       { "COLLAPSED", "collapsed", K_FLAG },
+	{ "TARGET", "target", K_SIZE },          { "ANONHUGE", "anon_huge", K_SIZE },
+	{ "PAGES_COLLAPSED+", "pages_collapsed", K_COUNT }, { "FULL_SCANS+", "full_scans", K_COUNT },
+};
+
+#define KH "sys/kernel/mm/transparent_hugepage/khugepaged/"
+
+static uint64_t kh_num(struct bench *b, const char *name)
+{
+	struct thp_setting s;
+	char rel[128];
+
+	snprintf(rel, sizeof(rel), KH "%s", name);
+	thp_setting_read(&b->ctx->root, rel, name, &s);
+	return s.kind == THP_INT ? s.num : 0;
+}
+
+static void khugepaged_setup(struct bench *b)
+{
+	static const char *const n[] = { "MADV_HUGEPAGE", NULL };
+	COLS(b, khugepaged_cols);
+	arms(b, n);
+}
+
+static int khugepaged_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN], bool *missing)
+{
+	struct thp_region r;
+	struct thp_vma vma;
+	uint64_t c0 = kh_num(b, "pages_collapsed"), f0 = kh_num(b, "full_scans"), t0, last = UINT64_MAX;
+	struct timespec tick = { 0, 100 * 1000000L };
+	int err = map(b, &r, -1);
+
+	(void)arm;
+	(void)t;
+	(void)missing;
+	if (err)
+		return err;
+	touch_small(&r, thp_prctl_get_disable());
+	if ((err = thp_region_advise(&r, MADV_HUGEPAGE))) {
+		thp_region_unmap(&r);
+		return err;
+	}
+	v[K_TARGET] = (double)thp_region_pmd_bytes(&r);
+	b->npoints = 0;
+	t0 = thp_now_ns();
+	for (;;) {
+		double now = (double)(thp_now_ns() - t0);
+		vma_of(b, &r, 0, &vma);
+		uint64_t huge = thp_vma_get(&vma, "AnonHugePages");
+		v[K_WAIT] = now;
+		v[K_HUGE] = (double)huge;
+		v[K_COLLAPSED] = (double)(kh_num(b, "pages_collapsed") - c0);
+		v[K_SCANS] = (double)(kh_num(b, "full_scans") - f0);
+		if (huge != last && b->npoints < TIMELINE_MAX) {
+			b->timeline[b->npoints++] = (struct point){ now / 1e9, huge,
+								    (uint64_t)v[K_COLLAPSED], (uint64_t)v[K_SCANS] };
+			last = huge;
+		}
+		v[K_DONE] = huge >= v[K_TARGET];
+		if (v[K_DONE] || now >= b->timeout * 1e9)
+			break;
+		nanosleep(&tick, NULL);
+	}
+	thp_region_unmap(&r);
+	return 0;
+}
+
+static void khugepaged_read(struct bench *b)
+{
+	char a[32], c[32];
+	uint64_t sleep_ms = kh_num(b, "scan_sleep_millisecs"), pages = kh_num(b, "pages_to_scan");
+
+	note(b, "khugepaged: scan_sleep_millisecs=%" PRIu64 " pages_to_scan=%" PRIu64
+		" max_ptes_none=%" PRIu64 " alloc_sleep_millisecs=%" PRIu64 ".",
+	     sleep_ms, pages, kh_num(b, "max_ptes_none"), kh_num(b, "alloc_sleep_millisecs"));
+	if (stats(b, 0, K_DONE).min > 0)
+		say(b, "khugepaged collapsed the %s region after %s (median).",
+		    sz(a, sizeof(a), (double)b->size), out_ns(c, sizeof(c), med(b, 0, K_WAIT)));
+	else
+		say(b, "khugepaged did not finish within %d s (%s of %s huge). It only runs while "
+		       "'enabled' is always or madvise.",
+		    b->timeout, sz(a, sizeof(a), med(b, 0, K_HUGE)), sz(c, sizeof(c), med(b, 0, K_TARGET)));
+	say(b, " It wakes every %" PRIu64 " ms and scans %" PRIu64 " pages of all registered "
+	       "processes per wake-up; MADV_COLLAPSE does it at once.",
+	    sleep_ms, pages);
+}
+
+/* ---- zeropage: read faults map the huge zero page; then writes; MADV_POPULATE_WRITE ---- */
+
+enum { Z_RESULT, Z_FAULTS, Z_TIME, Z_RSS, Z_HUGE, Z_ALLOC, Z_SPLIT };
+static const struct col zeropage_cols[] = {
+	{ "RESULT", "result", K_TEXT },      { "FAULTS", "minor_faults", K_COUNT },
+	{ "TIME", "time_ns", K_TIME },       { "RSS", "rss", K_SIZE },
+	{ "ANONHUGE", "anon_huge", K_SIZE }, { "FAULT_ALLOC+", "thp_fault_alloc", K_COUNT },
+	{ "SPLIT_PMD+", "thp_split_pmd", K_COUNT },
+};
+
+static void zeropage_setup(struct bench *b)
+{
+	static const char *const n[] = { "read", "read, then write", "write", "MADV_POPULATE_WRITE",
+					 NULL };
+	COLS(b, zeropage_cols);
+	arms(b, n);
+}
+
+static int zeropage_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN], bool *missing)
+{
+	struct thp_region r;
+	struct thp_vmstat s0, s1;
+	struct thp_vma vma;
+	uint64_t t0, f0;
+	int err = map(b, &r, MADV_HUGEPAGE), rc = 0;
+
+	(void)missing;
+	if (err)
+		return err;
+	if (arm == 1)
+		thp_touch(&r, 4096, false); /* the reads; the write is measured */
+	thp_vmstat_snap(&b->ctx->root, &s0);
+	f0 = thp_minflt();
+	t0 = thp_now_ns();
+	if (arm == 3)
+		rc = thp_region_advise(&r, MADV_POPULATE_WRITE);
+	else
+		thp_touch(&r, 4096, arm != 0);
+	v[Z_TIME] = (double)(thp_now_ns() - t0);
+	v[Z_FAULTS] = (double)(thp_minflt() - f0);
+	thp_vmstat_snap(&b->ctx->root, &s1);
+	set_text(t, Z_RESULT, errname(rc));
+	vma_of(b, &r, 0, &vma);
+	v[Z_RSS] = (double)thp_vma_get(&vma, "Rss");
+	v[Z_HUGE] = (double)thp_vma_get(&vma, "AnonHugePages");
+	v[Z_ALLOC] = (double)thp_vmstat_delta(&s0, &s1, "thp_fault_alloc");
+	v[Z_SPLIT] = (double)thp_vmstat_delta(&s0, &s1, "thp_split_pmd");
+	thp_region_unmap(&r);
+	return 0;
+}
+
+static void zeropage_read(struct bench *b)
+{
+	char a[32], c[32], d[32];
+	struct thp_setting zp;
+
+	thp_setting_read(&b->ctx->root, "sys/kernel/mm/transparent_hugepage/use_zero_page",
+			 "use_zero_page", &zp);
+	if (med(b, 0, Z_RSS) == 0 && med(b, 0, Z_FAULTS) > 0)
+		say(b, "Reads mapped the shared huge zero page: %s faults, no memory used. ",
+		    cnt(a, sizeof(a), med(b, 0, Z_FAULTS)));
+	else
+		say(b, "Reads did not map the huge zero page (use_zero_page=%s): Rss %s after reads. ",
+		    zp.kind == THP_INT ? (zp.num ? "1" : "0") : "absent", sz(a, sizeof(a), med(b, 0, Z_RSS)));
+	if (med(b, 1, Z_HUGE) > 0)
+		say(b, "The writes after them got %s of huge pages (this kernel allocates a THP on a "
+		       "write to the huge zero page). ",
+		    sz(c, sizeof(c), med(b, 1, Z_HUGE)));
+	else
+		say(b, "The writes after them split it (SPLIT_PMD+ %s) and left 4 KiB pages: "
+		       "pre-faulting with reads defeats THP. ",
+		    cnt(c, sizeof(c), med(b, 1, Z_SPLIT)));
+	if (strcmp(b->arms[3].text[Z_RESULT], "ok"))
+		say(b, "MADV_POPULATE_WRITE failed (%s; it needs Linux 5.14+).", b->arms[3].text[Z_RESULT]);
+	else
+		say(b, "MADV_POPULATE_WRITE pre-faults for writing in one call (%s huge, %s).",
+		    sz(d, sizeof(d), med(b, 3, Z_HUGE)), out_ns(a, sizeof(a), med(b, 3, Z_TIME)));
+}
+
+/* ---- chase: dependent loads across random pages, 4 KiB pages vs THP ---- */
+
+enum { H_NS, H_HUGE, H_MISSES, H_PERLOAD };
+static const struct col chase_cols[] = {
+	{ "PER LOAD", "ns_per_load", K_TIME },
+	{ "ANONHUGE", "anon_huge", K_SIZE },
+	{ "DTLB MISSES", "dtlb_load_misses", K_COUNT },
+	{ "MISSES/LOAD", "dtlb_misses_per_load", K_RATIO },
+};
+
+static void chase_setup(struct bench *b)
+{
+	static const char *const n[] = { "MADV_NOHUGEPAGE", "MADV_HUGEPAGE", NULL };
+	COLS(b, chase_cols);
+	arms(b, n);
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ull;
+}
+
+/* Links one node per page (at a random cache line) into a single random cycle
+ * (Sattolo's shuffle) and returns a node on it. */
+static char **chase_build(const struct thp_region *r, uint64_t seed)
+{
+	size_t npages = r->len / 4096;
+	uint32_t *order = malloc(npages * sizeof(*order)), *line = malloc(npages * sizeof(*line));
+	char **start = NULL;
+
+	if (order && line && npages > 1) {
+		for (size_t i = 0; i < npages; i++) {
+			order[i] = (uint32_t)i;
+			line[i] = (uint32_t)(rng_next(&seed) % 64) * 64;
+		}
+		for (size_t i = npages - 1; i > 0; i--) {
+			size_t j = rng_next(&seed) % i;
+			uint32_t x = order[i];
+			order[i] = order[j];
+			order[j] = x;
+		}
+		for (size_t i = 0; i < npages; i++) {
+			size_t a = order[i], z = order[(i + 1) % npages];
+			*(char **)(r->addr + a * 4096 + line[a]) = r->addr + z * 4096 + line[z];
+		}
+		start = (char **)(r->addr + (size_t)order[0] * 4096 + line[order[0]]);
+	}
+	free(order);
+	free(line);
+	return start;
+}
+
+static int dtlb_err; /* why the dTLB counter is unavailable (0: it works) */
+
+static int chase_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN], bool *missing)
+{
+	struct thp_region r;
+	struct thp_vma vma;
+	char **p;
+	uint64_t t0, ns;
+	int fd, err = map(b, &r, arm ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+
+	(void)t;
+	if (err)
+		return err;
+	p = chase_build(&r, 20261017u + (uint64_t)arm);
+	if (!p) {
+		thp_region_unmap(&r);
+		return -ENOMEM;
+	}
+	fd = thp_dtlb_open();
+	dtlb_err = fd < 0 ? fd : 0;
+	if (fd >= 0)
+		thp_counter_start(fd);
+	t0 = thp_now_ns();
+	for (uint64_t i = 0; i < b->loads; i++)
+		p = (char **)*(char *volatile *)p;
+	ns = thp_now_ns() - t0;
+	if (fd >= 0) {
+		v[H_MISSES] = (double)thp_counter_stop(fd);
+		v[H_PERLOAD] = v[H_MISSES] / (double)b->loads;
+		close(fd);
+	} else {
+		missing[H_MISSES] = missing[H_PERLOAD] = true;
+	}
+	__asm__ volatile("" : : "r"(p));
+	v[H_NS] = (double)ns / (double)b->loads;
+	vma_of(b, &r, 0, &vma);
+	v[H_HUGE] = (double)thp_vma_get(&vma, "AnonHugePages");
+	thp_region_unmap(&r);
+	return 0;
+}
+
+static void chase_read(struct bench *b)
+{
+	struct thp_stats s = stats(b, 0, H_NS), h = stats(b, 1, H_NS);
+	char a[32], c[32], d[32], e[32];
+
+	if (thp_stats_overlap(&s, &h))
+		say(b, "The ranges overlap (4 KiB: %s-%s, THP: %s-%s per load): no claimable difference "
+		       "on this machine.",
+		    out_ns(a, sizeof(a), s.min), out_ns(c, sizeof(c), s.max), out_ns(d, sizeof(d), h.min),
+		    out_ns(e, sizeof(e), h.max));
+	else
+		say(b, "The ranges do not overlap: THP is %.1f%% %s per dependent load (median %s vs %s).",
+		    (h.median < s.median ? 1 - h.median / s.median : h.median / s.median - 1) * 100, h.median < s.median ? "faster" : "slower",
+		    out_ns(a, sizeof(a), h.median), out_ns(c, sizeof(c), s.median));
+	if (b->reps < 3)
+		say(b, " Use -r 3 or more before claiming a difference.");
+	if (dtlb_err)
+		note(b, "dTLB miss counts: unavailable (%s%s). ", thp_strerror(dtlb_err),
+		     dtlb_err == -EACCES || dtlb_err == -EPERM ? ": kernel.perf_event_paranoid forbids it"
+							       : ": the CPU or hypervisor does not expose "
+								 "the counter");
+	note(b, "%s the guest's huge pages only help if the host backs its memory with huge "
+		"pages too.",
+	     thp_in_vm(&b->ctx->root) ? "This host is a virtual machine:" : "Inside a virtual machine,");
+}
+
+static const struct experiment experiments[] = {
+	{ "fault", "first touch of a region, plain vs MADV_HUGEPAGE", 256 * MIB, 3, fault_setup,
+	  fault_run, fault_read },
+	{ "bloat", "one byte written every STEP, plain vs MADV_HUGEPAGE (--sweep: STEP 2 MiB to 4 KiB)",
+	  64 * MIB, 1, bloat_setup, bloat_run, bloat_read },
+	{ "cow", "writes after fork() by the child or the parent (--writer), 4 KiB pages vs THP",
+	  64 * MIB, 3, cow_setup, cow_run, cow_read },
+	{ "collapse", "MADV_COLLAPSE on 4 KiB-faulted memory: hint, collapse-only, disabled",
+	  64 * MIB, 3, collapse_setup, collapse_run, collapse_read },
+	{ "khugepaged", "advise a touched region and wait for khugepaged (bounded by --timeout)",
+	  16 * MIB, 1, khugepaged_setup, khugepaged_run, khugepaged_read },
+	{ "zeropage", "read faults map the huge zero page; the write after; MADV_POPULATE_WRITE",
+	  64 * MIB, 3, zeropage_setup, zeropage_run, zeropage_read },
+	{ "chase", "dependent loads, one per random 4 KiB page, 4 KiB pages vs THP (dTLB misses)",
+	  1024 * MIB, 3, chase_setup, chase_run, chase_read },
+};
+#define NEXP ((int)(sizeof(experiments) / sizeof(experiments[0])))
+
+/* ---- the driver and the output ---- */
+
+/* Runs every repetition of every arm, rotating the order of the arms each round. */
+static int run_all(struct bench *b)
+{
+	memset(b->arms, 0, sizeof(b->arms));
+	b->reading[0] = b->note[0] = '\0';
+	b->x->setup(b);
+	for (int rep = 0; rep < b->reps; rep++) {
+		for (int i = 0; i < b->narms; i++) {
+			int a = (i + rep) % b->narms;
+			double v[COLS_MAX] = { 0 };
+			char t[COLS_MAX][TEXT_LEN] = { { 0 } };
+			bool missing[COLS_MAX] = { 0 };
+			int err = b->x->run(b, a, v, t, missing);
+
+			if (err) {
+				thp_err("bench %s: %s: %s", b->x->name, b->arms[a].name, thp_strerror(err));
+				return 1;
+			}
+			for (int c = 0; c < b->ncols; c++) {
+				b->arms[a].v[c][rep] = v[c];
+				if (t[c][0])
+					memcpy(b->arms[a].text[c], t[c], TEXT_LEN);
+				b->arms[a].missing[c] |= missing[c];
+			}
+		}
+	}
+	b->x->read(b);
+	return 0;
+}
+
+/* One value of kind K for text. */
+static const char *fmt_one(const struct bench *b, enum kind k, double x, char *buf, size_t cap)
+{
+	switch (k) {
+	case K_SIZE: return out_size(buf, cap, u64r(x), b->bytes);
+	case K_TIME: return out_ns(buf, cap, x);
+	case K_FLAG: return x != 0 ? "yes" : "no";
+	case K_RATIO: snprintf(buf, cap, x < 10 ? "%.2fx" : "%.0fx", x); return buf;
+	default: return out_count(buf, cap, u64r(x));
+	}
+}
+
+/* A cell: times as min / median / max; other figures once, or min-max when runs differ. */
+static const char *fmt_cell(const struct bench *b, int arm, int col, char *buf, size_t cap)
+{
+	const struct col *c = &b->cols[col];
+	struct thp_stats s = stats(b, arm, col);
+	char x[32], y[32], z[32];
+
+	if (b->arms[arm].missing[col])
+		return "-";
+	if (c->kind == K_TEXT)
+		return b->arms[arm].text[col];
+	if (c->kind == K_TIME && b->reps > 1)
+		snprintf(buf, cap, "%s / %s / %s", fmt_one(b, K_TIME, s.min, x, sizeof(x)),
+			 fmt_one(b, K_TIME, s.median, y, sizeof(y)), fmt_one(b, K_TIME, s.max, z, sizeof(z)));
+	else if (s.min != s.max && c->kind != K_FLAG)
+		snprintf(buf, cap, "%s-%s", fmt_one(b, c->kind, s.min, x, sizeof(x)),
+			 fmt_one(b, c->kind, s.max, y, sizeof(y)));
+	else
+		snprintf(buf, cap, "%s", fmt_one(b, c->kind, s.median, x, sizeof(x)));
+	return buf;
+}
+
+static void print_text(const struct bench *b, const char *mode, const char *enabled)
+{
+	const char *heads[COLS_MAX + 1];
+	char cells[COLS_MAX + 1][64], head[COLS_MAX][48], size[32];
+	struct out_table *t;
+
+	printf("%s: %s\n", b->x->name, b->x->summary);
+	printf("  %s, %d run%s per arm, enabled=%s%s%s\n", out_size(size, sizeof(size), b->size, b->bytes),
+	       b->reps, b->reps == 1 ? "" : "s", enabled, mode ? " (--modes " : "", mode ? ")" : "");
+	heads[0] = "ARM";
+	for (int c = 0; c < b->ncols; c++) {
+		snprintf(head[c], sizeof(head[c]), "%s%s", b->cols[c].head,
+			 b->cols[c].kind == K_TIME && b->reps > 1 ? " MIN/MED/MAX" : "");
+		heads[c + 1] = head[c];
+	}
+	t = out_table_new(b->ncols + 1, heads, false);
+	for (int c = 0; c < b->ncols; c++)
+		if (b->cols[c].kind != K_TEXT && b->cols[c].kind != K_FLAG)
+			out_table_right(t, c + 1);
+	for (int a = 0; a < b->narms; a++) {
+		const char *row[COLS_MAX + 1] = { b->arms[a].name };
+		for (int c = 0; c < b->ncols; c++)
+			row[c + 1] = fmt_cell(b, a, c, cells[c], sizeof(cells[c]));
+		out_table_row(t, row);
+	}
+	out_table_print(t, 2);
+	for (int i = 0; i < b->npoints; i++)
+		printf("  t=%6.1fs  AnonHugePages %-9s pages_collapsed +%" PRIu64 "  full_scans +%" PRIu64 "\n",
+		       b->timeline[i].t, out_size(size, sizeof(size), b->timeline[i].anon_huge, b->bytes),
+		       b->timeline[i].collapsed, b->timeline[i].scans);
+	out_wrap("Reading: ", b->reading, 100);
+	if (b->note[0])
+		out_wrap("Note: ", b->note, 100);
+}
+
+static struct json_object *json_num(enum kind k, double x)
+{
+	return k == K_TIME || k == K_RATIO ? json_object_new_double(x) : out_json_u64(u64r(x));
+}
+
+static struct json_object *json_result(const struct bench *b, const char *mode, const char *enabled)
+{
+	struct json_object *o = json_object_new_object(), *arms = json_object_new_array();
+
+	json_object_object_add(o, "mode", mode ? json_object_new_string(mode) : NULL);
+	json_object_object_add(o, "enabled", json_object_new_string(enabled));
+	for (int a = 0; a < b->narms; a++) {
+		struct json_object *arm = json_object_new_object(), *vals = json_object_new_object();
+		json_object_object_add(arm, "arm", json_object_new_string(b->arms[a].name));
+		for (int c = 0; c < b->ncols; c++) {
+			const struct col *col = &b->cols[c];
+			struct json_object *val;
+			if (b->arms[a].missing[c]) {
+				val = NULL;
+			} else if (col->kind == K_TEXT) {
+				val = json_object_new_string(b->arms[a].text[c]);
+			} else if (col->kind == K_FLAG) {
+				val = json_object_new_boolean(stats(b, a, c).median != 0);
+			} else {
+				struct thp_stats s = stats(b, a, c);
+				struct json_object *runs = json_object_new_array();
+				val = json_object_new_object();
+				json_object_object_add(val, "min", json_num(col->kind, s.min));
+				json_object_object_add(val, "median", json_num(col->kind, s.median));
+				json_object_object_add(val, "max", json_num(col->kind, s.max));
+				for (int r = 0; r < b->reps; r++)
+					json_object_array_add(runs, json_num(col->kind, b->arms[a].v[c][r]));
+				json_object_object_add(val, "runs", runs);
+			}
+			json_object_object_add(vals, col->key, val);
+		}
+		json_object_object_add(arm, "values", vals);
+		json_object_array_add(arms, arm);
+	}
+	json_object_object_add(o, "arms", arms);
+	if (b->npoints) {
+		struct json_object *tl = json_object_new_array();
+		for (int i = 0; i < b->npoints; i++) {
+			struct json_object *p = json_object_new_object();
+			json_object_object_add(p, "t", json_object_new_double(b->timeline[i].t));
+			json_object_object_add(p, "anon_huge", out_json_u64(b->timeline[i].anon_huge));
+			json_object_object_add(p, "pages_collapsed", out_json_u64(b->timeline[i].collapsed));
+			json_object_object_add(p, "full_scans", out_json_u64(b->timeline[i].scans));
+			json_object_array_add(tl, p);
+		}
+		json_object_object_add(o, "timeline", tl);
+	}
+	json_object_object_add(o, "reading", json_object_new_string(b->reading));
+	json_object_object_add(o, "note", b->note[0] ? json_object_new_string(b->note) : NULL);
+	return o;
+}
+
+static void current_enabled(struct bench *b, char *out, size_t cap)
+{
+	struct thp_setting s;
+
+	thp_setting_read(&b->ctx->root, "sys/kernel/mm/transparent_hugepage/enabled", "enabled", &s);
+	snprintf(out, cap, "%s", thp_setting_word(&s) ? thp_setting_word(&s) : "unknown");
+}
+
+static void usage(void)
+{
+	puts("Usage: thp bench NAME [options]\n"
+	     "\n"
+	     "Measure one THP mechanism on this machine: a table with one row per arm, the\n"
+	     "kernel's evidence (/proc/vmstat deltas, smaps of the mapping) and how to read it.\n"
+	     "\n"
+	     "Experiments:");
+	for (int i = 0; i < NEXP; i++)
+		printf("  %-11s %s\n", experiments[i].name, experiments[i].summary);
+	puts("\n"
+	     "Options:\n"
+	     "  -s, --size SIZE       region size (fault 256M, chase 1G, khugepaged 16M, others 64M)\n"
+	     "      --step SIZE       bloat and cow: write one byte every SIZE (default 2M)\n"
+	     "      --sweep           bloat: steps from 2 MiB down to 4 KiB\n"
+	     "      --writer WHO      cow: 'child' (default) or 'parent' writes after fork()\n"
+	     "      --timeout SECS    khugepaged: how long to wait (default 60)\n"
+	     "      --loads N         chase: dependent loads per run (default 10000000)\n"
+	     "  -r, --reps N          repetitions per arm (default 3; bloat and khugepaged 1)\n"
+	     "      --modes LIST      repeat under each policy of always,madvise,never (root);\n"
+	     "                        the prior policy is restored after, also on signals\n"
+	     "  -b, --bytes           print sizes in bytes\n"
+	     "  -J, --json            one JSON document with every run\n"
+	     "  -h, --help            show this help");
+}
+
+/* Parses a positive size option. Returns 0 or prints and returns 2. */
+static int size_opt(const char *name, const char *arg, uint64_t min, uint64_t *out)
+{
+	if (thp_parse_size(arg, out) || *out < min) {
+		char m[32];
+		thp_err("bench: invalid %s '%s' (at least %s)", name, arg, out_size(m, sizeof(m), min, false));
+		return 2;
+	}
+	return 0;
+}
+
+static int num_opt(const char *name, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
+{
+	if (thp_parse_u64(arg, out) || *out < min || *out > max) {
+		thp_err("bench: invalid %s '%s' (%" PRIu64 " to %" PRIu64 ")", name, arg, min, max);
+		return 2;
+	}
+	return 0;
+}
+
+static int bench_modes(struct bench *b, const struct modes *m)
+{
+	struct json_object *results = json_object_new_array(), *doc;
+	struct thp_busy busy;
+	char enabled[32];
+	int rc = 0;
+
+	if (m->n && geteuid() != 0) {
+		thp_err("bench: --modes switches the host's 'enabled' policy and needs root");
+		return 1;
+	}
+	if (modes_begin(&b->ctx->root, m))
+		return 1;
+	thp_busy_sample(&b->ctx->root, 200, &busy);
+	if (thp_busy_noisy(&busy) && !b->ctx->json)
+		printf("Warning: the host is busy (load %.1f on %d CPUs; '%s' uses %.0f%% of a CPU): "
+		       "timings are noisy.\n\n",
+		       busy.load1, busy.ncpu, busy.top_comm, busy.top_cpu * 100);
+	if (thp_prctl_get_disable() == 1 && !b->ctx->json)
+		puts("Note: THP is disabled for this process (PR_SET_THP_DISABLE, inherited from a "
+		     "parent): no arm can get huge pages.\n");
+	for (int i = 0; i < (m->n ? m->n : 1) && !rc; i++) {
+		const char *mode = m->n ? m->word[i] : NULL;
+		if (mode && (rc = modes_apply(mode)))
+			break;
+		current_enabled(b, enabled, sizeof(enabled));
+		if ((rc = run_all(b)))
+			break;
+		if (b->ctx->json) {
+			json_object_array_add(results, json_result(b, mode, enabled));
+		} else {
+			if (i)
+				putchar('\n');
+			print_text(b, mode, enabled);
+			fflush(stdout);
+		}
+	}
+	if (modes_end())
+		rc = 1;
+	if (b->ctx->json && !rc) {
+		doc = json_object_new_object();
+		json_object_object_add(doc, "schema", json_object_new_string("thp-bench/1"));
+		json_object_object_add(doc, "experiment", json_object_new_string(b->x->name));
+		json_object_object_add(doc, "size", out_json_u64(b->size));
+		json_object_object_add(doc, "step", out_json_u64(b->step));
+		json_object_object_add(doc, "reps", json_object_new_int(b->reps));
+		json_object_object_add(doc, "writer",
+				       json_object_new_string(b->writer_parent ? "parent" : "child"));
+		json_object_object_add(doc, "loads", out_json_u64(b->loads));
+		json_object_object_add(doc, "busy", json_object_new_boolean(thp_busy_noisy(&busy)));
+		json_object_object_add(doc, "load1", json_object_new_double(busy.load1));
+		json_object_object_add(doc, "thp_disabled_by_prctl",
+				       json_object_new_boolean(thp_prctl_get_disable() == 1));
+		json_object_object_add(doc, "results", results);
+		return out_json_print(doc) ? 1 : 0;
+	}
+	json_object_put(results);
+	return rc;
+}
+
+int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "size", required_argument, NULL, 's' },    { "step", required_argument, NULL, 'S' },
+		{ "sweep", no_argument, NULL, 'W' },         { "writer", required_argument, NULL, 'w' },
+		{ "timeout", required_argument, NULL, 't' }, { "loads", required_argument, NULL, 'L' },
+		{ "reps", required_argument, NULL, 'r' },    { "modes", required_argument, NULL, 'm' },
+		{ "bytes", no_argument, NULL, 'b' },         { "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 },
+	};
+	static const char *const policies[] = { "always", "madvise", "never", NULL };
+	struct bench *b = calloc(1, sizeof(*b));
+	struct modes m = { 0 };
+	uint64_t n, size = 0;
+	int c, rc = 2, reps = 0;
+
+	if (!b) {
+		thp_err("out of memory");
+		return 1;
+	}
+	b->ctx = ctx;
+	b->step = THP_PMD_BYTES;
+	b->timeout = 60;
+	b->loads = 10000000;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "s:r:bJh", lo, NULL)) != -1) {
+		switch (c) {
+		case 's': if (size_opt("size", optarg, 4096, &size)) goto out; break;
+		case 'S': if (size_opt("step", optarg, 4096, &b->step)) goto out; break;
+		case 'W': b->sweep = true; break;
+		case 'w':
+			if (strcmp(optarg, "child") && strcmp(optarg, "parent")) {
+				thp_err("bench: invalid writer '%s' (child or parent)", optarg);
+				goto out;
+			}
+			b->writer_parent = !strcmp(optarg, "parent");
+			break;
+		case 't': if (num_opt("timeout", optarg, 1, 86400, &n)) goto out; b->timeout = (int)n; break;
+		case 'L': if (num_opt("loads", optarg, 1, 1ull << 40, &b->loads)) goto out; break;
+		case 'r': if (num_opt("reps", optarg, 1, REPS_MAX, &n)) goto out; reps = (int)n; break;
+		case 'm': if (modes_parse("bench", optarg, policies, &m)) goto out; break;
+		case 'b': b->bytes = true; break;
+		case 'J': ctx->json = true; break;
+		case 'h': usage(); rc = 0; goto out;
+		default: rc = thp_usage_error("bench"); goto out;
+		}
+	}
+	if (optind >= argc) {
+		thp_err("bench: which experiment? see 'thp bench --help'");
+		rc = thp_usage_error("bench");
+		goto out;
+	}
+	for (int i = 0; i < NEXP; i++)
+		if (!strcmp(experiments[i].name, argv[optind]))
+			b->x = &experiments[i];
+	if (!b->x) {
+		thp_err("bench: unknown experiment '%s'; see 'thp bench --help'", argv[optind]);
+		rc = thp_usage_error("bench");
+		goto out;
+	}
+	if (optind + 1 < argc) {
+		thp_err("bench: unexpected argument '%s'", argv[optind + 1]);
+		rc = thp_usage_error("bench");
+		goto out;
+	}
+	if (!ctx->root.live) {
+		thp_err("bench: experiments measure the running kernel and cannot use --root");
+		rc = 1;
+		goto out;
+	}
+	b->size = size ? size : b->x->size;
+	b->reps = reps ? reps : b->x->reps;
+	if (b->step > b->size) {
+		thp_err("bench: step '%" PRIu64 "' is larger than the region", b->step);
+		goto out;
+	}
+	rc = bench_modes(b, &m);
+out:
+	free(b);
+	return rc;
+}
