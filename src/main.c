@@ -29,6 +29,7 @@ static const struct command {
 	{ "doctor", cmd_doctor, "what is wrong with THP on this host, the evidence, and the fix" },
 	{ "trace", cmd_trace, "how long threads stall in compaction and reclaim (root)" },
 	{ "bench", cmd_bench, "measure one THP mechanism: fault, bloat, cow, collapse, ..." },
+	{ "ab", cmd_ab, "A/B a command across THP modes: time, RSS, faults, huge pages" },
 	{ "help", cmd_help, "show help for thp or for one command" },
 };
 

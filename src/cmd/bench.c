@@ -88,7 +88,8 @@ static const char *errname(int err)
 	static const struct { int e; const char *n; } names[] = {
 		{ 0, "ok" },          { EINVAL, "EINVAL" }, { EAGAIN, "EAGAIN" }, { ENOMEM, "ENOMEM" },
 		{ EPERM, "EPERM" },   { EACCES, "EACCES" }, { EBUSY, "EBUSY" },   { EFAULT, "EFAULT" },
-		{ ENOSYS, "ENOSYS" },
+		{ ENOSYS, "ENOSYS" }, { ENOENT, "ENOENT" }, { EOPNOTSUPP, "EOPNOTSUPP" },
+		{ ENODEV, "ENODEV" },
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (names[i].e == -err)
@@ -823,9 +824,10 @@ static void chase_read(struct bench *b)
 	if (b->reps < 3)
 		say(b, " Use -r 3 or more before claiming a difference.");
 	if (dtlb_err)
-		note(b, "dTLB miss counts: unavailable (%s%s). ", thp_strerror(dtlb_err),
-		     dtlb_err == -EACCES || dtlb_err == -EPERM ? ": kernel.perf_event_paranoid forbids it"
-							       : ": the CPU or hypervisor does not expose "
+		note(b, "dTLB miss counts: unavailable, perf_event_open failed with %s: %s. ",
+		     errname(dtlb_err),
+		     dtlb_err == -EACCES || dtlb_err == -EPERM ? "kernel.perf_event_paranoid forbids it"
+							       : "the CPU or hypervisor does not expose "
 								 "the counter");
 	note(b, "%s the guest's huge pages only help if the host backs its memory with huge "
 		"pages too.",

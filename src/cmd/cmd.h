@@ -44,6 +44,7 @@ int thp_want_args(struct thp_knobs *ks, int argc, char **argv, const char *cmd);
 /* The saved state as shown to the user: FILE, or the default below the root. */
 void thp_saved_path(const struct thp_ctx *ctx, const char *file, char *buf, size_t cap);
 int cmd_bench(struct thp_ctx *ctx, int argc, char **argv);
+int cmd_ab(struct thp_ctx *ctx, int argc, char **argv);
 
 /* 'thp --version': prints VERSION and the kernel features the root shows. */
 int thp_version(struct thp_ctx *ctx, const char *version);

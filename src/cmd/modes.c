@@ -102,9 +102,9 @@ int modes_apply(const char *mode)
 {
 	int err;
 
-	if (!modes_switches(mode))
+	if (!modes_switches(mode) && !sw.active)
 		return 0;
-	err = thp_switch_set(&sw, mode);
+	err = thp_switch_set(&sw, modes_switches(mode) ? mode : sw.prior);
 	if (err) {
 		thp_err("cannot write 'enabled': %s%s", thp_strerror(err), perm_hint(err));
 		return 1;

@@ -26,7 +26,8 @@ bool modes_switches(const char *mode);
 /* Saves the host policy (journal under /run/thp) and installs the signal handlers
  * when M holds a switching mode. Prints the error and returns 1 on failure, else 0. */
 int modes_begin(const struct thp_root *root, const struct modes *m);
-/* Switches the host policy for MODE (nothing for other modes). Returns 0 or 1 (printed). */
+/* Switches the host policy for MODE; other modes run under the prior policy.
+ * Returns 0 or 1 (printed). */
 int modes_apply(const char *mode);
 /* Puts the prior policy back. Returns 0 or 1 (printed). */
 int modes_end(void);
