@@ -143,6 +143,24 @@ __attribute__((format(printf, 2, 3))) static void note(struct bench *b, const ch
 	va_end(ap);
 }
 
+/* Says how the times of column COL compare between arms X and Y: medians, and
+ * whether the ranges of the runs overlap (then no difference can be claimed). */
+static void say_times(struct bench *b, int col, int x, int y, const char *what)
+{
+	struct thp_stats sx = stats(b, x, col), sy = stats(b, y, col);
+	char a[32], c[32];
+
+	say(b, "%s: %s with %s, %s with %s (medians); ", what, out_ns(a, sizeof(a), sx.median),
+	    b->arms[x].name, out_ns(c, sizeof(c), sy.median), b->arms[y].name);
+	if (b->reps < 3)
+		say(b, "use -r 3 or more before claiming a difference.");
+	else if (thp_stats_overlap(&sx, &sy))
+		say(b, "the ranges overlap: no claimable difference.");
+	else
+		say(b, "the ranges do not overlap: %s takes %.2fx the time of %s.", b->arms[y].name,
+		    sy.median / sx.median, b->arms[x].name);
+}
+
 static void arms(struct bench *b, const char *const *names)
 {
 	for (b->narms = 0; names[b->narms]; b->narms++)
@@ -164,7 +182,7 @@ static int map(struct bench *b, struct thp_region *r, int advice)
 /* The smaps fields of region R in the calling process. */
 static void vma_of(struct bench *b, const struct thp_region *r, pid_t pid, struct thp_vma *v)
 {
-	thp_vma_read(&b->ctx->root, pid, (uint64_t)(uintptr_t)r->addr, v);
+	thp_vma_find(&b->ctx->root, pid, (uint64_t)(uintptr_t)r->addr, v);
 }
 
 /* Faults every page of R in with 4 KiB pages whatever the policy, by turning THP
@@ -212,8 +230,8 @@ static int fault_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN], b
 	thp_vmstat_snap(&b->ctx->root, &s1);
 	vma_of(b, &r, 0, &vma);
 	v[F_ALIGNED] = (uintptr_t)r.addr % THP_PMD_BYTES == 0;
-	v[F_RSS] = (double)thp_vma_get(&vma, "Rss");
-	v[F_HUGE] = (double)thp_vma_get(&vma, "AnonHugePages");
+	v[F_RSS] = (double)vma.m.rss;
+	v[F_HUGE] = (double)vma.m.anon_huge;
 	v[F_ALLOC] = (double)thp_vmstat_delta(&s0, &s1, "thp_fault_alloc");
 	v[F_FALLBACK] = (double)thp_vmstat_delta(&s0, &s1, "thp_fault_fallback");
 	v[F_STALL] = (double)thp_vmstat_delta(&s0, &s1, "compact_stall");
@@ -284,8 +302,8 @@ static int bloat_one(struct bench *b, size_t step, bool hinted, uint64_t *faults
 		return err;
 	*faults = thp_touch(&r, step, true);
 	vma_of(b, &r, 0, &vma);
-	*rss = (double)thp_vma_get(&vma, "Rss");
-	*huge = (double)thp_vma_get(&vma, "AnonHugePages");
+	*rss = (double)vma.m.rss;
+	*huge = (double)vma.m.anon_huge;
 	thp_region_unmap(&r);
 	return 0;
 }
@@ -379,9 +397,9 @@ static void cow_fill(struct bench *b, const struct thp_region *r, pid_t pid, str
 	struct thp_vma vma;
 
 	vma_of(b, r, pid, &vma);
-	s->priv = thp_vma_get(&vma, "Private_Dirty");
-	s->shared = thp_vma_get(&vma, "Shared_Dirty");
-	s->huge = thp_vma_get(&vma, "AnonHugePages");
+	s->priv = vma.m.private_dirty;
+	s->shared = vma.m.shared_dirty;
+	s->huge = vma.m.anon_huge;
 }
 
 static int cow_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN], bool *missing)
@@ -465,9 +483,8 @@ static void cow_read(struct bench *b)
 		    sz(d, sizeof(d), med(b, 1, C_PRIV)), other, sz(e, sizeof(e), med(b, 1, C_OHUGE)),
 		    writer, sz(f, sizeof(f), med(b, 1, C_WHUGE)));
 	}
-	say(b, " fork() took %s with 4 KiB pages and %s with THP (median): fewer page-table "
-	       "entries to copy.",
-	    out_ns(c, sizeof(c), med(b, 0, C_FORK)), out_ns(d, sizeof(d), med(b, 1, C_FORK)));
+	say(b, " ");
+	say_times(b, C_FORK, 0, 1, "fork()");
 }
 
 /* ---- collapse: MADV_COLLAPSE on memory faulted with 4 KiB pages ---- */
@@ -508,8 +525,8 @@ static int collapse_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN]
 		touch_small(&r, arm == 2 ? 1 : prior);
 		set_text(t, L_HINT, arm == 1 ? "-" : errname(thp_region_advise(&r, MADV_HUGEPAGE)));
 		vma_of(b, &r, 0, &vma);
-		v[L_BEFORE] = (double)thp_vma_get(&vma, "AnonHugePages");
-		v[L_ELIG] = (double)thp_vma_get(&vma, "THPeligible");
+		v[L_BEFORE] = (double)vma.m.anon_huge;
+		v[L_ELIG] = (double)(vma.eligible > 0);
 		thp_vmstat_snap(&b->ctx->root, &s0);
 		t0 = thp_now_ns();
 		set_text(t, L_RESULT, errname(thp_region_advise(&r, MADV_COLLAPSE)));
@@ -517,8 +534,8 @@ static int collapse_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN]
 		thp_vmstat_snap(&b->ctx->root, &s1);
 		v[L_PERGIB] = v[L_TIME] * (double)(1ull << 30) / (double)b->size;
 		vma_of(b, &r, 0, &vma);
-		v[L_AFTER] = (double)thp_vma_get(&vma, "AnonHugePages");
-		v[L_ELIG_AFTER] = (double)thp_vma_get(&vma, "THPeligible");
+		v[L_AFTER] = (double)vma.m.anon_huge;
+		v[L_ELIG_AFTER] = (double)(vma.eligible > 0);
 		v[L_ALLOC] = (double)thp_vmstat_delta(&s0, &s1, "thp_collapse_alloc");
 		thp_region_unmap(&r);
 	}
@@ -593,7 +610,7 @@ static int khugepaged_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LE
 	for (;;) {
 		double now = (double)(thp_now_ns() - t0);
 		vma_of(b, &r, 0, &vma);
-		uint64_t huge = thp_vma_get(&vma, "AnonHugePages");
+		uint64_t huge = vma.m.anon_huge;
 		v[K_WAIT] = now;
 		v[K_HUGE] = (double)huge;
 		v[K_COLLAPSED] = (double)(kh_num(b, "pages_collapsed") - c0);
@@ -675,8 +692,8 @@ static int zeropage_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN]
 	thp_vmstat_snap(&b->ctx->root, &s1);
 	set_text(t, Z_RESULT, errname(rc));
 	vma_of(b, &r, 0, &vma);
-	v[Z_RSS] = (double)thp_vma_get(&vma, "Rss");
-	v[Z_HUGE] = (double)thp_vma_get(&vma, "AnonHugePages");
+	v[Z_RSS] = (double)vma.m.rss;
+	v[Z_HUGE] = (double)vma.m.anon_huge;
 	v[Z_ALLOC] = (double)thp_vmstat_delta(&s0, &s1, "thp_fault_alloc");
 	v[Z_SPLIT] = (double)thp_vmstat_delta(&s0, &s1, "thp_split_pmd");
 	thp_region_unmap(&r);
@@ -802,27 +819,18 @@ static int chase_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN], b
 	__asm__ volatile("" : : "r"(p));
 	v[H_NS] = (double)ns / (double)b->loads;
 	vma_of(b, &r, 0, &vma);
-	v[H_HUGE] = (double)thp_vma_get(&vma, "AnonHugePages");
+	v[H_HUGE] = (double)vma.m.anon_huge;
 	thp_region_unmap(&r);
 	return 0;
 }
 
 static void chase_read(struct bench *b)
 {
-	struct thp_stats s = stats(b, 0, H_NS), h = stats(b, 1, H_NS);
-	char a[32], c[32], d[32], e[32];
+	char a[32], c[32];
 
-	if (thp_stats_overlap(&s, &h))
-		say(b, "The ranges overlap (4 KiB: %s-%s, THP: %s-%s per load): no claimable difference "
-		       "on this machine.",
-		    out_ns(a, sizeof(a), s.min), out_ns(c, sizeof(c), s.max), out_ns(d, sizeof(d), h.min),
-		    out_ns(e, sizeof(e), h.max));
-	else
-		say(b, "The ranges do not overlap: THP is %.1f%% %s per dependent load (median %s vs %s).",
-		    (h.median < s.median ? 1 - h.median / s.median : h.median / s.median - 1) * 100, h.median < s.median ? "faster" : "slower",
-		    out_ns(a, sizeof(a), h.median), out_ns(c, sizeof(c), s.median));
-	if (b->reps < 3)
-		say(b, " Use -r 3 or more before claiming a difference.");
+	say_times(b, H_NS, 0, 1, "Per dependent load");
+	say(b, " THP obtained: %s of %s.", sz(a, sizeof(a), med(b, 1, H_HUGE)),
+	    sz(c, sizeof(c), (double)b->size));
 	if (dtlb_err)
 		note(b, "dTLB miss counts: unavailable, perf_event_open failed with %s: %s. ",
 		     errname(dtlb_err),

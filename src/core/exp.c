@@ -86,99 +86,29 @@ uint64_t thp_touch(const struct thp_region *r, size_t step, bool write)
 	return thp_minflt() - before;
 }
 
-struct vma_ctx {
+struct vma_find {
+	uint64_t addr;
 	struct thp_vma *v;
 };
 
-static int vma_field(const char *key, size_t klen, uint64_t val, void *ctx)
+static int vma_match(const struct thp_vma *v, void *ctx)
 {
-	struct thp_vma *v = ((struct vma_ctx *)ctx)->v;
+	struct vma_find *f = ctx;
 
-	if (v->n >= THP_VMA_FIELDS || klen >= THP_NAME_MAX)
+	if (f->addr < v->start || f->addr >= v->end)
 		return 0;
-	memcpy(v->f[v->n].name, key, klen);
-	v->f[v->n].name[klen] = '\0';
-	v->f[v->n++].val = val;
-	return 0;
+	*f->v = *v;
+	return 1;
 }
 
-/* Parses "START-END perms ..." of a mapping's header line. */
-static bool vma_header(const char *line, uint64_t *start, uint64_t *end)
+int thp_vma_find(const struct thp_root *root, pid_t pid, uint64_t addr, struct thp_vma *v)
 {
-	char *e;
-	unsigned long long s = strtoull(line, &e, 16), x;
-
-	if (e == line || *e != '-')
-		return false;
-	line = e + 1;
-	x = strtoull(line, &e, 16);
-	if (e == line || *e != ' ')
-		return false;
-	*start = s;
-	*end = x;
-	return true;
-}
-
-int thp_vma_parse(const char *buf, uint64_t addr, struct thp_vma *v)
-{
-	const char *p = buf, *body = NULL;
-	size_t blen = 0;
+	struct vma_find f = { addr, v };
+	int rc;
 
 	memset(v, 0, sizeof(*v));
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		const char *next = nl ? nl + 1 : p + strlen(p);
-		uint64_t s, e;
-
-		if (vma_header(p, &s, &e)) {
-			if (body)
-				break;
-			if (addr >= s && addr < e) {
-				v->start = s;
-				v->end = e;
-				body = next;
-			}
-		} else if (body) {
-			blen = (size_t)(next - body);
-		}
-		p = next;
-	}
-	if (!body)
-		return -ENOENT;
-	char *copy = strndup(body, blen);
-	if (!copy)
-		return -ENOMEM;
-	struct vma_ctx c = { v };
-	thp_parse_meminfo(copy, vma_field, &c);
-	free(copy);
-	return 0;
-}
-
-int thp_vma_read(const struct thp_root *root, pid_t pid, uint64_t addr, struct thp_vma *v)
-{
-	char path[64], *buf;
-	int err;
-
-	if (pid)
-		snprintf(path, sizeof(path), "proc/%d/smaps", (int)pid);
-	else
-		snprintf(path, sizeof(path), "proc/self/smaps");
-	err = thp_read(root, path, &buf, NULL);
-	if (err) {
-		memset(v, 0, sizeof(*v));
-		return err;
-	}
-	err = thp_vma_parse(buf, addr, v);
-	free(buf);
-	return err;
-}
-
-uint64_t thp_vma_get(const struct thp_vma *v, const char *name)
-{
-	uint64_t x = 0;
-
-	thp_counter_get(v->f, v->n, name, &x);
-	return x;
+	rc = thp_smaps_read(root, pid ? pid : getpid(), vma_match, &f);
+	return rc == 1 ? 0 : rc < 0 ? rc : -ENOENT;
 }
 
 void thp_vmstat_snap(const struct thp_root *root, struct thp_vmstat *s)

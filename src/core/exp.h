@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <sys/types.h>
 
+#include "proc.h"
 #include "root.h"
 #include "status.h"
 
@@ -44,20 +45,9 @@ uint64_t thp_minflt(void);
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t thp_now_ns(void);
 
-#define THP_VMA_FIELDS 40
-/* The /proc/PID/smaps fields of one mapping; sizes in bytes, flags as numbers. */
-struct thp_vma {
-	uint64_t start, end;
-	int n;
-	struct thp_counter f[THP_VMA_FIELDS];
-};
-
-/* Finds the mapping that contains ADDR in smaps text. Returns 0 or -ENOENT. */
-int thp_vma_parse(const char *buf, uint64_t addr, struct thp_vma *v);
-/* Reads /proc/PID/smaps (PID 0: the calling process) and finds ADDR's mapping. */
-int thp_vma_read(const struct thp_root *root, pid_t pid, uint64_t addr, struct thp_vma *v);
-/* A field such as "AnonHugePages" or "THPeligible"; 0 when absent. */
-uint64_t thp_vma_get(const struct thp_vma *v, const char *name);
+/* Finds the mapping of process PID (0: the caller) that contains ADDR in its
+ * smaps. Returns 0, -ENOENT when no mapping holds ADDR, or -errno. */
+int thp_vma_find(const struct thp_root *root, pid_t pid, uint64_t addr, struct thp_vma *v);
 
 /* The thp_* and compact_* counters of /proc/vmstat at one moment. */
 struct thp_vmstat {

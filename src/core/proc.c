@@ -25,6 +25,8 @@ static const struct field rollup_fields[] = {
 	{ "FilePmdMapped", offsetof(struct thp_rollup, file_pmd) },
 	{ "Private_Hugetlb", offsetof(struct thp_rollup, private_hugetlb) },
 	{ "Shared_Hugetlb", offsetof(struct thp_rollup, shared_hugetlb) },
+	{ "Private_Dirty", offsetof(struct thp_rollup, private_dirty) },
+	{ "Shared_Dirty", offsetof(struct thp_rollup, shared_dirty) },
 };
 
 struct rollup_ctx {

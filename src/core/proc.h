@@ -13,6 +13,7 @@
 /* Memory fields of /proc/PID/smaps_rollup (or of one smaps VMA), in bytes. */
 struct thp_rollup {
 	uint64_t rss, anon, anon_huge, shmem_pmd, file_pmd, private_hugetlb, shared_hugetlb;
+	uint64_t private_dirty, shared_dirty;
 };
 
 /* Parses smaps_rollup text. Returns 0, or -ENODATA when it holds no fields
