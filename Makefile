@@ -125,6 +125,7 @@ bench: thp $(B)/bench/storm $(B)/tests/hog
 	$(LOCK) bench/status.sh
 	$(LOCK) bench/doctor.sh
 	STORM=$(B)/bench/storm HOG=$(B)/tests/hog $(LOCK) bench/trace.sh
+	$(LOCK) bench/experiments.sh
 
 # Static analysis, configured for real bugs rather than style: cppcheck over
 # the tree, clang-tidy per file (.clang-tidy) with a stamp so reruns only look

@@ -77,17 +77,17 @@ int modes_begin(const struct thp_root *root, const struct modes *m)
 		if (modes_switches(m->word[i]))
 			want[n++] = m->word[i];
 	want[n] = NULL;
-	if (!n)
-		return 0;
-	err = thp_switch_begin(&sw, root, want, &bad);
-	if (err == -EINVAL && bad) {
-		thp_err("this kernel does not offer 'enabled=%s'", bad);
-		return 1;
-	}
-	if (err) {
-		thp_err("cannot save the THP policy to '/%s': %s%s", THP_SWITCH_JOURNAL,
-			thp_strerror(err), perm_hint(err));
-		return 1;
+	if (n) {
+		err = thp_switch_begin(&sw, root, want, &bad);
+		if (err == -EINVAL && bad) {
+			thp_err("this kernel does not offer 'enabled=%s'", bad);
+			return 1;
+		}
+		if (err) {
+			thp_err("cannot save the THP policy to '/%s': %s%s", THP_SWITCH_JOURNAL,
+				thp_strerror(err), perm_hint(err));
+			return 1;
+		}
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;

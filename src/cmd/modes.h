@@ -23,8 +23,9 @@ int modes_parse(const char *cmd, const char *list, const char *const *allowed, s
 /* True for "always", "madvise" and "never": modes that switch the host policy. */
 bool modes_switches(const char *mode);
 
-/* Saves the host policy (journal under /run/thp) and installs the signal handlers
- * when M holds a switching mode. Prints the error and returns 1 on failure, else 0. */
+/* Saves the host policy (journal under /run/thp) when M holds a switching mode,
+ * and installs the signal handlers that undo it and end a watched child.
+ * Prints the error and returns 1 on failure, else 0. */
 int modes_begin(const struct thp_root *root, const struct modes *m);
 /* Switches the host policy for MODE; other modes run under the prior policy.
  * Returns 0 or 1 (printed). */
