@@ -412,7 +412,7 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 		}
 	}
 	a.cmd = argv + optind;
-	a.runs = calloc((size_t)(a.n * a.modes.n), sizeof(*a.runs));
+	a.runs = calloc((size_t)a.n * (size_t)a.modes.n, sizeof(*a.runs));
 	if (!a.runs) {
 		thp_err("out of memory");
 		return 1;

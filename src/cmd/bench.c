@@ -169,6 +169,13 @@ static void arms(struct bench *b, const char *const *names)
 
 #define COLS(b, c) ((b)->cols = (c), (b)->ncols = (int)(sizeof(c) / sizeof((c)[0])))
 
+/* Number of writes of one byte every STEP into SIZE bytes. */
+static double writes_of(uint64_t size, uint64_t step)
+{
+	uint64_t n = (size + step - 1) / step;
+	return (double)n;
+}
+
 /* Maps the region of one repetition with ADVICE (-1: none) applied. */
 static int map(struct bench *b, struct thp_region *r, int advice)
 {
@@ -215,7 +222,7 @@ static int fault_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN], b
 {
 	struct thp_region r;
 	struct thp_vmstat s0, s1;
-	struct thp_vma vma;
+	struct thp_vma vma = { 0 };
 	uint64_t t0;
 	int err = map(b, &r, arm ? MADV_HUGEPAGE : -1);
 
@@ -295,7 +302,7 @@ static int bloat_one(struct bench *b, size_t step, bool hinted, uint64_t *faults
 		     double *huge)
 {
 	struct thp_region r;
-	struct thp_vma vma;
+	struct thp_vma vma = { 0 };
 	int err = map(b, &r, hinted ? MADV_HUGEPAGE : -1);
 
 	if (err)
@@ -310,15 +317,15 @@ static int bloat_one(struct bench *b, size_t step, bool hinted, uint64_t *faults
 
 static int bloat_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN], bool *missing)
 {
-	uint64_t faults;
-	double rss, huge, prss, phuge;
+	uint64_t faults = 0;
+	double rss = 0, huge = 0, prss = 0, phuge = 0;
 	int err;
 
 	(void)t;
 	(void)missing;
 	if (!b->sweep) {
 		v[B_STEP] = (double)b->step;
-		v[B_WRITES] = (double)((b->size + b->step - 1) / b->step);
+		v[B_WRITES] = writes_of(b->size, b->step);
 		err = bloat_one(b, b->step, arm == 1, &faults, &rss, &huge);
 		v[B_FAULTS] = (double)faults;
 		v[B_RSS] = rss;
@@ -326,7 +333,7 @@ static int bloat_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN], b
 		return err;
 	}
 	size_t step = (size_t)THP_PMD_BYTES >> arm;
-	v[S_WRITES] = (double)((b->size + step - 1) / step);
+	v[S_WRITES] = writes_of(b->size, step);
 	if ((err = bloat_one(b, step, false, &faults, &prss, &phuge)) ||
 	    (err = bloat_one(b, step, true, &faults, &rss, &huge)))
 		return err;
@@ -394,7 +401,7 @@ static void cow_setup(struct bench *b)
 
 static void cow_fill(struct bench *b, const struct thp_region *r, pid_t pid, struct cow_side *s)
 {
-	struct thp_vma vma;
+	struct thp_vma vma = { 0 };
 
 	vma_of(b, r, pid, &vma);
 	s->priv = vma.m.private_dirty;
@@ -457,7 +464,7 @@ static int cow_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN], boo
 	close(res[0]);
 	if (pid > 0)
 		waitpid(pid, NULL, 0);
-	v[C_WRITES] = (double)((b->size + b->step - 1) / b->step);
+	v[C_WRITES] = writes_of(b->size, b->step);
 	v[C_FAULTS] = (double)w.faults;
 	v[C_PRIV] = (double)w.priv;
 	v[C_SHARED] = (double)w.shared;
@@ -513,7 +520,7 @@ static int collapse_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN]
 {
 	struct thp_region r;
 	struct thp_vmstat s0, s1;
-	struct thp_vma vma;
+	struct thp_vma vma = { 0 };
 	int prior = thp_prctl_get_disable(), err;
 	uint64_t t0;
 
@@ -589,7 +596,7 @@ static void khugepaged_setup(struct bench *b)
 static int khugepaged_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN], bool *missing)
 {
 	struct thp_region r;
-	struct thp_vma vma;
+	struct thp_vma vma = { 0 };
 	uint64_t c0 = kh_num(b, "pages_collapsed"), f0 = kh_num(b, "full_scans"), t0, last = UINT64_MAX;
 	struct timespec tick = { 0, 100 * 1000000L };
 	int err = map(b, &r, -1);
@@ -620,7 +627,7 @@ static int khugepaged_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LE
 								    (uint64_t)v[K_COLLAPSED], (uint64_t)v[K_SCANS] };
 			last = huge;
 		}
-		v[K_DONE] = huge >= v[K_TARGET];
+		v[K_DONE] = (double)huge >= v[K_TARGET];
 		if (v[K_DONE] || now >= b->timeout * 1e9)
 			break;
 		nanosleep(&tick, NULL);
@@ -671,7 +678,7 @@ static int zeropage_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN]
 {
 	struct thp_region r;
 	struct thp_vmstat s0, s1;
-	struct thp_vma vma;
+	struct thp_vma vma = { 0 };
 	uint64_t t0, f0;
 	int err = map(b, &r, MADV_HUGEPAGE), rc = 0;
 
@@ -721,7 +728,7 @@ static void zeropage_read(struct bench *b)
 		say(b, "The writes after them split it (SPLIT_PMD+ %s) and left 4 KiB pages: "
 		       "pre-faulting with reads defeats THP. ",
 		    cnt(c, sizeof(c), med(b, 1, Z_SPLIT)));
-	if (strcmp(b->arms[3].text[Z_RESULT], "ok"))
+	if (strcmp(b->arms[3].text[Z_RESULT], "ok") != 0)
 		say(b, "MADV_POPULATE_WRITE failed (%s; it needs Linux 5.14+).", b->arms[3].text[Z_RESULT]);
 	else
 		say(b, "MADV_POPULATE_WRITE pre-faults for writing in one call (%s huge, %s).",
@@ -788,7 +795,7 @@ static int dtlb_err; /* why the dTLB counter is unavailable (0: it works) */
 static int chase_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN], bool *missing)
 {
 	struct thp_region r;
-	struct thp_vma vma;
+	struct thp_vma vma = { 0 };
 	char **p;
 	uint64_t t0, ns;
 	int fd, err = map(b, &r, arm ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
@@ -1163,7 +1170,7 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 		case 'S': if (size_opt("step", optarg, 4096, &b->step)) goto out; break;
 		case 'W': b->sweep = true; break;
 		case 'w':
-			if (strcmp(optarg, "child") && strcmp(optarg, "parent")) {
+			if (strcmp(optarg, "child") != 0 && strcmp(optarg, "parent") != 0) {
 				thp_err("bench: invalid writer '%s' (child or parent)", optarg);
 				goto out;
 			}

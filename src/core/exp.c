@@ -80,7 +80,7 @@ uint64_t thp_touch(const struct thp_region *r, size_t step, bool write)
 		if (write)
 			p[off] = 1;
 		else
-			sink ^= p[off];
+			sink = (char)(sink ^ p[off]);
 	}
 	(void)sink;
 	return thp_minflt() - before;
