@@ -131,7 +131,7 @@ static int run_once(struct ab *a, const char *mode, struct run *r, struct tree *
 		int e = 0;
 		close(ep[0]);
 		if (!strcmp(mode, "disabled"))
-			e = -thp_prctl_set_disable(true);
+			e = -thp_mode_set(THP_MODE_DISABLED);
 		if (!a->show_output) {
 			int null = open("/dev/null", O_RDWR);
 			dup2(null, 0);

@@ -192,13 +192,19 @@ static void vma_of(struct bench *b, const struct thp_region *r, pid_t pid, struc
 	thp_vma_find(&b->ctx->root, pid, (uint64_t)(uintptr_t)r->addr, v);
 }
 
+/* Puts the process's THP mode back to PRIOR, as thp_mode_get() returned it. */
+static void mode_restore(int prior)
+{
+	thp_mode_set(prior > 0 ? (enum thp_mode)prior : THP_MODE_ENABLED);
+}
+
 /* Faults every page of R in with 4 KiB pages whatever the policy, by turning THP
  * off for the process while touching (PR_SET_THP_DISABLE) and back to PRIOR after. */
 static void touch_small(const struct thp_region *r, int prior)
 {
-	thp_prctl_set_disable(true);
+	thp_mode_set(THP_MODE_DISABLED);
 	thp_touch(r, 4096, true);
-	thp_prctl_set_disable(prior > 0);
+	mode_restore(prior);
 }
 
 /* ---- fault: first touch, plain vs MADV_HUGEPAGE ---- */
@@ -521,11 +527,11 @@ static int collapse_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN]
 	struct thp_region r;
 	struct thp_vmstat s0, s1;
 	struct thp_vma vma = { 0 };
-	int prior = thp_prctl_get_disable(), err;
+	int prior = thp_mode_get(), err;
 	uint64_t t0;
 
 	(void)missing;
-	if (arm == 2 && (err = thp_prctl_set_disable(true)))
+	if (arm == 2 && (err = thp_mode_set(THP_MODE_DISABLED)))
 		return err;
 	err = map(b, &r, -1);
 	if (!err) {
@@ -547,7 +553,7 @@ static int collapse_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN]
 		thp_region_unmap(&r);
 	}
 	if (arm == 2)
-		thp_prctl_set_disable(prior > 0);
+		mode_restore(prior);
 	return err;
 }
 
@@ -606,7 +612,7 @@ static int khugepaged_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LE
 	(void)missing;
 	if (err)
 		return err;
-	touch_small(&r, thp_prctl_get_disable());
+	touch_small(&r, thp_mode_get());
 	if ((err = thp_region_advise(&r, MADV_HUGEPAGE))) {
 		thp_region_unmap(&r);
 		return err;
@@ -1097,7 +1103,7 @@ static int bench_modes(struct bench *b, const struct modes *m)
 		printf("Warning: the host is busy (load %.1f on %d CPUs; '%s' uses %.0f%% of a CPU): "
 		       "timings are noisy.\n\n",
 		       busy.load1, busy.ncpu, busy.top_comm, busy.top_cpu * 100);
-	if (thp_prctl_get_disable() == 1 && !b->ctx->json)
+	if (thp_mode_get() == THP_MODE_DISABLED && !b->ctx->json)
 		puts("Note: THP is disabled for this process (PR_SET_THP_DISABLE, inherited from a "
 		     "parent): no arm can get huge pages.\n");
 	for (int i = 0; i < (m->n ? m->n : 1) && !rc; i++) {
@@ -1131,7 +1137,7 @@ static int bench_modes(struct bench *b, const struct modes *m)
 		json_object_object_add(doc, "busy", json_object_new_boolean(thp_busy_noisy(&busy)));
 		json_object_object_add(doc, "load1", json_object_new_double(busy.load1));
 		json_object_object_add(doc, "thp_disabled_by_prctl",
-				       json_object_new_boolean(thp_prctl_get_disable() == 1));
+				       json_object_new_boolean(thp_mode_get() == THP_MODE_DISABLED));
 		json_object_object_add(doc, "results", results);
 		return out_json_print(doc) ? 1 : 0;
 	}
