@@ -92,6 +92,10 @@ _thp()
 	fi
 
 	help=$("$thp" "$cmd" --help 2>/dev/null)
+	if [[ $prev == --severity || ($prev == -s && $cmd == doctor) ]]; then
+		_thp_reply "info warn crit"
+		return
+	fi
 	case $prev in
 	-o | --output | -s | --sort)
 		if grep -q '^Columns:' <<< "$help"; then

@@ -35,6 +35,10 @@ for sh in bash zsh; do
 	expect "$sh: status -b" has "$($c status -)" -b
 	expect "$sh: no --root after the command" [ -z "$($c status --ro)" ]
 	expect "$sh: help CMD" has "$($c help st)" status
+	if has "$cmds" doctor; then
+		expect "$sh: doctor --severity levels" has "$($c doctor --severity '')" warn
+		expect "$sh: doctor -s levels" has "$($c doctor -s c)" crit
+	fi
 	if has "$cmds" ps; then
 		col=$("$THP" ps --help | awk '/^Columns:/ {getline; print $1}')
 		expect "$sh: ps -o columns" has "$($c ps -o '')" "$col"
