@@ -71,11 +71,15 @@ else
 	redis_pid=$!
 	i=0
 	while ! grep -q 'Ready to accept' "$dtmp/redis.log" 2> /dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-	"$THP" doctor --json --severity info > "$dtmp/r.json"
-	expect "Redis (pid $redis_pid) disabled THP for itself" jq -e --argjson p "$redis_pid" \
-		'.findings[] | select(.id == "latency-server-opted-out" and .pid == $p) | .title | test("disabled THP for itself")' \
-		"$dtmp/r.json" > /dev/null
-	expect "Redis shows THP_enabled 0" grep -q '^THP_enabled:[[:space:]]*0' "/proc/$redis_pid/status"
+	if ! grep -q 'Ready to accept' "$dtmp/redis.log" 2> /dev/null; then
+		bad "doctor with Redis: redis-server on port $port did not start: $(tail -2 "$dtmp/redis.log" 2> /dev/null)"
+	else
+		"$THP" doctor --json --severity info > "$dtmp/r.json"
+		expect "Redis (pid $redis_pid) disabled THP for itself" jq -e --argjson p "$redis_pid" \
+			'.findings[] | select(.id == "latency-server-opted-out" and .pid == $p) | .title | test("disabled THP for itself")' \
+			"$dtmp/r.json" > /dev/null
+		expect "Redis shows THP_enabled 0" grep -q '^THP_enabled:[[:space:]]*0' "/proc/$redis_pid/status"
+	fi
 	was=$thp_saved
 	doctor_restore
 	trap - EXIT INT TERM
