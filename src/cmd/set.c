@@ -353,11 +353,16 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 	locate(ctx, save, &tx);
 	if (optind >= argc) { /* only --save: record the current state */
 		rc = save_state(AT_FDCWD, save, save, ks, false, argc, argv);
-		if (rc)
+		if (rc) {
 			thp_err("cannot write '%s': %s", save, strerror(-rc));
-		else if (!ctx->json)
+		} else if (ctx->json) {
+			struct json_object *o = json_object_new_object();
+			json_object_object_add(o, "saved", json_object_new_string(save));
+			out_json_print(o);
+		} else {
 			printf("saved the current settings to %s; 'thp restore %s' puts them back\n",
 			       save, save);
+		}
 		free(ks);
 		return rc ? 1 : 0;
 	}

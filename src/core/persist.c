@@ -280,12 +280,13 @@ static bool size_key(const struct thp_kv *entry, const char *file, uint64_t *siz
 	return true;
 }
 
-/* Appends " OPT=SIZES:VALUE;..." for the per-size keys of FILE in L, one group
- * per value in order of first appearance; nothing when L has none. */
+/* Appends " OPT=SIZES:VALUE" for the per-size keys of FILE in L, one option
+ * per value in order of first appearance (the kernel adds repeated options up).
+ * Separate options rather than one joined with ';', which GRUB would take
+ * for the end of the command line. */
 static void per_size_groups(FILE *f, const struct thp_kvlist *l, const char *opt, const char *file)
 {
 	bool done[THP_KV_MAX] = { false };
-	int groups = 0;
 	uint64_t size;
 
 	for (int i = 0; i < l->n; i++) {
@@ -293,7 +294,7 @@ static void per_size_groups(FILE *f, const struct thp_kvlist *l, const char *opt
 
 		if (done[i] || !size_key(&l->v[i], file, &size))
 			continue;
-		fprintf(f, groups++ ? ";" : " %s=", opt);
+		fprintf(f, " %s=", opt);
 		for (int j = i; j < l->n; j++) {
 			char sz[24];
 

@@ -33,7 +33,7 @@ int thp_unit_parse(const char *buf, struct thp_kvlist *l);
 char *thp_unit_format(const struct thp_kvlist *l);
 
 /* Kernel command-line options for L: transparent_hugepage=, transparent_hugepage_shmem=,
- * thp_anon=, thp_shmem=. Keys with no boot option (defrag, khugepaged.*, ...)
+ * thp_anon=, thp_shmem= (one per value, never joined with ';'). Keys with no boot option (defrag, khugepaged.*, ...)
  * go to REST. Returns "" when nothing of L can be set at boot. */
 char *thp_cmdline_format(const struct thp_kvlist *l, struct thp_kvlist *rest);
 

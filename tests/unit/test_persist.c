@@ -189,12 +189,12 @@ static void cmdline(void **state)
 	thp_kv_set(&l, "hugepages.2M.enabled", "inherit", 0);
 	thp_kv_set(&l, "hugepages.2M.shmem_enabled", "within_size", 0);
 	s = thp_cmdline_format(&l, &rest);
-	assert_string_equal(s, "transparent_hugepage=madvise thp_anon=16K,32K:never;64K:always;2M:inherit "
-			       "thp_shmem=2M:within_size");
+	assert_string_equal(s, "transparent_hugepage=madvise thp_anon=16K,32K:never thp_anon=64K:always "
+			       "thp_anon=2M:inherit thp_shmem=2M:within_size");
 	assert_int_equal(rest.n, 1);
 	assert_string_equal(rest.v[0].key, "defrag");
 	/* parsed back, it sets what it was made from */
-	assert_int_equal(thp_cmdline_parse(s, sizes, 5, &back), 3);
+	assert_int_equal(thp_cmdline_parse(s, sizes, 5, &back), 5);
 	assert_int_equal(back.n, l.n - 1);
 	for (int i = 0; i < back.n; i++)
 		assert_string_equal(thp_kv_get(&l, back.v[i].key)->value, back.v[i].value);
