@@ -18,6 +18,9 @@ smaps) pat="proc/[0-9]*/smaps" ;;
 cgroup) pat="proc/[0-9]*/cgroup" ;;
 buddyinfo) pat="proc/buddyinfo" ;;
 psi) pat="proc/pressure/memory" ;;
+mounts) pat="proc/mounts proc/self/mounts" ;;
+task) pat="proc/[0-9]*/task/[0-9]*/stat proc/[0-9]*/stat" ;;
+persist) pat="run/thp/saved.state etc/tmpfiles.d/* etc/systemd/system/thp.service proc/cmdline" ;;
 *) pat="" ;;
 esac
 mkdir -p "$out"
