@@ -22,7 +22,7 @@ LIB_SRC := $(CORE) $(wildcard src/out/*.c) $(wildcard src/control/*.c) $(wildcar
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all run check unit golden cli control live sanitize bench install uninstall clean man deps deps-test regen lint fuzz fuzz-smoke hostile coverage unprivileged completion deb-test
+.PHONY: all run check unit golden cli control live sanitize bench install uninstall clean man deps deps-test regen lint fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind
 all: thp
 
 deps: $(B)/.deps
@@ -90,6 +90,17 @@ live: $(B)/thp $(B)/tests/hog | $(B)/.deps-test
 # Every command on every hostile fixture tree (tests/hostile/mktrees.sh).
 hostile: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/hostile.sh
+
+# The live tests with every thp run under valgrind memcheck; any error or
+# definite leak fails (logs in build/valgrind/). Minutes, so not part of check.
+check-valgrind: $(B)/thp $(B)/tests/hog | $(B)/.deps-test
+	scripts/deps valgrind
+	rm -rf build/valgrind && mkdir -p build/valgrind && chmod 1777 build/valgrind
+	THP=tests/valgrind/thp VG_THP=$(B)/thp VG_LOGS=$(CURDIR)/build/valgrind HOG=$(B)/tests/hog \
+		$(LOCK) tests/live/run.sh
+	@n=$$(ls build/valgrind | wc -l); bad=$$(find build/valgrind -type f -size +0 | wc -l); \
+	echo "check-valgrind: $$n thp runs under memcheck, $$bad with errors"; \
+	[ "$$bad" -eq 0 ] || { find build/valgrind -type f -size +0 -exec head -30 {} +; exit 1; }
 
 # Builds the .deb (build/deb/), lints it, installs it into a scratch root and runs it.
 deb-test: | $(B)/.deps-deb
