@@ -117,8 +117,8 @@ int modes_end(void)
 	int err = thp_switch_end(&sw);
 
 	if (err) {
-		thp_err("cannot restore 'enabled=%s': %s; the saved value is in '/%s'", sw.prior,
-			thp_strerror(err), THP_SWITCH_JOURNAL);
+		thp_err("cannot restore 'enabled=%s': %s; 'thp restore /%s' puts it back later",
+			sw.prior, thp_strerror(err), THP_SWITCH_JOURNAL);
 		return 1;
 	}
 	return 0;

@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../core/parse.h"
@@ -45,33 +44,17 @@ static bool journal_prior(const struct thp_switch *s, char *out, size_t cap)
 	return false;
 }
 
-/* Writes the journal atomically (temporary file, then rename). */
+/* Writes the journal in the KEY=VALUE form that 'thp restore FILE' reads. */
 static int journal_write(const struct thp_switch *s)
 {
-	char tmp[128], text[256];
-	int fd, len, err = 0;
+	char text[256];
 
-	mkdirat(s->root->fd, "run", 0755);
-	if (mkdirat(s->root->fd, "run/thp", 0755) && errno != EEXIST)
-		return -errno;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", s->journal);
-	len = snprintf(text, sizeof(text),
-		       "# prior THP policy, saved by thp before switching it for a measurement;\n"
-		       "# 'thp restore %s' (or writing the value back) undoes an interrupted run\n"
-		       "enabled=%s\n",
-		       s->journal, s->prior);
-	fd = openat(s->root->fd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, (size_t)len) != len || fsync(fd))
-		err = errno ? -errno : -EIO;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && renameat(s->root->fd, tmp, s->root->fd, s->journal))
-		err = -errno;
-	if (err)
-		unlinkat(s->root->fd, tmp, 0);
-	return err;
+	snprintf(text, sizeof(text),
+		 "# THP policy before thp switched it for a measurement; if thp was killed,\n"
+		 "# 'thp restore /%s' puts it back\n"
+		 "enabled=%s\n",
+		 s->journal, s->prior);
+	return thp_file_replace(s->root->fd, s->journal, text, 0644);
 }
 
 int thp_switch_begin(struct thp_switch *s, const struct thp_root *root,

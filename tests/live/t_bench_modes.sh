@@ -67,6 +67,21 @@ else
 		sh -c "'$THP' ab -n 1 --modes $other,current -- true > /dev/null"
 	expect "ab --modes: exact prior state" same_state "$before"
 
+	# SIGKILL cannot be caught: the journal is what 'thp restore' reads
+	"$THP" bench khugepaged -s 4M --timeout 60 --modes $other > /dev/null &
+	pid=$!
+	if wait_enabled $other; then
+		kill -KILL $pid
+		wait $pid
+		expect "bench SIGKILL leaves the journal" [ -f $J ]
+		expect "thp restore reads the journal" sh -c "'$THP' restore $J > /dev/null"
+		expect "thp restore puts the prior policy '$orig' back" [ "$(enabled_now)" = "$orig" ]
+		rm -f $J
+	else
+		kill $pid 2>/dev/null; wait $pid
+		bad "bench --modes $other never switched the policy"
+	fi
+
 	# a journal left by a killed run holds the true prior policy: the next run restores it
 	mkdir -p /run/thp
 	printf 'enabled=%s\n' "$orig" > $J
