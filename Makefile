@@ -82,10 +82,14 @@ $(B)/tests/hog: tests/live/hog.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
+$(B)/tests/nothp: tests/live/nothp.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
+
 # Live tests change or depend on host-wide THP state: one suite at a time per host.
 LOCK := flock /tmp/thp-live.lock
-live: $(B)/thp $(B)/tests/hog | $(B)/.deps-test
-	THP=$(B)/thp HOG=$(B)/tests/hog $(LOCK) tests/live/run.sh
+live: $(B)/thp $(B)/tests/hog $(B)/tests/nothp | $(B)/.deps-test
+	THP=$(B)/thp HOG=$(B)/tests/hog NOTHP=$(B)/tests/nothp $(LOCK) tests/live/run.sh
 
 # Every command on every hostile fixture tree (tests/hostile/mktrees.sh).
 hostile: $(B)/thp | $(B)/.deps-test
@@ -127,12 +131,14 @@ check: deps-test thp man lint unit golden cli control completion unprivileged li
 regen: $(B)/thp
 	THP=$(B)/thp THP_REGEN=1 tests/golden.sh
 
-$(B)/bench/storm: bench/storm.c
+$(B)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
-bench: thp $(B)/bench/storm $(B)/tests/hog
+bench: thp $(B)/bench/spawn $(B)/bench/rawpread $(B)/bench/storm $(B)/tests/hog
 	scripts/deps bench
+	$(LOCK) bench/ps.sh
+	$(LOCK) bench/folios.sh
 	$(LOCK) bench/status.sh
 	$(LOCK) bench/doctor.sh
 	STORM=$(B)/bench/storm HOG=$(B)/tests/hog $(LOCK) bench/trace.sh

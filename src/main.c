@@ -20,6 +20,8 @@ static const struct command {
 	{ "status", cmd_status, "is THP on? every layer of policy, and counters since boot" },
 	{ "exec", cmd_exec, "run a command with THP disabled, enabled where advised, or enabled" },
 	{ "hugetlb", cmd_hugetlb, "static huge page pools: sizes, NUMA nodes, users; set and plan" },
+	{ "ps", cmd_ps, "which processes hold huge pages, and how much of their memory is huge" },
+	{ "show", cmd_show, "one process: each mapping, and why it has huge pages or not" },
 	{ "capture", cmd_capture, "record the files thp reads, for 'thp --root DIR' elsewhere" },
 	{ "set", cmd_set, "change THP settings safely (checked, read back, rolled back)" },
 	{ "restore", cmd_restore, "put back the settings saved before the last 'thp set'" },

@@ -27,6 +27,8 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_restore(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_diff(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_persist(struct thp_ctx *ctx, int argc, char **argv);
+int cmd_ps(struct thp_ctx *ctx, int argc, char **argv);
+int cmd_show(struct thp_ctx *ctx, int argc, char **argv);
 
 struct thp_knobs;
 

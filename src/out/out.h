@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../core/folios.h"
+#include "../core/proc.h"
 #include "../core/status.h"
 
 /* Binary human size: "0 B", "4 KiB", "2 MiB", "1.2 GiB". With EXACT, plain bytes. */
@@ -46,6 +48,29 @@ struct json_object *out_json_num(double v, int decimals);
 
 /* Writes the two-line verdict ("THP: ..." and "Now: ...") for ST into BUF. */
 void out_verdict(const struct thp_status *st, char *policy, size_t pcap, char *now, size_t ncap);
+
+/* THP_STATE of a process: "on", "off (prctl)", "off (inherited from PID COMM)",
+ * or "-" when the kernel does not show it. ORIGIN comes from thp_thp_origin()
+ * (NULL when THP is on or the origin is unknown). */
+const char *out_thp_state(char *buf, size_t cap, const struct thp_pstatus *s,
+			  const struct thp_pstatus *origin);
+/* Adds "thp_state", "thp_enabled" (bool or null) and "thp_disabled_by"
+ * ({"pid", "command"} or null) to O. */
+void out_json_thp_state(struct json_object *o, const struct thp_pstatus *s,
+			const struct thp_pstatus *origin);
+
+/* Summary columns of folio mapping: PMD, PTE_ALIGNED, PTE_UNALIGNED, PTE_PARTIAL. */
+#define OUT_FOLIO_COLS 4
+const char *out_folio_col_name(int i);
+uint64_t out_folio_col_value(const struct thp_folio_stats *s, int i);
+
+/* Calls FN for each counter of S named as tools/mm/thpmaps names it
+ * ("anon-thp-pmd-aligned-2048kB", "anon-thp-pte-aligned-64kB", ...,
+ * "file-thp-pte-partial"), in that tool's order; values in bytes. */
+typedef void (*out_counter_fn)(const char *name, uint64_t bytes, void *ctx);
+void out_folio_counters(const struct thp_folio_stats *s, out_counter_fn fn, void *ctx);
+/* The same counters as one JSON object. */
+struct json_object *out_folio_json(const struct thp_folio_stats *s);
 
 /* Prints TEXT prefixed by LABEL, wrapped at WIDTH with continuation lines indented. */
 void out_wrap(const char *label, const char *text, int width);

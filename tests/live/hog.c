@@ -1,7 +1,9 @@
 /* hog - a test workload: maps anonymous memory, optionally advises and touches it,
  * prints "ready ADDRESS" and holds it until standard input closes.
- *   hog MIB [--huge] [--nohuge] [--disable] [--sparse] [--no-touch] [--holes]
- * --holes frees every other 4 KiB page after touching, to fragment free memory. */
+ *   hog MIB [--huge] [--nohuge] [--disable] [--sparse] [--no-touch] [--holes] [--misalign]
+ * --holes frees every other 4 KiB page after touching, to fragment free memory.
+ * --misalign advises and touches a range that starts 4 KiB past a 2 MiB
+ * boundary, so that (below 2 MiB) it holds no aligned PMD slot. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +15,7 @@
 int main(int argc, char **argv)
 {
 	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 64, len = mib << 20, step = 4096;
-	int advice = -1, touch = 1, holes = 0;
+	int advice = -1, touch = 1, holes = 0, misalign = 0;
 	char c;
 
 	for (int i = 2; i < argc; i++) {
@@ -29,6 +31,8 @@ int main(int argc, char **argv)
 			touch = 0;
 		else if (!strcmp(argv[i], "--holes"))
 			holes = 1;
+		else if (!strcmp(argv[i], "--misalign"))
+			misalign = 1;
 	}
 	/* over-allocate by 2 MiB and align, so that every 2 MiB slot can be huge */
 	char *raw = mmap(NULL, len + (2u << 20), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
@@ -36,6 +40,8 @@ int main(int argc, char **argv)
 	if (raw == MAP_FAILED)
 		return perror("mmap"), 1;
 	char *p = (char *)(((uintptr_t)raw + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1));
+	if (misalign)
+		p += 4096;
 	if (advice >= 0 && madvise(p, len, advice))
 		return perror("madvise"), 1;
 	for (size_t off = 0; touch && off < len; off += step)

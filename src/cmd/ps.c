@@ -1,0 +1,680 @@
+/* ps.c - `thp ps`: which processes hold huge pages, and how much of their memory is huge */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../core/folios.h"
+#include "../core/parse.h"
+#include "../core/proc.h"
+#include "../core/users.h"
+#include "../out/out.h"
+#include "cmd.h"
+
+enum col {
+	C_PID, C_USER, C_COMMAND, C_CGROUP, C_PROCS, C_RSS, C_ANON, C_THP, C_COVER,
+	C_SHMEM_PMD, C_FILE_PMD, C_HUGETLB, C_THP_STATE, NCOLS
+};
+
+enum col_kind { K_TEXT, K_SIZE, K_COUNT, K_PCT };
+
+/* One column descriptor drives -o parsing, sorting, the help text and the table. */
+static const struct column {
+	const char *name;
+	enum col_kind kind;
+	bool per_process; /* meaningless for --by groups */
+	const char *help;
+} cols[] = {
+	[C_PID] = { "PID", K_COUNT, true, "process id" },
+	[C_USER] = { "USER", K_TEXT, false, "owner (real user)" },
+	[C_COMMAND] = { "COMMAND", K_TEXT, false, "command name (full command line with -w)" },
+	[C_CGROUP] = { "CGROUP", K_TEXT, false, "cgroup path (v2, or the v1 memory controller)" },
+	[C_PROCS] = { "PROCS", K_COUNT, false, "number of processes (with --by)" },
+	[C_RSS] = { "RSS", K_SIZE, false, "resident memory" },
+	[C_ANON] = { "ANON", K_SIZE, false, "anonymous resident memory" },
+	[C_THP] = { "THP", K_SIZE, false, "PMD-mapped anonymous THP (AnonHugePages)" },
+	[C_COVER] = { "COVER", K_PCT, false, "THP as a share of ANON" },
+	[C_SHMEM_PMD] = { "SHMEM_PMD", K_SIZE, false, "PMD-mapped shmem/tmpfs (ShmemPmdMapped)" },
+	[C_FILE_PMD] = { "FILE_PMD", K_SIZE, false, "PMD-mapped page cache (FilePmdMapped)" },
+	[C_HUGETLB] = { "HUGETLB", K_SIZE, false, "hugetlbfs pages (Private_ + Shared_Hugetlb)" },
+	[C_THP_STATE] = { "THP_STATE", K_TEXT, true, "on, off (prctl), off (inherited from PID COMM)" },
+};
+_Static_assert(sizeof(cols) / sizeof(cols[0]) == NCOLS, "one descriptor per column");
+
+static const enum col default_cols[] = { C_PID, C_USER, C_COMMAND, C_RSS, C_ANON, C_THP, C_COVER,
+					  C_SHMEM_PMD, C_FILE_PMD, C_HUGETLB, C_THP_STATE };
+static const enum col default_by_cols[] = { C_COMMAND, C_PROCS, C_RSS, C_ANON, C_THP, C_COVER,
+					     C_SHMEM_PMD, C_FILE_PMD, C_HUGETLB };
+
+enum by { BY_NONE, BY_COMM, BY_USER, BY_CGROUP };
+
+struct row {
+	pid_t pid;
+	uid_t uid;
+	uint64_t nprocs;
+	struct thp_rollup r;
+	struct thp_pstatus st, origin; /* origin.pid is 0 unless THP is off */
+	char *cmd;
+	char *cgroup;
+	struct thp_folio_stats f;
+	bool has_folios;
+};
+
+struct opts {
+	enum col cols[NCOLS * 2];
+	int ncols;
+	enum col sort;
+	long limit;
+	bool all, totals, bytes, cmdline, noheadings, folios, json;
+	enum by by;
+	pid_t *pids;
+	int npids;
+	bool have_user;
+	uid_t user;
+	bool have_regex;
+	regex_t regex;
+	const char *cgroup;
+	uint64_t min;
+};
+
+struct scan {
+	const struct thp_root *root;
+	struct opts *o;
+	struct thp_users users;
+	struct thp_folio_reader *fr;
+	struct row *rows;
+	size_t n, cap;
+	int unreadable, missing;
+	int folio_err;
+};
+
+static void usage(void)
+{
+	puts("Usage: thp [--root DIR] ps [options]\n"
+	     "\n"
+	     "One row per process that holds huge pages (PMD-mapped THP, shmem or file PMD\n"
+	     "mappings, or hugetlbfs pages), largest THP first. Reads each process's\n"
+	     "smaps_rollup and status, one process at a time.\n"
+	     "\n"
+	     "Options:\n"
+	     "  -o, --output LIST   columns to show, comma-separated (see below)\n"
+	     "  -s, --sort COL      sort by COL (default THP; sizes descending)\n"
+	     "  -n, --limit N       show at most N rows\n"
+	     "  -a, --all           include processes without huge pages\n"
+	     "      --totals        add a total row (over every matching process)\n"
+	     "  -w, --cmdline       show and match the full command line instead of the name\n"
+	     "  -p, --pid LIST      only these processes (comma-separated; implies --all)\n"
+	     "  -u, --user USER     only processes of USER (name or uid)\n"
+	     "  -c, --command REGEX only processes whose command matches REGEX (extended)\n"
+	     "      --cgroup PATH   only processes in cgroup PATH or below it (v1 or v2)\n"
+	     "      --min SIZE      only processes with at least SIZE of huge pages (e.g. 64M)\n"
+	     "      --by KEY        one row per comm, user or cgroup, summed\n"
+	     "      --folios        add the real mapping of every page from pagemap (root)\n"
+	     "  -b, --bytes         print sizes in bytes\n"
+	     "      --noheadings    do not print the header line\n"
+	     "  -J, --json          one JSON document (sizes in bytes)\n"
+	     "  -h, --help          show this help\n"
+	     "\n"
+	     "Columns:");
+	for (int i = 0; i < NCOLS; i++)
+		printf("  %-10s %s\n", cols[i].name, cols[i].help);
+}
+
+static int find_col(const char *name, size_t len)
+{
+	for (int i = 0; i < NCOLS; i++)
+		if (strlen(cols[i].name) == len && strncasecmp(cols[i].name, name, len) == 0)
+			return i;
+	return -1;
+}
+
+/* Parses -o LIST into O. Returns 0, or 2 after a message. */
+static int parse_cols(struct opts *o, const char *list)
+{
+	o->ncols = 0;
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ",");
+		int c = find_col(p, len);
+		if (c < 0) {
+			thp_err("ps: unknown column '%.*s'", (int)len, p);
+			return 2;
+		}
+		if (o->ncols < (int)(sizeof(o->cols) / sizeof(o->cols[0])))
+			o->cols[o->ncols++] = (enum col)c;
+		p += len + (p[len] == ',');
+	}
+	if (!o->ncols) {
+		thp_err("ps: no columns in '%s'", list);
+		return 2;
+	}
+	return 0;
+}
+
+static int parse_pids(struct opts *o, const char *list)
+{
+	for (const char *p = list; *p;) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p || v <= 0 || v > 0x7fffffff || (*end && *end != ',')) {
+			thp_err("ps: invalid process id list '%s'", list);
+			return 2;
+		}
+		pid_t *np = realloc(o->pids, sizeof(*np) * (size_t)(o->npids + 1));
+		if (!np)
+			return 1;
+		o->pids = np;
+		o->pids[o->npids++] = (pid_t)v;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+static uint64_t huge_total(const struct thp_rollup *r)
+{
+	return r->anon_huge + r->shmem_pmd + r->file_pmd + r->private_hugetlb + r->shared_hugetlb;
+}
+
+static void rollup_add(struct thp_rollup *a, const struct thp_rollup *b)
+{
+	a->rss += b->rss;
+	a->anon += b->anon;
+	a->anon_huge += b->anon_huge;
+	a->shmem_pmd += b->shmem_pmd;
+	a->file_pmd += b->file_pmd;
+	a->private_hugetlb += b->private_hugetlb;
+	a->shared_hugetlb += b->shared_hugetlb;
+}
+
+static bool need_cgroup(const struct opts *o)
+{
+	if (o->cgroup || o->by == BY_CGROUP || o->json)
+		return true;
+	for (int i = 0; i < o->ncols; i++)
+		if (o->cols[i] == C_CGROUP)
+			return true;
+	return false;
+}
+
+static struct row *add_row(struct scan *sc)
+{
+	if (sc->n == sc->cap) {
+		size_t cap = sc->cap ? sc->cap * 2 : 64;
+		struct row *nr = realloc(sc->rows, cap * sizeof(*nr));
+		if (!nr)
+			return NULL;
+		sc->rows = nr;
+		sc->cap = cap;
+	}
+	memset(&sc->rows[sc->n], 0, sizeof(sc->rows[0]));
+	return &sc->rows[sc->n++];
+}
+
+/* Reads one process and keeps it as a row when it passes the filters. */
+static int scan_proc(pid_t pid, void *ctx)
+{
+	struct scan *sc = ctx;
+	struct opts *o = sc->o;
+	struct thp_pstatus st;
+	struct thp_rollup r;
+	char cmd[4096], cg[8192] = "", cgpath[4096] = "";
+	struct row *row;
+	int err = thp_pstatus_read(sc->root, pid, &st);
+
+	if (err || thp_pstatus_kthread(&st))
+		return 0; /* exited, or a kernel thread */
+	if (o->have_user && st.uid != o->user)
+		return 0;
+	snprintf(cmd, sizeof(cmd), "%s", st.name);
+	if (o->cmdline && (err = thp_cmdline_read(sc->root, pid, cmd, sizeof(cmd))) == 0 && !cmd[0])
+		snprintf(cmd, sizeof(cmd), "[%s]", st.name);
+	if (err)
+		return 0;
+	if (o->have_regex && regexec(&o->regex, cmd, 0, NULL, 0) != 0)
+		return 0;
+	err = thp_rollup_read(sc->root, pid, &r);
+	if (thp_proc_denied(err))
+		sc->unreadable++;
+	if (err)
+		return 0;
+	if (!o->all && huge_total(&r) == 0)
+		return 0;
+	if (huge_total(&r) < o->min)
+		return 0;
+	if (need_cgroup(o)) {
+		if (thp_cgroup_read(sc->root, pid, cg, sizeof(cg)) == 0)
+			thp_cgroup_path(cg, cgpath, sizeof(cgpath));
+		if (o->cgroup && !thp_cgroup_in(cg, o->cgroup))
+			return 0;
+	}
+	row = add_row(sc);
+	if (!row)
+		return -ENOMEM;
+	row->pid = pid;
+	row->uid = st.uid;
+	row->nprocs = 1;
+	row->r = r;
+	row->st = st;
+	if (st.thp_enabled == 0)
+		thp_thp_origin(sc->root, &st, &row->origin);
+	row->cmd = strdup(cmd);
+	row->cgroup = strdup(cgpath);
+	if (sc->fr) {
+		err = thp_folios_proc(sc->fr, pid, &row->f);
+		row->has_folios = err == 0;
+		if (err && !thp_proc_gone(err) && !sc->folio_err)
+			sc->folio_err = err;
+	}
+	return row->cmd && row->cgroup ? 0 : -ENOMEM;
+}
+
+static uint64_t row_num(const struct row *r, enum col c)
+{
+	switch (c) {
+	case C_PID: return (uint64_t)r->pid;
+	case C_PROCS: return r->nprocs;
+	case C_RSS: return r->r.rss;
+	case C_ANON: return r->r.anon;
+	case C_THP: return r->r.anon_huge;
+	case C_COVER: return r->r.anon ? r->r.anon_huge * 1000 / r->r.anon : 0;
+	case C_SHMEM_PMD: return r->r.shmem_pmd;
+	case C_FILE_PMD: return r->r.file_pmd;
+	case C_HUGETLB: return r->r.private_hugetlb + r->r.shared_hugetlb;
+	default: return 0;
+	}
+}
+
+/* Text of text column C for row R, written to BUF when it must be formatted. */
+static const char *row_text(const struct row *r, enum col c, struct scan *sc, char *buf, size_t cap)
+{
+	switch (c) {
+	case C_USER: return thp_user_name(&sc->users, r->uid);
+	case C_COMMAND: return r->cmd;
+	case C_CGROUP: return r->cgroup;
+	case C_THP_STATE: return out_thp_state(buf, cap, &r->st, r->origin.pid ? &r->origin : NULL);
+	default: return "";
+	}
+}
+
+static struct scan *sort_scan;
+static enum col sort_col;
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	char bx[128], by[128];
+	int d = 0;
+
+	if (cols[sort_col].kind == K_TEXT) {
+		d = strcmp(row_text(x, sort_col, sort_scan, bx, sizeof(bx)),
+			   row_text(y, sort_col, sort_scan, by, sizeof(by)));
+	} else {
+		uint64_t vx = row_num(x, sort_col), vy = row_num(y, sort_col);
+		d = vx == vy ? 0 : vx < vy ? -1 : 1;
+		if (sort_col != C_PID)
+			d = -d; /* sizes and counts: largest first */
+	}
+	if (d == 0)
+		d = x->pid < y->pid ? -1 : x->pid > y->pid;
+	return d;
+}
+
+/* Key of row R for --by. */
+static const char *group_key(struct scan *sc, const struct row *r)
+{
+	switch (sc->o->by) {
+	case BY_USER: return thp_user_name(&sc->users, r->uid);
+	case BY_CGROUP: return r->cgroup;
+	default: return r->st.name;
+	}
+}
+
+/* Folds rows with the same --by key into the first of them. */
+static void group_rows(struct scan *sc)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < sc->n; i++) {
+		struct row *r = &sc->rows[i];
+		const char *key = group_key(sc, r);
+		size_t j;
+		for (j = 0; j < out; j++)
+			if (strcmp(group_key(sc, &sc->rows[j]), key) == 0)
+				break;
+		if (j == out) {
+			sc->rows[out] = *r;
+			sc->rows[out].pid = (pid_t)out; /* keeps first-seen order for ties */
+			free(sc->rows[out].cmd);
+			sc->rows[out].cmd = strdup(key);
+			out++;
+		} else {
+			struct row *g = &sc->rows[j];
+			rollup_add(&g->r, &r->r);
+			thp_folio_stats_add(&g->f, &r->f);
+			g->has_folios |= r->has_folios;
+			g->nprocs++;
+			free(r->cmd);
+			free(r->cgroup);
+		}
+	}
+	sc->n = out;
+}
+
+static void totals(const struct scan *sc, struct row *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->nprocs = 0;
+	for (size_t i = 0; i < sc->n; i++) {
+		rollup_add(&t->r, &sc->rows[i].r);
+		thp_folio_stats_add(&t->f, &sc->rows[i].f);
+		t->has_folios |= sc->rows[i].has_folios;
+		t->nprocs += sc->rows[i].nprocs;
+	}
+}
+
+static const char *cell(struct scan *sc, const struct row *r, enum col c, bool total, char *buf,
+			size_t cap)
+{
+	if (total) {
+		if (c == C_COMMAND || (c == C_CGROUP && sc->o->by == BY_CGROUP) ||
+		    (c == C_USER && sc->o->by == BY_USER))
+			return "total";
+		if (cols[c].kind == K_TEXT || c == C_PID)
+			return "";
+	}
+	if (sc->o->by != BY_NONE && c == C_COMMAND)
+		return r->cmd;
+	switch (cols[c].kind) {
+	case K_SIZE: return out_size(buf, cap, row_num(r, c), sc->o->bytes);
+	case K_COUNT: snprintf(buf, cap, "%" PRIu64, row_num(r, c)); return buf;
+	case K_PCT: return out_pct(buf, cap, r->r.anon_huge, r->r.anon);
+	default: return row_text(r, c, sc, buf, cap);
+	}
+}
+
+static void print_table(struct scan *sc, size_t shown, const struct row *total)
+{
+	struct opts *o = sc->o;
+	const char *hdr[NCOLS * 2 + OUT_FOLIO_COLS];
+	int n = o->ncols, nf = o->folios ? OUT_FOLIO_COLS : 0;
+	struct out_table *t;
+	char buf[NCOLS * 2 + OUT_FOLIO_COLS][256];
+	const char *v[NCOLS * 2 + OUT_FOLIO_COLS];
+
+	for (int i = 0; i < n; i++)
+		hdr[i] = o->by != BY_NONE && o->cols[i] == C_COMMAND
+				 ? (o->by == BY_USER ? "USER" : o->by == BY_CGROUP ? "CGROUP" : "COMMAND")
+				 : cols[o->cols[i]].name;
+	for (int i = 0; i < nf; i++)
+		hdr[n + i] = out_folio_col_name(i);
+	t = out_table_new(n + nf, hdr, o->noheadings);
+	for (int i = 0; i < n; i++)
+		if (cols[o->cols[i]].kind != K_TEXT)
+			out_table_right(t, i);
+	for (int i = 0; i < nf; i++)
+		out_table_right(t, n + i);
+	for (size_t k = 0; k <= shown; k++) {
+		const struct row *r = k < shown ? &sc->rows[k] : total;
+		if (!r)
+			break;
+		for (int i = 0; i < n; i++)
+			v[i] = cell(sc, r, o->cols[i], r == total, buf[i], sizeof(buf[i]));
+		for (int i = 0; i < nf; i++)
+			v[n + i] = r->has_folios ? out_size(buf[n + i], sizeof(buf[n + i]),
+							    out_folio_col_value(&r->f, i), o->bytes)
+						 : "-";
+		out_table_row(t, v);
+	}
+	out_table_print(t, 0);
+}
+
+static struct json_object *row_json(struct scan *sc, const struct row *r, bool group)
+{
+	struct json_object *j = json_object_new_object();
+
+	if (group) {
+		json_object_object_add(j, "key", json_object_new_string(r->cmd));
+		json_object_object_add(j, "processes", out_json_u64(r->nprocs));
+	} else {
+		json_object_object_add(j, "pid", json_object_new_int(r->pid));
+		json_object_object_add(j, "ppid", json_object_new_int(r->st.ppid));
+		json_object_object_add(j, "user", json_object_new_string(thp_user_name(&sc->users, r->uid)));
+		json_object_object_add(j, "uid", r->uid == (uid_t)-1 ? NULL : out_json_u64(r->uid));
+		json_object_object_add(j, "command", json_object_new_string(r->cmd));
+		json_object_object_add(j, "cgroup", json_object_new_string(r->cgroup));
+	}
+	json_object_object_add(j, "rss", out_json_u64(r->r.rss));
+	json_object_object_add(j, "anon", out_json_u64(r->r.anon));
+	json_object_object_add(j, "anon_huge", out_json_u64(r->r.anon_huge));
+	json_object_object_add(j, "shmem_pmd", out_json_u64(r->r.shmem_pmd));
+	json_object_object_add(j, "file_pmd", out_json_u64(r->r.file_pmd));
+	json_object_object_add(j, "hugetlb", out_json_u64(r->r.private_hugetlb + r->r.shared_hugetlb));
+	if (!group)
+		out_json_thp_state(j, &r->st, r->origin.pid ? &r->origin : NULL);
+	if (sc->o->folios)
+		json_object_object_add(j, "folios", r->has_folios ? out_folio_json(&r->f) : NULL);
+	return j;
+}
+
+static void print_json(struct scan *sc, size_t shown, const struct row *total)
+{
+	struct json_object *top = json_object_new_object(), *arr = json_object_new_array();
+	bool group = sc->o->by != BY_NONE;
+	static const char *const by_names[] = { NULL, "comm", "user", "cgroup" };
+
+	json_object_object_add(top, "schema", json_object_new_string("thp-ps/1"));
+	if (group)
+		json_object_object_add(top, "by", json_object_new_string(by_names[sc->o->by]));
+	for (size_t i = 0; i < shown; i++)
+		json_object_array_add(arr, row_json(sc, &sc->rows[i], group));
+	json_object_object_add(top, group ? "groups" : "processes", arr);
+	if (total) {
+		struct json_object *t = row_json(sc, total, true);
+		json_object_object_del(t, "key");
+		json_object_object_add(top, "totals", t);
+	}
+	json_object_object_add(top, "unreadable", json_object_new_int(sc->unreadable));
+	out_json_print(top);
+}
+
+/* Parses the options into O. Returns -1 to go on, or the exit status. */
+static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv)
+{
+	enum { O_TOTALS = 256, O_CGROUP, O_MIN, O_BY, O_FOLIOS, O_NOHEAD };
+	static const struct option lo[] = {
+		{ "output", required_argument, NULL, 'o' }, { "sort", required_argument, NULL, 's' },
+		{ "limit", required_argument, NULL, 'n' },  { "all", no_argument, NULL, 'a' },
+		{ "totals", no_argument, NULL, O_TOTALS },  { "cmdline", no_argument, NULL, 'w' },
+		{ "pid", required_argument, NULL, 'p' },    { "user", required_argument, NULL, 'u' },
+		{ "command", required_argument, NULL, 'c' }, { "cgroup", required_argument, NULL, O_CGROUP },
+		{ "min", required_argument, NULL, O_MIN },  { "by", required_argument, NULL, O_BY },
+		{ "folios", no_argument, NULL, O_FOLIOS },  { "bytes", no_argument, NULL, 'b' },
+		{ "noheadings", no_argument, NULL, O_NOHEAD }, { "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+	};
+	const char *colarg = NULL, *sortarg = NULL;
+	struct thp_users users;
+	int c, rc;
+
+	thp_users_init(&users, &ctx->root);
+	o->limit = -1;
+	o->sort = C_THP;
+	o->json = ctx->json;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+o:s:n:awp:u:c:bJh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'o': colarg = optarg; break;
+		case 's': sortarg = optarg; break;
+		case 'n': {
+			char *end;
+			o->limit = strtol(optarg, &end, 10);
+			if (*end || end == optarg || o->limit < 0) {
+				thp_err("ps: invalid row limit '%s'", optarg);
+				return 2;
+			}
+			break;
+		}
+		case 'a': o->all = true; break;
+		case O_TOTALS: o->totals = true; break;
+		case 'w': o->cmdline = true; break;
+		case 'p':
+			if ((rc = parse_pids(o, optarg)))
+				return rc;
+			break;
+		case 'u':
+			if (thp_user_uid(&users, optarg, &o->user)) {
+				thp_err("ps: unknown user '%s'", optarg);
+				return 2;
+			}
+			o->have_user = true;
+			break;
+		case 'c':
+			if (o->have_regex)
+				regfree(&o->regex);
+			if (regcomp(&o->regex, optarg, REG_EXTENDED | REG_NOSUB)) {
+				thp_err("ps: invalid regular expression '%s'", optarg);
+				return 2;
+			}
+			o->have_regex = true;
+			break;
+		case O_CGROUP: o->cgroup = optarg; break;
+		case O_MIN:
+			if (thp_parse_size(optarg, &o->min)) {
+				thp_err("ps: invalid size '%s'", optarg);
+				return 2;
+			}
+			break;
+		case O_BY:
+			o->by = !strcmp(optarg, "comm") ? BY_COMM : !strcmp(optarg, "user") ? BY_USER
+				: !strcmp(optarg, "cgroup") ? BY_CGROUP : BY_NONE;
+			if (o->by == BY_NONE) {
+				thp_err("ps: cannot group by '%s' (comm, user or cgroup)", optarg);
+				return 2;
+			}
+			break;
+		case O_FOLIOS: o->folios = true; break;
+		case 'b': o->bytes = true; break;
+		case O_NOHEAD: o->noheadings = true; break;
+		case 'J': o->json = true; break;
+		case 'h': usage(); return 0;
+		default: return thp_usage_error("ps");
+		}
+	}
+	if (optind < argc) {
+		thp_err("ps: unexpected argument '%s'", argv[optind]);
+		return thp_usage_error("ps");
+	}
+	if (colarg) {
+		if ((rc = parse_cols(o, colarg)))
+			return rc;
+	} else {
+		const enum col *d = o->by ? default_by_cols : default_cols;
+		o->ncols = o->by ? (int)(sizeof(default_by_cols) / sizeof(d[0]))
+				 : (int)(sizeof(default_cols) / sizeof(d[0]));
+		memcpy(o->cols, d, sizeof(d[0]) * (size_t)o->ncols);
+	}
+	for (int i = 0; o->by && i < o->ncols; i++)
+		if (cols[o->cols[i]].per_process) {
+			thp_err("ps: column '%s' is per process and cannot be used with --by",
+				cols[o->cols[i]].name);
+			return 2;
+		}
+	if (sortarg) {
+		int s = find_col(sortarg, strlen(sortarg));
+		if (s < 0 || (o->by && cols[s].per_process)) {
+			thp_err("ps: cannot sort by '%s'", sortarg);
+			return 2;
+		}
+		o->sort = (enum col)s;
+	}
+	if (o->pids)
+		o->all = true;
+	return -1;
+}
+
+static void free_opts(struct opts *o)
+{
+	free(o->pids);
+	if (o->have_regex)
+		regfree(&o->regex);
+}
+
+int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct scan sc = { 0 };
+	struct row total;
+	size_t shown;
+	int rc = parse_opts(ctx, &o, argc, argv), err = 0;
+
+	if (rc >= 0) {
+		free_opts(&o);
+		return rc;
+	}
+	sc.root = &ctx->root;
+	sc.o = &o;
+	thp_users_init(&sc.users, &ctx->root);
+	if (o.folios) {
+		err = thp_folio_reader_open(&ctx->root, &sc.fr);
+		if (err) {
+			thp_err("ps: cannot read page flags '/proc/kpageflags': %s%s", thp_strerror(err),
+				thp_proc_denied(err) ? " (--folios needs root)" : "");
+			free_opts(&o);
+			return 1;
+		}
+	}
+	if (o.pids) {
+		for (int i = 0; !err && i < o.npids; i++) {
+			struct thp_pstatus st;
+			if (thp_pstatus_read(&ctx->root, o.pids[i], &st) || thp_pstatus_kthread(&st)) {
+				thp_err("ps: no process %d (or it is a kernel thread)", (int)o.pids[i]);
+				sc.missing++;
+			} else
+				err = scan_proc(o.pids[i], &sc);
+		}
+	} else {
+		err = thp_proc_each(&ctx->root, scan_proc, &sc);
+	}
+	if (err) {
+		thp_err("ps: cannot list processes: %s", thp_strerror(err));
+		rc = 1;
+		goto out;
+	}
+	if (o.by)
+		group_rows(&sc);
+	sort_scan = &sc;
+	sort_col = o.sort;
+	if (sc.n)
+		qsort(sc.rows, sc.n, sizeof(sc.rows[0]), cmp_rows);
+	shown = o.limit >= 0 && (size_t)o.limit < sc.n ? (size_t)o.limit : sc.n;
+	if (o.totals)
+		totals(&sc, &total);
+	if (o.json)
+		print_json(&sc, shown, o.totals ? &total : NULL);
+	else if (sc.n == 0 && !o.all)
+		puts("no process holds huge pages (--all lists every process)");
+	else
+		print_table(&sc, shown, o.totals ? &total : NULL);
+	rc = 0;
+	if (sc.folio_err) {
+		thp_err("ps: cannot read page mappings: %s", thp_strerror(sc.folio_err));
+		rc = 1;
+	}
+	if (sc.unreadable)
+		fprintf(stderr, "%d process%s could not be read%s\n", sc.unreadable,
+			sc.unreadable == 1 ? "" : "es", geteuid() ? " (run as root to see all)" : "");
+	if (sc.missing)
+		rc = 1;
+out:
+	for (size_t i = 0; i < sc.n; i++) {
+		free(sc.rows[i].cmd);
+		free(sc.rows[i].cgroup);
+	}
+	free(sc.rows);
+	thp_folio_reader_close(sc.fr);
+	free_opts(&o);
+	return rc;
+}

@@ -1,0 +1,434 @@
+/* show.c - `thp show PID`: one process, each mapping, and why it has huge pages or not */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../core/folios.h"
+#include "../core/proc.h"
+#include "../core/status.h"
+#include "../core/users.h"
+#include "../core/why.h"
+#include "../out/out.h"
+#include "cmd.h"
+
+struct opts {
+	bool all, folios, rollup, bytes, json;
+	pid_t pid;
+};
+
+struct vrow {
+	struct thp_vma v;
+	enum thp_why why;
+	struct thp_folio_stats f;
+	uint64_t pmd; /* PMD-mapped bytes found with PAGEMAP_SCAN, when scan_ok */
+};
+
+struct show {
+	const struct thp_root *root;
+	struct opts *o;
+	struct thp_why_ctx why;
+	struct thp_folio_reader *fr;
+	int pagemap;
+	bool scan_ok;     /* PAGEMAP_SCAN answered for every VMA */
+	uint64_t pmd_total;
+	struct vrow *rows;
+	size_t n, cap;
+	struct thp_rollup total;
+	struct thp_folio_stats ftotal;
+};
+
+static void usage(void)
+{
+	puts("Usage: thp [--root DIR] show PID [options]\n"
+	     "\n"
+	     "One process: its THP state (and which ancestor disabled THP), its totals, and one\n"
+	     "row per mapping (VMA) with its huge pages, whether the kernel deems it eligible,\n"
+	     "its madvise advice, how many aligned PMD-sized slots it holds, and for a mapping\n"
+	     "without huge pages, the reason. Reads /proc/PID/smaps.\n"
+	     "\n"
+	     "Options:\n"
+	     "  -a, --all       also show mappings with nothing resident\n"
+	     "      --folios    how every page is really mapped, from pagemap and kpageflags\n"
+	     "                  (root): PMD-mapped, PTE-mapped by size, aligned or not, partial\n"
+	     "      --rollup    with --folios, only the process's sums\n"
+	     "  -b, --bytes     print sizes in bytes\n"
+	     "  -J, --json      one JSON document (sizes in bytes)\n"
+	     "  -h, --help      show this help");
+}
+
+static int add_pmd(uint64_t start, uint64_t end, bool file, void *ctx)
+{
+	(void)file;
+	*(uint64_t *)ctx += end - start;
+	return 0;
+}
+
+static int collect(const struct thp_vma *v, void *ctx)
+{
+	struct show *s = ctx;
+	struct vrow *r;
+
+	s->total.rss += v->m.rss;
+	s->total.anon += v->m.anon;
+	s->total.anon_huge += v->m.anon_huge;
+	s->total.shmem_pmd += v->m.shmem_pmd;
+	s->total.file_pmd += v->m.file_pmd;
+	s->total.private_hugetlb += v->m.private_hugetlb;
+	s->total.shared_hugetlb += v->m.shared_hugetlb;
+	if (!s->o->all && !v->m.rss)
+		return 0;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		struct vrow *nr = realloc(s->rows, cap * sizeof(*nr));
+		if (!nr)
+			return -ENOMEM;
+		s->rows = nr;
+		s->cap = cap;
+	}
+	r = &s->rows[s->n];
+	memset(r, 0, sizeof(*r));
+	r->v = *v;
+	r->why = thp_vma_why(v, &s->why);
+	if (s->scan_ok && v->m.rss && thp_pmd_scan(s->pagemap, v->start, v->end, add_pmd, &r->pmd))
+		s->scan_ok = false;
+	s->pmd_total += r->pmd;
+	if (s->fr) {
+		int err = thp_folios_vma(s->fr, s->pagemap, v, &r->f);
+		if (err)
+			return err;
+		thp_folio_stats_add(&s->ftotal, &r->f);
+	}
+	s->n++;
+	return 0;
+}
+
+static const char *mapping_name(const struct thp_vma *v)
+{
+	if (v->name[0])
+		return v->name;
+	return v->perms[3] == 's' ? "[shared anon]" : "[anon]";
+}
+
+static const char *advice(const struct thp_vma *v)
+{
+	bool hg = thp_vma_flag(v, "hg"), nh = thp_vma_flag(v, "nh");
+	return hg && nh ? "hg,nh" : hg ? "hg" : nh ? "nh" : NULL;
+}
+
+/* WHY text of R; a process-wide THP disable names who set it. */
+static const char *why_text(const struct show *s, const struct vrow *r, const char *state, char *buf,
+			    size_t cap)
+{
+	if (r->why == THP_WHY_PROC_OFF) {
+		snprintf(buf, cap, "process has THP %s", state);
+		return buf;
+	}
+	return thp_why_text(r->why, &s->why, buf, cap);
+}
+
+static void print_counter(const char *name, uint64_t bytes, void *ctx)
+{
+	struct out_table *t = ((void **)ctx)[0];
+	const bool *exact = ((void **)ctx)[1];
+	char b[32];
+
+	if (!bytes)
+		return;
+	const char *row[] = { name, out_size(b, sizeof(b), bytes, *exact) };
+	out_table_row(t, row);
+}
+
+static void print_rollup(const struct show *s)
+{
+	struct out_table *t = out_table_new(2, NULL, true);
+	char b[32];
+	void *ctx[] = { t, &s->o->bytes };
+
+	printf("Folios (%s of mapping analysed%s)\n", out_size(b, sizeof(b), s->ftotal.walked, s->o->bytes),
+	       s->ftotal.scan ? ", PMD mappings found with PAGEMAP_SCAN" : "");
+	out_table_right(t, 1);
+	out_folio_counters(&s->ftotal, print_counter, ctx);
+	if (!thp_folio_pmd(&s->ftotal) && !thp_folio_pte_aligned(&s->ftotal) &&
+	    !thp_folio_pte_unaligned(&s->ftotal) && !thp_folio_partial(&s->ftotal))
+		puts("  no THP folio is mapped");
+	out_table_print(t, 2);
+}
+
+static void print_text(const struct show *s, const struct thp_pstatus *st, const char *state,
+		       const char *cmdline, const char *user)
+{
+	const struct opts *o = s->o;
+	char b[9][64], pct[16], why[160], range[48], slots[24];
+	struct out_table *t = out_table_new(2, NULL, true);
+
+	printf("Process %d (%s)%s%s\n", (int)st->pid, st->name, cmdline[0] ? " " : "", cmdline);
+	snprintf(b[0], sizeof(b[0]), "anon %s, shmem %s", s->why.anon_policy ? s->why.anon_policy : "unknown",
+		 s->why.shmem_policy ? s->why.shmem_policy : "unknown");
+	snprintf(b[1], sizeof(b[1]), "%s (%s of ANON)", out_size(b[2], sizeof(b[2]), s->total.anon_huge, o->bytes),
+		 out_pct(pct, sizeof(pct), s->total.anon_huge, s->total.anon));
+	const char *hdr[][2] = {
+		{ "user", user },
+		{ "THP state", state },
+		{ "policy (PMD size)", s->why.pmd_size ? b[0] : "no THP in this kernel" },
+		{ "RSS", out_size(b[3], sizeof(b[3]), s->total.rss, o->bytes) },
+		{ "ANON", out_size(b[4], sizeof(b[4]), s->total.anon, o->bytes) },
+		{ "THP", b[1] },
+		{ "SHMEM_PMD", out_size(b[5], sizeof(b[5]), s->total.shmem_pmd, o->bytes) },
+		{ "FILE_PMD", out_size(b[6], sizeof(b[6]), s->total.file_pmd, o->bytes) },
+		{ "HUGETLB", out_size(b[7], sizeof(b[7]), s->total.private_hugetlb + s->total.shared_hugetlb,
+				       o->bytes) },
+		{ "PMD-mapped", out_size(b[8], sizeof(b[8]), s->pmd_total, o->bytes) },
+	};
+	size_t nhdr = sizeof(hdr) / sizeof(hdr[0]) - !s->scan_ok; /* the scan's line when it ran */
+	for (size_t i = 0; i < nhdr; i++)
+		out_table_row(t, hdr[i]);
+	out_table_print(t, 2);
+	if (o->rollup) {
+		putchar('\n');
+		print_rollup(s);
+		return;
+	}
+	putchar('\n');
+
+	static const char *const heads[] = { "START-END", "SIZE", "PERMS", "MAPPING", "RSS", "ANON", "THP",
+					     "ELIGIBLE", "ADVICE", "ALIGNED", "WHY" };
+	const int nbase = 11, nf = o->folios ? OUT_FOLIO_COLS : 0;
+	const char *h[11 + OUT_FOLIO_COLS];
+	memcpy(h, heads, sizeof(heads));
+	for (int i = 0; i < nf; i++)
+		h[nbase - 1 + i] = out_folio_col_name(i);
+	if (nf)
+		h[nbase - 1 + nf] = "WHY";
+	t = out_table_new(nbase + nf, h, false);
+	for (int c = 0; c < nbase + nf; c++)
+		if (c == 1 || (c >= 4 && c <= 6) || c == 9 || (c >= nbase - 1 && c < nbase - 1 + nf))
+			out_table_right(t, c);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct vrow *r = &s->rows[i];
+		const struct thp_vma *v = &r->v;
+		char sz[4][32], fb[OUT_FOLIO_COLS][32];
+		const char *adv = advice(v);
+		const char *vals[11 + OUT_FOLIO_COLS];
+
+		snprintf(range, sizeof(range), "%012" PRIx64 "-%012" PRIx64, v->start, v->end);
+		snprintf(slots, sizeof(slots), "%" PRIu64, thp_vma_pmd_slots(v, s->why.pmd_size));
+		vals[0] = range;
+		vals[1] = out_size(sz[0], sizeof(sz[0]), v->end - v->start, o->bytes);
+		vals[2] = v->perms;
+		vals[3] = mapping_name(v);
+		vals[4] = out_size(sz[1], sizeof(sz[1]), v->m.rss, o->bytes);
+		vals[5] = out_size(sz[2], sizeof(sz[2]), v->m.anon, o->bytes);
+		vals[6] = out_size(sz[3], sizeof(sz[3]), v->m.anon_huge + v->m.shmem_pmd + v->m.file_pmd, o->bytes);
+		vals[7] = v->eligible < 0 ? "-" : v->eligible ? "yes" : "no";
+		vals[8] = adv ? adv : "";
+		vals[9] = slots;
+		for (int k = 0; k < nf; k++)
+			vals[10 + k] = out_size(fb[k], sizeof(fb[k]), out_folio_col_value(&r->f, k), o->bytes);
+		vals[10 + nf] = why_text(s, r, state, why, sizeof(why));
+		out_table_row(t, vals);
+	}
+	out_table_print(t, 0);
+	if (!s->n)
+		puts("no mapping with resident memory (--all shows every mapping)");
+	if (o->folios) {
+		putchar('\n');
+		print_rollup(s);
+	}
+}
+
+static void print_json(const struct show *s, const struct thp_pstatus *st, const struct thp_pstatus *origin,
+		       const char *cmdline, const char *user)
+{
+	struct json_object *top = json_object_new_object(), *tot = json_object_new_object(),
+			   *pol = json_object_new_object(), *arr = json_object_new_array();
+	const char *state = NULL;
+	char buf[160];
+
+	json_object_object_add(top, "schema", json_object_new_string("thp-show/1"));
+	json_object_object_add(top, "pid", json_object_new_int(st->pid));
+	json_object_object_add(top, "ppid", json_object_new_int(st->ppid));
+	json_object_object_add(top, "command", json_object_new_string(st->name));
+	json_object_object_add(top, "cmdline", json_object_new_string(cmdline));
+	json_object_object_add(top, "user", json_object_new_string(user));
+	json_object_object_add(top, "uid", st->uid == (uid_t)-1 ? NULL : out_json_u64(st->uid));
+	out_json_thp_state(top, st, origin);
+	json_object_object_add(pol, "anon", s->why.anon_policy ? json_object_new_string(s->why.anon_policy) : NULL);
+	json_object_object_add(pol, "shmem", s->why.shmem_policy ? json_object_new_string(s->why.shmem_policy) : NULL);
+	json_object_object_add(pol, "pmd_size", out_json_u64(s->why.pmd_size));
+	json_object_object_add(top, "policy", pol);
+	json_object_object_add(tot, "rss", out_json_u64(s->total.rss));
+	json_object_object_add(tot, "anon", out_json_u64(s->total.anon));
+	json_object_object_add(tot, "anon_huge", out_json_u64(s->total.anon_huge));
+	json_object_object_add(tot, "shmem_pmd", out_json_u64(s->total.shmem_pmd));
+	json_object_object_add(tot, "file_pmd", out_json_u64(s->total.file_pmd));
+	json_object_object_add(tot, "hugetlb", out_json_u64(s->total.private_hugetlb + s->total.shared_hugetlb));
+	json_object_object_add(tot, "pmd_mapped", s->scan_ok ? out_json_u64(s->pmd_total) : NULL);
+	json_object_object_add(top, "totals", tot);
+	state = json_object_get_string(json_object_object_get(top, "thp_state"));
+	for (size_t i = 0; !s->o->rollup && i < s->n; i++) {
+		const struct vrow *r = &s->rows[i];
+		const struct thp_vma *v = &r->v;
+		struct json_object *j = json_object_new_object();
+		const char *adv = advice(v);
+		static const char *const kinds[] = { "anon", "shmem", "file", "special", "hugetlb" };
+
+		json_object_object_add(j, "start", out_json_u64(v->start));
+		json_object_object_add(j, "end", out_json_u64(v->end));
+		json_object_object_add(j, "size", out_json_u64(v->end - v->start));
+		json_object_object_add(j, "perms", json_object_new_string(v->perms));
+		json_object_object_add(j, "offset", out_json_u64(v->offset));
+		json_object_object_add(j, "inode", out_json_u64(v->inode));
+		json_object_object_add(j, "mapping", json_object_new_string(mapping_name(v)));
+		json_object_object_add(j, "kind", json_object_new_string(kinds[thp_vma_kind(v)]));
+		json_object_object_add(j, "rss", out_json_u64(v->m.rss));
+		json_object_object_add(j, "anon", out_json_u64(v->m.anon));
+		json_object_object_add(j, "anon_huge", out_json_u64(v->m.anon_huge));
+		json_object_object_add(j, "shmem_pmd", out_json_u64(v->m.shmem_pmd));
+		json_object_object_add(j, "file_pmd", out_json_u64(v->m.file_pmd));
+		json_object_object_add(j, "hugetlb", out_json_u64(v->m.private_hugetlb + v->m.shared_hugetlb));
+		json_object_object_add(j, "thp_eligible", v->eligible < 0 ? NULL : json_object_new_boolean(v->eligible));
+		json_object_object_add(j, "advice", adv ? json_object_new_string(adv) : NULL);
+		json_object_object_add(j, "vmflags", json_object_new_string(v->vmflags));
+		json_object_object_add(j, "pmd_mapped", s->scan_ok ? out_json_u64(r->pmd) : NULL);
+		json_object_object_add(j, "aligned_slots", out_json_u64(thp_vma_pmd_slots(v, s->why.pmd_size)));
+		json_object_object_add(j, "why", json_object_new_string(thp_why_key(r->why)));
+		json_object_object_add(j, "why_text", r->why == THP_WHY_HUGE ? NULL
+				       : json_object_new_string(why_text(s, r, state, buf, sizeof(buf))));
+		if (s->o->folios)
+			json_object_object_add(j, "folios", out_folio_json(&r->f));
+		json_object_array_add(arr, j);
+	}
+	if (!s->o->rollup)
+		json_object_object_add(top, "vmas", arr);
+	else
+		json_object_put(arr);
+	if (s->o->folios) {
+		json_object_object_add(top, "folios", out_folio_json(&s->ftotal));
+		json_object_object_add(top, "folios_walked", out_json_u64(s->ftotal.walked));
+	}
+	out_json_print(top);
+}
+
+static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv)
+{
+	enum { O_FOLIOS = 256, O_ROLLUP };
+	static const struct option lo[] = {
+		{ "all", no_argument, NULL, 'a' },       { "folios", no_argument, NULL, O_FOLIOS },
+		{ "rollup", no_argument, NULL, O_ROLLUP }, { "bytes", no_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'J' },      { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long pid;
+	int c;
+
+	o->json = ctx->json;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "abJh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'a': o->all = true; break;
+		case O_FOLIOS: o->folios = true; break;
+		case O_ROLLUP: o->rollup = o->folios = true; break;
+		case 'b': o->bytes = true; break;
+		case 'J': o->json = true; break;
+		case 'h': usage(); return 0;
+		default: return thp_usage_error("show");
+		}
+	}
+	if (optind >= argc) {
+		thp_err("show: which process? give a PID");
+		return thp_usage_error("show");
+	}
+	if (optind + 1 < argc) {
+		thp_err("show: unexpected argument '%s'", argv[optind + 1]);
+		return thp_usage_error("show");
+	}
+	pid = strtol(argv[optind], &end, 10);
+	if (*end || end == argv[optind] || pid <= 0 || pid > 0x7fffffff) {
+		thp_err("show: invalid process id '%s'", argv[optind]);
+		return thp_usage_error("show");
+	}
+	o->pid = (pid_t)pid;
+	return -1;
+}
+
+/* Prints the message for ERR from reading process PID's FILE; returns 1. */
+static int proc_error(pid_t pid, const char *file, int err)
+{
+	if (err == -ESRCH)
+		thp_err("show: process %d exited while it was read", (int)pid);
+	else if (thp_proc_gone(err))
+		thp_err("show: no process %d", (int)pid);
+	else
+		thp_err("cannot read '/proc/%d/%s': %s%s", (int)pid, file, thp_strerror(err),
+			thp_proc_denied(err) ? " (run as root)" : "");
+	return 1;
+}
+
+int cmd_show(struct thp_ctx *ctx, int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct show s = { .root = &ctx->root, .o = &o, .pagemap = -1 };
+	struct thp_pstatus st, origin;
+	struct thp_status *host;
+	struct thp_users users;
+	char cmdline[4096] = "", state[128], rel[64];
+	int rc = parse_opts(ctx, &o, argc, argv), err;
+
+	if (rc >= 0)
+		return rc;
+	err = thp_pstatus_read(&ctx->root, o.pid, &st);
+	if (err)
+		return proc_error(o.pid, "status", err);
+	if (thp_pstatus_kthread(&st)) {
+		thp_err("show: process %d is a kernel thread (it has no user memory)", (int)o.pid);
+		return 1;
+	}
+	thp_cmdline_read(&ctx->root, o.pid, cmdline, sizeof(cmdline));
+	memset(&origin, 0, sizeof(origin));
+	if (st.thp_enabled == 0)
+		thp_thp_origin(&ctx->root, &st, &origin);
+	out_thp_state(state, sizeof(state), &st, origin.pid ? &origin : NULL);
+	host = malloc(sizeof(*host));
+	if (!host)
+		return 1;
+	thp_status_read(&ctx->root, host, false);
+	thp_why_ctx_init(&s.why, host, &st); /* its policy words point into HOST */
+	if (o.folios) {
+		err = thp_folio_reader_open(&ctx->root, &s.fr);
+		if (err) {
+			thp_err("cannot read '/proc/kpageflags': %s%s", thp_strerror(err),
+				thp_proc_denied(err) ? " (--folios needs root)" : "");
+			free(host);
+			return 1;
+		}
+	}
+	snprintf(rel, sizeof(rel), "proc/%d/pagemap", (int)o.pid);
+	s.pagemap = thp_open(&ctx->root, rel);
+	s.scan_ok = s.pagemap >= 0; /* without pagemap, smaps alone */
+	if (o.folios && s.pagemap < 0)
+		err = s.pagemap;
+	else
+		err = thp_smaps_read(&ctx->root, o.pid, collect, &s);
+	if (err) {
+		rc = proc_error(o.pid, err == -ESRCH || s.pagemap < 0 ? "pagemap" : "smaps", err);
+	} else {
+		thp_users_init(&users, &ctx->root);
+		const char *user = thp_user_name(&users, st.uid);
+		if (o.json)
+			print_json(&s, &st, origin.pid ? &origin : NULL, cmdline, user);
+		else
+			print_text(&s, &st, state, cmdline, user);
+		rc = 0;
+	}
+	if (s.pagemap >= 0)
+		close(s.pagemap);
+	thp_folio_reader_close(s.fr);
+	free(s.rows);
+	free(host);
+	return rc;
+}

@@ -1,0 +1,389 @@
+/* folios.c - walk pagemap and kpageflags to see how every page is mapped */
+#include "folios.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "parse.h"
+
+/* The PAGEMAP_SCAN ioctl (Linux 6.7) as the kernel's uapi defines it, for
+ * systems whose headers predate it. */
+#define THP_PAGEMAP_SCAN _IOWR('f', 16, struct thp_pm_scan_arg)
+#define THP_PAGE_IS_FILE (1u << 2)
+#define THP_PAGE_IS_HUGE (1u << 6)
+
+struct thp_page_region {
+	uint64_t start, end, categories;
+};
+
+struct thp_pm_scan_arg {
+	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+
+#define PM_PRESENT (1ull << 63)
+#define PM_PFN_MASK ((1ull << 55) - 1)
+#define KPF_ANON (1ull << 12)
+#define KPF_HEAD (1ull << 15)
+#define KPF_TAIL (1ull << 16)
+#define KPF_THP (1ull << 22)
+
+#define CHUNK 65536 /* pagemap entries per read: 512 KiB */
+#define SCAN_VEC 64
+
+struct thp_folio_reader {
+	const struct thp_root *root;
+	int kpf;
+	int page_shift, pmd_order;
+	int scan; /* 1 works, 0 unsupported, -1 not tried yet */
+	uint64_t pm[CHUNK];
+	uint64_t kf[CHUNK + 1];
+};
+
+/* The folio being followed through consecutive pages. */
+struct walk {
+	struct thp_folio_stats *s;
+	int shift;
+	bool open, head, anon, next_tail;
+	uint64_t vfn, nr, last_vfn, last_pfn;
+};
+
+static int order_of(uint64_t nr)
+{
+	int o = 0;
+	while (o + 1 < THP_FOLIO_ORDERS && (2ull << o) <= nr)
+		o++;
+	return o;
+}
+
+/* Accounts the followed folio: whole (it began with its head and the page
+ * after it is no tail) by order and alignment, else as partial. */
+static void close_folio(struct walk *w)
+{
+	int kind;
+
+	if (!w->open)
+		return;
+	w->open = false;
+	kind = w->anon ? THP_FOLIO_ANON : THP_FOLIO_FILE;
+	if (w->head && !w->next_tail && w->nr > 1) {
+		int o = order_of(w->nr);
+		uint64_t *bucket = (w->vfn & (w->nr - 1)) == 0 ? w->s->aligned[kind] : w->s->unaligned[kind];
+		bucket[o] += w->nr << w->shift;
+	} else {
+		w->s->partial[kind] += w->nr << w->shift;
+	}
+}
+
+static void walk_page(struct walk *w, uint64_t vfn, uint64_t pfn, uint64_t flags, uint64_t next)
+{
+	bool head = flags & KPF_HEAD;
+
+	if (!(flags & KPF_THP)) {
+		close_folio(w);
+		return;
+	}
+	if (w->open && !head && vfn == w->last_vfn + 1 && pfn == w->last_pfn + 1) {
+		w->nr++;
+	} else {
+		close_folio(w);
+		w->open = true;
+		w->head = head;
+		w->anon = flags & KPF_ANON;
+		w->vfn = vfn;
+		w->nr = 1;
+	}
+	w->last_vfn = vfn;
+	w->last_pfn = pfn;
+	w->next_tail = next & KPF_TAIL;
+}
+
+/* Reads N kpageflags entries from PFN into BUF; entries past the end read as 0. */
+static int read_flags(struct thp_folio_reader *fr, uint64_t pfn, uint64_t *buf, size_t n)
+{
+	ssize_t got;
+
+	do
+		got = pread(fr->kpf, buf, n * 8, (off_t)(pfn * 8));
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		return -errno;
+	memset((char *)buf + got, 0, n * 8 - (size_t)got);
+	return 0;
+}
+
+/* Walks [START, END) of the address space page by page. */
+static int walk_range(struct thp_folio_reader *fr, int pm_fd, uint64_t start, uint64_t end,
+		      struct walk *w)
+{
+	for (uint64_t vfn = start >> fr->page_shift, last = end >> fr->page_shift; vfn < last;) {
+		size_t n = last - vfn < CHUNK ? (size_t)(last - vfn) : CHUNK;
+		ssize_t got = pread(pm_fd, fr->pm, n * 8, (off_t)(vfn * 8));
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -errno;
+		if (got < 8)
+			return -ESRCH; /* nothing more to read: the process has exited */
+		n = (size_t)got / 8;
+		for (size_t i = 0; i < n;) {
+			uint64_t pfn = fr->pm[i] & PM_PFN_MASK;
+			size_t j = i + 1;
+			int err;
+
+			if (!(fr->pm[i] & PM_PRESENT) || !pfn) {
+				close_folio(w);
+				i++;
+				continue;
+			}
+			while (j < n && (fr->pm[j] & PM_PRESENT) && (fr->pm[j] & PM_PFN_MASK) == pfn + (j - i))
+				j++;
+			/* one read per PFN run, with the entry after it for the tail check */
+			err = read_flags(fr, pfn, fr->kf, j - i + 1);
+			if (err)
+				return err;
+			for (size_t k = 0; k < j - i; k++)
+				walk_page(w, vfn + i + k, pfn + k, fr->kf[k], fr->kf[k + 1]);
+			i = j;
+		}
+		vfn += n;
+		w->s->walked += (uint64_t)n << fr->page_shift;
+	}
+	return 0;
+}
+
+int thp_pmd_scan(int pm_fd, uint64_t start, uint64_t end, thp_pmd_range_fn fn, void *ctx)
+{
+	struct thp_page_region vec[SCAN_VEC];
+
+	while (start < end) {
+		struct thp_pm_scan_arg a = {
+			.size = sizeof(a), .start = start, .end = end, .vec = (uintptr_t)vec,
+			.vec_len = SCAN_VEC, .category_mask = THP_PAGE_IS_HUGE,
+			.return_mask = THP_PAGE_IS_HUGE | THP_PAGE_IS_FILE,
+		};
+		int n = ioctl(pm_fd, THP_PAGEMAP_SCAN, &a), rc;
+
+		if (n < 0)
+			return -errno;
+		for (int i = 0; i < n; i++)
+			if ((rc = fn(vec[i].start, vec[i].end, vec[i].categories & THP_PAGE_IS_FILE, ctx)))
+				return rc;
+		if (a.walk_end <= start)
+			break;
+		start = a.walk_end;
+	}
+	return 0;
+}
+
+struct scan_walk {
+	struct thp_folio_reader *fr;
+	int fd;
+	struct walk *w;
+	uint64_t done; /* walked up to here */
+};
+
+/* Walks the pages before a PMD-mapped range page by page, and counts the range. */
+static int scan_range(uint64_t start, uint64_t end, bool file, void *ctx)
+{
+	struct scan_walk *sw = ctx;
+	int err = walk_range(sw->fr, sw->fd, sw->done, start, sw->w);
+
+	if (err)
+		return err;
+	close_folio(sw->w);
+	sw->w->s->pmd[file ? THP_FOLIO_FILE : THP_FOLIO_ANON] += end - start;
+	sw->w->s->walked += end - start;
+	sw->done = end;
+	return 0;
+}
+
+/* Walks V with PAGEMAP_SCAN: PMD-mapped ranges are counted from the scan,
+ * the rest page by page. Returns 0, -ENOTTY/-EINVAL when the kernel lacks the
+ * ioctl, or -errno. */
+static int walk_scan(struct thp_folio_reader *fr, int pm_fd, const struct thp_vma *v, struct walk *w)
+{
+	struct scan_walk sw = { fr, pm_fd, w, v->start };
+	int err = thp_pmd_scan(pm_fd, v->start, v->end, scan_range, &sw);
+
+	return err ? err : walk_range(fr, pm_fd, sw.done, v->end, w);
+}
+
+/* True when V is worth a walk: resident, accessible, not hugetlbfs. */
+static bool walks(const struct thp_vma *v)
+{
+	return v->m.rss && strncmp(v->perms, "---", 3) != 0 && !thp_vma_flag(v, "ht") &&
+	       strcmp(v->name, "[vsyscall]") != 0;
+}
+
+int thp_folios_vma(struct thp_folio_reader *fr, int pm_fd, const struct thp_vma *v,
+		   struct thp_folio_stats *s)
+{
+	struct walk w = { .s = s, .shift = fr->page_shift };
+	int err = -ENOTTY;
+
+	s->page_shift = fr->page_shift;
+	s->pmd_order = fr->pmd_order;
+	if (!walks(v))
+		return 0;
+	if (fr->scan) {
+		struct thp_folio_stats before = *s;
+		err = walk_scan(fr, pm_fd, v, &w);
+		if (err == -ENOTTY || err == -EINVAL || err == -EOPNOTSUPP) {
+			*s = before;
+			w.open = false;
+			fr->scan = 0;
+		} else {
+			fr->scan = 1;
+			s->scan = true;
+		}
+	}
+	if (!fr->scan) {
+		/* without the scan, PMD-mapped THPs look like aligned PMD-order
+		 * folios: take them from smaps instead, as thpmaps does */
+		uint64_t file_pmd = v->m.shmem_pmd + v->m.file_pmd, *a = NULL;
+		err = walk_range(fr, pm_fd, v->start, v->end, &w);
+		close_folio(&w);
+		a = &s->aligned[THP_FOLIO_ANON][fr->pmd_order];
+		*a -= *a < v->m.anon_huge ? *a : v->m.anon_huge;
+		a = &s->aligned[THP_FOLIO_FILE][fr->pmd_order];
+		*a -= *a < file_pmd ? *a : file_pmd;
+		s->pmd[THP_FOLIO_ANON] += v->m.anon_huge;
+		s->pmd[THP_FOLIO_FILE] += file_pmd;
+		return err;
+	}
+	close_folio(&w);
+	return err;
+}
+
+int thp_folio_reader_open(const struct thp_root *root, struct thp_folio_reader **out)
+{
+	struct thp_folio_reader *fr;
+	char buf[64];
+	uint64_t pmd = 2u << 20;
+	long ps = sysconf(_SC_PAGESIZE);
+
+	*out = NULL;
+	fr = calloc(1, sizeof(*fr));
+	if (!fr)
+		return -ENOMEM;
+	fr->root = root;
+	fr->scan = -1;
+	fr->kpf = thp_open(root, "proc/kpageflags");
+	if (fr->kpf < 0) {
+		int err = fr->kpf;
+		free(fr);
+		return err;
+	}
+	/* an open kpageflags that cannot be read is as good as none */
+	if (pread(fr->kpf, buf, 8, 0) < 0) {
+		int err = -errno;
+		close(fr->kpf);
+		free(fr);
+		return err;
+	}
+	if (thp_read_buf(root, "sys/kernel/mm/transparent_hugepage/hpage_pmd_size", buf, sizeof(buf)) > 0)
+		thp_parse_u64(buf, &pmd);
+	while ((1L << fr->page_shift) < ps)
+		fr->page_shift++;
+	while (fr->pmd_order + 1 < THP_FOLIO_ORDERS && (1ull << (fr->page_shift + fr->pmd_order)) < pmd)
+		fr->pmd_order++;
+	*out = fr;
+	return 0;
+}
+
+void thp_folio_reader_close(struct thp_folio_reader *fr)
+{
+	if (!fr)
+		return;
+	close(fr->kpf);
+	free(fr);
+}
+
+/* Opens /proc/PID/pagemap. Returns the descriptor or -errno. */
+static int pagemap_open(struct thp_folio_reader *fr, pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "proc/%d/pagemap", (int)pid);
+	return thp_open(fr->root, path);
+}
+
+struct proc_walk {
+	struct thp_folio_reader *fr;
+	int fd;
+	struct thp_folio_stats *s;
+};
+
+static int proc_vma(const struct thp_vma *v, void *ctx)
+{
+	struct proc_walk *p = ctx;
+	return thp_folios_vma(p->fr, p->fd, v, p->s);
+}
+
+int thp_folios_proc(struct thp_folio_reader *fr, pid_t pid, struct thp_folio_stats *s)
+{
+	struct proc_walk p = { fr, pagemap_open(fr, pid), s };
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->page_shift = fr->page_shift;
+	s->pmd_order = fr->pmd_order;
+	if (p.fd < 0)
+		return p.fd;
+	err = thp_smaps_read(fr->root, pid, proc_vma, &p);
+	close(p.fd);
+	return err;
+}
+
+void thp_folio_stats_add(struct thp_folio_stats *a, const struct thp_folio_stats *b)
+{
+	for (int k = 0; k < 2; k++) {
+		a->pmd[k] += b->pmd[k];
+		a->partial[k] += b->partial[k];
+		for (int o = 0; o < THP_FOLIO_ORDERS; o++) {
+			a->aligned[k][o] += b->aligned[k][o];
+			a->unaligned[k][o] += b->unaligned[k][o];
+		}
+	}
+	a->walked += b->walked;
+	a->scan |= b->scan;
+	if (!a->page_shift) {
+		a->page_shift = b->page_shift;
+		a->pmd_order = b->pmd_order;
+	}
+}
+
+static uint64_t sum_orders(const uint64_t v[2][THP_FOLIO_ORDERS])
+{
+	uint64_t t = 0;
+	for (int k = 0; k < 2; k++)
+		for (int o = 0; o < THP_FOLIO_ORDERS; o++)
+			t += v[k][o];
+	return t;
+}
+
+uint64_t thp_folio_pmd(const struct thp_folio_stats *s)
+{
+	return s->pmd[0] + s->pmd[1];
+}
+
+uint64_t thp_folio_pte_aligned(const struct thp_folio_stats *s)
+{
+	return sum_orders(s->aligned);
+}
+
+uint64_t thp_folio_pte_unaligned(const struct thp_folio_stats *s)
+{
+	return sum_orders(s->unaligned);
+}
+
+uint64_t thp_folio_partial(const struct thp_folio_stats *s)
+{
+	return s->partial[0] + s->partial[1];
+}

@@ -1,0 +1,55 @@
+/* folios.c - folio mapping counters under the names of the kernel's tools/mm/thpmaps */
+#include "out.h"
+
+#include <stdio.h>
+
+static const char *const col_names[OUT_FOLIO_COLS] = { "PMD", "PTE_ALIGNED", "PTE_UNALIGNED",
+						       "PTE_PARTIAL" };
+
+const char *out_folio_col_name(int i)
+{
+	return col_names[i];
+}
+
+uint64_t out_folio_col_value(const struct thp_folio_stats *s, int i)
+{
+	switch (i) {
+	case 0: return thp_folio_pmd(s);
+	case 1: return thp_folio_pte_aligned(s);
+	case 2: return thp_folio_pte_unaligned(s);
+	default: return thp_folio_partial(s);
+	}
+}
+
+void out_folio_counters(const struct thp_folio_stats *s, out_counter_fn fn, void *ctx)
+{
+	static const char *const kinds[2] = { "anon", "file" };
+	char name[64];
+
+	for (int k = 0; k < 2; k++) {
+		uint64_t kb = (1ull << (s->page_shift + s->pmd_order)) >> 10;
+		snprintf(name, sizeof(name), "%s-thp-pmd-aligned-%llukB", kinds[k], (unsigned long long)kb);
+		fn(name, s->pmd[k], ctx);
+		for (int a = 0; a < 2; a++)
+			for (int o = 2; o <= s->pmd_order; o++) {
+				kb = (1ull << (s->page_shift + o)) >> 10;
+				snprintf(name, sizeof(name), "%s-thp-pte-%s-%llukB", kinds[k],
+					 a ? "unaligned" : "aligned", (unsigned long long)kb);
+				fn(name, a ? s->unaligned[k][o] : s->aligned[k][o], ctx);
+			}
+		snprintf(name, sizeof(name), "%s-thp-pte-partial", kinds[k]);
+		fn(name, s->partial[k], ctx);
+	}
+}
+
+static void json_counter(const char *name, uint64_t bytes, void *ctx)
+{
+	json_object_object_add(ctx, name, out_json_u64(bytes));
+}
+
+struct json_object *out_folio_json(const struct thp_folio_stats *s)
+{
+	struct json_object *o = json_object_new_object();
+	out_folio_counters(s, json_counter, o);
+	return o;
+}

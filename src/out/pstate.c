@@ -1,0 +1,35 @@
+/* pstate.c - a process's THP state (on, off by prctl, off inherited) as text and JSON */
+#include "out.h"
+
+#include <stdio.h>
+
+const char *out_thp_state(char *buf, size_t cap, const struct thp_pstatus *s,
+			  const struct thp_pstatus *origin)
+{
+	if (s->thp_enabled < 0)
+		snprintf(buf, cap, "-");
+	else if (s->thp_enabled)
+		snprintf(buf, cap, "on");
+	else if (!origin || origin->pid == s->pid)
+		snprintf(buf, cap, "off (prctl)");
+	else
+		snprintf(buf, cap, "off (inherited from %d %s)", (int)origin->pid, origin->name);
+	return buf;
+}
+
+void out_json_thp_state(struct json_object *o, const struct thp_pstatus *s,
+			const struct thp_pstatus *origin)
+{
+	char buf[128];
+	struct json_object *by = NULL;
+
+	json_object_object_add(o, "thp_state", json_object_new_string(out_thp_state(buf, sizeof(buf), s, origin)));
+	json_object_object_add(o, "thp_enabled", s->thp_enabled < 0 ? NULL
+					       : json_object_new_boolean(s->thp_enabled));
+	if (s->thp_enabled == 0 && origin) {
+		by = json_object_new_object();
+		json_object_object_add(by, "pid", json_object_new_int(origin->pid));
+		json_object_object_add(by, "command", json_object_new_string(origin->name));
+	}
+	json_object_object_add(o, "thp_disabled_by", by);
+}

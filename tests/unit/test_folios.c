@@ -1,0 +1,191 @@
+/* Unit tests of the folio walk (synthetic pagemap and kpageflags in a fake
+ * root) and of the reasons a mapping has no huge pages (cmocka). */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/folios.h"
+#include "core/why.h"
+
+#define THP (1ull << 22)
+#define HEAD (1ull << 15)
+#define TAIL (1ull << 16)
+#define ANON (1ull << 12)
+#define PRESENT (1ull << 63)
+#define V 0x10000ull /* first virtual page of the test mapping (2 MiB aligned) */
+
+static char dir[] = "/tmp/thp-test-folios.XXXXXX";
+static int pm_fd, kf_fd;
+
+static void entry(int fd, uint64_t index, uint64_t val)
+{
+	assert_int_equal(pwrite(fd, &val, 8, (off_t)(index * 8)), 8);
+}
+
+/* Maps pages [FIRST, FIRST+N) of the mapping to PFN.. as one folio slice:
+ * HEADAT is the page index (within the slice) of the folio head, or -1. */
+static void folio(uint64_t first, uint64_t n, uint64_t pfn, long headat, uint64_t kind)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		entry(pm_fd, V + first + i, PRESENT | (pfn + i));
+		entry(kf_fd, pfn + i, THP | kind | ((long)i == headat ? HEAD : TAIL));
+	}
+}
+
+static void put(const char *rel, const char *text)
+{
+	char p[512];
+	FILE *f;
+	snprintf(p, sizeof(p), "%s/%s", dir, rel);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void walk(void **state)
+{
+	struct thp_root root;
+	struct thp_folio_reader *fr;
+	struct thp_folio_stats s;
+	char p[512];
+	(void)state;
+
+	if (sysconf(_SC_PAGESIZE) != 4096) {
+		skip();
+		return;
+	}
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/proc", dir);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/proc/100", dir);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/proc/101", dir);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/proc/100/pagemap", dir);
+	pm_fd = open(p, O_RDWR | O_CREAT, 0644);
+	snprintf(p, sizeof(p), "%s/proc/kpageflags", dir);
+	kf_fd = open(p, O_RDWR | O_CREAT, 0644);
+	assert_true(pm_fd >= 0 && kf_fd >= 0);
+
+	folio(0, 16, 0x1000, 0, ANON);         /* 64 KiB, aligned */
+	folio(33, 16, 0x3000, 0, ANON);        /* 64 KiB at an odd page: unaligned */
+	folio(64, 8, 0x4008, -1, ANON);        /* back half of a folio: partial */
+	folio(80, 8, 0x5000, 0, ANON);         /* front half ... */
+	entry(kf_fd, 0x5008, THP | ANON | TAIL); /* ... whose rest is not mapped here */
+	for (uint64_t i = 0; i < 10; i++) {    /* small pages */
+		entry(pm_fd, V + 100 + i, PRESENT | (0x6000 + i));
+		entry(kf_fd, 0x6000 + i, ANON);
+	}
+	folio(200, 4, 0x7000, 0, 0);           /* 16 KiB page cache folio */
+	folio(512, 512, 0x8000, 0, ANON);      /* 2 MiB, PMD-mapped (smaps says so) */
+	entry(pm_fd, V + 1023, PRESENT | 0x81ff); /* the file reaches the end of the VMA */
+	put("proc/100/smaps", "10000000-10400000 rw-p 00000000 00:00 0\n"
+			      "Rss: 4096 kB\nAnonymous: 4096 kB\nAnonHugePages: 2048 kB\n");
+	/* process 101's pagemap is empty: it exited */
+	put("proc/101/pagemap", "");
+	put("proc/101/smaps", "10000000-10400000 rw-p 00000000 00:00 0\nRss: 4 kB\n");
+
+	assert_int_equal(thp_root_open(&root, dir), 0);
+	assert_int_equal(thp_folio_reader_open(&root, &fr), 0);
+	assert_int_equal(thp_folios_proc(fr, 100, &s), 0);
+	assert_int_equal(s.pmd_order, 9);
+	assert_false(s.scan); /* a regular file has no PAGEMAP_SCAN */
+	assert_true(s.aligned[THP_FOLIO_ANON][4] == 64 * 1024);
+	assert_true(s.unaligned[THP_FOLIO_ANON][4] == 64 * 1024);
+	assert_true(s.partial[THP_FOLIO_ANON] == 16 * 4096);
+	assert_true(s.aligned[THP_FOLIO_FILE][2] == 16 * 1024);
+	assert_true(s.aligned[THP_FOLIO_ANON][9] == 0); /* counted as PMD-mapped instead */
+	assert_true(s.pmd[THP_FOLIO_ANON] == 2u << 20);
+	assert_true(s.walked == 4u << 20);
+	assert_true(thp_folio_pte_aligned(&s) == 80 * 1024);
+	assert_true(thp_folio_partial(&s) == 16 * 4096);
+	assert_int_equal(thp_folios_proc(fr, 101, &s), -ESRCH);
+	assert_int_equal(thp_folios_proc(fr, 102, &s), -ENOENT);
+	thp_folio_reader_close(fr);
+	thp_root_close(&root);
+	close(pm_fd);
+	close(kf_fd);
+	snprintf(p, sizeof(p), "rm -rf %s", dir);
+	assert_int_equal(system(p), 0);
+}
+
+static struct thp_vma vma(uint64_t start, uint64_t end, const char *name, const char *flags)
+{
+	struct thp_vma v;
+	memset(&v, 0, sizeof(v));
+	v.start = start;
+	v.end = end;
+	v.eligible = -1;
+	snprintf(v.perms, sizeof(v.perms), "rw-p");
+	snprintf(v.name, sizeof(v.name), "%s", name);
+	snprintf(v.vmflags, sizeof(v.vmflags), "%s", flags);
+	v.m.rss = 4096;
+	return v;
+}
+
+static void why(void **state)
+{
+	struct thp_why_ctx c = { "madvise", "never", 2u << 20, 1 };
+	struct thp_vma v = vma(0x200000, 0x600000, "", "rd wr mr mw me ac");
+	(void)state;
+
+	assert_int_equal(thp_vma_pmd_slots(&v, 2u << 20), 2);
+	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_NOT_ADVISED);
+	snprintf(v.vmflags, sizeof(v.vmflags), "rd wr hg");
+	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_NOT_FAULTED);
+	v.eligible = 0;
+	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_NOT_ELIGIBLE);
+	v.start = 0x201000; /* now it holds only one aligned slot */
+	assert_int_equal(thp_vma_pmd_slots(&v, 2u << 20), 1);
+	v.end = 0x400000 - 0x1000;
+	assert_int_equal(thp_vma_pmd_slots(&v, 2u << 20), 0);
+	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_NO_SLOT);
+	snprintf(v.vmflags, sizeof(v.vmflags), "rd wr nh");
+	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_NOHUGEPAGE);
+	c.proc_thp_enabled = 0;
+	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_PROC_OFF);
+	c.proc_thp_enabled = 1;
+	c.anon_policy = "never";
+	v = vma(0x200000, 0x600000, "[heap]", "rd wr hg");
+	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_NEVER);
+	v.m.anon_huge = 2u << 20;
+	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_HUGE);
+	v = vma(0x200000, 0x600000, "/usr/lib/libc.so.6", "rd ex");
+	v.inode = 42;
+	assert_int_equal(thp_vma_kind(&v), THP_VMA_FILE);
+	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_FILE);
+	v = vma(0x200000, 0x600000, "/memfd:pool (deleted)", "rd wr sh");
+	v.inode = 7;
+	assert_int_equal(thp_vma_kind(&v), THP_VMA_SHMEM);
+	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_SHMEM);
+	v = vma(0x200000, 0x600000, "", "rd wr sh");
+	v.perms[3] = 's';
+	assert_int_equal(thp_vma_kind(&v), THP_VMA_SHMEM);
+	v = vma(0x200000, 0x600000, "[vdso]", "rd ex");
+	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_SPECIAL);
+	v = vma(0x200000, 0x600000, "/dev/hugepages/x", "rd wr ht");
+	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_HUGETLB);
+	c.pmd_size = 0;
+	v = vma(0x200000, 0x600000, "", "rd wr");
+	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_NO_KERNEL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(walk),
+		cmocka_unit_test(why),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
