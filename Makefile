@@ -140,6 +140,7 @@ bench: thp $(B)/bench/spawn $(B)/bench/rawpread $(B)/bench/storm $(B)/tests/hog
 	$(LOCK) bench/ps.sh
 	$(LOCK) bench/folios.sh
 	$(LOCK) bench/status.sh
+	$(LOCK) bench/set.sh
 	$(LOCK) bench/doctor.sh
 	STORM=$(B)/bench/storm HOG=$(B)/tests/hog $(LOCK) bench/trace.sh
 	$(LOCK) bench/experiments.sh

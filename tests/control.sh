@@ -83,6 +83,21 @@ else
 	expect "failure midway leaves no pending marker" [ ! -e "$R/run/thp/saved.state.pending" ]
 fi
 
+# A rollback that fails too: strace fails the second write to 'enabled' (its
+# rollback); thp says which setting is left changed and keeps the marker.
+if [ "$(id -u)" = 0 ] && strace -f -qq -o /dev/null true 2> /dev/null; then
+	fresh
+	unshare -m sh -c "mount --bind '$ro' '$ro' && mount -o remount,ro,bind '$ro' &&
+		strace -qq -o /dev/null -P '$T/enabled' -e trace=write -e inject=write:error=EIO:when=2 \
+		'$THP' --root '$R' set enabled=always defrag=never khugepaged.max_ptes_none=0" > "$tmp/out" 2>&1
+	expect "failed rollback: exit 1" [ $? = 1 ]
+	expect "failed rollback: the others are rolled back" grep -q "rolled back 1 setting already written: defrag" "$tmp/out"
+	expect "failed rollback: names the setting left changed" grep -q "could not roll back enabled (Input/output error); the previous state is saved in" "$tmp/out"
+	expect "failed rollback: pending marker stays" [ -e "$R/run/thp/saved.state.pending" ]
+else
+	skip "failed rollback: needs root (bind mount) and strace"
+fi
+
 # Signals: strace holds the write to defrag for a second, then the signal lands
 # between two writes.
 held_set() { # held_set SIGNAL: run a set, send SIGNAL while defrag's write is held

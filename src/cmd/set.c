@@ -124,16 +124,16 @@ static void explain(const struct thp_knobs *ks, int err, int signo, const char *
 		const struct thp_knob *kn = &ks->k[i];
 		size_t u = strlen(undone), s = strlen(stuck);
 
-		if (kn->result == THP_KNOB_FAILED && kn->got[0])
+		if (kn->err && kn->got[0])
 			thp_err("'%s' reads '%s' after writing '%s'", kn->key, kn->got, kn->want);
-		else if (kn->result == THP_KNOB_FAILED)
+		else if (kn->err)
 			thp_err("cannot write '%s': %s%s", kn->key, strerror(-kn->err),
 				kn->err == -EACCES || kn->err == -EPERM ? " (run as root)" : "");
 		if (kn->result == THP_KNOB_ROLLED_BACK && u < sizeof(undone) - 64)
 			snprintf(undone + u, sizeof(undone) - u, "%s%s", nundone++ ? ", " : "", kn->key);
 		if (kn->result == THP_KNOB_STUCK && s < sizeof(stuck) - 64)
 			snprintf(stuck + s, sizeof(stuck) - s, "%s%s (%s)", nstuck++ ? ", " : "",
-				 kn->key, strerror(-kn->err));
+				 kn->key, strerror(-kn->undo_err));
 	}
 	if (signo && sigabbrev_np(signo))
 		thp_err("interrupted by SIG%s", sigabbrev_np(signo));

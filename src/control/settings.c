@@ -203,12 +203,14 @@ int thp_knobs_changes(const struct thp_knobs *ks)
 	return n;
 }
 
-/* Writes VALUE to a knob and reads it back. On the live kernel the file gets
+/* Writes VALUE to a knob and reads it back; a read-back that differs goes to
+ * GOT ("" when it agrees or the write failed). On the live kernel the file gets
  * the bare value; a fake root gets what the kernel would then show (a line, or
  * the choice list with VALUE bracketed), so that later reads see the same. */
-static int write_knob(const struct thp_root *root, struct thp_knob *kn, const char *value)
+static int write_knob(const struct thp_root *root, const struct thp_knob *kn, const char *value,
+		      char got[THP_VALUE_MAX])
 {
-	char wire[THP_CHOICES_MAX * (THP_WORD_MAX + 3)], got[THP_VALUE_MAX];
+	char wire[THP_CHOICES_MAX * (THP_WORD_MAX + 3)];
 	struct thp_setting s;
 	int err;
 
@@ -227,10 +229,13 @@ static int write_knob(const struct thp_root *root, struct thp_knob *kn, const ch
 	if (err)
 		return err;
 	thp_setting_read(root, kn->path, kn->k.file, &s);
-	setting_value(&s, got, sizeof(got));
-	if (strcmp(got, value) == 0)
+	setting_value(&s, got, THP_VALUE_MAX);
+	if (strcmp(got, value) == 0) {
+		got[0] = '\0';
 		return 0;
-	snprintf(kn->got, sizeof(kn->got), "%s", got[0] ? got : "?");
+	}
+	if (!got[0])
+		snprintf(got, THP_VALUE_MAX, "?");
 	return s.kind == THP_ERROR ? s.err : -EIO;
 }
 
@@ -241,26 +246,21 @@ static void on_signal(int sig)
 	caught = sig;
 }
 
-/* Puts back the old value of every knob written so far, last first. */
+/* Puts back the old value of every knob written so far, last first; also the
+ * failed one when its write took effect as something else. */
 static void roll_back(const struct thp_root *root, struct thp_knobs *ks, int upto)
 {
 	for (int i = upto; i >= 0; i--) {
 		struct thp_knob *kn = &ks->k[i];
-		char saved_got[THP_VALUE_MAX];
-		int err;
+		char got[THP_VALUE_MAX];
 
-		if (kn->result != THP_KNOB_WRITTEN && kn->result != THP_KNOB_FAILED)
+		if (kn->result != THP_KNOB_WRITTEN && !(kn->result == THP_KNOB_FAILED && kn->got[0]))
 			continue;
-		if (kn->result == THP_KNOB_FAILED && !kn->got[0])
-			continue; /* the write itself failed: nothing changed */
-		snprintf(saved_got, sizeof(saved_got), "%s", kn->got);
-		err = write_knob(root, kn, kn->old);
-		if (kn->result == THP_KNOB_FAILED) {
-			snprintf(kn->got, sizeof(kn->got), "%s", saved_got);
-			continue;
-		}
-		kn->result = err ? THP_KNOB_STUCK : THP_KNOB_ROLLED_BACK;
-		kn->err = err;
+		kn->undo_err = write_knob(root, kn, kn->old, got);
+		if (kn->undo_err)
+			kn->result = THP_KNOB_STUCK;
+		else if (kn->result == THP_KNOB_WRITTEN)
+			kn->result = THP_KNOB_ROLLED_BACK;
 	}
 }
 
@@ -287,7 +287,7 @@ int thp_knobs_apply(const struct thp_root *root, struct thp_knobs *ks, int *sign
 			break;
 		}
 		last = i;
-		err = write_knob(root, kn, kn->want);
+		err = write_knob(root, kn, kn->want, kn->got);
 		kn->result = err ? THP_KNOB_FAILED : THP_KNOB_WRITTEN;
 		kn->err = err;
 	}

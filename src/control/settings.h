@@ -12,9 +12,9 @@
 enum thp_knob_result {
 	THP_KNOB_KEPT,        /* not written */
 	THP_KNOB_WRITTEN,     /* written and read back */
-	THP_KNOB_FAILED,      /* the write or its read-back failed: see err, got */
+	THP_KNOB_FAILED,      /* the write or its read-back failed (err, got); not changed */
 	THP_KNOB_ROLLED_BACK, /* written, then put back after a later failure */
-	THP_KNOB_STUCK,       /* written, and putting it back failed: see err */
+	THP_KNOB_STUCK,       /* changed, and putting it back failed: see undo_err */
 };
 
 struct thp_knob {
@@ -24,9 +24,10 @@ struct thp_knob {
 	struct thp_setting cur;    /* as read */
 	char old[THP_VALUE_MAX];   /* value as read; "" when unreadable */
 	char want[THP_VALUE_MAX];  /* value to write; "" leaves the setting alone */
-	char got[THP_VALUE_MAX];   /* what a failed read-back found */
+	char got[THP_VALUE_MAX];   /* what a failed read-back found; "" otherwise */
 	enum thp_knob_result result;
-	int err;                   /* -errno of a failed write or rollback */
+	int err;                   /* -errno of the failed write (or read-back) */
+	int undo_err;              /* -errno of a failed rollback */
 };
 
 struct thp_knobs {
