@@ -1,6 +1,8 @@
 /* tracefs.c - thp's tracefs instance: mount, events, per-CPU raw reading, cleanup */
 #include "tracefs.h"
 
+#include "../core/tevent.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -20,42 +22,12 @@
 #define TRACEFS_DIR "/sys/kernel/tracing"
 #define INSTANCE_PREFIX "thp-trace-"
 
-/* The events read, with the fields each may carry (looked up by name). */
-static const struct spec {
-	enum thp_ev_type type;
-	const char *sys, *name;
-} specs[] = {
-	{ THP_EV_COMPACT_TRY, "compaction", "mm_compaction_try_to_compact_pages" },
-	{ THP_EV_COMPACT_BEGIN, "compaction", "mm_compaction_begin" },
-	{ THP_EV_COMPACT_END, "compaction", "mm_compaction_end" },
-	{ THP_EV_KCOMPACTD_WAKE, "compaction", "mm_compaction_kcompactd_wake" },
-	{ THP_EV_KCOMPACTD_SLEEP, "compaction", "mm_compaction_kcompactd_sleep" },
-	{ THP_EV_RECLAIM_BEGIN, "vmscan", "mm_vmscan_direct_reclaim_begin" },
-	{ THP_EV_RECLAIM_END, "vmscan", "mm_vmscan_direct_reclaim_end" },
-	{ THP_EV_COLLAPSE, "huge_memory", "mm_collapse_huge_page" },
-	{ THP_EV_SCAN_PMD, "huge_memory", "mm_khugepaged_scan_pmd" },
-};
-#define NSPECS (sizeof(specs) / sizeof(specs[0]))
-
-/* A value of the event's "status" field and its name from the print format. */
-struct sym {
-	long long value;
-	char *str;
-};
-
-struct evinfo {
-	struct tep_event *ev; /* NULL when the kernel lacks the event */
-	struct tep_format_field *order, *sync, *status, *reclaimed;
-	struct sym *syms;
-	size_t nsyms;
-};
-
 struct thp_tracefs {
 	char *dir;        /* tracefs mount point */
 	bool mounted;     /* thp mounted it, and unmounts it */
 	struct tracefs_instance *inst;
 	struct tep_handle *tep;
-	struct evinfo ev[NSPECS];
+	struct thp_tevents *tv;
 	char missing[1024];
 	int ncpus;
 	struct tracefs_cpu **cpus; /* NULL for CPUs whose buffer could not be opened */
@@ -102,52 +74,6 @@ static void remove_stale(void)
 	tracefs_list_free(names);
 }
 
-/* Collects the __print_symbolic() table that names FIELD's values. */
-static int load_syms(struct evinfo *e, const char *field)
-{
-	for (struct tep_print_arg *a = e->ev->print_fmt.args; a; a = a->next) {
-		struct tep_print_arg *f;
-
-		if (a->type != TEP_PRINT_SYMBOL)
-			continue;
-		for (f = a->symbol.field; f && f->type == TEP_PRINT_TYPE; f = f->typecast.item)
-			;
-		if (!f || f->type != TEP_PRINT_FIELD || strcmp(f->field.name, field) != 0)
-			continue;
-		for (struct tep_print_flag_sym *s = a->symbol.symbols; s; s = s->next) {
-			struct sym *n = realloc(e->syms, (e->nsyms + 1) * sizeof(*n));
-
-			if (!n)
-				return -ENOMEM;
-			e->syms = n;
-			n[e->nsyms].value = strtoll(s->value, NULL, 0);
-			if (!(n[e->nsyms].str = strdup(s->str)))
-				return -ENOMEM;
-			e->nsyms++;
-		}
-	}
-	return 0;
-}
-
-/* The name of status VALUE; values the format does not name become "status=N". */
-static const char *sym_name(struct evinfo *e, long long value)
-{
-	char buf[32];
-	struct sym *n;
-
-	for (size_t i = 0; i < e->nsyms; i++)
-		if (e->syms[i].value == value)
-			return e->syms[i].str;
-	snprintf(buf, sizeof(buf), "status=%lld", value);
-	n = realloc(e->syms, (e->nsyms + 1) * sizeof(*n));
-	if (!n)
-		return NULL;
-	e->syms = n;
-	n[e->nsyms].value = value;
-	n[e->nsyms].str = strdup(buf);
-	return n[e->nsyms++].str;
-}
-
 /* Parses the ring buffer page header and the formats of the traced events
  * (only those: parsing every event of a system costs a tenth of a second). */
 static int load_formats(struct thp_tracefs *tf)
@@ -167,39 +93,37 @@ static int load_formats(struct thp_tracefs *tf)
 	free(buf);
 	if (size)
 		return -EINVAL;
-	for (size_t i = 0; i < NSPECS; i++) {
-		snprintf(path, sizeof(path), "events/%s/%s/format", specs[i].sys, specs[i].name);
+	for (int i = 0; i < THP_EV_NTYPES; i++) {
+		const struct thp_tevent_spec *sp = &thp_tevent_specs[i];
+
+		snprintf(path, sizeof(path), "events/%s/%s/format", sp->sys, sp->name);
 		buf = tracefs_instance_file_read(NULL, path, &size);
 		if (!buf)
 			continue; /* the kernel lacks the event */
-		if (tep_parse_event(tf->tep, buf, (size_t)size, specs[i].sys) == 0)
-			tf->ev[i].ev = tep_find_event_by_name(tf->tep, specs[i].sys, specs[i].name);
+		tep_parse_event(tf->tep, buf, (size_t)size, sp->sys);
 		free(buf);
 	}
-	return 0;
+	tf->tv = thp_tevents_new(tf->tep);
+	return tf->tv ? 0 : -ENOMEM;
 }
 
+/* Enables the traced events the kernel has, and lists those it lacks. */
 static int enable_events(struct thp_tracefs *tf)
 {
 	size_t len = 0;
 
-	for (size_t i = 0; i < NSPECS; i++) {
-		struct evinfo *e = &tf->ev[i];
+	for (int i = 0; i < THP_EV_NTYPES; i++) {
+		const struct thp_tevent_spec *sp = &thp_tevent_specs[i];
+		int n;
 
-		if (e->ev && tracefs_event_enable(tf->inst, specs[i].sys, specs[i].name) < 0)
-			e->ev = NULL;
-		if (!e->ev) {
-			int n = snprintf(tf->missing + len, sizeof(tf->missing) - len, "%s%s:%s",
-					 len ? " " : "", specs[i].sys, specs[i].name);
-			len += n > 0 && (size_t)n < sizeof(tf->missing) - len ? (size_t)n : 0;
+		if (!thp_tevents_has(tf->tv, i))
+			n = snprintf(tf->missing + len, sizeof(tf->missing) - len, "%s%s:%s",
+				     len ? " " : "", sp->sys, sp->name);
+		else if (tracefs_event_enable(tf->inst, sp->sys, sp->name) < 0)
+			return errno ? -errno : -EIO;
+		else
 			continue;
-		}
-		e->order = tep_find_field(e->ev, "order");
-		e->sync = tep_find_field(e->ev, "sync");
-		e->status = tep_find_field(e->ev, "status");
-		e->reclaimed = tep_find_field(e->ev, "nr_reclaimed");
-		if (e->status && load_syms(e, "status"))
-			return -ENOMEM;
+		len += n > 0 && (size_t)n < sizeof(tf->missing) - len ? (size_t)n : 0;
 	}
 	return 0;
 }
@@ -311,8 +235,8 @@ const char *thp_tracefs_missing(const struct thp_tracefs *tf)
 
 bool thp_tracefs_useless(const struct thp_tracefs *tf)
 {
-	for (size_t i = 0; i < NSPECS; i++)
-		if (tf->ev[i].ev && specs[i].type != THP_EV_COLLAPSE && specs[i].type != THP_EV_SCAN_PMD)
+	for (int i = 0; i < THP_EV_NTYPES; i++)
+		if (thp_tevents_has(tf->tv, i) && i != THP_EV_COLLAPSE && i != THP_EV_SCAN_PMD)
 			return false;
 	return true;
 }
@@ -328,44 +252,6 @@ int thp_tracefs_wait(struct thp_tracefs *tf, uint64_t ns)
 int thp_tracefs_start(struct thp_tracefs *tf)
 {
 	return tracefs_trace_on(tf->inst) < 0 ? (errno ? -errno : -EIO) : 0;
-}
-
-static long long field_val(struct tep_format_field *f, void *data, long long dflt)
-{
-	unsigned long long v;
-
-	if (!f || tep_read_number_field(f, data, &v) < 0)
-		return dflt;
-	/* signed fields narrower than 64 bits come back zero-extended */
-	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size == 4)
-		return (int32_t)v;
-	return (long long)v;
-}
-
-/* Decodes the event at the current kbuffer position into EV; false for events
- * thp does not trace. */
-static bool decode(struct thp_tracefs *tf, struct tep_record *rec, struct thp_ev *ev)
-{
-	int id = tep_data_type(tf->tep, rec);
-	struct evinfo *e = NULL;
-	size_t i;
-
-	for (i = 0; i < NSPECS && !e; i++)
-		if (tf->ev[i].ev && tf->ev[i].ev->id == id)
-			e = &tf->ev[i];
-	if (!e)
-		return false;
-	memset(ev, 0, sizeof(*ev));
-	ev->type = specs[i - 1].type;
-	ev->ts = rec->ts;
-	ev->cpu = rec->cpu;
-	ev->tid = tep_data_pid(tf->tep, rec);
-	ev->order = (int)field_val(e->order, rec->data, -1);
-	ev->sync = (int)field_val(e->sync, rec->data, -1);
-	ev->value = (uint64_t)field_val(e->reclaimed, rec->data, 0);
-	if (e->status)
-		ev->result = sym_name(e, field_val(e->status, rec->data, 0));
-	return true;
 }
 
 long thp_tracefs_read(struct thp_tracefs *tf, int (*fn)(struct thp_ev *ev, void *arg), void *arg)
@@ -389,12 +275,10 @@ long thp_tracefs_read(struct thp_tracefs *tf, int (*fn)(struct thp_ev *ev, void 
 				break;
 			for (data = kbuffer_read_event(tf->kbuf, &ts); data;
 			     data = kbuffer_next_event(tf->kbuf, &ts)) {
-				struct tep_record rec = { .ts = ts, .data = data, .cpu = c,
-							  .size = kbuffer_event_size(tf->kbuf) };
 				struct thp_ev ev;
 				int rc;
 
-				if (!decode(tf, &rec, &ev))
+				if (!thp_tevents_decode(tf->tv, data, kbuffer_event_size(tf->kbuf), c, ts, &ev))
 					continue;
 				if ((rc = fn(&ev, arg)))
 					return rc;
@@ -463,11 +347,7 @@ int thp_tracefs_close(struct thp_tracefs *tf)
 		tracefs_instance_destroy(tf->inst);
 		tracefs_instance_free(tf->inst);
 	}
-	for (size_t i = 0; i < NSPECS; i++) {
-		for (size_t j = 0; j < tf->ev[i].nsyms; j++)
-			free(tf->ev[i].syms[j].str);
-		free(tf->ev[i].syms);
-	}
+	thp_tevents_free(tf->tv);
 	if (tf->tep)
 		tep_free(tf->tep);
 	if (tf->kbuf)
