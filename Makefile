@@ -167,7 +167,7 @@ build/lint/%.tidy: %.c $(wildcard src/*/*.h) .clang-tidy | $(B)/.deps-lint
 FUZZ_TIME ?= 30
 FUZZ := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ:%=build/fuzz/fuzz_%)
-FUZZ_CFLAGS = -std=gnu11 -g -O1 -Wall -Wextra -D_GNU_SOURCE -Isrc -Itests/fuzz \
+FUZZ_CFLAGS = -std=gnu11 -g -O1 -Wall -Wextra -D_GNU_SOURCE -Isrc -Itests/fuzz $(shell pkg-config --cflags $(PKGS)) \
 	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 build/fuzz/%.o: %.c $(wildcard src/*/*.h) | $(B)/.deps-fuzz
 	@mkdir -p $(dir $@)
