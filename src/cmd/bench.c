@@ -176,10 +176,11 @@ static double writes_of(uint64_t size, uint64_t step)
 	return (double)n;
 }
 
-/* Maps the region of one repetition with ADVICE (-1: none) applied. */
+/* Maps the region of one repetition, 2 MiB-aligned (fault excepted: it shows
+ * where the kernel places a mapping), with ADVICE (-1: none) applied. */
 static int map(struct bench *b, struct thp_region *r, int advice)
 {
-	int err = thp_region_map(r, b->size);
+	int err = thp_region_map(r, b->size, strcmp(b->x->name, "fault") != 0);
 
 	if (!err && advice >= 0 && (err = thp_region_advise(r, advice)))
 		thp_region_unmap(r);
@@ -269,6 +270,9 @@ static void fault_read(struct bench *b)
 	}
 	if (med(b, 0, F_HUGE) > 0)
 		say(b, " Plain memory got huge pages too (enabled=always).");
+	if (stats(b, 0, F_ALIGNED).min == 0 || stats(b, 1, F_ALIGNED).min == 0)
+		say(b, " The kernel did not always place the mapping on a 2 MiB boundary: its ragged ends "
+		       "can only use 4 KiB pages.");
 	say(b, " Touch time is the first-touch cost (zeroing, faults, compaction), not what THP "
 	       "saves later; %.0f blocks of 2 MiB fit the region.", blocks);
 }

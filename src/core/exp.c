@@ -18,14 +18,22 @@
 #include "parse.h"
 #include "proc.h"
 
-int thp_region_map(struct thp_region *r, size_t len)
+int thp_region_map(struct thp_region *r, size_t len, bool aligned)
 {
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t extra = aligned ? THP_PMD_BYTES : 0;
+	char *p = mmap(NULL, len + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-	if (p == MAP_FAILED) {
-		r->addr = NULL;
-		r->len = 0;
+	r->addr = NULL;
+	r->len = 0;
+	if (p == MAP_FAILED)
 		return -errno;
+	if (aligned) {
+		size_t head = (THP_PMD_BYTES - (uintptr_t)p % THP_PMD_BYTES) % THP_PMD_BYTES;
+		if (head)
+			munmap(p, head);
+		if (extra - head)
+			munmap(p + head + len, extra - head);
+		p += head;
 	}
 	r->addr = p;
 	r->len = len;

@@ -29,8 +29,10 @@ struct thp_region {
 	size_t len;
 };
 
-/* Maps LEN bytes where the kernel places them. Returns 0 or -errno. */
-int thp_region_map(struct thp_region *r, size_t len);
+/* Maps LEN bytes: where the kernel places them, or with ALIGNED on a 2 MiB
+ * boundary (mapped 2 MiB larger, then trimmed), so that every whole 2 MiB block
+ * can be huge. Returns 0 or -errno. */
+int thp_region_map(struct thp_region *r, size_t len, bool aligned);
 void thp_region_unmap(struct thp_region *r);
 /* madvise(2) on the whole region. Returns 0 or -errno. */
 int thp_region_advise(const struct thp_region *r, int advice);

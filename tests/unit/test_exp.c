@@ -78,7 +78,7 @@ static void region_and_vma(void **state)
 	struct thp_vma v;
 	(void)state;
 	assert_int_equal(thp_root_open(&root, "/"), 0);
-	assert_int_equal(thp_region_map(&r, 8u << 20), 0);
+	assert_int_equal(thp_region_map(&r, 8u << 20, false), 0);
 	/* 8 MiB holds at least three whole aligned 2 MiB blocks wherever it lies */
 	assert_true(thp_region_pmd_bytes(&r) >= (6u << 20) && thp_region_pmd_bytes(&r) <= (8u << 20));
 	assert_int_equal(thp_touch(&r, 1u << 20, true) > 0, 1);
@@ -86,6 +86,11 @@ static void region_and_vma(void **state)
 	assert_true(v.start <= (uint64_t)(uintptr_t)r.addr && v.end >= (uint64_t)(uintptr_t)r.addr + r.len);
 	assert_true(v.m.rss >= 8 * 4096);
 	assert_int_equal(thp_vma_find(&root, 0, 8, &v), -ENOENT);
+	thp_region_unmap(&r);
+	/* aligned: every 2 MiB block of a 6 MiB region is whole */
+	assert_int_equal(thp_region_map(&r, 6u << 20, true), 0);
+	assert_int_equal((uintptr_t)r.addr % (2u << 20), 0);
+	assert_int_equal(thp_region_pmd_bytes(&r), 6u << 20);
 	thp_region_unmap(&r);
 	thp_root_close(&root);
 }
