@@ -305,11 +305,10 @@ static void print_text(const struct ab *a, const char *enabled)
 		bool overlap = thp_stats_overlap(&s0, &s);
 		printf("%s / %s: wall median ratio %.3f, max RSS median ratio %.3f; %s\n",
 		       a->modes.word[arm], a->modes.word[0], ratio(a, arm, M_WALL), ratio(a, arm, M_RSS),
-		       overlap ? "the wall ranges overlap: no claimable difference"
-			       : "the wall ranges do not overlap");
+		       a->n < 3 ? "too few runs to judge (use -n 3 or more)"
+		       : overlap ? "the wall ranges overlap: no claimable difference"
+				 : "the wall ranges do not overlap");
 	}
-	if (a->n < 3)
-		puts("Use -n 3 or more runs per arm before claiming a difference.");
 }
 
 static void usage(void)
