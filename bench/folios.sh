@@ -19,6 +19,7 @@ mkfifo "$out/hold"
 
 for mode in --huge --nohuge; do
 	exec 9<> "$out/hold"
+	rm -f "$out/ready"
 	"$HOG" "$MIB" "$mode" < "$out/hold" > "$out/ready" 9>&- &
 	pid=$!
 	i=0

@@ -12,6 +12,7 @@ mkfifo "$out/hold"
 
 for n in ${BENCH_PS_N:-1000 10000}; do
 	exec 9<> "$out/hold"
+	rm -f "$out/ready"
 	"$SPAWN" "$n" 10 < "$out/hold" > "$out/ready" 9>&- &
 	i=0
 	while ! grep -q ready "$out/ready" 2>/dev/null && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done

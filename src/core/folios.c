@@ -231,6 +231,12 @@ int thp_folios_vma(struct thp_folio_reader *fr, int pm_fd, const struct thp_vma 
 	s->pmd_order = fr->pmd_order;
 	if (!walks(v))
 		return 0;
+	if (!v->m.anon_huge && !v->m.shmem_pmd && !v->m.file_pmd) {
+		/* smaps shows no PMD mapping here: nothing for the scan to skip */
+		err = walk_range(fr, pm_fd, v->start, v->end, &w);
+		close_folio(&w);
+		return err;
+	}
 	if (fr->scan) {
 		struct thp_folio_stats before = *s;
 		err = walk_scan(fr, pm_fd, v, &w);
