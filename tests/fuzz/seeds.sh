@@ -34,6 +34,14 @@ for fx in tests/fixtures/*/; do
 		done
 	done
 done
+# pagemap/kpageflags: a PMD size, a 520-page VMA, a present 2 MiB anonymous
+# THP (head and tails) in pagemap, then kpageflags for its PFNs
+if [ "$name" = folios ]; then
+	perl -e 'print pack("V3", 1, 0, 520);
+		print pack("Q<", $_ < 512 ? (1 << 63) | ($_ + 1) : 0) for 0 .. 519;
+		print pack("Q<", $_ == 0 ? 0 : (1 << 22) | (1 << 12) | (1 << ($_ == 1 ? 15 : 16))) for 0 .. 519' \
+		> "$out/thp-2m"
+fi
 if [ -d "tests/fuzz/seeds/$name" ]; then
 	cp tests/fuzz/seeds/"$name"/* "$out"/
 fi
