@@ -22,7 +22,7 @@ LIB_SRC := $(CORE) $(wildcard src/out/*.c) $(wildcard src/control/*.c) $(wildcar
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all run check unit golden cli control live sanitize bench install uninstall clean man deps deps-test regen lint fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind
+.PHONY: all run check unit golden cli control live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind
 all: thp
 
 deps: $(B)/.deps
@@ -150,7 +150,9 @@ bench: thp $(B)/bench/spawn $(B)/bench/rawpread $(B)/bench/storm $(B)/tests/hog
 # at what changed.
 LINT_CFLAGS = -std=gnu11 -D_GNU_SOURCE -Isrc $(shell pkg-config --cflags $(PKGS))
 TIDY_STAMP := $(patsubst %.c,build/lint/%.tidy,src/main.c $(LIB_SRC))
-lint: build/lint/cppcheck $(TIDY_STAMP)
+lint: | $(B)/.deps-lint
+	@$(MAKE) -s -j$$(nproc) lint-files
+lint-files: build/lint/cppcheck $(TIDY_STAMP)
 build/lint/cppcheck: $(wildcard src/*.c src/*/*.c src/*/*.h) | $(B)/.deps-lint
 	@mkdir -p $(dir $@)
 	cppcheck -q --std=c11 -D_GNU_SOURCE -Isrc --enable=warning,performance,portability \
