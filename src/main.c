@@ -19,6 +19,7 @@ static const struct command {
 } commands[] = {
 	{ "status", cmd_status, "is THP on? every layer of policy, and counters since boot" },
 	{ "exec", cmd_exec, "run a command with THP disabled, enabled where advised, or enabled" },
+	{ "collapse", cmd_collapse, "collapse a running process's memory into huge pages now" },
 	{ "hugetlb", cmd_hugetlb, "static huge page pools: sizes, NUMA nodes, users; set and plan" },
 	{ "ps", cmd_ps, "which processes hold huge pages, and how much of their memory is huge" },
 	{ "show", cmd_show, "one process: each mapping, and why it has huge pages or not" },

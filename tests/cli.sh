@@ -107,4 +107,10 @@ expect "trace: bad --min-ms is a usage error" [ "$(rc_err "$THP" trace --min-ms 
 expect "trace: bad pid is a usage error" [ "$(rc_err "$THP" trace -p 12x | cut -d'|' -f1)" = 2 ]
 expect "trace with --root is a usage error" [ "$(rc_err "$THP" --root $FX trace -d 1 | cut -d'|' -f1)" = 2 ]
 
+# thp collapse usage (the live suite collapses helper processes)
+expect "collapse without a PID: exit 2" [ "$(rc_err "$THP" collapse | cut -d'|' -f1)" = 2 ]
+expect "collapse with a bad range: exit 2" [ "$(rc_err "$THP" collapse 1 --range 3000-1000 | cut -d'|' -f1)" = 2 ]
+expect "collapse of a missing process: exit 1" [ "$(rc_err "$THP" collapse 2147483647)" = "1|thp: collapse: cannot open process 2147483647: no such process" ]
+expect "collapse with --root is a usage error" [ "$(rc_err "$THP" --root $FX collapse 1 | cut -d'|' -f1)" = 2 ]
+
 summary cli

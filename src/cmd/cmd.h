@@ -21,6 +21,7 @@ int cmd_capture(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_watch(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_exec(struct thp_ctx *ctx, int argc, char **argv);
+int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_trace(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_set(struct thp_ctx *ctx, int argc, char **argv);
@@ -56,6 +57,10 @@ void thp_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Words for a negative errno from core: "Permission denied", "malformed value". */
 const char *thp_strerror(int err);
+
+/* " (run as root)" when ERR is -EACCES or -EPERM and thp does not run as root,
+ * else "": the hint to append to a permission error. */
+const char *thp_root_hint(int err);
 
 /* Handles an unknown option or stray argument: prints a hint, returns 2. */
 int thp_usage_error(const char *cmd);

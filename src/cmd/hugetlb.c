@@ -211,8 +211,8 @@ static void print_users(const struct thp_huser *u, int n, int denied, int err,
 	if (n)
 		puts("  a shared mapping counts in every process that maps it");
 	if (denied)
-		printf("  %d %s could not be read (permission denied%s)\n", denied,
-		       denied == 1 ? "process" : "processes", geteuid() ? "; run as root" : "");
+		printf("  %d %s could not be read (permission denied)%s\n", denied,
+		       denied == 1 ? "process" : "processes", thp_root_hint(-EACCES));
 }
 
 static struct json_object *json_pool(const struct thp_hpool *p, bool host)
@@ -417,8 +417,8 @@ static int validate(const struct thp_ctx *ctx, const struct thp_hugetlb *h, stru
 		c[i].in_use = p->total >= p->free ? p->total - p->free : 0;
 		thp_hugetlb_path(c[i].rel, sizeof(c[i].rel), c[i].size, o->node);
 		if (!o->dry_run && faccessat(ctx->root.fd, thp_rel(c[i].rel), W_OK, AT_EACCESS)) {
-			thp_err("cannot write '/%s': %s%s", c[i].rel, strerror(errno),
-				errno == EACCES || errno == EPERM || errno == EROFS ? " (run as root)" : "");
+			int e = -errno;
+			thp_err("cannot write '/%s': %s%s", c[i].rel, strerror(-e), thp_root_hint(e));
 			return 1;
 		}
 		c[i].blocks_err = thp_buddy_blocks(&ctx->root, o->node, c[i].size, h->page_size,

@@ -301,10 +301,9 @@ static int add_user(pid_t pid, void *ctx)
 {
 	struct users *u = ctx;
 	struct thp_rollup r = { 0 };
-	char rel[64];
 	int err = thp_rollup_read(u->root, pid, &r);
 
-	if (err == -EACCES || err == -EPERM)
+	if (thp_proc_denied(err))
 		u->denied++;
 	if (err || !(r.private_hugetlb + r.shared_hugetlb))
 		return 0;
@@ -322,10 +321,8 @@ static int add_user(pid_t pid, void *ctx)
 	e->pid = pid;
 	e->private_hugetlb = r.private_hugetlb;
 	e->shared_hugetlb = r.shared_hugetlb;
-	snprintf(rel, sizeof(rel), "proc/%d/comm", (int)pid);
-	if (thp_read_buf(u->root, rel, e->comm, sizeof(e->comm)) < 0)
+	if (thp_comm_read(u->root, pid, e->comm, sizeof(e->comm)))
 		e->comm[0] = '\0';
-	e->comm[strcspn(e->comm, "\n")] = '\0';
 	return 0;
 }
 

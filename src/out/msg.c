@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../cmd/cmd.h"
 
@@ -40,4 +41,9 @@ int thp_usage_error(const char *cmd)
 {
 	fprintf(stderr, "Try 'thp %s --help' for more information.\n", cmd);
 	return 2;
+}
+
+const char *thp_root_hint(int err)
+{
+	return (err == -EACCES || err == -EPERM) && geteuid() != 0 ? " (run as root)" : "";
 }
