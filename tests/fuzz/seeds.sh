@@ -21,6 +21,8 @@ psi) pat="proc/pressure/memory" ;;
 mounts) pat="proc/mounts proc/self/mounts" ;;
 task) pat="proc/[0-9]*/task/[0-9]*/stat proc/[0-9]*/stat" ;;
 persist) pat="run/thp/saved.state etc/tmpfiles.d/* etc/systemd/system/thp.service proc/cmdline" ;;
+environ) pat="proc/[0-9]*/environ" ;;
+cpuinfo) pat="proc/cpuinfo" ;;
 *) pat="" ;;
 esac
 mkdir -p "$out"
