@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 CC ?= cc
-PKGS := smartcols json-c libtracefs libtraceevent
+PKGS := smartcols json-c libtracefs libtraceevent libmicrohttpd
 B ?= build
 
 OPT ?= -O2 -g

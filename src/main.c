@@ -33,6 +33,8 @@ static const struct command {
 	{ "trace", cmd_trace, "how long threads stall in compaction and reclaim (root)" },
 	{ "bench", cmd_bench, "measure one THP mechanism: fault, bloat, cow, collapse, ..." },
 	{ "ab", cmd_ab, "A/B a command across THP modes: time, RSS, faults, huge pages" },
+	{ "metrics", cmd_metrics, "THP state in the Prometheus text format" },
+	{ "serve", cmd_serve, "serve 'thp metrics' over HTTP for Prometheus" },
 	{ "help", cmd_help, "show help for thp or for one command" },
 };
 

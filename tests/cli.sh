@@ -100,6 +100,25 @@ expect "watch -c 1 -i 0.05 on a recorded tree" sh -c "'$THP' --root $FX watch -c
 expect "exec without a command: exit 2" [ "$(rc_err "$THP" exec | cut -d'|' -f1)" = 2 ]
 expect "exec with two modes: exit 2" [ "$(rc_err "$THP" exec --enable --disable true | cut -d'|' -f1)" = 2 ]
 expect "exec --status with a command: exit 2" [ "$(rc_err "$THP" exec --status true | cut -d'|' -f1)" = 2 ]
+# metrics: every fixture's exposition passes promtool; the textfile is written whole
+if command -v promtool > /dev/null; then
+	for fx in tests/fixtures/*/; do
+		expect "promtool check metrics on $fx" sh -c "'$THP' --root '$fx' metrics | promtool check metrics"
+	done
+else
+	skip "promtool check metrics: promtool (Debian package prometheus) is not installed"
+fi
+expect "metrics --textfile writes the file" sh -c "'$THP' --root $FX metrics --textfile '$tmp/thp.prom'"
+expect "the textfile holds what stdout gets" sh -c "'$THP' --root $FX metrics | cmp -s - '$tmp/thp.prom'"
+expect "the textfile is readable by others (0644)" [ "$(stat -c %a "$tmp/thp.prom")" = 644 ]
+expect "no temporary file is left" [ "$(ls "$tmp" | grep -c 'thp.prom.tmp')" = 0 ]
+expect "metrics --textfile into a missing directory: exit 1" [ "$(rc_err "$THP" --root $FX metrics --textfile "$tmp/no/such/x.prom" | cut -d'|' -f1)" = 1 ]
+expect "metrics --top -1: exit 2" [ "$(rc_err "$THP" metrics --top -1)" = "2|thp: metrics: invalid --top '-1' (0 to 100000)" ]
+expect "metrics --json: exit 2" [ "$(rc_err "$THP" --json metrics | cut -d'|' -f1)" = 2 ]
+expect "metrics --top 0 has no per-process series" sh -c "! '$THP' --root tests/fixtures/always-always metrics --top 0 | grep -q thp_process"
+expect "serve --listen without a port: exit 2" [ "$(rc_err "$THP" serve --listen 127.0.0.1 | cut -d'|' -f1)" = 2 ]
+expect "serve --listen with a bare IPv6 address: exit 2" [ "$(rc_err "$THP" serve --listen ::1:9567 | cut -d'|' -f1)" = 2 ]
+expect "serve --listen on a bad port: exit 2" [ "$(rc_err "$THP" serve --listen 127.0.0.1:http | cut -d'|' -f1)" = 2 ]
 
 # trace: options are checked before root and tracefs
 expect "trace: bad duration is a usage error" [ "$(rc_err "$THP" trace -d 0)" = "2|thp: trace: invalid duration '0' (seconds, more than 0)" ]

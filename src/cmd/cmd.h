@@ -3,6 +3,7 @@
 #define THP_CMD_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "../core/root.h"
 
@@ -30,6 +31,8 @@ int cmd_diff(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_persist(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_ps(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_show(struct thp_ctx *ctx, int argc, char **argv);
+int cmd_metrics(struct thp_ctx *ctx, int argc, char **argv);
+int cmd_serve(struct thp_ctx *ctx, int argc, char **argv);
 
 struct thp_knobs;
 
@@ -51,6 +54,13 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv);
 
 /* 'thp --version': prints VERSION and the kernel features the root shows. */
 int thp_version(struct thp_ctx *ctx, const char *version);
+
+/* Reads the host below ROOT and writes the Prometheus exposition of `thp
+ * metrics` to F, with the TOP processes by AnonHugePages. Returns 0 or -ENOMEM. */
+int thp_metrics_write(const struct thp_root *root, int top, FILE *f);
+
+/* Parses a --top value (0 to 100000). */
+bool thp_parse_top(const char *s, int *v);
 
 /* Prints "thp: MESSAGE" to stderr. */
 void thp_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -131,10 +131,11 @@ const struct thp_setting *thp_status_setting(const struct thp_status *st, const 
 	return thp_setting_find(st->settings, st->nsettings, name);
 }
 
-static bool sort_khugepaged; /* qsort has no context argument */
-
-static int cmp_setting(const void *a, const void *b)
+/* Orders settings as documented; ARG points to the khugepaged flag (qsort_r
+ * keeps this reentrant for concurrent readers such as `thp serve`). */
+static int cmp_setting(const void *a, const void *b, void *arg)
 {
+	bool sort_khugepaged = *(const bool *)arg;
 	const struct thp_setting *x = a, *y = b;
 	int rx = known_index(x->name, sort_khugepaged), ry = known_index(y->name, sort_khugepaged);
 	return rx != ry ? rx - ry : strcmp(x->name, y->name);
@@ -180,8 +181,7 @@ static int read_settings_dir(const struct thp_root *root, const char *dir, struc
 		n++;
 	}
 	closedir(d);
-	sort_khugepaged = khugepaged;
-	qsort(v, (size_t)n, sizeof(*v), cmp_setting);
+	qsort_r(v, (size_t)n, sizeof(*v), cmp_setting, &khugepaged);
 	return n;
 }
 

@@ -1,0 +1,236 @@
+/* serve.c - `thp serve`: `thp metrics` over HTTP (libmicrohttpd) for Prometheus */
+#include <errno.h>
+#include <getopt.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "cmd.h"
+
+#define DEFAULT_LISTEN "127.0.0.1:9567"
+#define REQUEST_MEMORY (16u << 10) /* request line and headers; more is answered 431/414 */
+#define THREADS 4
+#define CONN_LIMIT 64
+#define CONN_TIMEOUT 10 /* seconds a connection may stay idle */
+
+struct server {
+	const struct thp_root *root;
+	int top;
+};
+
+/* Per-request state, kept between the calls MHD makes for one request. */
+struct request {
+	bool body; /* the client sent a body, which no endpoint accepts */
+};
+
+static const char index_page[] =
+	"<!DOCTYPE html>\n<html><head><title>thp exporter</title></head><body>\n"
+	"<h1>thp exporter</h1>\n"
+	"<p>Transparent Huge Pages state of this host for Prometheus.</p>\n"
+	"<p><a href=\"/metrics\">Metrics</a></p>\n</body></html>\n";
+
+static void usage(void)
+{
+	puts("Usage: thp [--root DIR] serve [options]\n"
+	     "\n"
+	     "Serve 'thp metrics' over HTTP: /metrics in the Prometheus text format, and / with\n"
+	     "a link to it. Each scrape reads the host afresh. Stop it with Ctrl-C or SIGTERM.\n"
+	     "\n"
+	     "Options:\n"
+	     "  -l, --listen ADDR:PORT  address to listen on (default " DEFAULT_LISTEN ");\n"
+	     "                          [IPV6]:PORT for IPv6, :PORT for every IPv4 address\n"
+	     "  -t, --top N             processes exported by AnonHugePages (default 20)\n"
+	     "  -h, --help              show this help");
+}
+
+static enum MHD_Result reply(struct MHD_Connection *conn, unsigned status, const char *type,
+			     void *body, size_t len, enum MHD_ResponseMemoryMode mode)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, mode);
+	enum MHD_Result rc;
+
+	if (!r) {
+		if (mode == MHD_RESPMEM_MUST_FREE)
+			free(body);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	rc = MHD_queue_response(conn, status, r);
+	MHD_destroy_response(r);
+	return rc;
+}
+
+static enum MHD_Result reply_text(struct MHD_Connection *conn, unsigned status, const char *msg)
+{
+	return reply(conn, status, "text/plain; charset=utf-8", (void *)msg, strlen(msg),
+		     MHD_RESPMEM_PERSISTENT);
+}
+
+static enum MHD_Result serve_metrics(const struct server *s, struct MHD_Connection *conn)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int err;
+
+	if (!f)
+		return reply_text(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+	err = thp_metrics_write(s->root, s->top, f);
+	if (fclose(f) || err) {
+		free(buf);
+		return reply_text(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "cannot read the host\n");
+	}
+	return reply(conn, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", buf, len,
+		     MHD_RESPMEM_MUST_FREE);
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char *url,
+			      const char *method, const char *version, const char *upload,
+			      size_t *upload_size, void **state)
+{
+	struct request *rq = *state;
+	bool get = strcmp(method, MHD_HTTP_METHOD_GET) == 0 ||
+		   strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
+
+	(void)version;
+	(void)upload;
+	if (!rq) { /* headers are in; the body, if any, comes in the next calls */
+		rq = calloc(1, sizeof(*rq));
+		if (!rq)
+			return MHD_NO;
+		*state = rq;
+		if (!get)
+			return reply_text(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD\n");
+		return MHD_YES;
+	}
+	if (*upload_size) {
+		rq->body = true;
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	if (rq->body)
+		return reply_text(conn, MHD_HTTP_BAD_REQUEST, "a request body is not accepted\n");
+	if (strcmp(url, "/metrics") == 0)
+		return serve_metrics(cls, conn);
+	if (strcmp(url, "/") == 0)
+		return reply(conn, MHD_HTTP_OK, "text/html; charset=utf-8", (void *)index_page,
+			     sizeof(index_page) - 1, MHD_RESPMEM_PERSISTENT);
+	return reply_text(conn, MHD_HTTP_NOT_FOUND, "not found; the metrics are at /metrics\n");
+}
+
+static void request_done(void *cls, struct MHD_Connection *conn, void **state,
+			 enum MHD_RequestTerminationCode code)
+{
+	(void)cls;
+	(void)conn;
+	(void)code;
+	free(*state);
+	*state = NULL;
+}
+
+/* Resolves "ADDR:PORT", "[IPV6]:PORT" or ":PORT" (numeric port) into AI.
+ * Returns 0, or a getaddrinfo error (EAI_*), or EAI_NONAME for a bad form. */
+static int parse_listen(const char *spec, struct addrinfo **ai)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
+	const char *colon = strrchr(spec, ':');
+	char host[256];
+	size_t n;
+
+	if (!colon || !colon[1])
+		return EAI_NONAME;
+	n = (size_t)(colon - spec);
+	if (n && spec[0] == '[') {
+		if (n < 3 || spec[n - 1] != ']')
+			return EAI_NONAME;
+		spec++;
+		n -= 2;
+		hints.ai_family = AF_INET6;
+	} else if (memchr(spec, ':', n)) {
+		return EAI_NONAME; /* a bare IPv6 address needs brackets */
+	} else if (!n) {
+		hints.ai_family = AF_INET;
+	}
+	if (n >= sizeof(host))
+		return EAI_NONAME;
+	memcpy(host, spec, n);
+	host[n] = '\0';
+	return getaddrinfo(n ? host : NULL, colon + 1, &hints, ai);
+}
+
+int cmd_serve(struct thp_ctx *ctx, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "listen", required_argument, NULL, 'l' },
+		{ "top", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct server srv = { &ctx->root, 20 };
+	const char *listen = DEFAULT_LISTEN;
+	struct addrinfo *ai = NULL;
+	struct MHD_Daemon *d;
+	const union MHD_DaemonInfo *info;
+	sigset_t stop;
+	int c, sig, err;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+l:t:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'l': listen = optarg; break;
+		case 't':
+			if (!thp_parse_top(optarg, &srv.top)) {
+				thp_err("serve: invalid --top '%s' (0 to 100000)", optarg);
+				return thp_usage_error("serve");
+			}
+			break;
+		case 'h': usage(); return 0;
+		default: return thp_usage_error("serve");
+		}
+	}
+	if (optind < argc) {
+		thp_err("serve: unexpected argument '%s'", argv[optind]);
+		return thp_usage_error("serve");
+	}
+	err = parse_listen(listen, &ai);
+	if (err) {
+		thp_err("serve: invalid listen address '%s' (%s; use ADDR:PORT)", listen,
+			err == EAI_NONAME ? "no such address" : gai_strerror(err));
+		return 2;
+	}
+	/* the server threads inherit this mask, so the signals reach sigwait below */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &stop, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD | (ai->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0),
+			     0, NULL, NULL, handle, &srv,
+			     MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+			     MHD_OPTION_THREAD_POOL_SIZE, (unsigned)THREADS,
+			     MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONN_LIMIT,
+			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONN_TIMEOUT,
+			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)REQUEST_MEMORY,
+			     MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL,
+			     MHD_OPTION_END);
+	freeaddrinfo(ai);
+	if (!d) {
+		thp_err("cannot listen on '%s': %s", listen, strerror(errno ? errno : EADDRINUSE));
+		return 1;
+	}
+	info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+	int hlen = (int)(strrchr(listen, ':') - listen);
+	fprintf(stderr, "thp: serving http://%.*s:%u/metrics\n", hlen ? hlen : 7,
+		hlen ? listen : "0.0.0.0", info ? (unsigned)info->port : 0u);
+	while (sigwait(&stop, &sig) == 0 && sig != SIGINT && sig != SIGTERM && sig != SIGHUP)
+		;
+	MHD_stop_daemon(d);
+	return 0;
+}

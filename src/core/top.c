@@ -1,0 +1,117 @@
+/* top.c - top-N processes by AnonHugePages, with a bounded min-heap */
+#include "top.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct scan {
+	const struct thp_root *root;
+	struct thp_top *top;
+	int max;
+};
+
+/* True when A ranks below B: less AnonHugePages, or as much and a higher pid. */
+static bool below(const struct thp_top_entry *a, const struct thp_top_entry *b)
+{
+	return a->anon_huge != b->anon_huge ? a->anon_huge < b->anon_huge : a->pid > b->pid;
+}
+
+static void swap(struct thp_top_entry *a, struct thp_top_entry *b)
+{
+	struct thp_top_entry t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/* Restores the heap property below index I (the lowest-ranked entry at the root). */
+static void sift_down(struct thp_top_entry *v, int n, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+		if (l < n && below(&v[l], &v[m]))
+			m = l;
+		if (r < n && below(&v[r], &v[m]))
+			m = r;
+		if (m == i)
+			return;
+		swap(&v[i], &v[m]);
+		i = m;
+	}
+}
+
+static void sift_up(struct thp_top_entry *v, int i)
+{
+	while (i > 0 && below(&v[i], &v[(i - 1) / 2])) {
+		swap(&v[i], &v[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+}
+
+static int visit(pid_t pid, void *ctx)
+{
+	struct scan *s = ctx;
+	struct thp_top *t = s->top;
+	struct thp_rollup r = { 0 };
+	struct thp_top_entry e = { .pid = pid };
+	int err = thp_rollup_read(s->root, pid, &r);
+
+	if (thp_proc_denied(err))
+		t->unreadable++;
+	if (err)
+		return 0;
+	t->readable++;
+	if (!r.anon_huge)
+		return 0;
+	t->with_huge++;
+	e.anon_huge = r.anon_huge;
+	if (!s->max)
+		return 0;
+	if (t->n < s->max) {
+		t->v[t->n++] = e;
+		sift_up(t->v, t->n - 1);
+	} else if (below(&t->v[0], &e)) {
+		t->v[0] = e;
+		sift_down(t->v, t->n, 0);
+	}
+	return 0;
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	return below(a, b) ? 1 : below(b, a) ? -1 : 0;
+}
+
+int thp_top_anon_huge(const struct thp_root *root, int max, struct thp_top *top)
+{
+	struct scan s = { root, top, max };
+	int err, kept = 0;
+
+	memset(top, 0, sizeof(*top));
+	if (max > 0 && !(top->v = calloc((size_t)max, sizeof(*top->v))))
+		return -ENOMEM;
+	if (max <= 0)
+		s.max = 0;
+	err = thp_proc_each(root, visit, &s);
+	if (err) {
+		thp_top_free(top);
+		return err;
+	}
+	if (top->n)
+		qsort(top->v, (size_t)top->n, sizeof(*top->v), cmp_rank);
+	for (int i = 0; i < top->n; i++) {
+		if (thp_comm_read(root, top->v[i].pid, top->v[i].comm, sizeof(top->v[i].comm)))
+			continue; /* exited since its rollup was read */
+		top->v[kept++] = top->v[i];
+	}
+	top->n = kept;
+	top->scanned = true;
+	return 0;
+}
+
+void thp_top_free(struct thp_top *top)
+{
+	free(top->v);
+	top->v = NULL;
+	top->n = 0;
+}

@@ -1,0 +1,34 @@
+/* top.h - the processes holding the most PMD-mapped anonymous THP (AnonHugePages) */
+#ifndef THP_TOP_H
+#define THP_TOP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "proc.h"
+#include "root.h"
+
+struct thp_top_entry {
+	pid_t pid;
+	uint64_t anon_huge; /* bytes */
+	char comm[THP_COMM_MAX];
+};
+
+struct thp_top {
+	bool scanned;        /* false: processes were not read (the counts below are 0) */
+	int n;               /* entries in v, largest first (ties: lower pid first) */
+	struct thp_top_entry *v;
+	int with_huge;       /* processes with AnonHugePages > 0, also those not kept */
+	int readable;
+	int unreadable;      /* permission denied */
+};
+
+/* Reads every process's smaps_rollup (never the full smaps) and keeps the MAX
+ * with the most AnonHugePages above 0, with their command names. Processes that
+ * exit meanwhile are skipped. Returns 0, -ENOMEM, or -errno of listing /proc. */
+int thp_top_anon_huge(const struct thp_root *root, int max, struct thp_top *top);
+
+void thp_top_free(struct thp_top *top);
+
+#endif

@@ -1,0 +1,36 @@
+/* prom.h - Prometheus text exposition format (version 0.0.4) */
+#ifndef THP_PROM_H
+#define THP_PROM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../core/buddyinfo.h"
+#include "../core/status.h"
+#include "../core/top.h"
+
+/* Writes the "# HELP" and "# TYPE" lines of metric family NAME; TYPE is
+ * "gauge" or "counter". The family's samples must follow before the next one. */
+void out_prom_family(FILE *f, const char *name, const char *type, const char *help);
+
+/* Ends the label list of out_prom_u64() and out_prom_num(). */
+#define OUT_PROM_END ((const char *)NULL)
+
+/* Writes one sample of NAME with value V; the variable arguments are label
+ * name/value pairs ending with OUT_PROM_END. Label values are escaped, and bytes that
+ * are not UTF-8 become U+FFFD, so any command name is safe. */
+void out_prom_u64(FILE *f, const char *name, uint64_t v, ...);
+void out_prom_num(FILE *f, const char *name, double v, ...);
+
+/* Copies TEXT into BUF as a metric name part: lower case, with '_' before
+ * each capital that follows a small letter or digit ("AnonHugePages" becomes
+ * "anon_huge_pages") and '_' for any character not allowed in a name. */
+const char *out_prom_snake(char *buf, size_t cap, const char *text);
+
+/* Everything `thp metrics` exports for a host: policy, khugepaged, vmstat and
+ * per-size counters, meminfo and hugetlb gauges, buddyinfo (BUDDY may be NULL
+ * when unreadable) and the top processes (TOP may be NULL when not scanned). */
+void out_prom_host(FILE *f, const struct thp_status *st, const struct thp_buddyinfo *buddy,
+		   const struct thp_top *top);
+
+#endif

@@ -1,0 +1,116 @@
+/* Unit tests of the top-N selection by AnonHugePages, on a generated /proc tree (cmocka). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/top.h"
+
+#define NPROC 300
+
+static char dir[] = "/tmp/thp-test-top-XXXXXX";
+
+/* AnonHugePages in kB of process PID: a scrambled order, with ties and zeros. */
+static unsigned huge_kb(int pid)
+{
+	return (unsigned)((pid * 7919) % 97) * 2048;
+}
+
+static void put(const char *rel, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	char rel[64], text[256];
+	(void)state;
+
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(rel, sizeof(rel), "%s/proc", dir);
+	mkdir(rel, 0755);
+	for (int pid = 1; pid <= NPROC; pid++) {
+		snprintf(rel, sizeof(rel), "%s/proc/%d", dir, pid);
+		mkdir(rel, 0755);
+		snprintf(rel, sizeof(rel), "proc/%d/smaps_rollup", pid);
+		snprintf(text, sizeof(text), "Rss: 9999 kB\nAnonHugePages: %u kB\n", huge_kb(pid));
+		put(rel, text);
+		snprintf(rel, sizeof(rel), "proc/%d/comm", pid);
+		snprintf(text, sizeof(text), "p%d\n", pid);
+		put(rel, text);
+	}
+	put("proc/self", ""); /* not a process */
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+static void ranks(void **state)
+{
+	struct thp_root root;
+	struct thp_top t;
+	int with = 0;
+	(void)state;
+
+	for (int pid = 1; pid <= NPROC; pid++)
+		with += huge_kb(pid) > 0;
+	assert_int_equal(thp_root_open(&root, dir), 0);
+	for (int max = 1; max <= NPROC + 5; max += 37) {
+		assert_int_equal(thp_top_anon_huge(&root, max, &t), 0);
+		assert_true(t.scanned);
+		assert_int_equal(t.readable, NPROC);
+		assert_int_equal(t.with_huge, with);
+		assert_int_equal(t.n, max < with ? max : with);
+		for (int i = 0; i < t.n; i++) {
+			char comm[16];
+			snprintf(comm, sizeof(comm), "p%d", (int)t.v[i].pid);
+			assert_string_equal(t.v[i].comm, comm);
+			assert_true(t.v[i].anon_huge == (uint64_t)huge_kb(t.v[i].pid) * 1024);
+			if (i)
+				assert_true(t.v[i - 1].anon_huge > t.v[i].anon_huge ||
+					    (t.v[i - 1].anon_huge == t.v[i].anon_huge && t.v[i - 1].pid < t.v[i].pid));
+		}
+		/* nothing left out ranks above the last one kept */
+		for (int pid = 1; t.n && pid <= NPROC; pid++) {
+			uint64_t b = (uint64_t)huge_kb(pid) * 1024, last = t.v[t.n - 1].anon_huge;
+			bool kept = false;
+			for (int i = 0; i < t.n; i++)
+				kept = kept || t.v[i].pid == pid;
+			if (!kept)
+				assert_true(b < last || (b == last && pid > t.v[t.n - 1].pid));
+		}
+		thp_top_free(&t);
+	}
+	assert_int_equal(thp_top_anon_huge(&root, 0, &t), 0);
+	assert_int_equal(t.n, 0);
+	assert_int_equal(t.with_huge, with);
+	thp_top_free(&t);
+	thp_root_close(&root);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = { cmocka_unit_test(ranks) };
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
