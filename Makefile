@@ -144,6 +144,8 @@ bench: thp $(B)/bench/spawn $(B)/bench/rawpread $(B)/bench/storm $(B)/tests/hog
 	$(LOCK) bench/doctor.sh
 	STORM=$(B)/bench/storm HOG=$(B)/tests/hog $(LOCK) bench/trace.sh
 	$(LOCK) bench/experiments.sh
+	$(LOCK) bench/watch.sh
+	HOG=$(B)/tests/hog $(LOCK) bench/metrics.sh
 
 # Static analysis, configured for real bugs rather than style: cppcheck over
 # the tree, clang-tidy per file (.clang-tidy) with a stamp so reruns only look
