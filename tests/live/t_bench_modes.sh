@@ -18,6 +18,7 @@ elif [ ! -w $T/enabled ]; then
 elif [ -e $J ]; then
 	skip "bench --modes: $J exists (an interrupted run): restore it first"
 else
+	[ -d /run/thp ] && made_run=false || made_run=true
 	orig=$(enabled_now)
 	other=never
 	[ "$orig" = never ] && other=always
@@ -93,4 +94,5 @@ else
 	# whatever happened above, leave the host as it was
 	[ "$(enabled_now)" = "$orig" ] || { echo "$orig" > $T/enabled; bad "enabled had to be restored by the test"; }
 	rm -f "$before" $J
+	"$made_run" && rmdir /run/thp 2>/dev/null
 fi
