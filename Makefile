@@ -15,7 +15,12 @@ endif
 # pkg-config runs when a recipe needs it, after scripts/deps has installed it
 THP_CFLAGS = -std=gnu11 $(OPT) $(CPPFLAGS) $(WARN) $(SANFLAGS) -D_GNU_SOURCE -DTHP_VERSION='"$(VERSION)"' \
 	-Isrc $(shell pkg-config --cflags $(PKGS)) $(CFLAGS)
-THP_LDLIBS = $(shell pkg-config --libs $(PKGS)) $(LDLIBS)
+# libmicrohttpd is not linked: 'thp serve' opens it by its soname (see src/cmd/serve.c)
+LINK_PKGS := $(filter-out libmicrohttpd,$(PKGS))
+MHD_SONAME = $(shell objdump -p $$(pkg-config --variable=libdir libmicrohttpd)/libmicrohttpd.so | awk '/SONAME/ {print $$2}')
+THP_LDLIBS = $(shell pkg-config --libs $(LINK_PKGS)) $(LDLIBS)
+$(B)/src/cmd/serve.o: CPPFLAGS += -DTHP_MHD_SONAME='"$(MHD_SONAME)"'
+
 
 CORE := $(wildcard src/core/*.c)
 LIB_SRC := $(CORE) $(wildcard src/out/*.c) $(wildcard src/control/*.c) $(wildcard src/cmd/*.c)
