@@ -31,6 +31,17 @@ static inline void fuzz_touch(const char *p, size_t n)
 	(void)sum;
 }
 
+/* Key/value callback of the line parsers: a key is never empty, and lies inside the input. */
+static inline int fuzz_kv_seen(const char *key, size_t klen, uint64_t val, void *ctx)
+{
+	(void)val;
+	(void)ctx;
+	if (klen == 0)
+		abort();
+	fuzz_touch(key, klen);
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #endif
