@@ -446,12 +446,7 @@ static struct json_object *row_json(struct scan *sc, const struct row *r, bool g
 		json_object_object_add(j, "command", json_object_new_string(r->cmd));
 		json_object_object_add(j, "cgroup", json_object_new_string(r->cgroup));
 	}
-	json_object_object_add(j, "rss", out_json_u64(r->r.rss));
-	json_object_object_add(j, "anon", out_json_u64(r->r.anon));
-	json_object_object_add(j, "anon_huge", out_json_u64(r->r.anon_huge));
-	json_object_object_add(j, "shmem_pmd", out_json_u64(r->r.shmem_pmd));
-	json_object_object_add(j, "file_pmd", out_json_u64(r->r.file_pmd));
-	json_object_object_add(j, "hugetlb", out_json_u64(r->r.private_hugetlb + r->r.shared_hugetlb));
+	out_json_rollup(j, &r->r);
 	if (!group)
 		out_json_thp_state(j, &r->st, r->origin.pid ? &r->origin : NULL);
 	if (sc->o->folios)

@@ -260,12 +260,7 @@ static void print_json(const struct show *s, const struct thp_pstatus *st, const
 	json_object_object_add(pol, "shmem", s->why.shmem_policy ? json_object_new_string(s->why.shmem_policy) : NULL);
 	json_object_object_add(pol, "pmd_size", out_json_u64(s->why.pmd_size));
 	json_object_object_add(top, "policy", pol);
-	json_object_object_add(tot, "rss", out_json_u64(s->total.rss));
-	json_object_object_add(tot, "anon", out_json_u64(s->total.anon));
-	json_object_object_add(tot, "anon_huge", out_json_u64(s->total.anon_huge));
-	json_object_object_add(tot, "shmem_pmd", out_json_u64(s->total.shmem_pmd));
-	json_object_object_add(tot, "file_pmd", out_json_u64(s->total.file_pmd));
-	json_object_object_add(tot, "hugetlb", out_json_u64(s->total.private_hugetlb + s->total.shared_hugetlb));
+	out_json_rollup(tot, &s->total);
 	json_object_object_add(tot, "pmd_mapped", s->scan_ok ? out_json_u64(s->pmd_total) : NULL);
 	json_object_object_add(top, "totals", tot);
 	state = json_object_get_string(json_object_object_get(top, "thp_state"));
@@ -284,12 +279,7 @@ static void print_json(const struct show *s, const struct thp_pstatus *st, const
 		json_object_object_add(j, "inode", out_json_u64(v->inode));
 		json_object_object_add(j, "mapping", json_object_new_string(mapping_name(v)));
 		json_object_object_add(j, "kind", json_object_new_string(kinds[thp_vma_kind(v)]));
-		json_object_object_add(j, "rss", out_json_u64(v->m.rss));
-		json_object_object_add(j, "anon", out_json_u64(v->m.anon));
-		json_object_object_add(j, "anon_huge", out_json_u64(v->m.anon_huge));
-		json_object_object_add(j, "shmem_pmd", out_json_u64(v->m.shmem_pmd));
-		json_object_object_add(j, "file_pmd", out_json_u64(v->m.file_pmd));
-		json_object_object_add(j, "hugetlb", out_json_u64(v->m.private_hugetlb + v->m.shared_hugetlb));
+		out_json_rollup(j, &v->m);
 		json_object_object_add(j, "thp_eligible", v->eligible < 0 ? NULL : json_object_new_boolean(v->eligible));
 		json_object_object_add(j, "advice", adv ? json_object_new_string(adv) : NULL);
 		json_object_object_add(j, "vmflags", json_object_new_string(v->vmflags));

@@ -38,3 +38,13 @@ struct json_object *out_json_num(double v, int decimals)
 		buf[--n] = '\0';
 	return json_object_new_double_s(v, buf);
 }
+
+void out_json_rollup(struct json_object *obj, const struct thp_rollup *r)
+{
+	json_object_object_add(obj, "rss", out_json_u64(r->rss));
+	json_object_object_add(obj, "anon", out_json_u64(r->anon));
+	json_object_object_add(obj, "anon_huge", out_json_u64(r->anon_huge));
+	json_object_object_add(obj, "shmem_pmd", out_json_u64(r->shmem_pmd));
+	json_object_object_add(obj, "file_pmd", out_json_u64(r->file_pmd));
+	json_object_object_add(obj, "hugetlb", out_json_u64(r->private_hugetlb + r->shared_hugetlb));
+}

@@ -9,6 +9,7 @@
 
 #include "../core/folios.h"
 #include "../core/proc.h"
+#include "../core/proc.h"
 #include "../core/status.h"
 
 /* Binary human size: "0 B", "4 KiB", "2 MiB", "1.2 GiB". With EXACT, plain bytes. */
@@ -41,6 +42,9 @@ void out_table_print(struct out_table *t, int indent);
 int out_json_print(struct json_object *obj);
 /* Prints OBJ as one compact line (JSON lines), and releases it. */
 int out_json_line(struct json_object *obj);
+/* Adds the memory fields of R (rss, anon, anon_huge, shmem_pmd, file_pmd,
+ * hugetlb) to OBJ, in bytes, in that order. */
+void out_json_rollup(struct json_object *obj, const struct thp_rollup *r);
 /* JSON unsigned integer. */
 struct json_object *out_json_u64(uint64_t v);
 /* JSON number with at most DECIMALS decimals, trailing zeros dropped ("2.5", "3.0"). */
