@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # thp - Transparent Huge Pages, explained and controlled
 VERSION := 0.1.0
 PREFIX ?= /usr/local
@@ -23,7 +24,7 @@ $(B)/src/cmd/serve.o: CPPFLAGS += -DTHP_MHD_SONAME='"$(MHD_SONAME)"'
 
 
 CORE := $(wildcard src/core/*.c)
-LIB_SRC := $(CORE) $(wildcard src/out/*.c) $(wildcard src/control/*.c) $(wildcard src/cmd/*.c)
+LIB_SRC := $(CORE) $(wildcard src/render/*.c) $(wildcard src/control/*.c) $(wildcard src/cmd/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
@@ -159,6 +160,7 @@ bench: thp $(B)/bench/spawn $(B)/bench/rawpread $(B)/bench/storm $(B)/tests/hog
 LINT_CFLAGS = -std=gnu11 -D_GNU_SOURCE -Isrc $(shell pkg-config --cflags $(PKGS))
 TIDY_STAMP := $(patsubst %.c,build/lint/%.tidy,src/main.c $(LIB_SRC))
 lint: | $(B)/.deps-lint
+	tests/licence.sh
 	@$(MAKE) -s -j$$(nproc) lint-files
 lint-files: build/lint/cppcheck $(TIDY_STAMP)
 build/lint/cppcheck: $(wildcard src/*.c src/*/*.c src/*/*.h) | $(B)/.deps-lint

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmark of `thp collapse`: MiB per second collapsed in a helper that
 # touched its memory without THP, next to the most khugepaged can do with its
 # current tunables (pages_to_scan base pages per scan_sleep_millisecs) when it

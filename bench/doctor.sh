@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmark of `thp doctor`: median wall time on every recorded fixture and on
 # the live host, against the budget of 50 ms per run. Prints each
 # median and its ratio to the budget; fails when a fixture is over it.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmark of `thp bench` and `thp ab` on the live kernel, reported as ratios
 # against the baseline: 256 MiB first touch takes 65,536 faults plain
 # and 128 hinted; sparse writes every 2 MiB cost 512x the Rss with THP; one

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmark of 'thp show PID --folios' (as root) on a process with 8 GiB
 # resident, once all PMD-mapped THP and once all 4 KiB pages: GiB analysed
 # per second, next to the floor of reading the same pagemap and kpageflags

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmark of `thp metrics`: median time on this host, then per-scrape time
 # with 1,000 extra processes that each hold THP (so the top-N scan reads every
 # smaps_rollup), by `thp metrics` and through `thp serve`. Next to them, the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmark of 'thp ps' with 1,000 and 10,000 extra processes (one in ten
 # holding 4 MiB of THP), next to its floor: 'cat' of the same smaps_rollup and
 # status files. Also the peak memory of 'thp ps --all'.

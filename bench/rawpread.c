@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rawpread - the floor of 'thp show PID --folios': pread a process's pagemap
  * for every resident mapping (512 KiB at a time) and the kpageflags entries of
  * each run of contiguous page frames, and nothing else.

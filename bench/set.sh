@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmark of a `thp set` transaction and its `thp restore` on the live kernel
 # (root): three settings changed and put back, next to the same six writes
 # done by hand with echo (no checks, no read-back, no saved state). Run under

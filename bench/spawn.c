@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spawn - a population of idle processes for the 'thp ps' benchmark.
  *   spawn N [EVERY]
  * Forks N children that sleep; every EVERY-th one (default 10) first maps

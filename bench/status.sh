@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmark of `thp status`: median wall time of repeated runs against the live
 # kernel, next to `cat` of the same files (the floor any reader pays).
 set -eu

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* storm - an event flood for the trace benchmark, at a chosen rate.
  *
  * Maps MIB of THP-backed memory, then calls madvise(MADV_COLLAPSE) over it

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmark of `thp trace` (root):
 # 1. Event flood at set rates (bench/storm: MADV_COLLAPSE over memory that is
 #    already huge, one huge_memory:mm_khugepaged_scan_pmd event per PMD, nothing

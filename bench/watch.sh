@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmark of `thp watch -i 1`: the CPU time it uses over a minute, as a share
 # of one core (the target is under 0.2%), and its peak RSS. CPU time is the
 # kernel's per-task figure (/proc/PID/schedstat, nanoseconds), read just before

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bash completion for thp. Commands and options come from thp's own --help, so
 # they follow the installed version; PIDs from /proc; 'ps' columns from
 # 'thp ps --help'; 'set' keys and their allowed values from the running

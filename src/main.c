@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* main.c - global options and the command table */
 #include <getopt.h>
 #include <stdio.h>

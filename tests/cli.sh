@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Command-line behaviour: usage errors, help, exit codes, capture round trips,
 # and the manual covering every option that --help lists.
 cd "$(dirname "$0")/.." || exit 1

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shell completion (completions/thp.bash, completions/_thp): commands, options,
 # columns, PIDs and 'set' keys with the values the running kernel allows.
 # zsh is driven through stand-ins for its completion builtins.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Write paths of set/restore/diff/persist on fake roots (copies of a fixture):
 # refused values change nothing, a failure midway rolls back, signals leave a
 # complete state, persisted files parse back and drift is found. Nothing here

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds the Debian package from a copy of the tree (dpkg-buildpackage -us -uc -b),
 # runs lintian on it, installs it into a scratch root with its own dpkg database
 # (the host's packages are left alone) and runs 'thp status' and 'thp --version'

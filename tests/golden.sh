@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Golden tests: every tests/expected/FIXTURE/CASE.args runs
 #   thp --root tests/fixtures/FIXTURE ARGS
 # and its output (stdout and stderr, then the exit status when not 0) must equal

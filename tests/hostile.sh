@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every command on every hostile tree (tests/hostile/mktrees.sh): a clear
 # message or a partial result, never a crash, a sanitizer report, or a hang.
 # Exit 1 and 2 need a "thp: " message; 3 is a finding (diff, doctor, watch).

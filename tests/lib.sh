@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared helpers of the shell test suites: counting, and the closing summary line.
 pass=0 fail=0 skipped=0
 ok() { pass=$((pass + 1)); }

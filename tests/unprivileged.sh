@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The golden and CLI suites again as an unprivileged user (nobody), and the
 # commands that change the kernel refusing with "(run as root)" and exit 1.
 # Run as root; the checkout and the build must be readable by nobody.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ab.c - `thp ab -- CMD`: run a real command under several THP modes, rotated,
  * and say whether the differences are larger than the noise */
 #include <errno.h>
@@ -18,7 +19,7 @@
 #include "../core/exp.h"
 #include "../core/parse.h"
 #include "../core/proc.h"
-#include "../out/out.h"
+#include "../render/render.h"
 #include "cmd.h"
 #include "modes.h"
 

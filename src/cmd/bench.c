@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench.c - `thp bench NAME`: measured demonstrations of one THP mechanism each,
  * with the kernel's own evidence (vmstat deltas, smaps of the mapping) beside the times */
 #include <errno.h>
@@ -14,7 +15,7 @@
 #include "../control/control.h"
 #include "../core/exp.h"
 #include "../core/parse.h"
-#include "../out/out.h"
+#include "../render/render.h"
 #include "cmd.h"
 #include "modes.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* capture.c - `thp capture`: record this host's THP files for `thp --root DIR` anywhere */
 #include <errno.h>
 #include <ftw.h>
@@ -11,7 +12,7 @@
 #include <unistd.h>
 
 #include "../core/capture.h"
-#include "../out/out.h"
+#include "../render/render.h"
 #include "cmd.h"
 
 extern char **environ;

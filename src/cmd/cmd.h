@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd.h - what every command gets, and the commands themselves */
 #ifndef THP_CMD_H
 #define THP_CMD_H

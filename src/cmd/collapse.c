@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* collapse.c - `thp collapse PID`: collapse a running process's memory into
  * huge pages now, per range, with process_madvise(MADV_COLLAPSE) */
 #include <errno.h>
@@ -13,7 +14,7 @@
 #include "../core/collapse.h"
 #include "../core/parse.h"
 #include "../core/status.h"
-#include "../out/out.h"
+#include "../render/render.h"
 #include "cmd.h"
 
 /* One span's outcome, over its runs of populated blocks. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* diff.c - `thp diff`: this host's settings against a saved state or another root */
 #include <errno.h>
 #include <getopt.h>
@@ -7,7 +8,7 @@
 
 #include "../control/settings.h"
 #include "../core/persist.h"
-#include "../out/out.h"
+#include "../render/render.h"
 #include "cmd.h"
 
 static void usage(void)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* doctor.c - `thp doctor`: findings with evidence and the exact fix, most severe first */
 #include <errno.h>
 #include <getopt.h>
@@ -9,7 +10,7 @@
 #include "../control/drift.h"
 #include "../core/doctor.h"
 #include "../core/persist.h"
-#include "../out/out.h"
+#include "../render/render.h"
 #include "cmd.h"
 
 #define WIDTH 100

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exec.c - `thp exec`: run a command with THP disabled, enabled only where it
  * asks (MADV_HUGEPAGE), or re-enabled; the mode is inherited by its children */
 #include <errno.h>
@@ -8,7 +9,7 @@
 #include <unistd.h>
 
 #include "../control/control.h"
-#include "../out/out.h"
+#include "../render/render.h"
 #include "cmd.h"
 
 /* Exit statuses of env(1), nice(1) and timeout(1): thp itself failed, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hugetlb.c - `thp hugetlb`: static huge page pools, who uses them, resizing a
  * pool (`set`) and sizing one for a buffer (`plan`) */
 #include <errno.h>
@@ -14,7 +15,7 @@
 #include "../control/control.h"
 #include "../core/hugetlb.h"
 #include "../core/parse.h"
-#include "../out/out.h"
+#include "../render/render.h"
 #include "cmd.h"
 
 #define SETS_MAX THP_HSIZES_MAX

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* metrics.c - `thp metrics`: the host's THP state in the Prometheus text format */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +13,7 @@
 #include "../core/buddyinfo.h"
 #include "../core/status.h"
 #include "../core/top.h"
-#include "../out/prom.h"
+#include "../render/prom.h"
 #include "cmd.h"
 
 #define TOP_MAX 100000

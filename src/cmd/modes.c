@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* modes.c - measure under several THP modes, and put the host policy back */
 #include "modes.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* modes.h - measure under several THP modes and always put the host policy back
  * (also on SIGINT, SIGTERM and SIGHUP); shared by 'thp bench' and 'thp ab' */
 #ifndef THP_MODES_H

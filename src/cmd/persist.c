@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* persist.c - `thp persist`: keep THP settings across reboot, or check what is kept */
 #include <errno.h>
 #include <fcntl.h>
@@ -9,7 +10,7 @@
 #include "../control/control.h"
 #include "../control/drift.h"
 #include "../core/persist.h"
-#include "../out/out.h"
+#include "../render/render.h"
 #include "cmd.h"
 
 #define TMPFILES_DEFAULT "etc/tmpfiles.d/thp.conf"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ps.c - `thp ps`: which processes hold huge pages, and how much of their memory is huge */
 #include <errno.h>
 #include <getopt.h>
@@ -12,7 +13,7 @@
 #include "../core/parse.h"
 #include "../core/proc.h"
 #include "../core/users.h"
-#include "../out/out.h"
+#include "../render/render.h"
 #include "cmd.h"
 
 enum col {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* serve.c - `thp serve`: `thp metrics` over HTTP (libmicrohttpd) for Prometheus */
 #include <dlfcn.h>
 #include <errno.h>

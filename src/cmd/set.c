@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* set.c - `thp set KEY=VALUE...` and `thp restore [FILE]`: change the host's THP
  * settings as one transaction, with the previous state saved first */
 #include <errno.h>
@@ -13,7 +14,7 @@
 #include "../control/control.h"
 #include "../control/settings.h"
 #include "../core/persist.h"
-#include "../out/out.h"
+#include "../render/render.h"
 #include "cmd.h"
 
 

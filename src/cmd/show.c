@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* show.c - `thp show PID`: one process, each mapping, and why it has huge pages or not */
 #include <errno.h>
 #include <getopt.h>
@@ -12,7 +13,7 @@
 #include "../core/status.h"
 #include "../core/users.h"
 #include "../core/why.h"
-#include "../out/out.h"
+#include "../render/render.h"
 #include "cmd.h"
 
 struct opts {

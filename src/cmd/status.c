@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* status.c - `thp status`: is THP on, for every layer, and what has it done since boot */
 #include <getopt.h>
 #include <inttypes.h>
@@ -6,7 +7,7 @@
 #include <string.h>
 
 #include "../core/status.h"
-#include "../out/out.h"
+#include "../render/render.h"
 #include "cmd.h"
 
 #define WIDTH 100

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace.c - `thp trace`: how long threads stall in compaction and reclaim (root) */
 #include <errno.h>
 #include <getopt.h>
@@ -13,7 +14,7 @@
 #include "../control/tracefs.h"
 #include "../core/proc.h"
 #include "../core/stall.h"
-#include "../out/out.h"
+#include "../render/render.h"
 #include "cmd.h"
 
 #define NS_PER_S 1000000000ull

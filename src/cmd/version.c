@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* version.c - 'thp --version': the version and the kernel features detected */
 #include <errno.h>
 #include <stdio.h>
@@ -5,7 +6,7 @@
 
 #include "cmd.h"
 #include "../core/features.h"
-#include "../out/out.h"
+#include "../render/render.h"
 
 static const char *const have_word[] = { "unknown", "no", "yes" };
 

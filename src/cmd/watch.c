@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* watch.c - `thp watch`: THP fault, compaction, khugepaged and split rates per interval */
 #include <errno.h>
 #include <getopt.h>
@@ -12,7 +13,7 @@
 #include "../core/psi.h"
 #include "../core/status.h"
 #include "../core/task.h"
-#include "../out/out.h"
+#include "../render/render.h"
 #include "cmd.h"
 
 #define REPLAY_MAX 16

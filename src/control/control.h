@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* control.h - the only code that writes to the kernel (sysfs, procfs, prctl, madvise) */
 #ifndef THP_CONTROL_H
 #define THP_CONTROL_H

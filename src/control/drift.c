@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* drift.c - what is persisted against what runs */
 #include "drift.h"
 

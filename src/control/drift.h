@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* drift.h - persisted THP settings against the running kernel */
 #ifndef THP_DRIFT_H
 #define THP_DRIFT_H

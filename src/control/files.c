@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* files.c - write the files thp keeps: saved state, tmpfiles.d drop-in, unit */
 #include "control.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* madvise.c - advice to another process's memory: process_madvise(MADV_COLLAPSE) */
 #include "control.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* prctl.c - the per-process THP mode (PR_SET_THP_DISABLE), inherited by children */
 #include "control.h"
 

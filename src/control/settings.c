@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* settings.c - the writable THP settings: read, check, write, read back, roll back */
 #include "settings.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* settings.h - every writable THP setting of a host (after the kernel selftests'
  * thp_settings): read them all, check new values against what the kernel
  * accepts, write them in order with read-back, and roll back on any failure */

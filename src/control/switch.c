@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* switch.c - change the global THP policy for a measurement, and put it back */
 #include "control.h"
 

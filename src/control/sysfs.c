@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sysfs.c - write one kernel setting file */
 #include "control.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tracefs.c - thp's tracefs instance: mount, events, per-CPU raw reading, cleanup */
 #include "tracefs.h"
 

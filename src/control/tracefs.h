@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tracefs.h - a tracefs instance of thp's own: setup, raw event reading, teardown
  *
  * Tracing runs in an instance (instances/thp-trace-PID) so the global trace

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* boot.c - THP and huge page parameters on the kernel command line */
 #include "internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* buddyinfo.h - free memory blocks per node, zone and order from /proc/buddyinfo */
 #ifndef THP_BUDDYINFO_H
 #define THP_BUDDYINFO_H

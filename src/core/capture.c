@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* capture.c - record the files thp reads, preserving their layout */
 #include "capture.h"
 

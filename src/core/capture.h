@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* capture.h - copy the kernel files thp reads into a directory tree */
 #ifndef THP_CAPTURE_H
 #define THP_CAPTURE_H

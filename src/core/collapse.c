@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* collapse.c - select the PMD-aligned spans of a process to collapse */
 #include "collapse.h"
 

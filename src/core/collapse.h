@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* collapse.h - which parts of a process's memory `thp collapse` asks the
  * kernel to collapse, and what they held before and after */
 #ifndef THP_COLLAPSE_H

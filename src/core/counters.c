@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* counters.c - THP and compaction counters from /proc/vmstat, THP lines of /proc/meminfo */
 #include "internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* doctor.c - the rule table, evidence helpers and the extra host facts rules need */
 #include "rules.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* doctor.h - findings about a host: a table of pure rules over the host model */
 #ifndef THP_DOCTOR_H
 #define THP_DOCTOR_H

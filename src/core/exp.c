@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exp.c - mechanics shared by the experiments (see exp.h) */
 #include "exp.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exp.h - mechanics shared by the experiments of 'thp bench' and 'thp ab':
  * anonymous regions, touching, the smaps fields of one mapping, /proc/vmstat
  * deltas, CPU counters, statistics over repetitions and the host's noise level */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* features.c - which THP interfaces a kernel offers */
 #include "features.h"
 

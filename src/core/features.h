@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* features.h - which THP interfaces a kernel offers, from the status model */
 #ifndef THP_FEATURES_H
 #define THP_FEATURES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* folios.c - walk pagemap and kpageflags to see how every page is mapped */
 #include "folios.h"
 

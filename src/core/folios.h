@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* folios.h - how a process's pages are really mapped: PMD-mapped THP,
  * PTE-mapped THP by size (aligned or not) and partly mapped THP, from
  * /proc/PID/pagemap and /proc/kpageflags (root), with the counters of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hugetlb.c - static huge page pools, hugetlbfs mounts and their users */
 #include "hugetlb.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hugetlb.h - static huge page pools (hugetlbfs): per size, per NUMA node,
  * mounts, the processes that use them, and how many pages a size needs */
 #ifndef THP_HUGETLB_H

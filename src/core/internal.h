@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* internal.h - readers that thp_status_read() combines; not used outside core */
 #ifndef THP_INTERNAL_H
 #define THP_INTERNAL_H

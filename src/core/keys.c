@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* keys.c - the writable THP settings: names, sysfs paths, write order */
 #include "keys.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* keys.h - names of the writable THP settings ("enabled", "khugepaged.defrag",
  * "hugepages.64K.enabled"), their sysfs paths, and lists of KEY=VALUE pairs */
 #ifndef THP_KEYS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* parse.c - parsers of kernel text (sysfs values, vmstat, meminfo, cmdline) */
 #include "parse.h"
 

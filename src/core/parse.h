@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* parse.h - parsers of kernel text; each takes a NUL-terminated buffer, never a file */
 #ifndef THP_PARSE_H
 #define THP_PARSE_H

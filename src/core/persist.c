@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* persist.c - saved state, tmpfiles.d, systemd unit and command-line forms of settings */
 #include "persist.h"
 

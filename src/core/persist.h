@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* persist.h - text forms of a set of THP settings: the saved state that
  * 'thp restore' reads, tmpfiles.d lines, a systemd unit, kernel command-line
  * options. Each parser takes a buffer; each formatter returns a malloc'd string. */

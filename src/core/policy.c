@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* policy.c - the THP sysfs tree: global settings, per-size (mTHP) policy, khugepaged */
 #include "internal.h"
 

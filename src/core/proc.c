@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* proc.c - the process model: files of /proc/PID and the THP-disable ancestor walk */
 #include "proc.h"
 

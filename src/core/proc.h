@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* proc.h - the process model: what thp reads from /proc/PID (status, comm,
  * cmdline, cgroup, smaps_rollup, smaps) and the THP-disable ancestor walk */
 #ifndef THP_PROC_H

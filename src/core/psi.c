@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* psi.c - parse pressure stall information */
 #include "psi.h"
 

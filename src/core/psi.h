@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* psi.h - pressure stall information for memory (/proc/pressure/memory, Linux 4.20+) */
 #ifndef THP_PSI_H
 #define THP_PSI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* root.c - open and read files relative to a root directory handle */
 #include "root.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* root.h - every kernel file thp reads is opened relative to a root directory */
 #ifndef THP_ROOT_H
 #define THP_ROOT_H

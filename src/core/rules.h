@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rules.h - what doctor rules share; only the rule files and doctor.c include it */
 #ifndef THP_RULES_H
 #define THP_RULES_H

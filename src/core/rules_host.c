@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rules_host.c - doctor rules about host policy and health */
 #include "rules.h"
 

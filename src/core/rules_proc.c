@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rules_proc.c - doctor rules about processes and the workloads they run */
 #include "rules.h"
 

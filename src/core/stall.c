@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* stall.c - pairing of begin/end trace events per thread, histograms, result counts */
 #include "stall.h"
 

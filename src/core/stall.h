@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* stall.h - memory stalls from trace events: pairing, classification, histograms
  *
  * Fed with decoded trace events (from any CPU, in any order within a batch),

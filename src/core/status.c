@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* status.c - assemble the whole THP state of a host from one root */
 #include "internal.h"
 #include "proc.h"

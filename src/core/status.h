@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* status.h - the model of a host's THP state, as read from one root */
 #ifndef THP_STATUS_H
 #define THP_STATUS_H

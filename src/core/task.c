@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* task.c - per-thread scheduler state */
 #include "task.h"
 

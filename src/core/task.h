@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* task.h - scheduler state of every thread, from /proc/PID/task/TID/stat */
 #ifndef THP_TASK_H
 #define THP_TASK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tevent.c - decoding of raw trace events by field name (libtraceevent) */
 #include "tevent.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tevent.h - raw trace events decoded into struct thp_ev, fields found by name
  *
  * Event layouts differ between kernel versions, so every field is looked up by

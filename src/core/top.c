@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* top.c - top-N processes by AnonHugePages, with a bounded min-heap */
 #include "top.h"
 

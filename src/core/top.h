@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* top.h - the processes holding the most PMD-mapped anonymous THP (AnonHugePages) */
 #ifndef THP_TOP_H
 #define THP_TOP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* users.c - user names for uids */
 #include "users.h"
 

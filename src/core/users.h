@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* users.h - user names for uids, from the system (live root) or ROOT/etc/passwd */
 #ifndef THP_USERS_H
 #define THP_USERS_H

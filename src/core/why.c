@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* why.c - why a mapping has no PMD-sized huge pages */
 #include "why.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* why.h - why a mapping has no PMD-sized huge pages, from what the kernel shows */
 #ifndef THP_WHY_H
 #define THP_WHY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz.h - shared helpers of the libFuzzer harnesses (one parser per harness) */
 #ifndef THP_FUZZ_H
 #define THP_FUZZ_H

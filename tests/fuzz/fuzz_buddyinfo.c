@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_buddyinfo.c - /proc/buddyinfo */
 #include "core/buddyinfo.h"
 #include "fuzz.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_cgroup.c - /proc/PID/cgroup (v1 and v2 lines) */
 #include "core/proc.h"
 #include "fuzz.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_choice.c - sysfs choice lists ("always [madvise] never") */
 #include "core/parse.h"
 #include "fuzz.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_cmdline.c - /proc/cmdline parameters, quoting and "--" */
 #include "core/parse.h"
 #include "fuzz.h"

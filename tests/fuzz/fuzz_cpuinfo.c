@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_cpuinfo.c - the flags line of /proc/cpuinfo */
 #include "core/doctor.h"
 #include "fuzz.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_environ.c - /proc/PID/environ (NUL-separated, not NUL-terminated) */
 #include "core/proc.h"
 #include "fuzz.h"

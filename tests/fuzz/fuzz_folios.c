@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_folios.c - pagemap and kpageflags decoding (thp ps --folios): the input
  * holds a PMD size, a VMA and the raw entries of both files, served from a
  * scratch root and a memfd */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_int.c - integers: sysfs values, kernel release, hugepages-<N>kB names */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_meminfo.c - /proc/meminfo "Name:   value kB" lines */
 #include "core/parse.h"
 #include "fuzz.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_mounts.c - /proc/mounts, for hugetlbfs mounts and their page sizes */
 #include "core/hugetlb.h"
 #include "fuzz.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_options.c - values users type: sizes ("2M"), percentages, setting keys
  * ("hugepages.64K.enabled"), severities */
 #include "core/doctor.h"

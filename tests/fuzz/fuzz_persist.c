@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_persist.c - saved state, tmpfiles.d drop-ins, units and kernel command
  * lines as 'thp restore' and 'thp persist --check' read them; what parses
  * must format and parse back to the same list */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_psi.c - /proc/pressure/memory */
 #include "core/psi.h"
 #include "fuzz.h"

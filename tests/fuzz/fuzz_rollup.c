@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_rollup.c - /proc/PID/smaps_rollup */
 #include "core/proc.h"
 #include "fuzz.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_smaps.c - /proc/PID/smaps VMA headers and fields */
 #include "core/proc.h"
 #include "fuzz.h"

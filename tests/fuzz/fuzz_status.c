@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_status.c - /proc/PID/status */
 #include "core/proc.h"
 #include "fuzz.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_task.c - /proc/PID/stat and /proc/PID/task/TID/stat ("TID (COMM) STATE ...") */
 #include "core/exp.h"
 #include "core/task.h"

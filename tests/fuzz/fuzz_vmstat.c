@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_vmstat.c - /proc/vmstat "name value" lines */
 #include "core/parse.h"
 #include "fuzz.h"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Runs the fuzz harnesses built in build/fuzz.
 #   tests/fuzz/run.sh SECONDS NAME...   each for SECONDS from a corpus that
 #                                       persists in build/fuzz/corpus/NAME

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Seed corpus of one fuzz harness: the matching files of every fixture, plus
 # the hand-written samples in tests/fuzz/seeds/NAME/ for files no fixture has.
 #   tests/fuzz/seeds.sh NAME OUTDIR

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds hostile fixture trees in OUTDIR, one per kind of damage, each derived
 # from tests/fixtures/always-always (plus smaps, cgroup and cmdline of its
 # processes) by doing the same thing to every file thp might read:

@@ -1,6 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hog - a test workload: maps anonymous memory, optionally advises and touches it,
  * prints "ready ADDRESS" and holds it until standard input closes.
- *   hog MIB [--huge] [--nohuge] [--disable] [--sparse] [--no-touch] [--holes] [--misalign]
+ *   hog MIB [--huge] [--nohuge] [--disable] [--sparse] [--no-touch] [--read] [--holes] [--misalign]
+ * --read touches by reading (a kernel that maps the zero page uses no memory for it).
  * --holes frees every other 4 KiB page after touching, to fragment free memory.
  * --misalign advises and touches a range that starts 4 KiB past a 2 MiB
  * boundary, so that (below 2 MiB) it holds no aligned PMD slot. */
@@ -15,7 +17,7 @@
 int main(int argc, char **argv)
 {
 	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 64, len = mib << 20, step = 4096;
-	int advice = -1, touch = 1, holes = 0, misalign = 0;
+	int advice = -1, touch = 1, holes = 0, misalign = 0, readonly = 0;
 	char c;
 
 	for (int i = 2; i < argc; i++) {
@@ -29,6 +31,8 @@ int main(int argc, char **argv)
 			step = 2u << 20;
 		else if (!strcmp(argv[i], "--no-touch"))
 			touch = 0;
+		else if (!strcmp(argv[i], "--read"))
+			readonly = 1;
 		else if (!strcmp(argv[i], "--holes"))
 			holes = 1;
 		else if (!strcmp(argv[i], "--misalign"))
@@ -44,8 +48,12 @@ int main(int argc, char **argv)
 		p += 4096;
 	if (advice >= 0 && madvise(p, len, advice))
 		return perror("madvise"), 1;
-	for (size_t off = 0; touch && off < len; off += step)
-		p[off] = 1;
+	for (size_t off = 0; touch && off < len; off += step) {
+		if (readonly)
+			(void)*(volatile char *)(p + off);
+		else
+			p[off] = 1;
+	}
 	for (size_t off = 4096; holes && off < len; off += 8192)
 		if (madvise(p + off, 4096, MADV_DONTNEED))
 			return perror("madvise"), 1;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* nothp - runs a command with THP disabled by prctl(PR_SET_THP_DISABLE), which
  * its children inherit: nothp CMD [ARGS...] */
 #include <stdio.h>

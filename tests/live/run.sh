@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Live tests: thp against the running kernel. Every check that needs a kernel
 # feature or root says why when it is skipped.
 cd "$(dirname "$0")/../.." || exit 1

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # thp bench/ab --modes (root): the host policy is switched for the measurement and
 # put back exactly, also when thp is killed with SIGTERM or a journal is left behind.
 T=/sys/kernel/mm/transparent_hugepage

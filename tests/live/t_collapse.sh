@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # thp collapse against live helper processes: untouched-by-THP memory becomes
 # huge pages, a range collapses only itself, refusals are explained.
 kmaj=$(uname -r | cut -d. -f1) kmin=$(uname -r | cut -d. -f2)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # thp doctor against the running kernel: exit status consistent with the
 # findings; a real Redis on an 'always' host reports that it opted out; a
 # process that inherits PR_SET_THP_DISABLE names its parent.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # thp exec: the THP mode reaches the command (same PID) and decides whether it
 # gets THP after MADV_HUGEPAGE; exit statuses follow env(1).
 tmpd=$(mktemp -d)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # thp hugetlb against the live pools: JSON equals sysfs, and `set 2M=N` then
 # back to the prior value (root), restored on exit and on signals.
 HP=/sys/kernel/mm/hugepages/hugepages-2048kB

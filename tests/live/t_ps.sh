@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # thp ps and thp show against live processes: THP figures equal the kernel's,
 # the inherited THP disable names the right ancestor, --folios counts (root),
 # a churn of short-lived processes, and a run as an unprivileged user.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # thp metrics on the live host, and thp serve on loopback: endpoints, bad
 # requests, concurrent scrapes, and a real Prometheus server scraping it.
 sv_tmp=$(mktemp -d)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # thp set/restore/persist against the running kernel (root only): every
 # setting round-trips, signals leave a complete state, the drop-in and unit
 # that persist writes are accepted by the tools that apply them at boot, and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # thp status --json against the live files, field by field.
 T=/sys/kernel/mm/transparent_hugepage
 json=$(mktemp)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # thp trace against the running kernel: compaction events with durations while
 # memory is fragmented and compacted, tracefs state unchanged afterwards, SIGINT,
 # instances left by a killed thp, and the refusal without root.

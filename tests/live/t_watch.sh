@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # thp watch against the running kernel: JSON lines, and a fault burst seen as a rate.
 wj=$(mktemp)
 "$THP" watch -i 1 -c 3 --json > "$wj"

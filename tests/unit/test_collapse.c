@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of what `thp collapse` selects: ranges, mappings, PMD alignment,
  * and populated blocks from pagemap entries (cmocka). */
 #include <errno.h>

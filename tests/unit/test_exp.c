@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the experiment helpers: sizes, /proc/PID/stat, statistics,
  * regions and the VMA lookup, vmstat deltas, duration formatting (cmocka). */
 #include <errno.h>
@@ -13,7 +14,7 @@
 
 #include "core/exp.h"
 #include "core/parse.h"
-#include "out/out.h"
+#include "render/render.h"
 
 static void sizes(void **state)
 {

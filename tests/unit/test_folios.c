@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the folio walk (synthetic pagemap and kpageflags in a fake
  * root) and of the reasons a mapping has no huge pages (cmocka). */
 #include <errno.h>

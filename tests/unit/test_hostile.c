@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of reading every kind of file a hostile tree has below a root,
  * and of the kernel feature table. */
 #include <errno.h>

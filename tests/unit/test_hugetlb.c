@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of static huge page parsing and sizing: user sizes and
  * percentages, hugetlbfs mounts, pages per size (cmocka). */
 #include <errno.h>
@@ -12,7 +13,7 @@
 
 #include "core/hugetlb.h"
 #include "core/parse.h"
-#include "out/out.h"
+#include "render/render.h"
 
 static void user_sizes(void **state)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the /proc/buddyinfo and /proc/pressure/memory parsers (cmocka). */
 #include <errno.h>
 #include <setjmp.h>

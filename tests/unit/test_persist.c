@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of setting keys, the saved-state/tmpfiles/unit/cmdline forms,
  * and the settings model's checks (cmocka). */
 #include <errno.h>

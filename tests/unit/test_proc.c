@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the process model: status, cgroup, smaps, the ancestor walk (cmocka). */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the Prometheus text writer (cmocka). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "out/prom.h"
+#include "render/prom.h"
 
 /* Runs FN into a memory stream and returns what it wrote (caller frees). */
 static char *capture(void (*fn)(FILE *))

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of reading files relative to a root (cmocka). */
 #include <errno.h>
 #include <fcntl.h>

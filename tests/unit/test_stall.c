@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of stall pairing and histograms, fed with synthetic event sequences (cmocka). */
 #include <setjmp.h>
 #include <errno.h>

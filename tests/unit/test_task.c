@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the per-thread stat parser (cmocka). */
 #include <errno.h>
 #include <setjmp.h>

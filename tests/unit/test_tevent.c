@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of raw trace event decoding (cmocka): the same events in two
  * layouts, as different kernels write them, decode to the same values because
  * fields are found by name. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the top-N selection by AnonHugePages, on a generated /proc tree (cmocka). */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the text units of the output layer (cmocka). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -6,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "out/out.h"
+#include "render/render.h"
 
 static void sizes(void **state)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* prom.c - Prometheus text exposition: the writer, and what thp exports for a host */
 #include "prom.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* msg.c - error messages in one style: "thp: cannot read 'x': Reason" */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* units.c - human sizes, counts and percentages for text output */
-#include "out.h"
+#include "render.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* json.c - the one JSON emitter of thp (json-c) */
-#include "out.h"
+#include "render.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* verdict.c - the plain-words answer to "is THP on?" for every layer */
-#include "out.h"
+#include "render.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,6 +1,7 @@
-/* out.h - the output layer: units, tables (libsmartcols), JSON (json-c), verdicts */
-#ifndef THP_OUT_H
-#define THP_OUT_H
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* render.h - the output layer: units, tables (libsmartcols), JSON (json-c), verdicts */
+#ifndef THP_RENDER_H
+#define THP_RENDER_H
 
 #include <json-c/json.h>
 #include <stdbool.h>

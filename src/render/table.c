@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* table.c - aligned text tables through libsmartcols */
-#include "out.h"
+#include "render.h"
 
 #include <libsmartcols.h>
 #include <stdio.h>

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* folios.c - folio mapping counters under the names of the kernel's tools/mm/thpmaps */
-#include "out.h"
+#include "render.h"
 
 #include <stdio.h>
 

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pstate.c - a process's THP state (on, off by prctl, off inherited) as text and JSON */
-#include "out.h"
+#include "render.h"
 
 #include <stdio.h>
 

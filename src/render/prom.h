@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* prom.h - Prometheus text exposition format (version 0.0.4) */
 #ifndef THP_PROM_H
 #define THP_PROM_H
