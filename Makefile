@@ -157,7 +157,7 @@ bench: thp $(B)/bench/spawn $(B)/bench/rawpread $(B)/bench/storm $(B)/tests/hog
 # Static analysis, configured for real bugs rather than style: cppcheck over
 # the tree, clang-tidy per file (.clang-tidy) with a stamp so reruns only look
 # at what changed.
-LINT_CFLAGS = -std=gnu11 -D_GNU_SOURCE -Isrc $(shell pkg-config --cflags $(PKGS))
+LINT_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DTHP_VERSION='"$(VERSION)"' -Isrc $(shell pkg-config --cflags $(PKGS))
 TIDY_STAMP := $(patsubst %.c,build/lint/%.tidy,src/main.c $(LIB_SRC))
 lint: | $(B)/.deps-lint
 	tests/licence.sh

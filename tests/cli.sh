@@ -117,6 +117,29 @@ expect "metrics --textfile into a missing directory: exit 1" [ "$(rc_err "$THP" 
 expect "metrics --top -1: exit 2" [ "$(rc_err "$THP" metrics --top -1)" = "2|thp: metrics: invalid --top '-1' (0 to 100000)" ]
 expect "metrics --json: exit 2" [ "$(rc_err "$THP" --json metrics | cut -d'|' -f1)" = 2 ]
 expect "metrics --top 0 has no per-process series" sh -c "! '$THP' --root tests/fixtures/always-always metrics --top 0 | grep -q thp_process"
+# metrics a node_exporter user expects: no template HELP, no pid labels unless
+# asked, sizes in bytes, pools whose states sum, meminfo only for compat
+for fx in tests/fixtures/*/; do
+	expect "every HELP text of $fx is its own" sh -c "[ -z \"\$('$THP' --root '$fx' metrics | sed -n 's/^# HELP [^ ]* //p' | sort | uniq -d)\" ]"
+done
+P=tests/fixtures/procs-6.18
+expect "metrics: thp_build_info names the version" sh -c "'$THP' --root $FX metrics | grep -qx \"thp_build_info{version=\\\"\$('$THP' --version | sed -n 's/^thp //p')\\\"} 1\""
+expect "metrics: no pid label by default" sh -c "! '$THP' --root $P metrics | grep -q 'pid=\"'"
+expect "metrics: THP summed per command name" sh -c "'$THP' --root $P metrics | grep -q '^thp_comm_anon_huge_bytes{comm=\"[^\"]*\"} [1-9]'"
+expect "metrics --pids: one series per process" sh -c "'$THP' --root $P metrics --pids | grep -q '^thp_process_anon_huge_bytes{pid=\"[0-9]*\",comm='"
+expect "metrics --pids: no sums per name" sh -c "! '$THP' --root $P metrics --pids | grep -q '^thp_comm_'"
+expect "metrics: the comm sums add up to the per-process figures" [ "$("$THP" --root $P metrics --top 100000 | awk '/^thp_comm_anon_huge_bytes/ {s += $2} END {print s}')" = "$("$THP" --root $P metrics --top 100000 --pids | awk '/^thp_process_anon_huge_bytes/ {s += $2} END {print s}')" ]
+expect "metrics: size labels are bytes" sh -c "! '$THP' --root $FX metrics | grep -q 'size=\"[0-9]*kB\"'"
+H=tests/fixtures/doctor-hugetlb-used
+expect "metrics: pool states sum to the pool" sh -c "'$THP' --root $H metrics | awk '/^thp_hugetlb_pool_pages/ {split(\$1, a, \"\\\"\"); p[a[2]] = \$2} /^thp_hugetlb_pages/ {split(\$1, a, \"\\\"\"); s[a[2]] += \$2} END {for (k in p) if (p[k] != s[k]) exit 1; exit !length(p)}'"
+expect "metrics: a pool with pages in use" sh -c "'$THP' --root $H metrics | grep -q '^thp_hugetlb_pages{size=\"[0-9]*\",state=\"used\"} [1-9]'"
+expect "metrics: no /proc/meminfo families by default" sh -c "! '$THP' --root $FX metrics | grep -q '^thp_meminfo_'"
+expect "metrics --node-exporter-compat: /proc/meminfo families" [ "$("$THP" --root $FX metrics --node-exporter-compat | grep -c '^# TYPE thp_meminfo_')" = 7 ]
+expect "metrics: the doctor's findings" sh -c "'$THP' --root tests/fixtures/doctor-redis-thp-on metrics | grep -q '^thp_doctor_findings{id=\"latency-server-thp-on\",severity=\"warn\"} 2'"
+expect "metrics: drift from what boot applies" sh -c "'$THP' --root tests/fixtures/doctor-persist-drift metrics | grep -q '^thp_persist_drift_settings [1-9]'"
+expect "metrics --no-doctor: no findings" sh -c "! '$THP' --root tests/fixtures/doctor-redis-thp-on metrics --no-doctor | grep -q '^thp_doctor_\|^thp_persist'"
+expect "serve --pids --top 1 --no-doctor --node-exporter-compat --help: exit 0" sh -c "'$THP' serve --pids --top 1 --no-doctor --node-exporter-compat --help > /dev/null"
+expect "serve --top x: exit 2" [ "$(rc_err "$THP" serve --top x)" = "2|thp: serve: invalid --top 'x' (0 to 100000)" ]
 expect "serve --listen without a port: exit 2" [ "$(rc_err "$THP" serve --listen 127.0.0.1 | cut -d'|' -f1)" = 2 ]
 expect "serve --listen with a bare IPv6 address: exit 2" [ "$(rc_err "$THP" serve --listen ::1:9567 | cut -d'|' -f1)" = 2 ]
 expect "serve --listen on a bad port: exit 2" [ "$(rc_err "$THP" serve --listen 127.0.0.1:http | cut -d'|' -f1)" = 2 ]

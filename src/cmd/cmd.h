@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "../core/doctor.h"
 #include "../core/root.h"
 
 /* Global options, parsed by main before the command. */
@@ -56,12 +57,48 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv);
 /* 'thp --version': prints VERSION and the kernel features the root shows. */
 int thp_version(struct thp_ctx *ctx, const char *version);
 
+/* Options of 'thp metrics' that 'thp serve' takes too. */
+struct thp_metrics_opts {
+	int top;     /* command names (processes with PIDS) exported by AnonHugePages */
+	bool pids;   /* one series per process, labelled with its pid */
+	bool compat; /* also the /proc/meminfo families node_exporter's meminfo collector has */
+	bool doctor; /* the doctor's findings and the persistence drift */
+};
+#define THP_METRICS_OPTS_INIT { .top = 20, .doctor = true }
+enum { THP_OPT_PIDS = 0x100, THP_OPT_COMPAT, THP_OPT_NO_DOCTOR };
+#define THP_METRICS_SHORTOPTS "t:"
+#define THP_METRICS_LONGOPTS                                                         \
+	{ "top", required_argument, NULL, 't' }, { "pids", no_argument, NULL, THP_OPT_PIDS }, \
+	{ "node-exporter-compat", no_argument, NULL, THP_OPT_COMPAT },           \
+	{ "no-doctor", no_argument, NULL, THP_OPT_NO_DOCTOR }
+
+/* Usage lines of those options. */
+extern const char thp_metrics_opts_help[];
+
+/* Takes option C (with ARG) of THP_METRICS_LONGOPTS into O for command CMD.
+ * Returns 0, 1 when C is not one of them, or 2 after explaining a bad value. */
+int thp_metrics_opt(int c, const char *arg, struct thp_metrics_opts *o, const char *cmd);
+
 /* Reads the host below ROOT and writes the Prometheus exposition of `thp
- * metrics` to F, with the TOP processes by AnonHugePages. Returns 0 or -ENOMEM. */
-int thp_metrics_write(const struct thp_root *root, int top, FILE *f);
+ * metrics` with options O to F. Returns 0 or -ENOMEM. */
+int thp_metrics_write(const struct thp_root *root, const struct thp_metrics_opts *o, FILE *f);
 
 /* Parses a --top value (0 to 100000). */
 bool thp_parse_top(const char *s, int *v);
+
+/* A host read as 'thp doctor' reads it (status, processes, pools, what boot
+ * applies), and the findings of the rules on it. */
+struct thp_diagnosis {
+	struct thp_status *st;
+	struct thp_status *before; /* the first read of a sample; NULL without one */
+	struct thp_host h;
+	struct thp_findings *r;
+};
+
+/* Reads the host below ROOT (twice, SAMPLE seconds apart, when SAMPLE > 0) and
+ * runs the doctor's rules into D. Returns 0 or -ENOMEM; free D in both cases. */
+int thp_diagnose(const struct thp_root *root, double sample, struct thp_diagnosis *d);
+void thp_diagnosis_free(struct thp_diagnosis *d);
 
 /* Prints "thp: MESSAGE" to stderr. */
 void thp_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -174,6 +174,7 @@ static int print_json(const struct thp_ctx *ctx, const struct thp_findings *r,
 
 	json_object_object_add(o, "schema", json_object_new_string("thp-doctor/1"));
 	json_object_object_add(o, "root", json_object_new_string(ctx->root.path));
+	json_object_object_add(o, "host", h->st->hostname[0] ? json_object_new_string(h->st->hostname) : NULL);
 	json_object_object_add(o, "severity", json_object_new_string(thp_severity_name(min)));
 	json_object_object_add(o, "sample_seconds", h->before ? json_object_new_double(h->sample_secs) : NULL);
 	json_object_object_add(o, "exit", json_object_new_int(rc));
@@ -260,34 +261,41 @@ out:
 	free(d);
 }
 
-/* Reads the host, twice SAMPLE seconds apart when SAMPLE > 0. */
-static int read_host(struct thp_ctx *ctx, double sample, struct thp_host *h,
-		     struct thp_status **st, struct thp_status **before)
+int thp_diagnose(const struct thp_root *root, double sample, struct thp_diagnosis *d)
 {
-	*st = malloc(sizeof(**st));
-	*before = sample > 0 ? malloc(sizeof(**before)) : NULL;
-	if (!*st || (sample > 0 && !*before)) {
-		thp_err("out of memory");
-		return 1;
-	}
-	memset(h, 0, sizeof(*h));
+	struct thp_host *h = &d->h;
+
+	memset(d, 0, sizeof(*d));
+	d->st = malloc(sizeof(*d->st));
+	d->before = sample > 0 ? malloc(sizeof(*d->before)) : NULL;
+	d->r = malloc(sizeof(*d->r));
+	if (!d->st || (sample > 0 && !d->before) || !d->r)
+		return -ENOMEM;
 	if (sample > 0) {
 		struct timespec ts = { (time_t)sample, (long)((sample - (double)(time_t)sample) * 1e9) };
 		double t0 = now_secs();
-		thp_status_read(&ctx->root, *before, false);
+		thp_status_read(root, d->before, false);
 		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 			;
-		h->before = *before;
+		h->before = d->before;
 		h->sample_secs = now_secs() - t0;
 	}
-	thp_status_read(&ctx->root, *st, true);
-	h->st = *st;
-	if (thp_host_read(&ctx->root, h)) {
-		thp_err("out of memory");
-		return 1;
-	}
-	read_persist(&ctx->root, &h->persist);
+	thp_status_read(root, d->st, true);
+	h->st = d->st;
+	if (thp_host_read(root, h))
+		return -ENOMEM;
+	read_persist(root, &h->persist);
+	thp_doctor_run(h, d->r);
 	return 0;
+}
+
+void thp_diagnosis_free(struct thp_diagnosis *d)
+{
+	thp_host_free(&d->h);
+	free(d->r);
+	free(d->st);
+	free(d->before);
+	memset(d, 0, sizeof(*d));
 }
 
 int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
@@ -298,9 +306,7 @@ int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
 		{ "root", required_argument, NULL, 'R' },     { NULL, 0, NULL, 0 },
 	};
 	enum thp_severity min = THP_SEV_CRIT;
-	struct thp_status *st = NULL, *before = NULL;
-	struct thp_findings *r = NULL;
-	struct thp_host h = { 0 };
+	struct thp_diagnosis d;
 	double sample = 0;
 	int c, rc = 1;
 
@@ -338,26 +344,21 @@ int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
 		thp_err("doctor: --sample needs the live host, not a capture ('%s')", ctx->root.path);
 		return 2;
 	}
-	r = malloc(sizeof(*r));
-	if (!r)
+	if (thp_diagnose(&ctx->root, sample, &d)) {
 		thp_err("out of memory");
-	else if (read_host(ctx, sample, &h, &st, &before) == 0) {
-		thp_doctor_run(&h, r);
+	} else {
 		rc = 0;
-		for (int i = 0; i < r->n; i++)
-			if (r->v[i].sev >= min)
+		for (int i = 0; i < d.r->n; i++)
+			if (d.r->v[i].sev >= min)
 				rc = 3;
 		if (ctx->json)
-			rc = print_json(ctx, r, &h, min, rc);
+			rc = print_json(ctx, d.r, &d.h, min, rc);
 		else {
-			print_text(r, &h);
+			print_text(d.r, &d.h);
 			if (fflush(stdout))
 				rc = 1;
 		}
 	}
-	thp_host_free(&h);
-	free(r);
-	free(st);
-	free(before);
+	thp_diagnosis_free(&d);
 	return rc;
 }

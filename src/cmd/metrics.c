@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../core/buddyinfo.h"
+#include "../core/hugetlb.h"
 #include "../core/status.h"
 #include "../core/top.h"
 #include "../render/prom.h"
@@ -18,51 +19,103 @@
 
 #define TOP_MAX 100000
 
+const char thp_metrics_opts_help[] =
+	"  -t, --top N           export AnonHugePages of the N command names holding the\n"
+	"                        most, summed over their processes (default 20; 0: none)\n"
+	"      --pids            one series per process (labels pid and comm) instead of\n"
+	"                        one per command name\n"
+	"      --node-exporter-compat\n"
+	"                        also the /proc/meminfo families node_exporter has\n"
+	"      --no-doctor       leave out the doctor's findings and persistence drift\n"
+	"                        (then no process is read beyond the --top scan)\n";
+
 static void usage(void)
 {
-	puts("Usage: thp [--root DIR] metrics [options]\n"
-	     "\n"
-	     "Print THP policy, khugepaged, counters, meminfo and hugetlb gauges, buddyinfo\n"
-	     "free blocks and the processes holding the most THP in the Prometheus text format.\n"
-	     "\n"
-	     "Options:\n"
-	     "  -t, --top N           export AnonHugePages of the N processes holding the most\n"
-	     "                        (default 20; 0: no per-process metrics)\n"
-	     "  -o, --textfile PATH   write to PATH atomically (for node_exporter's textfile\n"
-	     "                        collector) instead of standard output\n"
-	     "  -h, --help            show this help");
+	printf("Usage: thp [--root DIR] metrics [options]\n"
+	       "\n"
+	       "Print THP policy, khugepaged, counters, static pools, buddyinfo free blocks, the\n"
+	       "command names holding the most THP and the doctor's findings in the Prometheus\n"
+	       "text format.\n"
+	       "\n"
+	       "Options:\n"
+	       "%s"
+	       "  -o, --textfile PATH   write to PATH atomically (for node_exporter's textfile\n"
+	       "                        collector) instead of standard output\n"
+	       "  -h, --help            show this help\n", thp_metrics_opts_help);
 }
 
-int thp_metrics_write(const struct thp_root *root, int top, FILE *f)
+int thp_metrics_opt(int c, const char *arg, struct thp_metrics_opts *o, const char *cmd)
 {
-	struct thp_status *st = malloc(sizeof(*st));
-	struct thp_buddyinfo *b = malloc(sizeof(*b));
-	struct thp_top t = { 0 };
+	switch (c) {
+	case 't':
+		if (thp_parse_top(arg, &o->top))
+			return 0;
+		thp_err("%s: invalid --top '%s' (0 to %d)", cmd, arg, TOP_MAX);
+		return 2;
+	case THP_OPT_PIDS: o->pids = true; return 0;
+	case THP_OPT_COMPAT: o->compat = true; return 0;
+	case THP_OPT_NO_DOCTOR: o->doctor = false; return 0;
+	default: return 1;
+	}
+}
+
+/* Scans the processes for the top entries of O into T, unless the host holds
+ * no PMD-mapped anonymous THP at all (then no process can rank). */
+static int read_top(const struct thp_root *root, const struct thp_status *st,
+		    const struct thp_metrics_opts *o, struct thp_top *t)
+{
 	uint64_t huge;
+
+	if (!st->meminfo_err && thp_counter_get(st->meminfo, st->nmeminfo, "AnonHugePages", &huge) &&
+	    huge == 0)
+		return 0;
+	return o->pids ? thp_top_anon_huge(root, o->top, t) : thp_top_by_comm(root, o->top, t);
+}
+
+int thp_metrics_write(const struct thp_root *root, const struct thp_metrics_opts *o, FILE *f)
+{
+	struct out_prom_host m = { .pids = o->pids, .compat = o->compat };
+	struct thp_diagnosis d = { 0 };
+	struct thp_status *st = NULL;
+	struct thp_buddyinfo *b = NULL;
+	struct thp_hugetlb *h = NULL;
+	struct thp_top t = { 0 };
 	int err = 0;
 
-	if (!st || !b) {
-		free(st);
-		free(b);
-		return -ENOMEM;
+	if (o->doctor) {
+		err = thp_diagnose(root, 0, &d);
+		m.st = d.st;
+		m.buddy = d.h.buddy_err ? NULL : d.h.buddy;
+		m.hugetlb = d.h.hugetlb;
+		m.findings = d.r;
+		m.persist = &d.h.persist;
+	} else if ((st = malloc(sizeof(*st))) && (b = malloc(sizeof(*b))) && (h = malloc(sizeof(*h)))) {
+		thp_status_read(root, st, false);
+		m.st = st;
+		m.buddy = thp_buddyinfo_read(root, b) ? NULL : b;
+		thp_hugetlb_read(root, h);
+		m.hugetlb = h;
+	} else {
+		err = -ENOMEM;
 	}
-	thp_status_read(root, st, false);
-	int berr = thp_buddyinfo_read(root, b);
-	/* with no PMD-mapped anonymous THP at all, no process can rank: skip the scan */
-	if (top > 0 && !(!st->meminfo_err &&
-			 thp_counter_get(st->meminfo, st->nmeminfo, "AnonHugePages", &huge) && huge == 0))
-		err = thp_top_anon_huge(root, top, &t);
+	if (!err && o->top > 0) {
+		err = read_top(root, m.st, o, &t);
+		m.top = err ? NULL : &t;
+	}
 	if (err != -ENOMEM)
-		out_prom_host(f, st, berr ? NULL : b, top > 0 && !err ? &t : NULL);
+		out_prom_host(f, &m);
 	thp_top_free(&t);
+	thp_diagnosis_free(&d);
 	free(st);
 	free(b);
+	free(h);
 	return err == -ENOMEM ? err : 0;
 }
 
 /* Writes the metrics to PATH through a temporary file in the same directory
  * and a rename, so a reader never sees a partial file. Returns 0 or -errno. */
-static int write_textfile(const struct thp_root *root, int top, const char *path)
+static int write_textfile(const struct thp_root *root, const struct thp_metrics_opts *o,
+			  const char *path)
 {
 	char tmp[4200];
 	FILE *f;
@@ -80,7 +133,7 @@ static int write_textfile(const struct thp_root *root, int top, const char *path
 		unlink(tmp);
 		return err;
 	}
-	err = thp_metrics_write(root, top, f);
+	err = thp_metrics_write(root, o, f);
 	if (!err && (fflush(f) || fchmod(fd, 0644) || fsync(fd)))
 		err = -errno;
 	if (fclose(f) && !err)
@@ -109,26 +162,23 @@ bool thp_parse_top(const char *s, int *v)
 int cmd_metrics(struct thp_ctx *ctx, int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "top", required_argument, NULL, 't' },
+		THP_METRICS_LONGOPTS,
 		{ "textfile", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct thp_metrics_opts o = THP_METRICS_OPTS_INIT;
 	const char *textfile = NULL;
-	int c, err, top = 20;
+	int c, err;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+t:o:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+" THP_METRICS_SHORTOPTS "o:h", lo, NULL)) != -1) {
 		switch (c) {
-		case 't':
-			if (!thp_parse_top(optarg, &top)) {
-				thp_err("metrics: invalid --top '%s' (0 to %d)", optarg, TOP_MAX);
-				return thp_usage_error("metrics");
-			}
-			break;
 		case 'o': textfile = optarg; break;
 		case 'h': usage(); return 0;
-		default: return thp_usage_error("metrics");
+		default:
+			if (thp_metrics_opt(c, optarg, &o, "metrics"))
+				return thp_usage_error("metrics");
 		}
 	}
 	if (optind < argc) {
@@ -140,14 +190,14 @@ int cmd_metrics(struct thp_ctx *ctx, int argc, char **argv)
 		return thp_usage_error("metrics");
 	}
 	if (textfile) {
-		err = write_textfile(&ctx->root, top, textfile);
+		err = write_textfile(&ctx->root, &o, textfile);
 		if (err) {
 			thp_err("cannot write '%s': %s", textfile, strerror(-err));
 			return 1;
 		}
 		return 0;
 	}
-	err = thp_metrics_write(&ctx->root, top, stdout);
+	err = thp_metrics_write(&ctx->root, &o, stdout);
 	if (err) {
 		thp_err("metrics: %s", strerror(-err));
 		return 1;

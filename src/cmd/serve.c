@@ -48,7 +48,7 @@ static const char *load_mhd(void)
 
 struct server {
 	const struct thp_root *root;
-	int top;
+	struct thp_metrics_opts opts;
 };
 
 /* Per-request state, kept between the calls MHD makes for one request. */
@@ -64,16 +64,17 @@ static const char index_page[] =
 
 static void usage(void)
 {
-	puts("Usage: thp [--root DIR] serve [options]\n"
-	     "\n"
-	     "Serve 'thp metrics' over HTTP: /metrics in the Prometheus text format, and / with\n"
-	     "a link to it. Each scrape reads the host afresh. Stop it with Ctrl-C or SIGTERM.\n"
-	     "\n"
-	     "Options:\n"
-	     "  -l, --listen ADDR:PORT  address to listen on (default " DEFAULT_LISTEN ");\n"
-	     "                          [IPV6]:PORT for IPv6, :PORT for every IPv4 address\n"
-	     "  -t, --top N             processes exported by AnonHugePages (default 20)\n"
-	     "  -h, --help              show this help");
+	printf("Usage: thp [--root DIR] serve [options]\n"
+	       "\n"
+	       "Serve 'thp metrics' over HTTP: /metrics in the Prometheus text format, and / with\n"
+	       "a link to it. Each scrape reads the host afresh. Stop it with Ctrl-C or SIGTERM.\n"
+	       "\n"
+	       "Options:\n"
+	       "  -l, --listen ADDR:PORT\n"
+	       "                        address to listen on (default " DEFAULT_LISTEN ");\n"
+	       "                        [IPV6]:PORT for IPv6, :PORT for every IPv4 address\n"
+	       "%s"
+	       "  -h, --help            show this help\n", thp_metrics_opts_help);
 }
 
 static enum MHD_Result reply(struct MHD_Connection *conn, unsigned status, const char *type,
@@ -110,7 +111,7 @@ static enum MHD_Result serve_metrics(const struct server *s, struct MHD_Connecti
 
 	if (!f)
 		return reply_text(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
-	err = thp_metrics_write(s->root, s->top, f);
+	err = thp_metrics_write(s->root, &s->opts, f);
 	if (fclose(f) || err) {
 		free(buf);
 		return reply_text(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "cannot read the host\n");
@@ -197,11 +198,11 @@ int cmd_serve(struct thp_ctx *ctx, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "listen", required_argument, NULL, 'l' },
-		{ "top", required_argument, NULL, 't' },
+		THP_METRICS_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct server srv = { &ctx->root, 20 };
+	struct server srv = { &ctx->root, THP_METRICS_OPTS_INIT };
 	const char *listen = DEFAULT_LISTEN;
 	struct addrinfo *ai = NULL;
 	struct MHD_Daemon *d;
@@ -210,17 +211,13 @@ int cmd_serve(struct thp_ctx *ctx, int argc, char **argv)
 	int c, sig, err;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+l:t:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+l:" THP_METRICS_SHORTOPTS "h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'l': listen = optarg; break;
-		case 't':
-			if (!thp_parse_top(optarg, &srv.top)) {
-				thp_err("serve: invalid --top '%s' (0 to 100000)", optarg);
-				return thp_usage_error("serve");
-			}
-			break;
 		case 'h': usage(); return 0;
-		default: return thp_usage_error("serve");
+		default:
+			if (thp_metrics_opt(c, optarg, &srv.opts, "serve"))
+				return thp_usage_error("serve");
 		}
 	}
 	if (optind < argc) {

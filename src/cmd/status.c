@@ -424,6 +424,7 @@ static int print_json(const struct thp_ctx *ctx, const struct thp_status *st)
 	json_object_object_add(v, "now", json_object_new_string(now));
 	json_object_object_add(o, "schema", json_object_new_string("thp-status/1"));
 	json_object_object_add(o, "root", json_object_new_string(ctx->root.path));
+	json_object_object_add(o, "host", st->hostname[0] ? json_object_new_string(st->hostname) : NULL);
 	json_object_object_add(o, "verdict", v);
 	json_object_object_add(o, "kernel", json_kernel(st));
 	json_object_object_add(o, "settings", json_settings(st->settings, st->nsettings, false));

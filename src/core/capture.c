@@ -16,6 +16,7 @@
  * is copied whole. Per-process files are listed apart so they can be left out. */
 static const char *const host_paths[] = {
 	"proc/sys/kernel/osrelease",
+	"proc/sys/kernel/hostname",
 	"proc/self/auxv",
 	"proc/cmdline",
 	"proc/uptime",

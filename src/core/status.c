@@ -28,6 +28,9 @@ static void read_kernel(const struct thp_root *root, struct thp_status *st)
 
 	st->kmajor = st->kminor = -1;
 	st->page_size = thp_page_size(root);
+	if (thp_read_buf(root, "proc/sys/kernel/hostname", st->hostname, sizeof(st->hostname)) < 0)
+		st->hostname[0] = '\0';
+	st->hostname[strcspn(st->hostname, "\n")] = '\0';
 	if (n < 0) {
 		st->release_err = (int)n;
 		st->release[0] = '\0';

@@ -68,6 +68,7 @@ struct thp_procs {
 struct thp_status {
 	char release[128];
 	int release_err;
+	char hostname[72];  /* /proc/sys/kernel/hostname; "" when unknown */
 	int kmajor, kminor; /* -1 when unknown */
 
 	const char *dir;    /* THP sysfs directory found, relative to the root; NULL: none */
@@ -115,6 +116,10 @@ const struct thp_setting *thp_setting_find(const struct thp_setting *v, int n, c
 
 /* The selected word of a choice setting, or NULL when it is not a readable choice. */
 const char *thp_setting_word(const struct thp_setting *s);
+
+/* What the counter NAME of /proc/vmstat, hugepages-<size>kB/stats or
+ * /proc/meminfo counts, in a few words; NULL for a name thp does not know. */
+const char *thp_counter_meaning(const char *name);
 
 /* Value of a counter by name; false when the kernel lacks it. */
 bool thp_counter_get(const struct thp_counter *v, int n, const char *name, uint64_t *val);

@@ -9,13 +9,17 @@
 struct scan {
 	const struct thp_root *root;
 	struct thp_top *top;
-	int max;
+	int max; /* entries kept in the heap; -1: keep all, in a growing array */
+	int cap; /* size of the growing array */
 };
 
-/* True when A ranks below B: less AnonHugePages, or as much and a higher pid. */
+/* True when A ranks below B: less AnonHugePages, or as much and a higher pid
+ * (for entries of command names: a later name). */
 static bool below(const struct thp_top_entry *a, const struct thp_top_entry *b)
 {
-	return a->anon_huge != b->anon_huge ? a->anon_huge < b->anon_huge : a->pid > b->pid;
+	if (a->anon_huge != b->anon_huge)
+		return a->anon_huge < b->anon_huge;
+	return a->pid != b->pid ? a->pid > b->pid : strcmp(a->comm, b->comm) > 0;
 }
 
 static void swap(struct thp_top_entry *a, struct thp_top_entry *b)
@@ -49,12 +53,29 @@ static void sift_up(struct thp_top_entry *v, int i)
 	}
 }
 
+/* Appends E to the growing array of S. Returns 0, or 1 when out of memory. */
+static int append(struct scan *s, const struct thp_top_entry *e)
+{
+	struct thp_top *t = s->top;
+
+	if (t->n == s->cap) {
+		int cap = s->cap ? s->cap * 2 : 64;
+		void *v = realloc(t->v, (size_t)cap * sizeof(*t->v));
+		if (!v)
+			return 1;
+		t->v = v;
+		s->cap = cap;
+	}
+	t->v[t->n++] = *e;
+	return 0;
+}
+
 static int visit(pid_t pid, void *ctx)
 {
 	struct scan *s = ctx;
 	struct thp_top *t = s->top;
 	struct thp_rollup r = { 0 };
-	struct thp_top_entry e = { .pid = pid };
+	struct thp_top_entry e = { .pid = pid, .nprocs = 1 };
 	int err = thp_rollup_read(s->root, pid, &r);
 
 	if (thp_proc_denied(err))
@@ -66,6 +87,8 @@ static int visit(pid_t pid, void *ctx)
 		return 0;
 	t->with_huge++;
 	e.anon_huge = r.anon_huge;
+	if (s->max < 0)
+		return append(s, &e);
 	if (!s->max)
 		return 0;
 	if (t->n < s->max) {
@@ -83,17 +106,24 @@ static int cmp_rank(const void *a, const void *b)
 	return below(a, b) ? 1 : below(b, a) ? -1 : 0;
 }
 
-int thp_top_anon_huge(const struct thp_root *root, int max, struct thp_top *top)
+static int cmp_comm(const void *a, const void *b)
 {
-	struct scan s = { root, top, max };
+	return strcmp(((const struct thp_top_entry *)a)->comm, ((const struct thp_top_entry *)b)->comm);
+}
+
+/* Scans every process into TOP, keeping MAX entries (-1: all), ranked, with
+ * their command names. Returns 0, -ENOMEM, or -errno of listing /proc. */
+static int scan_ranked(const struct thp_root *root, int max, struct thp_top *top)
+{
+	struct scan s = { root, top, max < 0 ? -1 : max, 0 };
 	int err, kept = 0;
 
 	memset(top, 0, sizeof(*top));
 	if (max > 0 && !(top->v = calloc((size_t)max, sizeof(*top->v))))
 		return -ENOMEM;
-	if (max <= 0)
-		s.max = 0;
 	err = thp_proc_each(root, visit, &s);
+	if (!err && s.max < 0 && top->n < top->with_huge)
+		err = -ENOMEM; /* the growing array could not grow */
 	if (err) {
 		thp_top_free(top);
 		return err;
@@ -107,6 +137,32 @@ int thp_top_anon_huge(const struct thp_root *root, int max, struct thp_top *top)
 	}
 	top->n = kept;
 	top->scanned = true;
+	return 0;
+}
+
+int thp_top_anon_huge(const struct thp_root *root, int max, struct thp_top *top)
+{
+	return scan_ranked(root, max > 0 ? max : 0, top);
+}
+
+int thp_top_by_comm(const struct thp_root *root, int max, struct thp_top *top)
+{
+	int err = scan_ranked(root, max > 0 ? -1 : 0, top), n = 0;
+
+	if (err || !top->n)
+		return err;
+	qsort(top->v, (size_t)top->n, sizeof(*top->v), cmp_comm);
+	for (int i = 0; i < top->n; i++) {
+		if (n && strcmp(top->v[n - 1].comm, top->v[i].comm) == 0) {
+			top->v[n - 1].anon_huge += top->v[i].anon_huge;
+			top->v[n - 1].nprocs++;
+			continue;
+		}
+		top->v[n] = top->v[i];
+		top->v[n++].pid = 0;
+	}
+	qsort(top->v, (size_t)n, sizeof(*top->v), cmp_rank);
+	top->n = n < max ? n : max;
 	return 0;
 }
 

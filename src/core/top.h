@@ -11,7 +11,8 @@
 #include "root.h"
 
 struct thp_top_entry {
-	pid_t pid;
+	pid_t pid;          /* 0 for an entry that sums a command name */
+	int nprocs;         /* processes summed: 1, or those of the command name */
 	uint64_t anon_huge; /* bytes */
 	char comm[THP_COMM_MAX];
 };
@@ -29,6 +30,12 @@ struct thp_top {
  * with the most AnonHugePages above 0, with their command names. Processes that
  * exit meanwhile are skipped. Returns 0, -ENOMEM, or -errno of listing /proc. */
 int thp_top_anon_huge(const struct thp_root *root, int max, struct thp_top *top);
+
+/* Like thp_top_anon_huge(), with the processes summed per command name: keeps
+ * the MAX names with the most AnonHugePages (ties: name order), each with pid 0
+ * and the number of its processes, so the entries stay few however processes
+ * come and go. */
+int thp_top_by_comm(const struct thp_root *root, int max, struct thp_top *top);
 
 void thp_top_free(struct thp_top *top);
 

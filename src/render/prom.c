@@ -133,30 +133,34 @@ static void fam_open(FILE *f, struct fam *m)
 	m->open = true;
 }
 
-/* "64kB": the label of a size, as the kernel names its directory. */
+/* "2097152": the label of a page size, in bytes. */
 static const char *size_label(char *buf, size_t cap, uint64_t bytes)
 {
-	snprintf(buf, cap, "%" PRIu64 "kB", bytes / 1024);
+	snprintf(buf, cap, "%" PRIu64, bytes);
 	return buf;
+}
+
+/* A family of one sample without labels. */
+static void single(FILE *f, const char *name, const char *type, const char *help, uint64_t v)
+{
+	out_prom_family(f, name, type, help);
+	out_prom_u64(f, name, v, OUT_PROM_END);
 }
 
 static void put_kernel(FILE *f, const struct thp_status *st)
 {
+	out_prom_family(f, "thp_build_info", "gauge", "Version of thp that wrote these metrics, as a label");
+	out_prom_u64(f, "thp_build_info", 1, "version", THP_VERSION, OUT_PROM_END);
 	if (!st->release_err) {
 		out_prom_family(f, "thp_kernel_info", "gauge", "Kernel release, as a label");
 		out_prom_u64(f, "thp_kernel_info", 1, "release", st->release, OUT_PROM_END);
 	}
-	out_prom_family(f, "thp_supported", "gauge",
-			"1 when the kernel has transparent huge pages (a THP sysfs directory)");
-	out_prom_u64(f, "thp_supported", st->dir != NULL, OUT_PROM_END);
-	if (st->pmd_size) {
-		out_prom_family(f, "thp_pmd_size_bytes", "gauge", "Size of a PMD-mapped huge page");
-		out_prom_u64(f, "thp_pmd_size_bytes", st->pmd_size, OUT_PROM_END);
-	}
-	if (st->page_size) {
-		out_prom_family(f, "thp_page_size_bytes", "gauge", "Size of a base page");
-		out_prom_u64(f, "thp_page_size_bytes", st->page_size, OUT_PROM_END);
-	}
+	single(f, "thp_supported", "gauge",
+	       "1 when the kernel has transparent huge pages (a THP sysfs directory)", st->dir != NULL);
+	if (st->pmd_size)
+		single(f, "thp_pmd_size_bytes", "gauge", "Size of a PMD-mapped huge page", st->pmd_size);
+	if (st->page_size)
+		single(f, "thp_page_size_bytes", "gauge", "Size of a base page", st->page_size);
 }
 
 /* The selected word or text of a setting, or NULL when it has none. */
@@ -213,7 +217,7 @@ static void put_policy(FILE *f, const struct thp_status *st)
 
 static void put_khugepaged(FILE *f, const struct thp_status *st)
 {
-	char name[128], stem[96];
+	char name[128], stem[96], help[160];
 
 	for (int i = 0; i < st->nkhugepaged; i++) {
 		const struct thp_setting *s = &st->khugepaged[i];
@@ -223,62 +227,48 @@ static void put_khugepaged(FILE *f, const struct thp_status *st)
 		if (s->kind != THP_INT)
 			continue;
 		sn = strlen(out_prom_snake(stem, sizeof(stem), s->name));
+		if (m)
+			snprintf(help, sizeof(help), "%s (khugepaged/%s)", m, s->name);
+		else
+			snprintf(help, sizeof(help), "khugepaged/%s, a file thp does not describe", s->name);
 		if (strcmp(s->name, "full_scans") == 0 || strcmp(s->name, "pages_collapsed") == 0) {
 			snprintf(name, sizeof(name), "thp_khugepaged_%s_total", stem);
-			out_prom_family(f, name, "counter", m ? m : "khugepaged progress");
-			out_prom_u64(f, name, s->num, OUT_PROM_END);
+			single(f, name, "counter", help, s->num);
 		} else if (n > 10 && sn > 10 && strcmp(s->name + n - 10, "_millisecs") == 0) {
 			stem[sn - 10] = '\0';
 			snprintf(name, sizeof(name), "thp_khugepaged_%s_seconds", stem);
-			out_prom_family(f, name, "gauge", m ? m : "khugepaged tunable");
+			out_prom_family(f, name, "gauge", help);
 			out_prom_num(f, name, (double)s->num / 1000.0, OUT_PROM_END);
 		} else {
 			snprintf(name, sizeof(name), "thp_khugepaged_%s", stem);
-			out_prom_family(f, name, "gauge", m ? m : "khugepaged tunable");
-			out_prom_u64(f, name, s->num, OUT_PROM_END);
+			single(f, name, "gauge", help, s->num);
 		}
 	}
 }
 
-static const char *vmstat_meaning(const char *name)
+/* HELP of a counter NAME read from SOURCE (which ends in ' ' or '/'): what it
+ * counts, and where from. */
+static const char *counter_help(char *buf, size_t cap, const char *name, const char *source)
 {
-	static const char *const m[][2] = {
-		{ "thp_fault_alloc", "THP allocated on a page fault" },
-		{ "thp_fault_fallback", "THP page faults that fell back to small pages" },
-		{ "thp_fault_fallback_charge", "THP faults that fell back because of a memory cgroup charge" },
-		{ "thp_collapse_alloc", "huge pages allocated by khugepaged to collapse a range" },
-		{ "thp_collapse_alloc_failed", "khugepaged collapses that failed to allocate a huge page" },
-		{ "thp_split_page", "huge pages split into small pages" },
-		{ "thp_split_page_failed", "huge page splits that failed" },
-		{ "thp_deferred_split_page", "huge pages queued for splitting when partly unmapped" },
-		{ "thp_split_pmd", "PMD mappings split into PTE mappings" },
-		{ "thp_zero_page_alloc", "huge zero pages allocated" },
-		{ "thp_zero_page_alloc_failed", "huge zero page allocations that failed" },
-		{ "compact_stall", "direct compactions: an allocation stalled to compact memory" },
-		{ "compact_fail", "direct compactions that did not free a large enough block" },
-		{ "compact_success", "direct compactions that freed a large enough block" },
-		{ "compact_daemon_wake", "times kcompactd woke up" },
-	};
-	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
-		if (strcmp(m[i][0], name) == 0)
-			return m[i][1];
-	return NULL;
+	const char *m = thp_counter_meaning(name);
+
+	if (m)
+		snprintf(buf, cap, "%s (%s%s)", m, source, name);
+	else
+		snprintf(buf, cap, "%s%s, a counter thp does not describe", source, name);
+	return buf;
 }
 
 static void put_vmstat(FILE *f, const struct thp_status *st)
 {
-	char name[128], stem[96], help[160];
+	char name[128], stem[96], help[192];
 
 	for (int i = 0; !st->vmstat_err && i < st->nvmstat; i++) {
-		const char *v = st->vmstat[i].name, *m = vmstat_meaning(v);
+		const char *v = st->vmstat[i].name;
 		out_prom_snake(stem, sizeof(stem), v);
 		snprintf(name, sizeof(name), "%s%s_total", strncmp(stem, "thp_", 4) ? "thp_" : "", stem);
-		if (m)
-			snprintf(help, sizeof(help), "%s (/proc/vmstat %s)", m, v);
-		else
-			snprintf(help, sizeof(help), "Kernel event counter /proc/vmstat %s", v);
-		out_prom_family(f, name, "counter", help);
-		out_prom_u64(f, name, st->vmstat[i].val, OUT_PROM_END);
+		single(f, name, "counter", counter_help(help, sizeof(help), v, "/proc/vmstat "),
+		       st->vmstat[i].val);
 	}
 }
 
@@ -287,7 +277,7 @@ static void put_size_stats(FILE *f, const struct thp_status *st)
 {
 	const char *names[THP_STATS_MAX * 2];
 	int nnames = 0;
-	char name[128], stem[96], help[192], sz[32];
+	char name[128], stem[96], help[224], sz[32];
 
 	for (int i = 0; i < st->nsizes; i++)
 		for (int j = 0; j < st->sizes[i].nstats; j++) {
@@ -302,9 +292,8 @@ static void put_size_stats(FILE *f, const struct thp_status *st)
 		bool gauge = strncmp(names[k], "nr_", 3) == 0;
 		out_prom_snake(stem, sizeof(stem), names[k]);
 		snprintf(name, sizeof(name), "thp_size_%s%s", stem, gauge ? "" : "_total");
-		snprintf(help, sizeof(help), "Per-size THP %s %s from hugepages-<size>kB/stats",
-			 gauge ? "gauge" : "counter", names[k]);
-		out_prom_family(f, name, gauge ? "gauge" : "counter", help);
+		out_prom_family(f, name, gauge ? "gauge" : "counter",
+				counter_help(help, sizeof(help), names[k], "hugepages-<size>kB/stats/"));
 		for (int i = 0; i < st->nsizes; i++) {
 			uint64_t v;
 			if (thp_counter_get(st->sizes[i].stats, st->sizes[i].nstats, names[k], &v))
@@ -314,45 +303,64 @@ static void put_size_stats(FILE *f, const struct thp_status *st)
 	}
 }
 
+/* /proc/meminfo as node_exporter's meminfo collector has it (node_memory_*). */
 static void put_meminfo(FILE *f, const struct thp_status *st)
 {
-	static const char *const pool[][2] = {
-		{ "HugePages_Total", "total" },  { "HugePages_Free", "free" },
-		{ "HugePages_Rsvd", "reserved" }, { "HugePages_Surp", "surplus" },
-	};
-	struct fam pages = { "thp_hugetlb_pages", "gauge",
-			     "Static huge pages of the default size (hugetlbfs pool), by state", false };
-	char name[128], stem[96], help[128];
-	uint64_t v;
+	char name[128], stem[96], help[192];
 
-	if (st->meminfo_err)
-		return;
-	for (int i = 0; i < st->nmeminfo; i++) {
+	for (int i = 0; !st->meminfo_err && i < st->nmeminfo; i++) {
 		const char *k = st->meminfo[i].name;
-		if (strncmp(k, "HugePages_", 10) == 0 || strcmp(k, "Hugepagesize") == 0 ||
-		    strcmp(k, "Hugetlb") == 0)
+		if (strncmp(k, "HugePages_", 10) == 0)
 			continue;
-		out_prom_snake(stem, sizeof(stem), k);
-		snprintf(name, sizeof(name), "thp_meminfo_%s_bytes", stem);
-		snprintf(help, sizeof(help), "/proc/meminfo %s", k);
-		out_prom_family(f, name, "gauge", help);
-		out_prom_u64(f, name, st->meminfo[i].val, OUT_PROM_END);
+		if (strcmp(k, "Hugepagesize") == 0)
+			snprintf(name, sizeof(name), "thp_hugetlb_default_page_size_bytes");
+		else if (strcmp(k, "Hugetlb") == 0)
+			snprintf(name, sizeof(name), "thp_hugetlb_bytes");
+		else
+			snprintf(name, sizeof(name), "thp_meminfo_%s_bytes", out_prom_snake(stem, sizeof(stem), k));
+		single(f, name, "gauge", counter_help(help, sizeof(help), k, "/proc/meminfo "), st->meminfo[i].val);
 	}
-	for (size_t i = 0; i < 4; i++)
-		if (thp_counter_get(st->meminfo, st->nmeminfo, pool[i][0], &v)) {
-			fam_open(f, &pages);
-			out_prom_u64(f, pages.name, v, "state", pool[i][1], OUT_PROM_END);
-		}
-	if (thp_counter_get(st->meminfo, st->nmeminfo, "Hugepagesize", &v)) {
-		out_prom_family(f, "thp_hugetlb_default_page_size_bytes", "gauge",
-				"Default static huge page size (/proc/meminfo Hugepagesize)");
-		out_prom_u64(f, "thp_hugetlb_default_page_size_bytes", v, OUT_PROM_END);
+}
+
+/* The static pools of every size (H), or of the default size from /proc/meminfo
+ * when the kernel has no per-size pools in sysfs. */
+static void put_hugetlb(FILE *f, const struct thp_status *st, const struct thp_hugetlb *h)
+{
+	struct thp_hugetlb mem = { .npools = 1 };
+	struct thp_hpool *p = &mem.pools[0];
+	char sz[32];
+
+	if (!h || !h->npools) {
+		if (st->meminfo_err || !thp_counter_get(st->meminfo, st->nmeminfo, "Hugepagesize", &p->size) ||
+		    !thp_counter_get(st->meminfo, st->nmeminfo, "HugePages_Total", &p->total))
+			return;
+		thp_counter_get(st->meminfo, st->nmeminfo, "HugePages_Free", &p->free);
+		thp_counter_get(st->meminfo, st->nmeminfo, "HugePages_Rsvd", &p->resv);
+		thp_counter_get(st->meminfo, st->nmeminfo, "HugePages_Surp", &p->surplus);
+		h = &mem;
 	}
-	if (thp_counter_get(st->meminfo, st->nmeminfo, "Hugetlb", &v)) {
-		out_prom_family(f, "thp_hugetlb_bytes", "gauge",
-				"Memory taken by all static huge page pools (/proc/meminfo Hugetlb)");
-		out_prom_u64(f, "thp_hugetlb_bytes", v, OUT_PROM_END);
+	out_prom_family(f, "thp_hugetlb_pool_pages", "gauge",
+			"Static huge pages (hugetlbfs) in the pool of this size, surplus pages included");
+	for (int i = 0; i < h->npools; i++)
+		out_prom_u64(f, "thp_hugetlb_pool_pages", h->pools[i].total, "size",
+			     size_label(sz, sizeof(sz), h->pools[i].size), OUT_PROM_END);
+	out_prom_family(f, "thp_hugetlb_pages", "gauge",
+			"Static huge pages of the pool by state, which sum to thp_hugetlb_pool_pages: used "
+			"(faulted in), reserved (free but promised to a mapping), free (neither)");
+	for (int i = 0; i < h->npools; i++) {
+		const struct thp_hpool *q = &h->pools[i];
+		uint64_t free = q->free > q->resv ? q->free - q->resv : 0;
+		size_label(sz, sizeof(sz), q->size);
+		out_prom_u64(f, "thp_hugetlb_pages", q->total > q->free ? q->total - q->free : 0, "size", sz,
+			     "state", "used", OUT_PROM_END);
+		out_prom_u64(f, "thp_hugetlb_pages", q->free - free, "size", sz, "state", "reserved", OUT_PROM_END);
+		out_prom_u64(f, "thp_hugetlb_pages", free, "size", sz, "state", "free", OUT_PROM_END);
 	}
+	out_prom_family(f, "thp_hugetlb_surplus_pages", "gauge",
+			"Static huge pages above the pool size, allowed by nr_overcommit_hugepages");
+	for (int i = 0; i < h->npools; i++)
+		out_prom_u64(f, "thp_hugetlb_surplus_pages", h->pools[i].surplus, "size",
+			     size_label(sz, sizeof(sz), h->pools[i].size), OUT_PROM_END);
 }
 
 static void put_buddy(FILE *f, const struct thp_status *st, const struct thp_buddyinfo *b)
@@ -385,40 +393,85 @@ static void put_buddy(FILE *f, const struct thp_status *st, const struct thp_bud
 	}
 }
 
-static void put_top(FILE *f, const struct thp_top *top)
+static void put_top(FILE *f, const struct thp_top *top, bool pids)
 {
 	char pid[16];
 
 	if (!top)
 		return;
-	out_prom_family(f, "thp_processes_with_anon_huge", "gauge",
-			"Processes with AnonHugePages above 0 in smaps_rollup");
-	out_prom_u64(f, "thp_processes_with_anon_huge", (uint64_t)top->with_huge, OUT_PROM_END);
+	single(f, "thp_processes_with_anon_huge", "gauge", "Processes with AnonHugePages above 0 in smaps_rollup",
+	       (uint64_t)top->with_huge);
 	if (!top->scanned)
 		return;
-	out_prom_family(f, "thp_processes_unreadable", "gauge",
-			"Processes whose smaps_rollup could not be read (permission denied)");
-	out_prom_u64(f, "thp_processes_unreadable", (uint64_t)top->unreadable, OUT_PROM_END);
+	single(f, "thp_processes_unreadable", "gauge",
+	       "Processes whose smaps_rollup could not be read (permission denied)", (uint64_t)top->unreadable);
 	if (!top->n)
 		return;
-	out_prom_family(f, "thp_process_anon_huge_bytes", "gauge",
-			"AnonHugePages of the processes holding the most (top N)");
-	for (int i = 0; i < top->n; i++) {
-		snprintf(pid, sizeof(pid), "%d", (int)top->v[i].pid);
-		out_prom_u64(f, "thp_process_anon_huge_bytes", top->v[i].anon_huge, "pid", pid, "comm",
-			     top->v[i].comm, OUT_PROM_END);
+	if (pids) {
+		out_prom_family(f, "thp_process_anon_huge_bytes", "gauge",
+				"AnonHugePages of the processes holding the most (top N, one series per pid)");
+		for (int i = 0; i < top->n; i++) {
+			snprintf(pid, sizeof(pid), "%d", (int)top->v[i].pid);
+			out_prom_u64(f, "thp_process_anon_huge_bytes", top->v[i].anon_huge, "pid", pid, "comm",
+				     top->v[i].comm, OUT_PROM_END);
+		}
+		return;
 	}
+	out_prom_family(f, "thp_comm_anon_huge_bytes", "gauge",
+			"AnonHugePages summed over the processes of a command name (the top N names)");
+	for (int i = 0; i < top->n; i++)
+		out_prom_u64(f, "thp_comm_anon_huge_bytes", top->v[i].anon_huge, "comm", top->v[i].comm,
+			     OUT_PROM_END);
+	out_prom_family(f, "thp_comm_processes", "gauge",
+			"Processes of a command name holding AnonHugePages (the names of thp_comm_anon_huge_bytes)");
+	for (int i = 0; i < top->n; i++)
+		out_prom_u64(f, "thp_comm_processes", (uint64_t)top->v[i].nprocs, "comm", top->v[i].comm,
+			     OUT_PROM_END);
 }
 
-void out_prom_host(FILE *f, const struct thp_status *st, const struct thp_buddyinfo *buddy,
-		   const struct thp_top *top)
+/* The doctor's findings counted per id, and how the settings compare with
+ * what boot applies. */
+static void put_doctor(FILE *f, const struct thp_findings *r, const struct thp_host_persist *p)
 {
-	put_kernel(f, st);
-	put_policy(f, st);
-	put_khugepaged(f, st);
-	put_vmstat(f, st);
-	put_size_stats(f, st);
-	put_meminfo(f, st);
-	put_buddy(f, st, buddy);
-	put_top(f, top);
+	if (p && p->known) {
+		single(f, "thp_persisted_settings", "gauge",
+		       "THP settings that boot applies (tmpfiles.d, systemd units, kernel command line)",
+		       (uint64_t)p->npersisted);
+		single(f, "thp_persist_drift_settings", "gauge",
+		       "THP settings whose running value differs from what boot applies ('thp persist --check')",
+		       (uint64_t)p->ndrift);
+	}
+	if (!r)
+		return;
+	out_prom_family(f, "thp_doctor_findings", "gauge",
+			"Findings of 'thp doctor' by id and severity: how many processes or host facts the "
+			"rule flagged; 'thp doctor' shows the evidence and the fix");
+	for (int i = 0; i < r->n; i++) {
+		int n = 1, j = 0;
+		while (j < i && strcmp(r->v[j].id, r->v[i].id) != 0)
+			j++;
+		if (j < i)
+			continue; /* counted with its first */
+		for (j = i + 1; j < r->n; j++)
+			n += strcmp(r->v[j].id, r->v[i].id) == 0;
+		out_prom_u64(f, "thp_doctor_findings", (uint64_t)n, "id", r->v[i].id, "severity",
+			     thp_severity_name(r->v[i].sev), OUT_PROM_END);
+	}
+	single(f, "thp_doctor_findings_dropped", "gauge", "Findings beyond the 64 'thp doctor' keeps, left out",
+	       (uint64_t)r->dropped);
+}
+
+void out_prom_host(FILE *f, const struct out_prom_host *m)
+{
+	put_kernel(f, m->st);
+	put_policy(f, m->st);
+	put_khugepaged(f, m->st);
+	put_vmstat(f, m->st);
+	put_size_stats(f, m->st);
+	if (m->compat)
+		put_meminfo(f, m->st);
+	put_hugetlb(f, m->st, m->hugetlb);
+	put_buddy(f, m->st, m->buddy);
+	put_top(f, m->top, m->pids);
+	put_doctor(f, m->findings, m->persist);
 }

@@ -3,11 +3,11 @@
 #ifndef THP_PROM_H
 #define THP_PROM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../core/buddyinfo.h"
-#include "../core/status.h"
+#include "../core/doctor.h"
 #include "../core/top.h"
 
 /* Writes the "# HELP" and "# TYPE" lines of metric family NAME; TYPE is
@@ -28,10 +28,21 @@ void out_prom_num(FILE *f, const char *name, double v, ...);
  * "anon_huge_pages") and '_' for any character not allowed in a name. */
 const char *out_prom_snake(char *buf, size_t cap, const char *text);
 
-/* Everything `thp metrics` exports for a host: policy, khugepaged, vmstat and
- * per-size counters, meminfo and hugetlb gauges, buddyinfo (BUDDY may be NULL
- * when unreadable) and the top processes (TOP may be NULL when not scanned). */
-void out_prom_host(FILE *f, const struct thp_status *st, const struct thp_buddyinfo *buddy,
-		   const struct thp_top *top);
+/* What `thp metrics` exports for a host; NULL members were not read. */
+struct out_prom_host {
+	const struct thp_status *st;
+	const struct thp_buddyinfo *buddy;
+	const struct thp_hugetlb *hugetlb;      /* pools of every size */
+	const struct thp_top *top;              /* processes, or command names */
+	bool pids;                              /* TOP holds processes, not command names */
+	bool compat;                            /* also what node_exporter's meminfo collector has */
+	const struct thp_findings *findings;    /* the doctor's findings */
+	const struct thp_host_persist *persist; /* the settings against what boot applies */
+};
+
+/* Writes every family of M: build and kernel, policy, khugepaged, vmstat and
+ * per-size counters, static pools, buddyinfo, the top processes or command
+ * names, the doctor's findings and drift; /proc/meminfo with M->COMPAT. */
+void out_prom_host(FILE *f, const struct out_prom_host *m);
 
 #endif

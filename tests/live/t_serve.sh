@@ -59,11 +59,11 @@ else
 	expect "200 concurrent scrapes from 8 clients all answered 200 with the full body" \
 		[ "$(cat "$sv_tmp"/load.* | grep -c "^200 $size\$")" = 200 ]
 
-	# a real Prometheus server scrapes thp serve and reports AnonHugePages as thp does
+	# a real Prometheus server scrapes thp serve and reports a figure as thp does
 	if ! command -v prometheus > /dev/null; then
 		skip "Prometheus integration: prometheus (Debian package prometheus) is not installed"
 	else
-		want=$(awk '$1 == "thp_meminfo_anon_huge_pages_bytes" {print $2}' "$sv_tmp/want")
+		want=$(awk '$1 == "thp_khugepaged_pages_to_scan" {print $2}' "$sv_tmp/want")
 		thp_port=$sv_port
 		sv_start $SVFX # borrow a free port for Prometheus, then release it
 		prom_port=$sv_port
@@ -75,12 +75,12 @@ else
 		sv_pids="$sv_pids $!"
 		got=
 		for _ in $(seq 60); do
-			got=$(curl -s --max-time 2 "http://127.0.0.1:$prom_port/api/v1/query?query=thp_meminfo_anon_huge_pages_bytes" |
+			got=$(curl -s --max-time 2 "http://127.0.0.1:$prom_port/api/v1/query?query=thp_khugepaged_pages_to_scan" |
 				jq -r '.data.result[0].value[1] // empty' 2> /dev/null)
 			[ -n "$got" ] && break
 			sleep 0.5
 		done
-		expect "Prometheus scraped thp serve: AnonHugePages $want, Prometheus has '$got'" [ "$got" = "$want" ]
+		expect "Prometheus scraped thp serve: pages_to_scan $want, Prometheus has '$got'" [ "$got" = "$want" ]
 		up=$(curl -s --max-time 2 "http://127.0.0.1:$prom_port/api/v1/query?query=up" | jq -r '.data.result[0].value[1] // empty')
 		expect "Prometheus sees the target up" [ "$up" = 1 ]
 	fi

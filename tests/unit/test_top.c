@@ -110,8 +110,55 @@ static void ranks(void **state)
 	thp_root_close(&root);
 }
 
+/* Processes summed per command name: 7 names over NPROC processes. */
+static void by_comm(void **state)
+{
+	uint64_t want[7] = { 0 };
+	int procs[7] = { 0 };
+	struct thp_root root;
+	struct thp_top t;
+	(void)state;
+
+	for (int pid = 1; pid <= NPROC; pid++) {
+		char rel[64], text[16];
+		snprintf(rel, sizeof(rel), "proc/%d/comm", pid);
+		snprintf(text, sizeof(text), "c%d\n", pid % 7);
+		put(rel, text);
+		want[pid % 7] += (uint64_t)huge_kb(pid) * 1024;
+		procs[pid % 7] += huge_kb(pid) > 0;
+	}
+	assert_int_equal(thp_root_open(&root, dir), 0);
+	for (int max = 1; max <= 8; max++) {
+		assert_int_equal(thp_top_by_comm(&root, max, &t), 0);
+		assert_int_equal(t.n, max < 7 ? max : 7);
+		for (int i = 0; i < t.n; i++) {
+			int c = atoi(t.v[i].comm + 1);
+			assert_int_equal(t.v[i].pid, 0);
+			assert_true(t.v[i].anon_huge == want[c]);
+			assert_int_equal(t.v[i].nprocs, procs[c]);
+			if (i)
+				assert_true(t.v[i - 1].anon_huge > t.v[i].anon_huge ||
+					    (t.v[i - 1].anon_huge == t.v[i].anon_huge &&
+					     strcmp(t.v[i - 1].comm, t.v[i].comm) < 0));
+		}
+		/* no name left out holds more than the last one kept */
+		for (int c = 0; c < 7; c++) {
+			bool kept = false;
+			for (int i = 0; i < t.n; i++)
+				kept = kept || atoi(t.v[i].comm + 1) == c;
+			assert_true(kept || want[c] <= t.v[t.n - 1].anon_huge);
+		}
+		thp_top_free(&t);
+	}
+	assert_int_equal(thp_top_by_comm(&root, 0, &t), 0);
+	assert_int_equal(t.n, 0);
+	assert_true(t.with_huge > 0);
+	thp_top_free(&t);
+	thp_root_close(&root);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(ranks) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test(ranks), cmocka_unit_test(by_comm) };
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
