@@ -184,7 +184,8 @@ FUZZ_CFLAGS = -std=gnu11 -g -O1 -Wall -Wextra -D_GNU_SOURCE -Isrc -Itests/fuzz $
 build/fuzz/%.o: %.c $(wildcard src/*/*.h) | $(B)/.deps-fuzz
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -c -o $@ $<
-build/fuzz/libcore.a: $(CORE:%.c=build/fuzz/%.o)
+# the core library and the escaper of the output layer (fuzz_escape)
+build/fuzz/libcore.a: $(CORE:%.c=build/fuzz/%.o) build/fuzz/src/render/escape.o
 	$(AR) rcs $@ $^
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzz/libcore.a
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libcore.a

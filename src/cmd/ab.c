@@ -284,8 +284,10 @@ static void print_text(const struct ab *a, const char *enabled)
 
 	printf("ab: %d run%s per arm, arms rotated each round; host enabled=%s\n  command:", a->n,
 	       a->n == 1 ? "" : "s", enabled);
-	for (int i = 0; a->cmd[i]; i++)
-		printf(" %s", a->cmd[i]);
+	for (int i = 0; a->cmd[i]; i++) {
+		putchar(' ');
+		out_esc_put(stdout, a->cmd[i]);
+	}
 	puts("\n  (USER, SYS, MAX RSS, MINOR FAULTS: medians; ANONHUGE PEAK: the largest sample)");
 	for (int c = 1; c < 7; c++)
 		out_table_right(t, c);
@@ -440,10 +442,12 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 	if (ctx->json) {
 		rc = print_json(&a, &busy, enabled);
 	} else {
+		char comm[4 * sizeof(busy.top_comm)];
 		if (thp_busy_noisy(&busy))
 			printf("Warning: the host is busy (load %.1f on %d CPUs; '%s' uses %.0f%% of a CPU): "
 			       "noise may dominate the differences.\n\n",
-			       busy.load1, busy.ncpu, busy.top_comm, busy.top_cpu * 100);
+			       busy.load1, busy.ncpu, out_esc(comm, sizeof(comm), busy.top_comm),
+			       busy.top_cpu * 100);
 		print_text(&a, enabled);
 	}
 	if (failed) {

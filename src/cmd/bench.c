@@ -1104,10 +1104,12 @@ static int bench_modes(struct bench *b, const struct modes *m)
 	if (modes_begin(&b->ctx->root, m))
 		return 1;
 	thp_busy_sample(&b->ctx->root, 200, &busy);
+	char comm[4 * sizeof(busy.top_comm)];
 	if (thp_busy_noisy(&busy) && !b->ctx->json)
 		printf("Warning: the host is busy (load %.1f on %d CPUs; '%s' uses %.0f%% of a CPU): "
 		       "timings are noisy.\n\n",
-		       busy.load1, busy.ncpu, busy.top_comm, busy.top_cpu * 100);
+		       busy.load1, busy.ncpu, out_esc(comm, sizeof(comm), busy.top_comm),
+		       busy.top_cpu * 100);
 	if (thp_mode_get() == THP_MODE_DISABLED && !b->ctx->json)
 		puts("Note: THP is disabled for this process (PR_SET_THP_DISABLE, inherited from a "
 		     "parent): no arm can get huge pages.\n");

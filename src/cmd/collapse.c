@@ -210,8 +210,8 @@ static void print_text(pid_t pid, const struct thp_pstatus *ps, uint64_t pmd,
 	uint64_t total = 0, before = 0, after = 0, empty = 0;
 	int shown_err[8] = { 0 }, nerr = 0;
 
-	printf("Collapsing %s of PID %d (%s) with MADV_COLLAPSE\n\n", out_size(b[0], 64, pmd, bytes)
-	       , (int)pid, ps->name);
+	printf("Collapsing %s of PID %d (%s) with MADV_COLLAPSE\n\n", out_size(b[0], 64, pmd, bytes),
+	       (int)pid, out_esc(b[1], sizeof(b[1]), ps->name));
 	for (int c = 2; c < 9; c++)
 		out_table_right(tb, c);
 	for (int i = 0; i < n; i++) {

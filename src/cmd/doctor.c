@@ -93,8 +93,11 @@ static void print_finding(const struct thp_finding *f)
 	out_table_print(t, 4);
 	out_wrap("  why:", f->why, WIDTH);
 	puts("  fix:");
-	for (int i = 0; i < f->nfix; i++)
-		printf("    %s\n", f->fix[i]);
+	for (int i = 0; i < f->nfix; i++) {
+		fputs("    ", stdout);
+		out_esc_put(stdout, f->fix[i]);
+		putchar('\n');
+	}
 	if (!f->nfix)
 		puts("    nothing to run on this host");
 }

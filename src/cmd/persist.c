@@ -89,8 +89,10 @@ static int check(const struct thp_ctx *ctx, const struct thp_knobs *ks)
 	} else if (n == 0) {
 		printf("no drift: the %d persisted setting%s match the running kernel (", p->values.n,
 		       p->values.n == 1 ? "" : "s");
-		for (int i = 0; i < p->nsources; i++)
-			printf("%s%s", i ? ", " : "", p->sources[i]);
+		for (int i = 0; i < p->nsources; i++) {
+			fputs(i ? ", " : "", stdout);
+			out_esc_put(stdout, p->sources[i]);
+		}
 		puts(")");
 	} else {
 		struct out_table *t = out_table_new(4, (const char *const[]){ "KEY", "PERSISTED", "RUNNING", "SOURCE" }, false);
@@ -104,9 +106,18 @@ static int check(const struct thp_ctx *ctx, const struct thp_knobs *ks)
 							   d[i].running[0] ? d[i].running : "absent", src });
 		}
 		out_table_print(t, 0);
-		for (int i = 0; i < n; i++)
-			if (d[i].refused[0])
-				printf("boot cannot apply %s=%s: %s\n", d[i].key, d[i].persisted, d[i].refused);
+		for (int i = 0; i < n; i++) {
+			if (!d[i].refused[0])
+				continue;
+			/* key and value come from the persisted file: one escaped line */
+			char *line = NULL;
+			if (asprintf(&line, "boot cannot apply %s=%s: %s", d[i].key, d[i].persisted,
+				     d[i].refused) >= 0) {
+				out_esc_put(stdout, line);
+				putchar('\n');
+			}
+			free(line);
+		}
 		printf("%d of %d persisted setting%s differ%s from the running kernel\n", n, p->values.n,
 		       p->values.n == 1 ? "" : "s", n == 1 ? "s" : "");
 	}

@@ -166,7 +166,12 @@ static void print_text(const struct show *s, const struct thp_pstatus *st, const
 	char b[9][64], pct[16], why[160], range[48], slots[24];
 	struct out_table *t = out_table_new(2, NULL, true);
 
-	printf("Process %d (%s)%s%s\n", (int)st->pid, st->name, cmdline[0] ? " " : "", cmdline);
+	printf("Process %d (%s)", (int)st->pid, out_esc(b[0], sizeof(b[0]), st->name));
+	if (cmdline[0]) {
+		putchar(' ');
+		out_esc_put(stdout, cmdline);
+	}
+	putchar('\n');
 	snprintf(b[0], sizeof(b[0]), "anon %s, shmem %s", s->why.anon_policy ? s->why.anon_policy : "unknown",
 		 s->why.shmem_policy ? s->why.shmem_policy : "unknown");
 	snprintf(b[1], sizeof(b[1]), "%s (%s of ANON)", out_size(b[2], sizeof(b[2]), s->total.anon_huge, o->bytes),

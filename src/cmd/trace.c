@@ -95,9 +95,12 @@ static const char *wall(const struct run *r, uint64_t ts, bool iso, char *buf, s
 	return buf;
 }
 
-static const char *comm_or_unknown(const char *comm)
+#define COMM_SHOWN_MAX (4 * THP_COMM_LEN)
+
+/* COMM escaped for the terminal into BUF (COMM_SHOWN_MAX), or "?" when empty. */
+static const char *comm_shown(const char *comm, char *buf)
 {
-	return comm[0] ? comm : "?";
+	return comm[0] ? out_esc(buf, COMM_SHOWN_MAX, comm) : "?";
 }
 
 static struct json_object *stall_json(const struct run *r, const struct thp_stall *s)
@@ -124,7 +127,7 @@ static struct json_object *stall_json(const struct run *r, const struct thp_stal
 static void on_stall(const struct thp_stall *s, void *arg)
 {
 	struct run *r = arg;
-	char t[32], order[16], res[48];
+	char t[32], order[16], res[48], comm[COMM_SHOWN_MAX];
 
 	if (r->o->json) {
 		json_object_array_add(r->events, stall_json(r, s));
@@ -136,7 +139,7 @@ static void on_stall(const struct thp_stall *s, void *arg)
 	else
 		snprintf(res, sizeof(res), "%s", s->result ? s->result : "-");
 	printf("%-12s %7d %7d %-15s %-17s %10.3f %5s %s\n", wall(r, s->start, false, t, sizeof(t)),
-	       s->tgid ? s->tgid : s->tid, s->tid, comm_or_unknown(s->comm),
+	       s->tgid ? s->tgid : s->tid, s->tid, comm_shown(s->comm, comm),
 	       thp_stall_kind_name(s->kind), (double)s->ns / 1e6, order, res);
 }
 
@@ -242,7 +245,7 @@ static void print_hist(const struct thp_hist *h)
 {
 	int lo = THP_HIST_BUCKETS, hi = 0;
 	uint64_t peak = 0;
-	char tot[32], max[32];
+	char tot[32], max[32], comm[COMM_SHOWN_MAX];
 
 	for (int k = 0; k < THP_HIST_BUCKETS; k++) {
 		if (!h->bucket[k])
@@ -252,7 +255,7 @@ static void print_hist(const struct thp_hist *h)
 		peak = h->bucket[k] > peak ? h->bucket[k] : peak;
 	}
 	printf("\n%s, %s: %" PRIu64 " stalls, %s ms total, max %s ms\n", thp_stall_kind_name(h->kind),
-	       comm_or_unknown(h->comm), h->count, ms(tot, sizeof(tot), h->total_ns),
+	       comm_shown(h->comm, comm), h->count, ms(tot, sizeof(tot), h->total_ns),
 	       ms(max, sizeof(max), h->max_ns));
 	printf("  %21s %8s\n", "us", "count");
 	for (int k = lo; k <= hi; k++) {

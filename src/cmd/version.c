@@ -35,8 +35,13 @@ int thp_version(struct thp_ctx *ctx, const char *version)
 		return out_json_print(o) ? 1 : 0;
 	}
 	printf("thp %s\n", version);
-	printf("Kernel %s%s%s:\n", st->release_err ? "release unknown" : st->release,
-	       ctx->root.live ? "" : " below ", ctx->root.live ? "" : ctx->root.path);
+	fputs("Kernel ", stdout);
+	out_esc_put(stdout, st->release_err ? "release unknown" : st->release);
+	if (!ctx->root.live) {
+		fputs(" below ", stdout);
+		out_esc_put(stdout, ctx->root.path);
+	}
+	puts(":");
 	for (int i = 0; i < n; i++)
 		printf("  %-30s %-7s (Linux %s+, from %s)\n", f[i].name, have_word[f[i].have + 1],
 		       f[i].since, f[i].how);

@@ -251,12 +251,13 @@ static const char *rate_str(char *buf, size_t cap, double v)
 
 static void print_blocks(const struct sample *b, const struct report *r)
 {
-	char sz[32];
+	char sz[32], zone[4 * sizeof(b->buddy.zones[0].zone)];
 
 	printf("  free %-6s", out_size(sz, sizeof(sz), b->st.pmd_size, false));
 	for (int i = 0; i < b->buddy.nzones; i++) {
 		const struct thp_buddy_zone *z = &b->buddy.zones[i];
-		printf(" node%d/%s %" PRIu64, z->node, z->zone, thp_buddy_free_blocks(z, r->pmd_order));
+		printf(" node%d/%s %" PRIu64, z->node, out_esc(zone, sizeof(zone), z->zone),
+		       thp_buddy_free_blocks(z, r->pmd_order));
 	}
 	puts(" blocks");
 }
@@ -273,10 +274,12 @@ static void print_alert_text(const struct opts *o, const struct sample *b, const
 		printf("    threads in D state (%d):", r->blocked_total);
 		for (int i = 0; i < r->nblocked; i++) {
 			const struct thp_task *t = &r->blocked[i];
+			char comm[4 * sizeof(t->comm)];
+			out_esc(comm, sizeof(comm), t->comm);
 			if (t->tid == t->pid)
-				printf("%s %d %s", i ? "," : "", (int)t->pid, t->comm);
+				printf("%s %d %s", i ? "," : "", (int)t->pid, comm);
 			else
-				printf("%s %d/%d %s", i ? "," : "", (int)t->pid, (int)t->tid, t->comm);
+				printf("%s %d/%d %s", i ? "," : "", (int)t->pid, (int)t->tid, comm);
 		}
 		if (r->blocked_total > r->nblocked)
 			printf(", and %d more", r->blocked_total - r->nblocked);

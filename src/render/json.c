@@ -1,12 +1,93 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* json.c - the one JSON emitter of thp (json-c) */
+#include "escape.h"
 #include "render.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* True when S (LEN bytes) is valid UTF-8 without a backslash before 'x'. */
+static bool utf8_clean(const char *s, size_t len)
+{
+	return out_escape(NULL, 0, s, len, OUT_ESC_UTF8) == len;
+}
+
+/* A copy of object O whose keys are escaped (OUT_ESC_UTF8), values shared. */
+static struct json_object *escape_keys(struct json_object *o)
+{
+	struct json_object *n = json_object_new_object();
+
+	json_object_object_foreach(o, k, v) {
+		char *e = out_esc_dup(k, strlen(k), OUT_ESC_UTF8);
+		if (!n || !e || json_object_object_add(n, e, json_object_get(v))) {
+			free(e);
+			json_object_put(n);
+			return NULL;
+		}
+		free(e);
+	}
+	return n;
+}
+
+/* Makes every string and key below O valid UTF-8 (see OUT_ESC_UTF8), in place
+ * where it can. Returns 0, or -1 when out of memory; sets *TO to O or to the
+ * object that replaces it (O is then left to the caller to release). */
+static int make_utf8(struct json_object *o, struct json_object **to)
+{
+	bool keys_clean = true;
+
+	*to = o;
+	switch (json_object_get_type(o)) {
+	case json_type_string: {
+		const char *s = json_object_get_string(o);
+		size_t len = (size_t)json_object_get_string_len(o);
+		if (utf8_clean(s, len))
+			return 0;
+		char *e = out_esc_dup(s, len, OUT_ESC_UTF8);
+		int err = !e || json_object_set_string(o, e) == 0;
+		free(e);
+		return err ? -1 : 0;
+	}
+	case json_type_array:
+		for (size_t i = 0; i < json_object_array_length(o); i++) {
+			struct json_object *c = json_object_array_get_idx(o, i), *f;
+			if (make_utf8(c, &f))
+				return -1;
+			if (f != c)
+				json_object_array_put_idx(o, i, f);
+		}
+		return 0;
+	case json_type_object:
+		json_object_object_foreach(o, k, v) {
+			struct json_object *f;
+			if (make_utf8(v, &f))
+				return -1;
+			if (f != v)
+				json_object_object_add(o, k, f); /* replaces V in place */
+			keys_clean = keys_clean && utf8_clean(k, strlen(k));
+		}
+		if (!keys_clean)
+			*to = escape_keys(o);
+		return *to ? 0 : -1;
+	default:
+		return 0;
+	}
+}
 
 static int emit(struct json_object *obj, int flags)
 {
+	struct json_object *safe;
+	int err = make_utf8(obj, &safe);
+
+	if (safe != obj) {
+		json_object_put(obj);
+		obj = safe;
+	}
+	if (err || !obj) {
+		json_object_put(obj);
+		return -1;
+	}
 	const char *s = json_object_to_json_string_ext(obj, flags | JSON_C_TO_STRING_NOSLASHESCAPE);
 	int rc = s && puts(s) >= 0 ? 0 : -1;
 

@@ -3,21 +3,31 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../cmd/cmd.h"
+#include "escape.h"
 
 void thp_err(const char *fmt, ...)
 {
 	va_list ap;
+	char *msg = NULL;
+	int n;
 
 	fflush(stdout);
-	fputs("thp: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
+	fputs("thp: ", stderr);
+	/* the message quotes arguments, names and file contents: one escaped line */
+	if (n >= 0)
+		out_esc_put(stderr, msg);
+	else
+		fputs(fmt, stderr);
 	fputc('\n', stderr);
+	free(msg);
 }
 
 const char *thp_strerror(int err)

@@ -1,62 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* prom.c - Prometheus text exposition: the writer, and what thp exports for a host */
 #include "prom.h"
+#include "escape.h"
 
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at P, or 0 when it is not one. */
-static int utf8_len(const unsigned char *p)
-{
-	unsigned cp, min;
-	int n;
-
-	if (p[0] < 0x80)
-		return 1;
-	if ((p[0] & 0xe0) == 0xc0)
-		n = 2, min = 0x80;
-	else if ((p[0] & 0xf0) == 0xe0)
-		n = 3, min = 0x800;
-	else if ((p[0] & 0xf8) == 0xf0)
-		n = 4, min = 0x10000;
-	else
-		return 0;
-	cp = p[0] & (0x7fu >> n);
-	for (int i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3fu);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
-/* Writes S escaped for a label value (QUOTES) or a HELP text. */
+/* Writes S escaped for a label value (QUOTES) or a HELP text: first as for a
+ * terminal (out_escape: valid UTF-8, no control character, so no newline
+ * either), then with the exposition format's escapes for backslash and, in a
+ * label value, double quote. */
 static void put_escaped(FILE *f, const char *s, bool quotes)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	char *e = out_esc_dup(s, strlen(s), OUT_ESC_TEXT);
 
-	while (*p) {
-		int n = utf8_len(p);
-		if (n == 0) {
-			fputs("\xef\xbf\xbd", f);
-			p++;
-			continue;
-		}
+	for (const char *p = e ? e : ""; *p; p++) {
 		if (*p == '\\')
 			fputs("\\\\", f);
-		else if (*p == '\n')
-			fputs("\\n", f);
 		else if (*p == '"' && quotes)
 			fputs("\\\"", f);
 		else
-			fwrite(p, 1, (size_t)n, f);
-		p += n;
+			fputc(*p, f);
 	}
+	free(e);
 }
 
 void out_prom_family(FILE *f, const char *name, const char *type, const char *help)

@@ -10,8 +10,8 @@
 
 #include "../core/folios.h"
 #include "../core/proc.h"
-#include "../core/proc.h"
 #include "../core/status.h"
+#include "escape.h"
 
 /* Binary human size: "0 B", "4 KiB", "2 MiB", "1.2 GiB". With EXACT, plain bytes. */
 const char *out_size(char *buf, size_t cap, uint64_t bytes, bool exact);
@@ -32,7 +32,8 @@ const char *out_ns(char *buf, size_t cap, double ns);
 /* An aligned table; a thin layer over libsmartcols. */
 struct out_table;
 struct out_table *out_table_new(int ncols, const char *const *headers, bool noheadings);
-/* Adds a row; VALUES holds ncols strings (NULL prints as empty). */
+/* Adds a row; VALUES holds ncols strings (NULL prints as empty), escaped as
+ * out_escape() does for a terminal. */
 void out_table_row(struct out_table *t, const char *const *values);
 /* Marks column COL right-aligned (numbers). */
 void out_table_right(struct out_table *t, int col);
@@ -77,7 +78,8 @@ void out_folio_counters(const struct thp_folio_stats *s, out_counter_fn fn, void
 /* The same counters as one JSON object. */
 struct json_object *out_folio_json(const struct thp_folio_stats *s);
 
-/* Prints TEXT prefixed by LABEL, wrapped at WIDTH with continuation lines indented. */
+/* Prints TEXT (escaped as out_escape() does for a terminal) prefixed by LABEL,
+ * wrapped at WIDTH with continuation lines indented. */
 void out_wrap(const char *label, const char *text, int width);
 
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* table.c - aligned text tables through libsmartcols */
+#include "escape.h"
 #include "render.h"
 
 #include <libsmartcols.h>
@@ -25,6 +26,8 @@ struct out_table *out_table_new(int ncols, const char *const *headers, bool nohe
 		return NULL;
 	}
 	scols_table_enable_noheadings(t->tb, noheadings);
+	/* cells are escaped by out_escape(), the same way as every other output */
+	scols_table_enable_noencoding(t->tb, 1);
 	scols_table_set_column_separator(t->tb, "  ");
 	for (int i = 0; i < ncols; i++)
 		scols_table_new_column(t->tb, headers ? headers[i] : "", 0, 0);
@@ -44,8 +47,12 @@ void out_table_row(struct out_table *t, const char *const *values)
 
 	if (!ln)
 		return;
-	for (int i = 0; i < t->ncols; i++)
-		scols_line_set_data(ln, (size_t)i, values[i] ? values[i] : "");
+	for (int i = 0; i < t->ncols; i++) {
+		const char *v = values[i] ? values[i] : "";
+		char *e = out_esc_dup(v, strlen(v), OUT_ESC_TEXT);
+		if (!e || scols_line_refer_data(ln, (size_t)i, e))
+			free(e);
+	}
 }
 
 void out_table_print(struct out_table *t, int indent)

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* verdict.c - the plain-words answer to "is THP on?" for every layer */
+#include "escape.h"
 #include "render.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct sb {
@@ -207,7 +209,8 @@ void out_verdict(const struct thp_status *st, char *policy, size_t pcap, char *n
 void out_wrap(const char *label, const char *text, int width)
 {
 	int indent = (int)strlen(label) + 1, col = indent;
-	const char *p = text;
+	char *safe = out_esc_dup(text, strlen(text), OUT_ESC_TEXT);
+	const char *p = safe ? safe : "";
 
 	printf("%s ", label);
 	while (*p) {
@@ -228,4 +231,5 @@ void out_wrap(const char *label, const char *text, int width)
 			p++;
 	}
 	putchar('\n');
+	free(safe);
 }

@@ -24,6 +24,7 @@ task) pat="proc/[0-9]*/task/[0-9]*/stat proc/[0-9]*/stat" ;;
 persist) pat="run/thp/saved.state etc/tmpfiles.d/* etc/systemd/system/thp.service proc/cmdline" ;;
 environ) pat="proc/[0-9]*/environ" ;;
 cpuinfo) pat="proc/cpuinfo" ;;
+escape) pat="proc/[0-9]*/comm proc/[0-9]*/cmdline proc/[0-9]*/maps" ;;
 *) pat="" ;;
 esac
 mkdir -p "$out"
