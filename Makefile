@@ -84,18 +84,15 @@ cli: $(B)/thp | $(B)/.deps-test
 control: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/control.sh
 
-$(B)/tests/hog: tests/live/hog.c
-	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
-
-$(B)/tests/nothp: tests/live/nothp.c
+# the live tests' workloads: hog, nothp, oddname
+$(B)/tests/%: tests/live/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
 # Live tests change or depend on host-wide THP state: one suite at a time per host.
 LOCK := flock /tmp/thp-live.lock
-live: $(B)/thp $(B)/tests/hog $(B)/tests/nothp | $(B)/.deps-test
-	THP=$(B)/thp HOG=$(B)/tests/hog NOTHP=$(B)/tests/nothp $(LOCK) tests/live/run.sh
+live: $(B)/thp $(B)/tests/hog $(B)/tests/nothp $(B)/tests/oddname | $(B)/.deps-test
+	THP=$(B)/thp HOG=$(B)/tests/hog NOTHP=$(B)/tests/nothp ODDNAME=$(B)/tests/oddname $(LOCK) tests/live/run.sh
 
 # Every command on every hostile fixture tree (tests/hostile/mktrees.sh).
 hostile: $(B)/thp | $(B)/.deps-test

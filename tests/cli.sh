@@ -156,4 +156,13 @@ expect "collapse with a bad range: exit 2" [ "$(rc_err "$THP" collapse 1 --range
 expect "collapse of a missing process: exit 1" [ "$(rc_err "$THP" collapse 2147483647)" = "1|thp: collapse: cannot open process 2147483647: no such process" ]
 expect "collapse with --root is a usage error" [ "$(rc_err "$THP" --root $FX collapse 1 | cut -d'|' -f1)" = 2 ]
 
+# names that are not UTF-8, with newlines and terminal escapes (fixture
+# names-hostile): the golden outputs are printable ASCII text, or valid UTF-8 JSON
+for f in tests/expected/names-hostile/*.out; do
+	case $f in
+	*json*) expect "$f is valid UTF-8 JSON" sh -c "iconv -f UTF-8 -t UTF-8 '$f' > /dev/null 2>&1 && jq -e . '$f' > /dev/null" ;;
+	*) expect "$f is printable ASCII" sh -c "! LC_ALL=C grep -q '[^[:print:]]' '$f'" ;;
+	esac
+done
+
 summary cli

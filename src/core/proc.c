@@ -212,7 +212,10 @@ int thp_comm_read(const struct thp_root *root, pid_t pid, char *buf, size_t cap)
 
 	if (n < 0)
 		return (int)n;
-	buf[strcspn(buf, "\n")] = '\0';
+	/* the kernel's newline ends the file; a name may hold one of its own */
+	if (n > 0 && buf[n - 1] == '\n')
+		n--;
+	buf[n] = '\0';
 	return 0;
 }
 

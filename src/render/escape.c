@@ -87,8 +87,8 @@ size_t out_escape(char *dst, size_t cap, const char *s, size_t len, enum out_esc
 
 		if (n == 0)
 			n = 1, put_hex(&k, p + i, 1);
-		else if ((mode == OUT_ESC_TEXT && is_control(cp)) || cp == 0 ||
-			 (cp == '\\' && i + 1 < len && p[i + 1] == 'x'))
+		else if ((mode != OUT_ESC_UTF8 && is_control(cp)) || (mode == OUT_ESC_TEXT && n > 1) ||
+			 cp == 0 || (cp == '\\' && i + 1 < len && p[i + 1] == 'x'))
 			put_hex(&k, p + i, n);
 		else
 			put(&k, (const char *)p + i, n);

@@ -18,8 +18,8 @@ void out_prom_family(FILE *f, const char *name, const char *type, const char *he
 #define OUT_PROM_END ((const char *)NULL)
 
 /* Writes one sample of NAME with value V; the variable arguments are label
- * name/value pairs ending with OUT_PROM_END. Label values are escaped as for a
- * terminal (out_escape(): \xHH for control characters and bytes that are not
+ * name/value pairs ending with OUT_PROM_END. Label values are escaped with
+ * out_escape(OUT_ESC_LABEL: \xHH for control characters and bytes that are not
  * UTF-8) and then for the exposition format, so any command name is safe. */
 void out_prom_u64(FILE *f, const char *name, uint64_t v, ...);
 void out_prom_num(FILE *f, const char *name, double v, ...);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_escape.c - the escaper of every output (render/escape.c): for any bytes,
- * in both modes, the output is valid UTF-8 (checked against the well-formed
- * byte sequences of RFC 3629, not by the escaper's own decoder), holds no
- * control character in text mode, decodes back to the input, and a cut output
- * is a prefix of the whole one ending at a character or escape boundary. */
+ * in every mode, the output is valid UTF-8 (checked against the well-formed
+ * byte sequences of RFC 3629, not by the escaper's own decoder), is printable
+ * ASCII for a terminal, holds no control character in a label, no NUL at all,
+ * decodes back to the input, and a cut output is a prefix of the whole one
+ * ending at a character or escape boundary. */
 #include "fuzz.h"
 #include "render/escape.h"
 
@@ -56,8 +57,10 @@ static void check(const unsigned char *in, size_t n, const char *e, size_t len, 
 		size_t w = wellformed(p + i, len - i);
 		if (w == 0)
 			abort(); /* not UTF-8 */
-		if (mode == OUT_ESC_TEXT && (p[i] < 0x20 || p[i] == 0x7f || (p[i] == 0xc2 && p[i + 1] < 0xa0)))
-			abort(); /* a control character reached the terminal */
+		if (p[i] == 0 || (mode == OUT_ESC_TEXT && (p[i] < 0x20 || p[i] > 0x7e)))
+			abort(); /* a terminal gets printable ASCII only */
+		if (mode == OUT_ESC_LABEL && (p[i] < 0x20 || p[i] == 0x7f || (p[i] == 0xc2 && p[i + 1] < 0xa0)))
+			abort(); /* a label holds no control character */
 		if (p[i] == '\\' && i + 1 < len && p[i + 1] == 'x') {
 			/* every \x is an escape: \xHH in lower-case hex, decoding to one input byte */
 			if (i + 3 >= len || hexval(e[i + 2]) < 0 || hexval(e[i + 3]) < 0)
@@ -77,10 +80,10 @@ static void check(const unsigned char *in, size_t n, const char *e, size_t len, 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum out_esc modes[] = { OUT_ESC_TEXT, OUT_ESC_UTF8 };
+	static const enum out_esc modes[] = { OUT_ESC_TEXT, OUT_ESC_LABEL, OUT_ESC_UTF8 };
 	const char *s = (const char *)data;
 
-	for (size_t m = 0; m < 2; m++) {
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
 		size_t len = out_escape(NULL, 0, s, size, modes[m]);
 		char *e = malloc(len + 1), *cut;
 		size_t cap = size ? data[0] % (len + 1) + 1 : 1;

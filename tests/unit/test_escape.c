@@ -25,13 +25,17 @@ static const char *esc(const char *s, size_t len, enum out_esc mode)
 }
 
 #define TEXT(s) esc(s, sizeof(s) - 1, OUT_ESC_TEXT)
+#define LABEL(s) esc(s, sizeof(s) - 1, OUT_ESC_LABEL)
 #define UTF8(s) esc(s, sizeof(s) - 1, OUT_ESC_UTF8)
 
 static void plain(void **state)
 {
 	(void)state;
 	assert_string_equal(TEXT("bash -c 'sleep 1'"), "bash -c 'sleep 1'");
-	assert_string_equal(TEXT("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"), "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+	/* a terminal gets ASCII; a label and JSON keep UTF-8 */
+	assert_string_equal(TEXT("caf\xc3\xa9 \xe2\x82\xac"), "caf\\xc3\\xa9 \\xe2\\x82\\xac");
+	assert_string_equal(LABEL("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"), "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+	assert_string_equal(UTF8("caf\xc3\xa9 \xf0\x9f\x98\x80"), "caf\xc3\xa9 \xf0\x9f\x98\x80");
 	assert_string_equal(TEXT("C:\\dir\\new"), "C:\\dir\\new");
 	assert_string_equal(TEXT("end\\"), "end\\");
 	assert_int_equal(out_escape(NULL, 0, "abc", 3, OUT_ESC_TEXT), 3);
@@ -43,8 +47,10 @@ static void controls(void **state)
 	assert_string_equal(TEXT("a\nb\tc\rd"), "a\\x0ab\\x09c\\x0dd");
 	assert_string_equal(TEXT("\x1b[31mred"), "\\x1b[31mred");
 	assert_string_equal(TEXT("del\x7f"), "del\\x7f");
-	assert_string_equal(TEXT("csi\xc2\x9b" "2J"), "csi\\xc2\\x9b2J"); /* C1 control U+009B */
-	assert_string_equal(TEXT("nbsp\xc2\xa0"), "nbsp\xc2\xa0");      /* U+00A0 is not one */
+	assert_string_equal(TEXT("csi\xc2\x9b" "2J"), "csi\\xc2\\x9b2J");
+	assert_string_equal(LABEL("a\nb\x1b[0m\x7f"), "a\\x0ab\\x1b[0m\\x7f");
+	assert_string_equal(LABEL("csi\xc2\x9b" "2J"), "csi\\xc2\\x9b2J"); /* C1 control U+009B */
+	assert_string_equal(LABEL("nbsp\xc2\xa0"), "nbsp\xc2\xa0");      /* U+00A0 is not one */
 	assert_string_equal(esc("a\0b", 3, OUT_ESC_TEXT), "a\\x00b");
 	/* JSON escapes control characters itself; NUL would end a C string */
 	assert_string_equal(esc("a\0b", 3, OUT_ESC_UTF8), "a\\x00b");
@@ -81,10 +87,12 @@ static void cut(void **state)
 	/* cut before an escape or a character that does not fit, length as snprintf */
 	assert_int_equal(out_escape(b, sizeof(b), "abcd\x1b", 5, OUT_ESC_TEXT), 8);
 	assert_string_equal(b, "abcd");
-	assert_int_equal(out_escape(b, 6, "ab\xe2\x82\xac", 5, OUT_ESC_TEXT), 5);
+	assert_int_equal(out_escape(b, 6, "ab\xe2\x82\xac", 5, OUT_ESC_LABEL), 5);
 	assert_string_equal(b, "ab\xe2\x82\xac");
-	assert_int_equal(out_escape(b, 5, "ab\xe2\x82\xac", 5, OUT_ESC_TEXT), 5);
+	assert_int_equal(out_escape(b, 5, "ab\xe2\x82\xac", 5, OUT_ESC_LABEL), 5);
 	assert_string_equal(b, "ab");
+	assert_int_equal(out_escape(b, sizeof(b), "ab\xe2\x82\xac", 5, OUT_ESC_TEXT), 14);
+	assert_string_equal(b, "ab\\xe2");
 	assert_int_equal(out_escape(b, 1, "a", 1, OUT_ESC_TEXT), 1);
 	assert_string_equal(b, "");
 	assert_string_equal(out_esc(b, sizeof(b), "\n\n"), "\\x0a");
