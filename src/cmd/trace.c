@@ -95,7 +95,7 @@ static const char *wall(const struct run *r, uint64_t ts, bool iso, char *buf, s
 	return buf;
 }
 
-#define COMM_SHOWN_MAX (4 * THP_COMM_LEN)
+#define COMM_SHOWN_MAX ((size_t)4 * THP_COMM_LEN)
 
 /* COMM escaped for the terminal into BUF (COMM_SHOWN_MAX), or "?" when empty. */
 static const char *comm_shown(const char *comm, char *buf)

@@ -58,7 +58,7 @@ static int make_utf8(struct json_object *o, struct json_object **to)
 				json_object_array_put_idx(o, i, f);
 		}
 		return 0;
-	case json_type_object:
+	case json_type_object: {
 		json_object_object_foreach(o, k, v) {
 			struct json_object *f;
 			if (make_utf8(v, &f))
@@ -70,6 +70,7 @@ static int make_utf8(struct json_object *o, struct json_object **to)
 		if (!keys_clean)
 			*to = escape_keys(o);
 		return *to ? 0 : -1;
+	}
 	default:
 		return 0;
 	}
