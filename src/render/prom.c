@@ -11,8 +11,9 @@
 #include <string.h>
 
 /* Writes S escaped for a label value (QUOTES) or a HELP text: first with
- * OUT_ESC_LABEL (valid UTF-8, no control character, so no newline either), then with the exposition format's escapes for backslash and, in a
- * label value, double quote. */
+ * OUT_ESC_LABEL (valid UTF-8, no control character, so no newline either),
+ * then with the exposition format's escapes for backslash and, in a label
+ * value, double quote. */
 static void put_escaped(FILE *f, const char *s, bool quotes)
 {
 	char *e = out_esc_dup(s, strlen(s), OUT_ESC_LABEL);
