@@ -125,6 +125,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	rc = cmd ? cmd->fn(&ctx, argc, argv) : thp_version(&ctx, THP_VERSION);
-	thp_root_close(&ctx.root);
+	thp_root_done(&ctx.root);
 	return rc;
 }

@@ -110,6 +110,10 @@ const char *thp_strerror(int err);
  * else "": the hint to append to a permission error. */
 const char *thp_root_hint(int err);
 
+/* Says which link of R's recorded tree was found pointing outside it (and
+ * how many paths were refused for that), then closes R. */
+void thp_root_done(struct thp_root *r);
+
 /* Handles an unknown option or stray argument: prints a hint, returns 2. */
 int thp_usage_error(const char *cmd);
 

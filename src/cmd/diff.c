@@ -44,7 +44,7 @@ static int load_other(const struct thp_ctx *ctx, const char *other, const char *
 			return err;
 		}
 		ks = thp_knobs_load(&r);
-		thp_root_close(&r);
+		thp_root_done(&r);
 		if (!ks)
 			return -ENOENT;
 		thp_knobs_snapshot(ks, l);

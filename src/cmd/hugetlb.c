@@ -368,12 +368,23 @@ static const char *size_list(const struct thp_hugetlb *h, char *buf, size_t cap)
 	return buf;
 }
 
+/* 0 when REL below ROOT may be opened for writing, else -errno. */
+static int writable(const struct thp_root *root, const char *rel)
+{
+	int fd = thp_root_openat(root, rel, O_WRONLY | O_NONBLOCK, 0);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
 /* Checks every change against H before anything is written. Returns 0 or 1. */
 static int validate(const struct thp_ctx *ctx, const struct thp_hugetlb *h, struct change *c, int n,
 		    const struct opts *o)
 {
 	char b[3][64], list[128];
-	int nd = -1;
+	int nd = -1, err;
 
 	if (!h->npools) {
 		thp_err("hugetlb set: %s", no_pools(h));
@@ -417,9 +428,8 @@ static int validate(const struct thp_ctx *ctx, const struct thp_hugetlb *h, stru
 		c[i].before = p->total;
 		c[i].in_use = p->total >= p->free ? p->total - p->free : 0;
 		thp_hugetlb_path(c[i].rel, sizeof(c[i].rel), c[i].size, o->node);
-		if (!o->dry_run && faccessat(ctx->root.fd, thp_rel(c[i].rel), W_OK, AT_EACCESS)) {
-			int e = -errno;
-			thp_err("cannot write '/%s': %s%s", c[i].rel, strerror(-e), thp_root_hint(e));
+		if (!o->dry_run && (err = writable(&ctx->root, c[i].rel))) {
+			thp_err("cannot write '/%s': %s%s", c[i].rel, strerror(-err), thp_root_hint(err));
 			return 1;
 		}
 		c[i].blocks_err = thp_buddy_blocks(&ctx->root, o->node, c[i].size, h->page_size,

@@ -202,12 +202,13 @@ static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp
 		free(text);
 		return 1;
 	}
-	err = thp_file_replace(file ? AT_FDCWD : ctx->root.fd, file ? file : path, text, 0644);
+	err = file ? thp_file_replace(AT_FDCWD, file, text, 0644)
+		   : thp_root_replace(&ctx->root, path, text, 0644);
 	if (!err && mode == SYSTEMD && !file)
-		err = thp_file_link(ctx->root.fd, "/" UNIT_DEFAULT, UNIT_LINK);
+		err = thp_root_link(&ctx->root, "/" UNIT_DEFAULT, UNIT_LINK);
 	free(text);
 	if (err) {
-		thp_err("cannot write '%s': %s%s", shown, strerror(-err),
+		thp_err("cannot write '%s': %s%s", shown, thp_strerror(err),
 			err == -EACCES || err == -EPERM ? " (run as root)" : "");
 		return 1;
 	}

@@ -207,8 +207,21 @@ struct txn {
 	char shown[4200];     /* saved state as shown to the user */
 };
 
+/* Opens the directory of the default saved state inside the root (made when
+ * MAKE) as TX's dirfd; a file the user named needs none. Returns 0 or -errno. */
+static int open_state_dir(const struct thp_ctx *ctx, struct txn *tx, bool make)
+{
+	int fd;
+
+	if (tx->user_file)
+		return 0;
+	fd = thp_root_parent(&ctx->root, SAVED_DEFAULT, make ? 0755 : 0, &tx->path);
+	tx->dirfd = fd < 0 ? -1 : fd;
+	return fd < 0 ? fd : 0;
+}
+
 /* Runs the wanted changes of KS. SAVE: save the previous state first. */
-static int run(const struct thp_ctx *ctx, struct thp_knobs *ks, const struct txn *tx, bool save,
+static int run(const struct thp_ctx *ctx, struct thp_knobs *ks, struct txn *tx, bool save,
 	       int argc, char **argv)
 {
 	char pending[4200];
@@ -223,11 +236,12 @@ static int run(const struct thp_ctx *ctx, struct thp_knobs *ks, const struct txn
 		thp_err("cannot change THP settings: %s (run as root)", strerror(EPERM));
 		return 1;
 	}
+	err = open_state_dir(ctx, tx, save);
 	if (save) {
-		err = save_state(tx->dirfd, tx->path, tx->shown, ks, true, argc, argv);
+		err = err ? err : save_state(tx->dirfd, tx->path, tx->shown, ks, true, argc, argv);
 		if (err) {
 			thp_err("cannot save the previous state to '%s': %s; nothing was changed",
-				tx->shown, strerror(-err));
+				tx->shown, thp_strerror(err));
 			return 1;
 		}
 	}
@@ -235,7 +249,8 @@ static int run(const struct thp_ctx *ctx, struct thp_knobs *ks, const struct txn
 	for (int i = 0; i < ks->n; i++)
 		stuck = stuck || ks->k[i].result == THP_KNOB_STUCK;
 	snprintf(pending, sizeof(pending), "%s.pending", tx->path);
-	if (!stuck) /* the host holds one complete state: the saved one or the new one */
+	/* the host holds one complete state: the saved one or the new one */
+	if (!stuck && tx->dirfd != -1)
 		unlinkat(tx->dirfd, pending, 0);
 	report(ctx, ks, false, err, save ? tx->shown : NULL, tx->user_file);
 	if (!err)
@@ -248,7 +263,7 @@ static int run(const struct thp_ctx *ctx, struct thp_knobs *ks, const struct txn
  * directory), or the default below the root. */
 static void locate(const struct thp_ctx *ctx, const char *file, struct txn *tx)
 {
-	tx->dirfd = file ? AT_FDCWD : ctx->root.fd;
+	tx->dirfd = file ? AT_FDCWD : -1; /* the default's is opened when needed */
 	tx->path = file ? file : SAVED_DEFAULT;
 	tx->user_file = file != NULL;
 	thp_saved_path(ctx, file, tx->shown, sizeof(tx->shown));
@@ -257,9 +272,9 @@ static void locate(const struct thp_ctx *ctx, const char *file, struct txn *tx)
 /* Reads the saved state of TX into a malloc'd *BUF. Returns 0 or -errno. */
 static int read_saved(const struct thp_ctx *ctx, const struct txn *tx, char **buf)
 {
-	if (tx->dirfd == AT_FDCWD)
+	if (tx->user_file)
 		return thp_read_user(tx->path, buf, NULL);
-	return thp_read(&ctx->root, tx->path, buf, NULL);
+	return thp_read(&ctx->root, SAVED_DEFAULT, buf, NULL);
 }
 
 struct thp_knobs *thp_knobs_load(const struct thp_root *root)
@@ -373,6 +388,8 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 		return rc;
 	}
 	rc = run(ctx, ks, &tx, true, argc, argv);
+	if (tx.dirfd >= 0)
+		close(tx.dirfd);
 	free(ks);
 	return rc;
 }
@@ -415,6 +432,8 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	rc = run(ctx, ks, &tx, false, argc, argv);
+	if (tx.dirfd >= 0)
+		close(tx.dirfd);
 out:
 	free(buf);
 	free(l);

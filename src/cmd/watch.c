@@ -646,6 +646,6 @@ int cmd_watch(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	rc = run(&ctx->root, &o);
 	for (int i = 0; i < o.nreplay; i++)
-		thp_root_close(&o.replay[i]);
+		thp_root_done(&o.replay[i]);
 	return rc;
 }

@@ -49,6 +49,14 @@ int thp_file_replace(int dirfd, const char *path, const char *data, mode_t mode)
  * old link and creating parent directories. Returns 0 or -errno. */
 int thp_file_link(int dirfd, const char *target, const char *path);
 
+/* thp_file_replace() and thp_file_link() of REL below the root, in its
+ * directory opened inside the tree (missing directories are made), and the
+ * removal of REL there. Return 0 or -errno (-EXDEV: a link on the way points
+ * outside the recorded tree). */
+int thp_root_replace(const struct thp_root *r, const char *rel, const char *data, mode_t mode);
+int thp_root_link(const struct thp_root *r, const char *target, const char *rel);
+int thp_root_unlink(const struct thp_root *r, const char *rel);
+
 /* A temporary change of the global THP policy ('enabled'). The prior value is
  * written to a journal before the first change, so that an interrupted run can
  * be undone; thp_switch_end() restores it and removes the journal. */

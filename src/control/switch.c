@@ -55,7 +55,7 @@ static int journal_write(const struct thp_switch *s)
 		 "# 'thp restore /%s' puts it back\n"
 		 "enabled=%s\n",
 		 s->journal, s->prior);
-	return thp_file_replace(s->root->fd, s->journal, text, 0644);
+	return thp_root_replace(s->root, s->journal, text, 0644);
 }
 
 int thp_switch_begin(struct thp_switch *s, const struct thp_root *root,
@@ -109,7 +109,7 @@ int thp_switch_end(struct thp_switch *s)
 	if (err)
 		return err; /* the journal stays, for 'thp restore' */
 	s->active = false;
-	unlinkat(s->root->fd, s->journal, 0);
+	thp_root_unlink(s->root, s->journal);
 	return 0;
 }
 
@@ -119,12 +119,12 @@ void thp_switch_end_signal(struct thp_switch *s)
 
 	if (!s->active)
 		return;
-	fd = openat(s->root->fd, ENABLED, O_WRONLY | O_CLOEXEC);
+	fd = thp_root_openat(s->root, ENABLED, O_WRONLY, 0);
 	if (fd < 0)
 		return;
 	if (write(fd, s->prior, strlen(s->prior)) == (ssize_t)strlen(s->prior)) {
 		s->active = false;
-		unlinkat(s->root->fd, s->journal, 0);
+		thp_root_unlink(s->root, s->journal);
 	}
 	close(fd);
 }

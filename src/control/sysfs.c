@@ -10,11 +10,11 @@
 int thp_write_file(const struct thp_root *root, const char *rel, const char *value)
 {
 	size_t len = strlen(value);
-	int fd = openat(root->fd, thp_rel(rel), O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
+	int fd = thp_root_openat(root, rel, O_WRONLY | O_TRUNC | O_NOFOLLOW, 0);
 	ssize_t n;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	n = write(fd, value, len);
 	if (n < 0) {
 		int err = -errno;

@@ -156,7 +156,7 @@ static int copy_path(struct ctx *c, const char *prefix, const char *pattern, int
 	snprintf(rel, sizeof(rel), "%s%s%s", prefix, *prefix ? "/" : "", comp);
 	if (slash)
 		return copy_path(c, rel, slash + 1, depth + 1);
-	if (fstatat(c->root->fd, rel, &sb, 0) < 0 || !(sb.st_mode & 0444))
+	if (thp_stat(c->root, rel, &sb, 0) < 0 || !(sb.st_mode & 0444))
 		return 0; /* absent, or write-only (a sysfs trigger) */
 	if (S_ISDIR(sb.st_mode))
 		return copy_dir(c, rel, depth);

@@ -480,6 +480,16 @@ static bool parse_file(const struct thp_root *root, const char *path,
 	return true;
 }
 
+/* True when PATH (with lstat SB) is a link to /dev/null: a masked file, not
+ * read (in a recorded tree that link points outside it). */
+static bool masked(const struct thp_root *root, const char *path, const struct stat *sb)
+{
+	char target[16];
+
+	return S_ISLNK(sb->st_mode) && thp_readlink(root, path, target, sizeof(target)) > 0 &&
+	       strcmp(target, "/dev/null") == 0;
+}
+
 /* tmpfiles.d: a file hides same-named ones in later directories (a link to
  * /dev/null masks them); across files the first line for a path wins. */
 static void read_tmpfiles(const struct thp_root *root, struct thp_persisted *p, struct thp_kvlist *l)
@@ -499,9 +509,10 @@ static void read_tmpfiles(const struct thp_root *root, struct thp_persisted *p, 
 			int from = l->n;
 
 			snprintf(path, sizeof(path), "%s/%s", dirs[d], names[i]);
-			if (fstatat(root->fd, path, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+			if (thp_stat(root, path, &sb, AT_SYMLINK_NOFOLLOW) != 0)
 				continue;
-			if (parse_file(root, path, thp_tmpfiles_parse, l) && l->n > from)
+			if (!masked(root, path, &sb) && parse_file(root, path, thp_tmpfiles_parse, l) &&
+			    l->n > from)
 				merge(p, l, from, add_source(p, path));
 			break;
 		}
@@ -519,7 +530,7 @@ static bool unit_enabled(const struct thp_root *root, const char *dir, const cha
 
 	for (int i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s/%s", dir, wants[i], name);
-		on = on || fstatat(root->fd, path, &sb, AT_SYMLINK_NOFOLLOW) == 0;
+		on = on || thp_stat(root, path, &sb, AT_SYMLINK_NOFOLLOW) == 0;
 		free(wants[i]);
 	}
 	return on;

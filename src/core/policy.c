@@ -284,7 +284,8 @@ static void find_dir(const struct thp_root *root, struct thp_status *st)
 	for (size_t i = 0; i < 2; i++) {
 		/* a directory this user may not search still exists: its files
 		 * are then reported unreadable, not the feature as missing */
-		if (fstatat(root->fd, dirs[i], &sb, 0) == 0 ? S_ISDIR(sb.st_mode) : errno == EACCES) {
+		int err = thp_stat(root, dirs[i], &sb, 0);
+		if (err == 0 ? S_ISDIR(sb.st_mode) : err == -EACCES) {
 			st->dir = dirs[i];
 			st->redhat = i == 1;
 			return;

@@ -1,14 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* root.c - open and read files relative to a root directory handle */
+/* root.c - open and read files relative to a root directory handle, inside it */
 #include "root.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#else
+struct open_how {
+	unsigned long long flags, mode, resolve;
+};
+#define RESOLVE_NO_MAGICLINKS 0x02
+#define RESOLVE_BENEATH 0x08
+#endif
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+
+#define WALK_LINKS 40 /* links followed in one path, as the kernel's MAXSYMLINKS */
+#define WALK_DEPTH 64 /* directories deep */
 
 int thp_root_open(struct thp_root *r, const char *path)
 {
@@ -16,12 +34,18 @@ int thp_root_open(struct thp_root *r, const char *path)
 
 	if (strlen(path) >= sizeof(r->path))
 		return -ENAMETOOLONG;
+	r->escape = NULL;
 	r->fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (r->fd < 0)
 		return -errno;
 	strcpy(r->path, path);
 	r->live = fstat(r->fd, &st) == 0 && stat("/", &rs) == 0 &&
 		  st.st_dev == rs.st_dev && st.st_ino == rs.st_ino;
+	r->escape = r->live ? NULL : calloc(1, sizeof(*r->escape));
+	if (!r->live && !r->escape) {
+		thp_root_close(r);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -30,6 +54,8 @@ void thp_root_close(struct thp_root *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	r->fd = -1;
+	free(r->escape);
+	r->escape = NULL;
 }
 
 const char *thp_rel(const char *rel)
@@ -39,23 +65,329 @@ const char *thp_rel(const char *rel)
 	return *rel ? rel : ".";
 }
 
-int thp_open(const struct thp_root *r, const char *rel)
+/* Appends S to DST (CAP bytes in all), cut to fit. */
+static void append(char *dst, size_t cap, const char *s)
 {
-	struct stat st;
-	int fd = openat(r->fd, thp_rel(rel), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	size_t len = strnlen(dst, cap - 1), n = strnlen(s, cap - 1 - len);
 
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0) {
-		int err = -errno;
+	memcpy(dst + len, s, n);
+	dst[len + n] = '\0';
+}
+
+/* The directories a walk went down, from the root. */
+struct walk {
+	int dir[WALK_DEPTH + 1];    /* dir[0] is the caller's, not closed here */
+	size_t len[WALK_DEPTH + 1]; /* length of PATH at each depth */
+	int depth;
+	char path[PATH_MAX];        /* names below the root, for messages */
+};
+
+enum step { STEP_DIR = 1, STEP_LINK, STEP_OPEN };
+
+static int walk_push(struct walk *w, int fd, const char *name)
+{
+	if (w->depth == WALK_DEPTH) {
 		close(fd);
+		return -ENAMETOOLONG;
+	}
+	if (w->depth)
+		append(w->path, sizeof(w->path), "/");
+	append(w->path, sizeof(w->path), name);
+	w->dir[++w->depth] = fd;
+	w->len[w->depth] = strlen(w->path);
+	return STEP_DIR;
+}
+
+static void walk_pop(struct walk *w)
+{
+	close(w->dir[w->depth--]);
+	w->path[w->len[w->depth]] = '\0';
+}
+
+/* Reads the target of link NAME in DIR (of link DIR itself when NAME is "")
+ * into TARGET (PATH_MAX bytes). Returns STEP_LINK or -errno. */
+static int link_text(int dir, const char *name, char *target)
+{
+	ssize_t n = readlinkat(dir, name, target, PATH_MAX);
+
+	if (n < 0)
+		return -errno;
+	if (n == 0 || n >= PATH_MAX)
+		return n ? -ENAMETOOLONG : -ENOENT;
+	target[n] = '\0';
+	return STEP_LINK;
+}
+
+/* link_text() of the link open as FD, which is closed. */
+static int link_of(int fd, char *target)
+{
+	int rc = link_text(fd, "", target);
+
+	close(fd);
+	return rc;
+}
+
+/* Takes component NAME of W's current directory: the last one (LAST) is
+ * opened with FLAGS and MODE into *FD (STEP_OPEN), any other is entered
+ * (STEP_DIR); a link to follow is read into TARGET (STEP_LINK). Returns the
+ * step or -errno. */
+static int walk_step(struct walk *w, const char *name, bool last, int flags, mode_t mode,
+		     char *target, int *fd)
+{
+	int dir = w->dir[w->depth], f;
+	struct stat sb;
+
+	if (last) {
+		f = openat(dir, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+		if (f < 0 && errno == ELOOP && !(flags & O_NOFOLLOW))
+			return link_text(dir, name, target) == STEP_LINK ? STEP_LINK : -ELOOP;
+		if (f < 0)
+			return -errno;
+		if ((flags & (O_PATH | O_NOFOLLOW)) == O_PATH && fstat(f, &sb) == 0 && S_ISLNK(sb.st_mode))
+			return link_of(f, target);
+		*fd = f;
+		return STEP_OPEN;
+	}
+	f = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (f < 0)
+		return -errno;
+	if (fstat(f, &sb) < 0) {
+		int err = -errno;
+		close(f);
 		return err;
 	}
-	if (!S_ISREG(st.st_mode)) {
+	if (S_ISLNK(sb.st_mode))
+		return link_of(f, target);
+	if (S_ISDIR(sb.st_mode))
+		return walk_push(w, f, name);
+	close(f);
+	return -ENOTDIR;
+}
+
+/* Puts link TARGET in front of the rest P of the path (in REST, PATH_MAX
+ * bytes) and names link NAME of W in WHERE. Returns 0 or -errno. */
+static int follow(const struct walk *w, const char *name, char *target, char *rest, const char **p,
+		  char *where, size_t cap)
+{
+	if (cap) {
+		where[0] = '\0';
+		append(where, cap, w->path);
+		append(where, cap, w->depth ? "/" : "");
+		append(where, cap, name);
+	}
+	if (target[0] == '/')
+		return -EXDEV;
+	if (strlen(target) + 1 + strlen(*p) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	append(target, PATH_MAX, "/");
+	append(target, PATH_MAX, *p);
+	strcpy(rest, target);
+	*p = rest;
+	return 0;
+}
+
+int thp_root_walk(int dirfd, const char *rel, int flags, mode_t mode, char *where, size_t cap)
+{
+	char rest[PATH_MAX], target[PATH_MAX], name[NAME_MAX + 1];
+	const char *p = rest;
+	struct walk w;
+	int links = 0, rc = 0, fd = -1;
+
+	if (strlen(rel) >= sizeof(rest))
+		return -ENAMETOOLONG;
+	strcpy(rest, rel);
+	if (cap) {
+		where[0] = '\0';
+		append(where, cap, rel);
+	}
+	w.dir[0] = dirfd;
+	w.len[0] = 0;
+	w.depth = 0;
+	w.path[0] = '\0';
+	while (rc >= 0 && fd < 0) {
+		size_t n;
+		bool last;
+
+		p += strspn(p, "/");
+		n = strcspn(p, "/");
+		if (n > NAME_MAX) {
+			rc = -ENAMETOOLONG;
+			break;
+		}
+		memcpy(name, p, n);
+		name[n] = '\0';
+		p += n;
+		p += strspn(p, "/");
+		last = !*p;
+		if (strcmp(name, "..") == 0 && w.depth == 0) {
+			rc = -EXDEV;
+		} else if (n == 0 || strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
+			if (n == 2)
+				walk_pop(&w);
+			if (last && (fd = openat(w.dir[w.depth], ".", flags | O_CLOEXEC, mode)) < 0)
+				rc = -errno;
+		} else {
+			rc = walk_step(&w, name, last, flags, mode, target, &fd);
+			if (rc == STEP_LINK)
+				rc = ++links > WALK_LINKS ? -ELOOP : follow(&w, name, target, rest, &p, where, cap);
+		}
+	}
+	while (w.depth)
+		walk_pop(&w);
+	return rc < 0 ? rc : fd;
+}
+
+/* Opens REL below DIRFD inside it: openat2 where the kernel has it. */
+static int beneath(int dirfd, const char *rel, int flags, mode_t mode)
+{
+	static bool no_openat2; /* the kernel predates openat2 (Linux 5.6) */
+	struct open_how how = {
+		.flags = (unsigned)flags | O_CLOEXEC,
+		.mode = flags & (O_CREAT | O_TMPFILE) ? mode : 0,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+	};
+
+	for (int i = 0; !no_openat2 && i < 8; i++) {
+		long fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
+		if (fd >= 0)
+			return (int)fd;
+		if (errno == ENOSYS)
+			no_openat2 = true;
+		else if (errno != EAGAIN) /* EAGAIN: a rename raced with '..'; try again */
+			return -errno;
+	}
+	return no_openat2 ? thp_root_walk(dirfd, rel, flags, mode, NULL, 0) : -EAGAIN;
+}
+
+/* Notes the link through which REL of R leaves the tree, once per link. */
+static void refused(const struct thp_root *r, const char *rel)
+{
+	struct thp_root_escape *e = r->escape;
+	char link[sizeof(e->link[0])];
+	int fd = thp_root_walk(r->fd, rel, O_PATH, 0, link, sizeof(link));
+
+	if (fd >= 0) /* the tree changed meanwhile */
 		close(fd);
-		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	for (int i = 0; i < e->named; i++)
+		if (strcmp(e->link[i], link) == 0)
+			return;
+	if (e->named == THP_ESCAPES_NAMED)
+		e->more++;
+	else
+		strcpy(e->link[e->named++], link);
+}
+
+int thp_root_openat(const struct thp_root *r, const char *rel, int flags, mode_t mode)
+{
+	int fd;
+
+	rel = thp_rel(rel);
+	if (r->live) {
+		fd = openat(r->fd, rel, flags | O_CLOEXEC, mode);
+		return fd < 0 ? -errno : fd;
+	}
+	fd = beneath(r->fd, rel, flags, mode);
+	if (fd == -EXDEV)
+		refused(r, rel);
+	return fd;
+}
+
+int thp_root_opendir_fd(const struct thp_root *r, const char *rel, mode_t mkdir_mode)
+{
+	char buf[PATH_MAX];
+	int fd = thp_root_openat(r, rel, O_RDONLY | O_DIRECTORY, 0);
+
+	if (fd != -ENOENT || !mkdir_mode)
+		return fd;
+	if (strlen(rel) >= sizeof(buf))
+		return -ENAMETOOLONG;
+	strcpy(buf, thp_rel(rel));
+	/* each missing directory is made in its parent, itself opened inside the tree */
+	fd = thp_root_openat(r, ".", O_RDONLY | O_DIRECTORY, 0);
+	for (char *s = buf; fd >= 0 && s;) {
+		char *slash = strchr(s, '/');
+		int next;
+
+		if (slash)
+			*slash = '\0';
+		if (mkdirat(fd, s, mkdir_mode) < 0 && errno != EEXIST) {
+			next = -errno;
+		} else {
+			next = thp_root_openat(r, buf, O_RDONLY | O_DIRECTORY, 0);
+		}
+		close(fd);
+		fd = next;
+		if (slash)
+			*slash = '/';
+		s = slash ? slash + 1 : NULL;
 	}
 	return fd;
+}
+
+int thp_root_parent(const struct thp_root *r, const char *rel, mode_t mkdir_mode, const char **leaf)
+{
+	char dir[PATH_MAX];
+	const char *slash;
+
+	rel = thp_rel(rel);
+	slash = strrchr(rel, '/');
+	*leaf = slash ? slash + 1 : rel;
+	if (!slash)
+		return thp_root_opendir_fd(r, ".", 0);
+	if ((size_t)(slash - rel) >= sizeof(dir))
+		return -ENAMETOOLONG;
+	memcpy(dir, rel, (size_t)(slash - rel));
+	dir[slash - rel] = '\0';
+	return thp_root_opendir_fd(r, dir, mkdir_mode);
+}
+
+int thp_stat(const struct thp_root *r, const char *rel, struct stat *sb, int flags)
+{
+	int fd, err = 0;
+
+	if (r->live)
+		return fstatat(r->fd, thp_rel(rel), sb, flags) < 0 ? -errno : 0;
+	fd = thp_root_openat(r, rel, O_PATH | (flags & AT_SYMLINK_NOFOLLOW ? O_NOFOLLOW : 0), 0);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, sb) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+ssize_t thp_readlink(const struct thp_root *r, const char *rel, char *buf, size_t cap)
+{
+	int fd = r->live ? dup(r->fd) : thp_root_openat(r, rel, O_PATH | O_NOFOLLOW, 0);
+	ssize_t n;
+
+	if (fd < 0)
+		return r->live ? -errno : fd;
+	n = readlinkat(fd, r->live ? thp_rel(rel) : "", buf, cap - 1);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	buf[n < 0 ? 0 : n] = '\0';
+	return n;
+}
+
+/* Keeps FD when it is a regular file; else closes it. Returns FD or -errno. */
+static int regular(int fd)
+{
+	struct stat st;
+	int err;
+
+	if (fd < 0)
+		return fd;
+	err = fstat(fd, &st) < 0 ? -errno : S_ISREG(st.st_mode) ? 0 : S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	if (err)
+		close(fd);
+	return err ? err : fd;
+}
+
+int thp_open(const struct thp_root *r, const char *rel)
+{
+	return regular(thp_root_openat(r, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0));
 }
 
 /* Reads FD into BUF from *LEN on until end of file or CAP-1 bytes.
@@ -88,11 +420,12 @@ ssize_t thp_read_buf(const struct thp_root *r, const char *rel, char *buf, size_
 	return rc < 0 ? rc : (ssize_t)len;
 }
 
-int thp_read(const struct thp_root *r, const char *rel, char **out, size_t *outlen)
+/* Reads all of FD (closed after) into a malloc'd *OUT, as thp_read(). */
+static int read_all(int fd, char **out, size_t *outlen)
 {
 	size_t cap = 8192, len = 0;
 	char *buf = NULL, *nb;
-	int fd = thp_open(r, rel), rc;
+	int rc;
 
 	*out = NULL;
 	if (fd < 0)
@@ -119,26 +452,27 @@ int thp_read(const struct thp_root *r, const char *rel, char **out, size_t *outl
 	return 0;
 }
 
+int thp_read(const struct thp_root *r, const char *rel, char **out, size_t *outlen)
+{
+	return read_all(thp_open(r, rel), out, outlen);
+}
+
 int thp_read_user(const char *path, char **buf, size_t *len)
 {
-	struct thp_root r;
-	int err = thp_root_open(&r, path[0] == '/' ? "/" : ".");
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 
-	*buf = NULL;
-	if (err)
-		return err;
-	err = thp_read(&r, path, buf, len);
-	thp_root_close(&r);
-	return err;
+	return read_all(regular(fd < 0 ? -errno : fd), buf, len);
 }
 
 DIR *thp_opendir(const struct thp_root *r, const char *rel)
 {
 	DIR *d;
-	int fd = openat(r->fd, thp_rel(rel), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = thp_root_openat(r, rel, O_RDONLY | O_DIRECTORY, 0);
 
-	if (fd < 0)
+	if (fd < 0) {
+		errno = -fd;
 		return NULL;
+	}
 	d = fdopendir(fd);
 	if (!d) {
 		int err = errno;

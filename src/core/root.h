@@ -6,12 +6,23 @@
 #include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+
+/* The links of a recorded tree found pointing outside it: the first few by
+ * name, and how many more. */
+#define THP_ESCAPES_NAMED 4
+struct thp_root_escape {
+	char link[THP_ESCAPES_NAMED][256];
+	int named;
+	unsigned more;
+};
 
 struct thp_root {
 	int fd;          /* O_PATH directory handle of the root */
 	char path[4096]; /* as given by the user, for messages */
 	bool live;       /* true when the root is "/" (the running kernel) */
+	struct thp_root_escape *escape; /* links leaving a recorded tree; NULL when live */
 };
 
 /* Largest file thp_read() accepts; longer files are cut here and flagged -EFBIG. */
@@ -23,6 +34,39 @@ void thp_root_close(struct thp_root *r);
 
 /* Strips leading '/' so that REL is resolved below the root. */
 const char *thp_rel(const char *rel);
+
+/* Opens REL below the root with open(2) FLAGS and MODE; every path below a
+ * root is opened here. The live root follows links as the kernel does. A
+ * recorded tree follows only relative links that stay inside it: an absolute
+ * link, or a '..' that climbs above the root, is never followed and gives
+ * -EXDEV (counted in r->escape); procfs magic links give -ELOOP. Uses openat2
+ * (RESOLVE_BENEATH, Linux 5.6+), else thp_root_walk(). Returns the descriptor
+ * or -errno. */
+int thp_root_openat(const struct thp_root *r, const char *rel, int flags, mode_t mode);
+
+/* Resolves REL below directory DIRFD one component at a time as
+ * thp_root_openat() does for a recorded tree, with at most 40 links (-ELOOP)
+ * and 64 directories deep (-ENAMETOOLONG), and opens the last component with
+ * FLAGS and MODE. On -EXDEV the path of the link (or REL) that leaves is
+ * copied to WHERE (CAP bytes). Returns the descriptor or -errno. */
+int thp_root_walk(int dirfd, const char *rel, int flags, mode_t mode, char *where, size_t cap);
+
+/* Opens directory REL below the root for creating, renaming and removing
+ * entries in it with the *at() calls. With MKDIR_MODE non-zero, missing
+ * directories on the way are made (inside the tree) with that mode. Returns
+ * the descriptor or -errno. */
+int thp_root_opendir_fd(const struct thp_root *r, const char *rel, mode_t mkdir_mode);
+
+/* thp_root_opendir_fd() of the directory holding REL; *LEAF points to REL's
+ * last component. */
+int thp_root_parent(const struct thp_root *r, const char *rel, mode_t mkdir_mode, const char **leaf);
+
+/* fstatat(2) of REL below the root; FLAGS 0 or AT_SYMLINK_NOFOLLOW. Returns 0 or -errno. */
+int thp_stat(const struct thp_root *r, const char *rel, struct stat *sb, int flags);
+
+/* Reads the target of link REL below the root into BUF (NUL-terminated, cut
+ * at CAP-1 bytes); the target is not followed. Returns its length or -errno. */
+ssize_t thp_readlink(const struct thp_root *r, const char *rel, char *buf, size_t cap);
 
 /* Opens regular file REL below the root for reading (a FIFO or directory is
  * refused, so nothing blocks). Returns the descriptor or -errno. */

@@ -43,6 +43,8 @@ const char *thp_strerror(int err)
 		return "file too large";
 	case ENOENT:
 		return "absent";
+	case EXDEV:
+		return "a link there points outside the recorded tree";
 	default:
 		return strerror(-err);
 	}
@@ -52,6 +54,19 @@ int thp_usage_error(const char *cmd)
 {
 	fprintf(stderr, "Try 'thp %s --help' for more information.\n", cmd);
 	return 2;
+}
+
+void thp_root_done(struct thp_root *r)
+{
+	const struct thp_root_escape *e = r->escape;
+
+	for (int i = 0; e && i < e->named; i++)
+		thp_err("'%s' points outside the recorded tree '%s'; it was not followed", e->link[i],
+			r->path);
+	if (e && e->more)
+		thp_err("%u more links point outside the recorded tree '%s'; they were not followed",
+			e->more, r->path);
+	thp_root_close(r);
 }
 
 const char *thp_root_hint(int err)
