@@ -4,12 +4,17 @@
 # message or a partial result, never a crash, a sanitizer report, or a hang.
 # Exit 1 and 2 need a "thp: " message; 3 is a finding (diff, doctor, watch).
 # Run it with the ASan+UBSan build (make sanitize does) so leaks count too.
+# Trees whose links lead out: no output, capture or write may reach outside
+# (the marker of the files there never shows; they and the live sysfs stay
+# as they were), and the link is named.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 H=build/hostile
+MARK=thpSECRET7f3a9c
+LIVE_LOCK=/tmp/thp-live.lock
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-tests/hostile/mktrees.sh "$H" || exit 1
+HOSTILE_SECRET=$MARK tests/hostile/mktrees.sh "$H" || exit 1
 
 # arguments that keep a command bounded and off the live host
 args_for() {
@@ -29,6 +34,33 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
 	as="setpriv --reuid=nobody --regid=nogroup --clear-groups"
 	chmod 777 "$tmp"
 fi
+
+# leaked: the marker of the files outside the trees is in the last run's
+# output or capture (a directory or an archive)
+leaked() {
+	grep -rqaF "$MARK" "$tmp/out" "$tmp/err" "$tmp/cap" 2> /dev/null && return 0
+	[ -f "$tmp/cap.tar.gz" ] && tar -xzOf "$tmp/cap.tar.gz" 2> /dev/null | grep -qaF "$MARK"
+}
+
+# the files outside the trees: names, kinds, sizes, times and contents
+outside_state() {
+	find "$H/.outside" -printf '%p %y %s %T@ %l\n' | sort
+	find "$H/.outside" -type f -exec cksum {} + | sort
+}
+
+# the live THP and hugetlb settings (writable sysfs files) as "FILE VALUE" lines
+live_state() {
+	find /sys/kernel/mm/transparent_hugepage /sys/kernel/mm/hugepages -type f -perm -u=w 2> /dev/null |
+		sort | while read -r f; do printf '%s %s\n' "$f" "$(cat "$f" 2> /dev/null)"; done
+}
+
+# puts back live settings that differ from $tmp/live.before
+live_restore() {
+	live_state | diff "$tmp/live.before" - | sed -n 's/^< //p' | while read -r f v; do
+		case $v in *"["*) v=${v#*[}; v=${v%%]*} ;; esac
+		printf '%s' "$v" > "$f" 2> /dev/null
+	done
+}
 
 # check TREE CMD [ARGS...]: runs one invocation and judges it (as $run_as)
 check() {
@@ -50,6 +82,9 @@ check() {
 	elif [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ] && ! grep -q '^thp: ' "$tmp/err"; then
 		bad "$what: exit $rc without a 'thp: ' message"
 		head -5 "$tmp/err"
+	elif leaked; then
+		bad "$what: shows or records a file outside the tree"
+		grep -aF "$MARK" "$tmp/out" "$tmp/err" | head -3
 	else
 		ok
 	fi
@@ -57,7 +92,17 @@ check() {
 
 cmds=$("$THP" --help | awk '/^Commands:/ {on=1; next} on && /^  [a-z]/ {print $1} on && /^$/ {exit}')
 run_as=
+outside_state > "$tmp/outside.before"
 for tree in $(ls "$H"); do
+	# a tree linked to the live sysfs: its writes would change the host
+	if [ "$tree" = live-links ]; then
+		exec 7>> "$LIVE_LOCK"
+		if ! flock -w 600 7; then
+			skip "$tree: the host lock $LIVE_LOCK stayed busy for 10 minutes"
+			continue
+		fi
+		live_state > "$tmp/live.before"
+	fi
 	for c in $cmds; do
 		# serve runs until stopped; what it serves is 'thp metrics', checked here
 		case $c in help | serve) continue ;; esac
@@ -66,7 +111,33 @@ for tree in $(ls "$H"); do
 		# shellcheck disable=SC2046
 		check "$tree" --json $c $(args_for "$c")
 	done
+	# the other writers and the archive
+	check "$tree" persist --systemd
+	check "$tree" hugetlb set 2M=1
+	check "$tree" capture -o "$tmp/cap.tar.gz"
+	case $tree in *-links)
+		check "$tree" status
+		expect "$tree: the link leaving the tree is named" grep -q 'points outside the recorded tree' "$tmp/err"
+	esac
+	if [ "$tree" = live-links ]; then
+		live_state > "$tmp/live.after"
+		if cmp -s "$tmp/live.before" "$tmp/live.after"; then
+			ok
+		else
+			bad "$tree: the live THP or hugetlb settings changed (put back)"
+			diff "$tmp/live.before" "$tmp/live.after"
+			live_restore
+		fi
+		exec 7>&-
+	fi
 done
+outside_state > "$tmp/outside.after"
+if cmp -s "$tmp/outside.before" "$tmp/outside.after"; then
+	ok
+else
+	bad "files outside the trees were written"
+	diff "$tmp/outside.before" "$tmp/outside.after" | head -20
+fi
 # watch compares recorded trees: every hostile tree as the later sample
 for tree in $(ls "$H"); do
 	check "$tree" watch --replay "$H/$tree" --replay "$H/empty"

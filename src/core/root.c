@@ -26,7 +26,7 @@ struct open_how {
 #endif
 
 #define WALK_LINKS 40 /* links followed in one path, as the kernel's MAXSYMLINKS */
-#define WALK_DEPTH 64 /* directories deep */
+#define WALK_DEPTH 256 /* directories deep */
 
 int thp_root_open(struct thp_root *r, const char *path)
 {

@@ -46,7 +46,7 @@ int thp_root_openat(const struct thp_root *r, const char *rel, int flags, mode_t
 
 /* Resolves REL below directory DIRFD one component at a time as
  * thp_root_openat() does for a recorded tree, with at most 40 links (-ELOOP)
- * and 64 directories deep (-ENAMETOOLONG), and opens the last component with
+ * and 256 directories deep (-ENAMETOOLONG), and opens the last component with
  * FLAGS and MODE. On -EXDEV the path of the link (or REL) that leaves is
  * copied to WHERE (CAP bytes). Returns the descriptor or -errno. */
 int thp_root_walk(int dirfd, const char *rel, int flags, mode_t mode, char *where, size_t cap);

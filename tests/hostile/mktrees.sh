@@ -14,6 +14,13 @@
 #   fifos       every file a FIFO with no writer
 #   nothing     no files at all
 #   thp-file    the THP sysfs directory is a file
+# and trees whose links lead out, to files in OUTDIR/.outside that hold the
+# marker HOSTILE_SECRET (which no output may show) or to the live sysfs:
+#   abs-links   every file an absolute link to .outside/secret
+#   rel-links   every file a relative link (../..) to .outside/secret
+#   dir-links   the THP, hugetlb, run/thp, etc/tmpfiles.d and etc/systemd
+#               directories linked to copies in .outside (absolute and relative)
+#   live-links  the THP and hugetlb sysfs directories linked to the live ones
 #   tests/hostile/mktrees.sh OUTDIR
 set -eu
 out=$1
@@ -22,6 +29,7 @@ base=$src/tests/fixtures/always-always
 [ -d "$out" ] && chmod -R u+rwx "$out"
 rm -rf "$out"
 mkdir -p "$out"
+out=$(cd "$out" && pwd) # links below point at it
 
 # the untouched base, with the per-process files the fixture lacks
 mkdir "$out/.base"
@@ -31,6 +39,17 @@ for d in "$out"/.base/proc/[0-9]*; do
 	cp "$src/tests/fuzz/seeds/cgroup/hybrid" "$d/cgroup"
 	printf 'redis-server\0*:6379\0' > "$d/cmdline"
 done
+
+# what lies outside every tree; the trees below link to it
+: "${HOSTILE_SECRET:=thpSECRET7f3a9c}"
+T=sys/kernel/mm/transparent_hugepage
+o=$out/.outside
+mkdir -p "$o/run-thp" "$o/tmpfiles.d" "$o/systemd"
+echo "$HOSTILE_SECRET" > "$o/secret"
+cp -a "$out/.base/$T" "$o/thp"
+echo "always [$HOSTILE_SECRET] never" > "$o/thp/enabled"
+cp -a "$out/.base/sys/kernel/mm/hugepages" "$o/hugepages"
+echo "w /$T/defrag - - - - $HOSTILE_SECRET" > "$o/tmpfiles.d/secret.conf"
 
 perl -e 'srand(8); print map { chr(int rand 256) } 1 .. 4096' > "$out/.garbage"
 perl -e 'print "a" x (1 << 20)' > "$out/.longline"
@@ -49,15 +68,39 @@ t_loops() { rm "$1"; ln -s "$(basename "$1").loop" "$1"; ln -s "$(basename "$1")
 t_unreadable() { chmod 000 "$1"; }
 t_dirs() { rm "$1"; mkdir "$1"; }
 t_fifos() { rm "$1"; mkfifo "$1"; }
+t_abs_links() { rm "$1"; ln -s "$o/secret" "$1"; }
+# ../ once per directory between OUTDIR and the file, then into .outside
+t_rel_links() {
+	rm "$1"
+	ln -s "$(printf %s "${1#"$out"/}" | sed 's,[^/]*/,../,g; s,[^/]*$,,').outside/secret" "$1"
+}
 
 for k in empty garbage longline bignum nobrackets loops dirs fifos unreadable; do
 	each "$k" "t_$k"
 done
-T=sys/kernel/mm/transparent_hugepage
+each abs-links t_abs_links
+each rel-links t_rel_links
 # directories that contain themselves, for anything that walks trees
 ln -s . "$out/loops/$T/hugepages-4096kB"
 ln -s ../.. "$out/loops/proc/812/task"
 ln -s proc "$out/loops/proc/self"
+# a loop that passes outside the tree
+ln -s "$out/loops/proc/vmstat" "$o/loop"
+rm "$out/loops/proc/vmstat"
+ln -s "$o/loop" "$out/loops/proc/vmstat"
+# directories linked out: to copies outside, and to the live sysfs
+cp -a "$out/.base" "$out/dir-links"
+rm -rf "$out/dir-links/$T" "$out/dir-links/sys/kernel/mm/hugepages"
+ln -s "$o/thp" "$out/dir-links/$T"
+ln -s ../../../../.outside/hugepages "$out/dir-links/sys/kernel/mm/hugepages"
+mkdir -p "$out/dir-links/run" "$out/dir-links/etc"
+ln -s "$o/run-thp" "$out/dir-links/run/thp"
+ln -s ../../.outside/tmpfiles.d "$out/dir-links/etc/tmpfiles.d"
+ln -s "$o/systemd" "$out/dir-links/etc/systemd"
+cp -a "$out/.base" "$out/live-links"
+rm -rf "$out/live-links/$T" "$out/live-links/sys/kernel/mm/hugepages"
+ln -s "/$T" "$out/live-links/$T"
+ln -s /sys/kernel/mm/hugepages "$out/live-links/sys/kernel/mm/hugepages"
 # unreadable directories too
 find "$out/unreadable" -mindepth 1 -type d -exec chmod 000 {} +
 mkdir "$out/nothing"
