@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -46,6 +48,8 @@ int thp_root_open(struct thp_root *r, const char *path)
 		thp_root_close(r);
 		return -ENOMEM;
 	}
+	if (r->escape)
+		pthread_mutex_init(&r->escape->lock, NULL);
 	return 0;
 }
 
@@ -54,6 +58,8 @@ void thp_root_close(struct thp_root *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	r->fd = -1;
+	if (r->escape)
+		pthread_mutex_destroy(&r->escape->lock);
 	free(r->escape);
 	r->escape = NULL;
 }
@@ -138,11 +144,13 @@ static int walk_step(struct walk *w, const char *name, bool last, int flags, mod
 	struct stat sb;
 
 	if (last) {
+		/* O_NOFOLLOW meets a link as ELOOP, or as ENOTDIR with O_DIRECTORY */
 		f = openat(dir, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
-		if (f < 0 && errno == ELOOP && !(flags & O_NOFOLLOW))
-			return link_text(dir, name, target) == STEP_LINK ? STEP_LINK : -ELOOP;
-		if (f < 0)
-			return -errno;
+		if (f < 0) {
+			int err = -errno;
+			bool maybe = (err == -ELOOP || err == -ENOTDIR) && !(flags & O_NOFOLLOW);
+			return maybe && link_text(dir, name, target) == STEP_LINK ? STEP_LINK : err;
+		}
 		if ((flags & (O_PATH | O_NOFOLLOW)) == O_PATH && fstat(f, &sb) == 0 && S_ISLNK(sb.st_mode))
 			return link_of(f, target);
 		*fd = f;
@@ -240,7 +248,7 @@ int thp_root_walk(int dirfd, const char *rel, int flags, mode_t mode, char *wher
 /* Opens REL below DIRFD inside it: openat2 where the kernel has it. */
 static int beneath(int dirfd, const char *rel, int flags, mode_t mode)
 {
-	static bool no_openat2; /* the kernel predates openat2 (Linux 5.6) */
+	static atomic_bool no_openat2; /* the kernel predates openat2 (Linux 5.6) */
 	struct open_how how = {
 		.flags = (unsigned)flags | O_CLOEXEC,
 		.mode = flags & (O_CREAT | O_TMPFILE) ? mode : 0,
@@ -264,17 +272,18 @@ static void refused(const struct thp_root *r, const char *rel)
 {
 	struct thp_root_escape *e = r->escape;
 	char link[sizeof(e->link[0])];
-	int fd = thp_root_walk(r->fd, rel, O_PATH, 0, link, sizeof(link));
+	int fd = thp_root_walk(r->fd, rel, O_PATH, 0, link, sizeof(link)), i;
 
 	if (fd >= 0) /* the tree changed meanwhile */
 		close(fd);
-	for (int i = 0; i < e->named; i++)
-		if (strcmp(e->link[i], link) == 0)
-			return;
-	if (e->named == THP_ESCAPES_NAMED)
+	pthread_mutex_lock(&e->lock); /* 'thp serve' reads from several threads */
+	for (i = 0; i < e->named && strcmp(e->link[i], link); i++)
+		;
+	if (i == e->named && e->named == THP_ESCAPES_NAMED)
 		e->more++;
-	else
+	else if (i == e->named)
 		strcpy(e->link[e->named++], link);
+	pthread_mutex_unlock(&e->lock);
 }
 
 int thp_root_openat(const struct thp_root *r, const char *rel, int flags, mode_t mode)

@@ -4,6 +4,7 @@
 #define THP_ROOT_H
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/stat.h>
@@ -13,6 +14,7 @@
  * name, and how many more. */
 #define THP_ESCAPES_NAMED 4
 struct thp_root_escape {
+	pthread_mutex_t lock;
 	char link[THP_ESCAPES_NAMED][256];
 	int named;
 	unsigned more;

@@ -64,8 +64,8 @@ void thp_root_done(struct thp_root *r)
 		thp_err("'%s' points outside the recorded tree '%s'; it was not followed", e->link[i],
 			r->path);
 	if (e && e->more)
-		thp_err("%u more links point outside the recorded tree '%s'; they were not followed",
-			e->more, r->path);
+		thp_err("%u more paths lead outside the recorded tree '%s' through other links; "
+			"they were not followed", e->more, r->path);
 	thp_root_close(r);
 }
 

@@ -173,6 +173,30 @@ static void reads(void **state)
 		both_ways(&cases[i]);
 }
 
+/* Directories are opened through links inside the tree too. */
+static void directories(void **state)
+{
+	DIR *d;
+	int fd;
+	(void)state;
+
+	fd = thp_root_walk(root.fd, "dirlink", O_RDONLY | O_DIRECTORY, 0, NULL, 0);
+	assert_true(fd >= 0);
+	close(fd);
+	fd = thp_root_walk(root.fd, "dirlink", O_PATH | O_DIRECTORY, 0, NULL, 0);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(thp_root_walk(root.fd, "dirlink", O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0,
+				       NULL, 0), -ENOTDIR);
+	assert_int_equal(thp_root_walk(root.fd, "dirout", O_RDONLY | O_DIRECTORY, 0, NULL, 0), -EXDEV);
+	assert_int_equal(thp_root_walk(root.fd, "file", O_RDONLY | O_DIRECTORY, 0, NULL, 0), -ENOTDIR);
+	d = thp_opendir(&root, "dirlink");
+	assert_non_null(d);
+	closedir(d);
+	assert_null(thp_opendir(&root, "dirout"));
+	assert_int_equal(errno, EXDEV);
+}
+
 /* The first link on a refused path is named, once. */
 static void names_the_link(void **state)
 {
@@ -313,7 +337,8 @@ static void live_and_magic(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(reads),      cmocka_unit_test(names_the_link),
+		cmocka_unit_test(reads),      cmocka_unit_test(directories),
+		cmocka_unit_test(names_the_link),
 		cmocka_unit_test(long_paths), cmocka_unit_test(writes),
 		cmocka_unit_test(links_as_links), cmocka_unit_test(live_and_magic),
 	};
