@@ -39,5 +39,5 @@ int thp_root_link(const struct thp_root *r, const char *target, const char *rel)
 
 int thp_root_unlink(const struct thp_root *r, const char *rel)
 {
-	return below(r, rel, UNLINK, NULL, 0);
+	return below(r, rel, UNLINK, "", 0);
 }

@@ -198,20 +198,18 @@ int thp_root_walk(int dirfd, const char *rel, int flags, mode_t mode, char *wher
 {
 	char rest[PATH_MAX], target[PATH_MAX], name[NAME_MAX + 1];
 	const char *p = rest;
-	struct walk w;
+	struct walk w = { .depth = 0 };
 	int links = 0, rc = 0, fd = -1;
 
 	if (strlen(rel) >= sizeof(rest))
 		return -ENAMETOOLONG;
 	strcpy(rest, rel);
+	target[0] = '\0';
 	if (cap) {
 		where[0] = '\0';
 		append(where, cap, rel);
 	}
 	w.dir[0] = dirfd;
-	w.len[0] = 0;
-	w.depth = 0;
-	w.path[0] = '\0';
 	while (rc >= 0 && fd < 0) {
 		size_t n;
 		bool last;
@@ -277,7 +275,7 @@ static void refused(const struct thp_root *r, const char *rel)
 	if (fd >= 0) /* the tree changed meanwhile */
 		close(fd);
 	pthread_mutex_lock(&e->lock); /* 'thp serve' reads from several threads */
-	for (i = 0; i < e->named && strcmp(e->link[i], link); i++)
+	for (i = 0; i < e->named && strcmp(e->link[i], link) != 0; i++)
 		;
 	if (i == e->named && e->named == THP_ESCAPES_NAMED)
 		e->more++;
