@@ -13,10 +13,10 @@ tr_state() {
 	cat "$TT/tracing_on" "$TT/set_event" "$TT/trace_clock" "$TT/current_tracer" "$TT/buffer_size_kb"
 	grep -l '^1' "$TT"/events/*/enable 2>/dev/null
 }
-# tr_wait FILE PATTERN: waits up to 5 s for PATTERN in FILE
+# tr_wait FILE PATTERN: waits up to 30 s (a busy host) for PATTERN in FILE
 tr_wait() {
 	_i=0
-	while ! grep -q "$2" "$1" 2>/dev/null && [ $_i -lt 100 ]; do sleep 0.05; _i=$((_i + 1)); done
+	while ! grep -q "$2" "$1" 2>/dev/null && [ $_i -lt 600 ]; do sleep 0.05; _i=$((_i + 1)); done
 	grep -q "$2" "$1" 2>/dev/null
 }
 tr_cleanup() {
@@ -43,16 +43,18 @@ elif ! grep -qw tracefs /proc/filesystems; then
 elif [ ! -w /proc/sys/vm/compact_memory ]; then
 	skip "trace: this kernel has no /proc/sys/vm/compact_memory (CONFIG_COMPACTION)"
 else
-	# 1. A 5 s trace while a helper leaves holes in 256 MiB and the test compacts.
+	# 1. A 5 s trace while a helper holds 256 MiB with holes and the test
+	# compacts; the helper is ready before the trace starts (on a busy host
+	# it takes seconds, which would leave the compaction after the trace).
 	before=$(tr_state)
-	"$THP" trace -d 5 --json > "$tr_tmp/a.json" 2> "$tr_tmp/a.err" &
-	tr_pid=$!
-	tr_wait "$tr_tmp/a.err" '^Tracing'
 	mkfifo "$tr_tmp/hogin"
 	"$HOG" 256 --nohuge --holes < "$tr_tmp/hogin" > "$tr_tmp/hog.out" &
 	tr_hogpid=$!
 	exec 8> "$tr_tmp/hogin"
 	tr_wait "$tr_tmp/hog.out" ready
+	"$THP" trace -d 5 --json > "$tr_tmp/a.json" 2> "$tr_tmp/a.err" &
+	tr_pid=$!
+	tr_wait "$tr_tmp/a.err" '^Tracing'
 	sh -c 'echo 1 > /proc/sys/vm/compact_memory' &
 	tr_writer=$!
 	wait "$tr_writer"
