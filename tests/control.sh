@@ -13,7 +13,8 @@ FX=tests/fixtures/live-6.18
 R=$tmp/root
 T=$R/sys/kernel/mm/transparent_hugepage
 
-fresh() { rm -rf "$R"; cp -a "$FX" "$R"; }
+# a copy of the fixture with the directories a host has (thp creates none but run/thp)
+fresh() { rm -rf "$R"; cp -a "$FX" "$R"; mkdir -p "$R/run" "$R/etc/tmpfiles.d" "$R/etc/systemd/system"; }
 # sums of every file of the tree, to prove that nothing changed
 tree_sum() { (cd "$1" && find sys proc -type f -exec md5sum {} + | sort -k2); }
 same_as_fixture() { [ "$(tree_sum "$R")" = "$(tree_sum "$FX")" ]; }

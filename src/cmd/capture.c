@@ -1,35 +1,60 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* capture.c - `thp capture`: record this host's THP files for `thp --root DIR` anywhere */
+#include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../core/capture.h"
+#include "../core/proc.h"
 #include "../render/render.h"
 #include "cmd.h"
 
 extern char **environ;
 
+/* Prints WORDS (NULL-terminated) after INDENT, wrapped at 80 columns. */
+static void print_words(const char *indent, const char *const *words)
+{
+	size_t col = (size_t)printf("%s", indent);
+
+	for (int i = 0; words[i]; i++) {
+		if (col + 1 + strlen(words[i]) > 79 && col > strlen(indent))
+			col = (size_t)printf("\n%s", indent);
+		col += (size_t)printf("%s%s", col > strlen(indent) ? " " : "", words[i]);
+	}
+	putchar('\n');
+}
+
 static void usage(void)
 {
-	puts("Usage: thp [--root DIR] capture [-o DIR|FILE.tar.gz] [--no-procs]\n"
+	puts("Usage: thp [--root DIR] capture [-o DIR|FILE.tar.gz] [--no-procs] [--no-cmdline]\n"
 	     "\n"
 	     "Record exactly the /proc and /sys files thp reads, keeping their layout, so that\n"
-	     "'thp --root DIR status' shows this host on any machine. Per-process files\n"
-	     "(status, smaps_rollup, smaps, comm, cmdline, stat, cgroup) are included unless\n"
-	     "--no-procs is given; command lines may hold secrets, so check before sharing.\n"
+	     "'thp --root DIR status' shows this host on any machine. Recorded, below the root:");
+	print_words("    ", thp_capture_host_paths);
+	puts("and per process, below proc/PID/ (unless --no-procs):");
+	print_words("    ", thp_capture_proc_files);
+	puts("    " THP_CAPTURE_CMDLINE " (the command line, unless --no-cmdline)\n"
+	     "    " THP_ENVIRON_FILE ": of the environment, only these variables:");
+	print_words("        ", thp_environ_names);
+	puts("Nothing else of any environment is recorded. Command lines can hold secrets\n"
+	     "(passwords given as arguments): check them before sharing, or use --no-cmdline.\n"
+	     "Only the capture's owner can read it (files 0600, directories 0700).\n"
 	     "\n"
 	     "Options:\n"
-	     "  -o, --output PATH  a directory, or an archive if PATH ends in .tar.gz or .tgz\n"
+	     "  -o, --output PATH  a new directory, or an archive if PATH ends in .tar.gz or .tgz\n"
 	     "                     (default: thp-capture-HOST-DATE.tar.gz in the current directory)\n"
 	     "      --no-procs     leave out per-process files\n"
+	     "      --no-cmdline   leave out the command lines of processes\n"
 	     "  -J, --json         report what was captured as JSON\n"
 	     "  -h, --help         show this help");
 }
@@ -40,33 +65,93 @@ static bool is_archive(const char *p)
 	return (n > 7 && strcmp(p + n - 7, ".tar.gz") == 0) || (n > 4 && strcmp(p + n - 4, ".tgz") == 0);
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *f)
+/* Removes NAME in AT and, for a directory, everything below it; links are
+ * removed, not followed. */
+static void remove_tree(int at, const char *name)
 {
-	(void)sb; (void)flag; (void)f;
-	return remove(path);
+	int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	struct dirent *de;
+
+	if (!d && fd >= 0)
+		close(fd);
+	while (d && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		    unlinkat(dirfd(d), de->d_name, 0) != 0 && errno == EISDIR)
+			remove_tree(dirfd(d), de->d_name);
+	if (d)
+		closedir(d);
+	if (unlinkat(at, name, AT_REMOVEDIR) != 0 && errno == ENOTDIR)
+		unlinkat(at, name, 0);
 }
 
-/* Runs tar to pack DIR/NAME into ARCHIVE. Returns 0 or an error message. */
-static const char *pack(const char *archive, const char *dir, const char *name)
+/* Creates a new private directory ".thp-capture.XXXXXX" in DIRFD; its name
+ * goes to NAME. Returns 0 or -errno. */
+static int make_staging(int dirfd, char name[32])
 {
-	char *argv[] = { "tar", "-czf", (char *)archive, "-C", (char *)dir, (char *)name, NULL };
-	pid_t pid;
-	int status;
+	for (int tries = 0; tries < 100; tries++) {
+		snprintf(name, 32, ".thp-capture.%06x", (unsigned)(rand() ^ getpid()) & 0xffffff);
+		if (mkdirat(dirfd, name, 0700) == 0)
+			return fchmodat(dirfd, name, 0700, 0) == 0 ? 0 : -errno;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
 
-	if (posix_spawnp(&pid, "tar", NULL, NULL, argv, environ) != 0)
-		return "cannot run tar";
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return "tar failed";
-	return NULL;
+struct pack {
+	int dir;          /* tar runs there */
+	const char *stem; /* and packs this directory */
+	const char *err;  /* why tar failed */
+};
+
+/* Runs tar to write a gzip-compressed archive of the staged tree to FD. */
+static int fill_archive(int fd, void *arg)
+{
+	struct pack *p = arg;
+	char *argv[] = { "tar", "-czf", "-", (char *)p->stem, NULL };
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t none, dfl;
+	pid_t pid;
+	int status, rc;
+
+	sigemptyset(&none);
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGINT);
+	sigaddset(&dfl, SIGTERM);
+	sigaddset(&dfl, SIGHUP);
+	posix_spawnattr_init(&at);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	posix_spawnattr_setsigmask(&at, &none); /* Ctrl-C stops tar as it stops thp */
+	posix_spawnattr_setsigdefault(&at, &dfl);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addfchdir_np(&fa, p->dir);
+	posix_spawn_file_actions_adddup2(&fa, fd, STDOUT_FILENO);
+	rc = posix_spawnp(&pid, "tar", &fa, &at, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	if (rc != 0) {
+		p->err = "cannot run tar";
+		return -rc;
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		p->err = "tar failed";
+		return -EIO;
+	}
+	return 0;
 }
 
 /* Base name of an archive path without its .tar.gz/.tgz suffix. */
-static void archive_stem(const char *archive, char *out, size_t cap)
+static void archive_stem(const char *name, char *out, size_t cap)
 {
-	const char *b = strrchr(archive, '/');
-	b = b ? b + 1 : archive;
-	snprintf(out, cap, "%s", b);
-	char *dot = strstr(out, ".tar.gz");
+	char *dot;
+
+	snprintf(out, cap, "%s", name);
+	dot = strstr(out, ".tar.gz");
 	if (!dot)
 		dot = strstr(out, ".tgz");
 	if (dot)
@@ -90,24 +175,78 @@ static void report(const struct thp_ctx *ctx, const char *out, const struct thp_
 		       r->unreadable);
 }
 
+/* Renames FROM in FROMDIR to TO in TODIR, which must not exist. Returns 0 or -errno. */
+static int rename_new(int fromdir, const char *from, int todir, const char *to)
+{
+	if (renameat2(fromdir, from, todir, to, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL) /* EINVAL: no RENAME_NOREPLACE (Linux before 3.15, some file systems) */
+		return -errno;
+	if (faccessat(todir, to, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+		return -EEXIST;
+	return renameat(fromdir, from, todir, to) == 0 ? 0 : -errno;
+}
+
+/* Records the host into a new directory STEM below a private staging
+ * directory in DIR, then renames it to NAME (a directory) or packs it into
+ * the archive NAME. Returns 0 or -errno; *WHY may name tar's failure. */
+static int capture_into(const struct thp_ctx *ctx, int dir, const char *name, bool archive,
+			const struct thp_capture_opts *o, struct thp_capture_result *r,
+			const char **why)
+{
+	char staging[32], stem[256];
+	struct pack p = { -1, stem, NULL };
+	struct stat st;
+	int out = -1, err;
+
+	archive_stem(name, stem, sizeof(stem));
+	if (!archive && fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return -EEXIST;
+	err = make_staging(dir, staging);
+	if (err)
+		return err;
+	p.dir = openat(dir, staging, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (p.dir < 0 || mkdirat(p.dir, stem, 0700) != 0 ||
+	    (out = openat(p.dir, stem, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		err = -errno;
+	if (!err)
+		err = thp_capture(&ctx->root, out, o, r);
+	if (!err && thp_signals_pending())
+		err = -EINTR;
+	if (!err && archive)
+		err = thp_file_write_with(dir, name, 0600, fill_archive, &p);
+	else if (!err)
+		err = rename_new(p.dir, stem, dir, name);
+	*why = p.err;
+	if (out >= 0)
+		close(out);
+	if (p.dir >= 0)
+		close(p.dir);
+	remove_tree(dir, staging);
+	return err;
+}
+
 int cmd_capture(struct thp_ctx *ctx, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' }, { "no-procs", no_argument, NULL, 'P' },
-		{ "json", no_argument, NULL, 'J' },          { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "no-cmdline", no_argument, NULL, 'C' },   { "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
 	};
+	struct thp_capture_opts opts = { true, true };
 	struct thp_capture_result r;
-	char def[512], tmp[] = "/tmp/thp-capture.XXXXXX", stem[256], dir[600], host[128] = "host";
-	const char *out = NULL, *msg;
-	bool procs = true;
-	int c, err;
+	char def[512], path[4096], host[128] = "host";
+	const char *out = NULL, *name, *why = NULL;
+	sigset_t old;
+	int c, dir, err;
+	size_t len;
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "+o:Jh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
-		case 'P': procs = false; break;
+		case 'P': opts.procs = false; break;
+		case 'C': opts.cmdline = false; break;
 		case 'J': ctx->json = true; break;
 		case 'h': usage(); return 0;
 		default: return thp_usage_error("capture");
@@ -125,28 +264,30 @@ int cmd_capture(struct thp_ctx *ctx, int argc, char **argv)
 		snprintf(def, sizeof(def), "thp-capture-%s-%s.tar.gz", host, date);
 		out = def;
 	}
-	if (!is_archive(out)) {
-		err = thp_capture(&ctx->root, out, procs, &r);
-		if (err) {
-			thp_err("cannot write capture '%s': %s", out, strerror(-err));
-			return 1;
-		}
+	len = strlen(out);
+	while (len > 1 && out[len - 1] == '/')
+		len--; /* "-o DIR/" names DIR */
+	snprintf(path, sizeof(path), "%.*s", (int)len, out);
+	dir = thp_file_dir(path, &name);
+	if (dir >= 0 && (!*name || *name == '.' || (is_archive(name) && strlen(name) <= 7))) {
+		thp_err("capture: '%s' does not name a new directory or archive", out);
+		close(dir);
+		return 2;
+	}
+	if (dir < 0) {
+		thp_err("cannot write capture '%s': %s", out, thp_file_strerror(dir));
+		return 1;
+	}
+	srand((unsigned)time(NULL));
+	thp_signals_hold(&old); /* a signal ends thp after the staged files are gone */
+	err = capture_into(ctx, dir, name, is_archive(name), &opts, &r, &why);
+	close(dir);
+	if (err == -EEXIST && !is_archive(name))
+		thp_err("cannot write capture '%s': it exists (a capture makes a new directory)", out);
+	else if (err)
+		thp_err("cannot write capture '%s': %s", out, why ? why : thp_file_strerror(err));
+	else
 		report(ctx, out, &r);
-		return 0;
-	}
-	if (!mkdtemp(tmp)) {
-		thp_err("cannot create a temporary directory: %s", strerror(errno));
-		return 1;
-	}
-	archive_stem(out, stem, sizeof(stem));
-	snprintf(dir, sizeof(dir), "%s/%s", tmp, stem);
-	err = thp_capture(&ctx->root, dir, procs, &r);
-	msg = err ? strerror(-err) : pack(out, tmp, stem);
-	nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	if (msg) {
-		thp_err("cannot write capture '%s': %s", out, msg);
-		return 1;
-	}
-	report(ctx, out, &r);
-	return 0;
+	thp_signals_release(&old);
+	return err ? 1 : 0;
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "../control/control.h"
 #include "../core/doctor.h"
 #include "../core/root.h"
 
@@ -47,7 +48,7 @@ struct thp_knobs *thp_knobs_load(const struct thp_root *root);
 int thp_want_args(struct thp_knobs *ks, int argc, char **argv, const char *cmd);
 
 /* Where 'thp set' saves the state before its change, below the root. */
-#define SAVED_DEFAULT "run/thp/saved.state"
+#define SAVED_DEFAULT THP_STATE_DIR "/saved.state"
 
 /* The saved state as shown to the user: FILE, or the default below the root. */
 void thp_saved_path(const struct thp_ctx *ctx, const char *file, char *buf, size_t cap);

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,36 +111,45 @@ int thp_metrics_write(const struct thp_root *root, const struct thp_metrics_opts
 	return err == -ENOMEM ? err : 0;
 }
 
-/* Writes the metrics to PATH through a temporary file in the same directory
- * and a rename, so a reader never sees a partial file. Returns 0 or -errno. */
+struct textfile {
+	const struct thp_root *root;
+	const struct thp_metrics_opts *o;
+};
+
+static int fill_textfile(int fd, void *arg)
+{
+	const struct textfile *t = arg;
+	int dup_fd = dup(fd), err;
+	FILE *f = dup_fd < 0 ? NULL : fdopen(dup_fd, "w");
+
+	if (!f) {
+		err = -errno;
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return err;
+	}
+	err = thp_metrics_write(t->root, t->o, f);
+	if (fflush(f) != 0 && !err)
+		err = -errno;
+	if (fclose(f) != 0 && !err)
+		err = -errno;
+	return err;
+}
+
+/* Writes the metrics to PATH, readable by everyone (node_exporter), through a
+ * temporary file in the same directory and a rename, so a reader never sees a
+ * partial file. Returns 0 or -errno. */
 static int write_textfile(const struct thp_root *root, const struct thp_metrics_opts *o,
 			  const char *path)
 {
-	char tmp[4200];
-	FILE *f;
-	int fd, err;
+	struct textfile t = { root, o };
+	const char *name;
+	int dir = thp_file_dir(path, &name), err;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		close(fd);
-		unlink(tmp);
-		return err;
-	}
-	err = thp_metrics_write(root, o, f);
-	if (!err && (fflush(f) || fchmod(fd, 0644) || fsync(fd)))
-		err = -errno;
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
+	if (dir < 0)
+		return dir;
+	err = thp_file_write_with(dir, name, 0644, fill_textfile, &t);
+	close(dir);
 	return err;
 }
 
@@ -192,7 +200,7 @@ int cmd_metrics(struct thp_ctx *ctx, int argc, char **argv)
 	if (textfile) {
 		err = write_textfile(&ctx->root, &o, textfile);
 		if (err) {
-			thp_err("cannot write '%s': %s", textfile, strerror(-err));
+			thp_err("cannot write '%s': %s", textfile, thp_file_strerror(err));
 			return 1;
 		}
 		return 0;

@@ -86,7 +86,7 @@ int modes_begin(const struct thp_root *root, const struct modes *m)
 		}
 		if (err) {
 			thp_err("cannot save the THP policy to '/%s': %s%s", THP_SWITCH_JOURNAL,
-				thp_strerror(err), perm_hint(err));
+				thp_file_strerror(err), perm_hint(err));
 			return 1;
 		}
 	}

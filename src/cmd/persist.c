@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../control/control.h"
 #include "../control/drift.h"
@@ -13,9 +15,13 @@
 #include "../render/render.h"
 #include "cmd.h"
 
-#define TMPFILES_DEFAULT "etc/tmpfiles.d/thp.conf"
-#define UNIT_DEFAULT "etc/systemd/system/thp.service"
-#define UNIT_LINK "etc/systemd/system/basic.target.wants/thp.service"
+#define TMPFILES_DIR "etc/tmpfiles.d"
+#define TMPFILES_NAME "thp.conf"
+#define TMPFILES_DEFAULT TMPFILES_DIR "/" TMPFILES_NAME
+#define UNIT_DIR "etc/systemd/system"
+#define UNIT_NAME "thp.service"
+#define UNIT_DEFAULT UNIT_DIR "/" UNIT_NAME
+#define UNIT_WANTS "basic.target.wants"
 #define OURS "written by 'thp persist"
 
 enum mode { TMPFILES, SYSTEMD, CMDLINE, CHECK };
@@ -178,6 +184,44 @@ static bool foreign(const struct thp_ctx *ctx, const char *file, const char *pat
 	return theirs;
 }
 
+/* Enables the unit as 'systemctl enable' does: a link in UNIT_WANTS, which
+ * is created when missing. Returns 0 or -errno. */
+static int enable_unit(const struct thp_ctx *ctx)
+{
+	int dir = thp_root_opendir_fd(&ctx->root, UNIT_DIR, 0), wants, err;
+
+	if (dir < 0)
+		return dir;
+	if (mkdirat(dir, UNIT_WANTS, 0755) != 0 && errno != EEXIST) {
+		err = -errno;
+		close(dir);
+		return err;
+	}
+	wants = openat(dir, UNIT_WANTS, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	err = wants < 0 ? -errno : thp_file_link(wants, "/" UNIT_DEFAULT, UNIT_NAME);
+	if (wants >= 0)
+		close(wants);
+	close(dir);
+	return err;
+}
+
+/* Writes TEXT to FILE (a path the user named), or to the default file of MODE
+ * below the root (whose directory must exist). Returns 0 or -errno. */
+static int write_file(const struct thp_ctx *ctx, enum mode mode, const char *file, const char *text)
+{
+	const char *name = mode == SYSTEMD ? UNIT_NAME : TMPFILES_NAME;
+	int dir = file ? thp_file_dir(file, &name)
+		       : thp_root_opendir_fd(&ctx->root, mode == SYSTEMD ? UNIT_DIR : TMPFILES_DIR, 0), err;
+
+	if (dir < 0)
+		return dir;
+	err = thp_file_write(dir, name, text, 0644);
+	close(dir);
+	if (!err && mode == SYSTEMD && !file)
+		err = enable_unit(ctx);
+	return err;
+}
+
 static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp_kvlist *l,
 		     const char *file, bool dry, bool force)
 {
@@ -202,14 +246,12 @@ static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp
 		free(text);
 		return 1;
 	}
-	err = file ? thp_file_replace(AT_FDCWD, file, text, 0644)
-		   : thp_root_replace(&ctx->root, path, text, 0644);
-	if (!err && mode == SYSTEMD && !file)
-		err = thp_root_link(&ctx->root, "/" UNIT_DEFAULT, UNIT_LINK);
+	err = write_file(ctx, mode, file, text);
 	free(text);
 	if (err) {
-		thp_err("cannot write '%s': %s%s", shown, thp_strerror(err),
-			err == -EACCES || err == -EPERM ? " (run as root)" : "");
+		thp_err("cannot write '%s': %s%s", shown, thp_file_strerror(err),
+			err == -EACCES || err == -EPERM ? " (run as root)"
+			: err == -ENOENT ? " (thp creates no directory for it)" : "");
 		return 1;
 	}
 	if (ctx->json) {

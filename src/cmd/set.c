@@ -160,29 +160,69 @@ static int die_by(int signo)
 	return 128 + signo;
 }
 
-/* Saves the current state of KS to PATH (relative to DIRFD). Before a change
- * (MARK), a PATH.pending marker is added that lives until the change is done;
+struct txn {
+	bool dry;
+	bool user_file;       /* the saved state is a file the user named */
+	const char *path;     /* saved state: the file named, or below the root */
+	int dirfd;            /* its directory once opened (txn_dir), else -1 */
+	const char *name;     /* its name in that directory */
+	char shown[4200];     /* saved state as shown to the user */
+};
+
+/* Opens the directory of the saved state of TX: the user's (never created) or
+ * thp's state directory, created with CREATE. Returns 0 or -errno. */
+static int txn_dir(const struct thp_ctx *ctx, struct txn *tx, bool create)
+{
+	if (tx->dirfd >= 0)
+		return 0;
+	if (tx->user_file) {
+		tx->dirfd = thp_file_dir(tx->path, &tx->name);
+	} else {
+		tx->dirfd = thp_state_dir(&ctx->root, create);
+		tx->name = strrchr(SAVED_DEFAULT, '/') + 1;
+	}
+	return tx->dirfd < 0 ? tx->dirfd : 0;
+}
+
+static void txn_close(struct txn *tx)
+{
+	if (tx->dirfd >= 0)
+		close(tx->dirfd);
+	tx->dirfd = -1;
+}
+
+/* Name of the marker of an unfinished change beside saved state NAME. */
+static void pending_name(const char *name, char *out, size_t cap)
+{
+	snprintf(out, cap, "%s.pending", name);
+}
+
+/* Saves the current state of KS as the saved state of TX. Before a change
+ * (MARK), a NAME.pending marker is added that lives until the change is done;
  * when the marker is already there, an earlier change did not finish and the
  * state saved before it is kept. Returns 0 or -errno. */
-static int save_state(int dirfd, const char *path, const char *shown, const struct thp_knobs *ks,
+static int save_state(const struct thp_ctx *ctx, struct txn *tx, const struct thp_knobs *ks,
 		      bool mark, int argc, char **argv)
 {
 	char pending[4200], header[1024], when[64];
-	struct thp_kvlist *l = malloc(sizeof(*l));
+	struct thp_kvlist *l;
 	time_t now = time(NULL);
 	size_t len;
 	char *text;
-	int err;
+	int err = txn_dir(ctx, tx, true);
 
-	if (!l)
-		return -ENOMEM;
-	snprintf(pending, sizeof(pending), "%s.pending", path);
-	if (mark && faccessat(dirfd, pending, F_OK, 0) == 0 && faccessat(dirfd, path, F_OK, 0) == 0) {
-		free(l);
+	if (err)
+		return err;
+	pending_name(tx->name, pending, sizeof(pending));
+	if (mark && faccessat(tx->dirfd, pending, F_OK, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    faccessat(tx->dirfd, tx->name, F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
 		thp_err("an earlier 'thp set' did not finish; keeping the state saved before it in %s",
-			shown);
+			tx->shown);
 		return 0;
 	}
+	l = malloc(sizeof(*l));
+	if (!l)
+		return -ENOMEM;
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	len = (size_t)snprintf(header, sizeof(header),
 			       "THP settings at %s, saved by 'thp set'; 'thp restore' puts them back.\n"
@@ -194,30 +234,9 @@ static int save_state(int dirfd, const char *path, const char *shown, const stru
 	free(l);
 	if (!text)
 		return -ENOMEM;
-	err = thp_file_replace(dirfd, path, text, 0644);
+	err = thp_file_write(tx->dirfd, tx->name, text, 0600);
 	free(text);
-	return err || !mark ? err : thp_file_replace(dirfd, pending, "", 0644);
-}
-
-struct txn {
-	bool dry;
-	bool user_file;       /* the saved state is a file the user named */
-	int dirfd;            /* where the saved state lives */
-	const char *path;     /* saved state, relative to dirfd */
-	char shown[4200];     /* saved state as shown to the user */
-};
-
-/* Opens the directory of the default saved state inside the root (made when
- * MAKE) as TX's dirfd; a file the user named needs none. Returns 0 or -errno. */
-static int open_state_dir(const struct thp_ctx *ctx, struct txn *tx, bool make)
-{
-	int fd;
-
-	if (tx->user_file)
-		return 0;
-	fd = thp_root_parent(&ctx->root, SAVED_DEFAULT, make ? 0755 : 0, &tx->path);
-	tx->dirfd = fd < 0 ? -1 : fd;
-	return fd < 0 ? fd : 0;
+	return err || !mark ? err : thp_file_write(tx->dirfd, pending, "", 0600);
 }
 
 /* Runs the wanted changes of KS. SAVE: save the previous state first. */
@@ -236,22 +255,22 @@ static int run(const struct thp_ctx *ctx, struct thp_knobs *ks, struct txn *tx, 
 		thp_err("cannot change THP settings: %s (run as root)", strerror(EPERM));
 		return 1;
 	}
-	err = open_state_dir(ctx, tx, save);
 	if (save) {
-		err = err ? err : save_state(tx->dirfd, tx->path, tx->shown, ks, true, argc, argv);
+		err = save_state(ctx, tx, ks, true, argc, argv);
 		if (err) {
 			thp_err("cannot save the previous state to '%s': %s; nothing was changed",
-				tx->shown, thp_strerror(err));
+				tx->shown, thp_file_strerror(err));
 			return 1;
 		}
 	}
 	err = thp_knobs_apply(&ctx->root, ks, &signo);
 	for (int i = 0; i < ks->n; i++)
 		stuck = stuck || ks->k[i].result == THP_KNOB_STUCK;
-	snprintf(pending, sizeof(pending), "%s.pending", tx->path);
 	/* the host holds one complete state: the saved one or the new one */
-	if (!stuck && tx->dirfd != -1)
+	if (!stuck && txn_dir(ctx, tx, false) == 0) {
+		pending_name(tx->name, pending, sizeof(pending));
 		unlinkat(tx->dirfd, pending, 0);
+	}
 	report(ctx, ks, false, err, save ? tx->shown : NULL, tx->user_file);
 	if (!err)
 		return 0;
@@ -263,9 +282,9 @@ static int run(const struct thp_ctx *ctx, struct thp_knobs *ks, struct txn *tx, 
  * directory), or the default below the root. */
 static void locate(const struct thp_ctx *ctx, const char *file, struct txn *tx)
 {
-	tx->dirfd = file ? AT_FDCWD : -1; /* the default's is opened when needed */
 	tx->path = file ? file : SAVED_DEFAULT;
 	tx->user_file = file != NULL;
+	tx->dirfd = -1;
 	thp_saved_path(ctx, file, tx->shown, sizeof(tx->shown));
 }
 
@@ -354,7 +373,7 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 {
 	const char *save = NULL;
 	struct thp_knobs *ks;
-	struct txn tx = { 0 };
+	struct txn tx = { .dirfd = -1 };
 	int rc = 0;
 
 	if (parse_opts(argc, argv, &tx.dry, &save, true, ctx, set_usage, &rc))
@@ -368,9 +387,9 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 		return 1;
 	locate(ctx, save, &tx);
 	if (optind >= argc) { /* only --save: record the current state */
-		rc = save_state(AT_FDCWD, save, save, ks, false, argc, argv);
+		rc = save_state(ctx, &tx, ks, false, argc, argv);
 		if (rc) {
-			thp_err("cannot write '%s': %s", save, strerror(-rc));
+			thp_err("cannot write '%s': %s", save, thp_file_strerror(rc));
 		} else if (ctx->json) {
 			struct json_object *o = json_object_new_object();
 			json_object_object_add(o, "saved", json_object_new_string(save));
@@ -379,17 +398,14 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 			printf("saved the current settings to %s; 'thp restore %s' puts them back\n",
 			       save, save);
 		}
+		txn_close(&tx);
 		free(ks);
 		return rc ? 1 : 0;
 	}
 	rc = thp_want_args(ks, argc - optind, argv + optind, "set");
-	if (rc) {
-		free(ks);
-		return rc;
-	}
-	rc = run(ctx, ks, &tx, true, argc, argv);
-	if (tx.dirfd >= 0)
-		close(tx.dirfd);
+	if (!rc)
+		rc = run(ctx, ks, &tx, true, argc, argv);
+	txn_close(&tx);
 	free(ks);
 	return rc;
 }
@@ -398,7 +414,7 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 {
 	struct thp_kvlist *l = NULL;
 	struct thp_knobs *ks = NULL;
-	struct txn tx = { 0 };
+	struct txn tx = { .dirfd = -1 };
 	char *buf = NULL, why[512];
 	const char *unused = NULL;
 	int rc = 0, bad, err;
@@ -432,9 +448,8 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	rc = run(ctx, ks, &tx, false, argc, argv);
-	if (tx.dirfd >= 0)
-		close(tx.dirfd);
 out:
+	txn_close(&tx);
 	free(buf);
 	free(l);
 	free(ks);

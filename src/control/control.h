@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <sys/types.h>
 
 #include "../core/root.h"
@@ -41,20 +42,52 @@ int thp_pidfd_open(pid_t pid);
  * without CAP_SYS_NICE or ptrace access, -EAGAIN/-ENOMEM when no huge page
  * could be had. */
 int thp_collapse_range(int pidfd, uint64_t start, uint64_t len);
-/* Replaces PATH (relative to DIRFD) with DATA through a temporary file, fsync
- * and rename, creating missing parent directories. Returns 0 or -errno. */
-int thp_file_replace(int dirfd, const char *path, const char *data, mode_t mode);
+/* Where thp keeps its state (saved settings, journals), below the root: a
+ * directory created 0700, owned by root and never a symbolic link. */
+#define THP_STATE_DIR "run/thp"
 
-/* Creates the symbolic link PATH -> TARGET (relative to DIRFD), replacing an
- * old link and creating parent directories. Returns 0 or -errno. */
-int thp_file_link(int dirfd, const char *target, const char *path);
+/* Opens THP_STATE_DIR below ROOT (creating it 0700 with CREATE; its parent
+ * must exist). Returns an open directory descriptor or -errno: -ELOOP when it
+ * is a symbolic link, -EUCLEAN when it is not owned by the caller (root) or is
+ * writable by group or others. */
+int thp_state_dir(const struct thp_root *root, bool create);
 
-/* thp_file_replace() and thp_file_link() of REL below the root, in its
- * directory opened inside the tree (missing directories are made), and the
- * removal of REL there. Return 0 or -errno (-EXDEV: a link on the way points
- * outside the recorded tree). */
-int thp_root_replace(const struct thp_root *r, const char *rel, const char *data, mode_t mode);
-int thp_root_link(const struct thp_root *r, const char *target, const char *rel);
+/* Opens the directory holding PATH (a path the user named: absolute, or
+ * relative to the current directory) and points *NAME at PATH's last
+ * component; creates nothing. Returns an O_PATH descriptor or -errno. */
+int thp_file_dir(const char *path, const char **name);
+
+/* Writes a file's content to FD. Returns 0 or -errno. */
+typedef int (*thp_fill_fn)(int fd, void *arg);
+
+/* Replaces NAME in directory DIRFD by what FILL writes: into a new temporary
+ * file beside it (O_CREAT|O_EXCL|O_NOFOLLOW, MODE whatever the umask), fsync,
+ * rename. SIGINT, SIGTERM and SIGHUP are held meanwhile; one that arrives
+ * leaves NAME as it was (-EINTR) and ends thp when held no more. The temporary
+ * file never outlives the call. An existing NAME that is not a regular file is
+ * never touched: -ELOOP (symbolic link), -EISDIR, -EEXIST (device, FIFO,
+ * socket). Returns 0 or -errno. */
+int thp_file_write_with(int dirfd, const char *name, mode_t mode, thp_fill_fn fill, void *arg);
+
+/* thp_file_write_with() for the NUL-terminated text DATA. */
+int thp_file_write(int dirfd, const char *name, const char *data, mode_t mode);
+
+/* Points NAME in DIRFD at TARGET (a symbolic link), replacing an old link
+ * but nothing else (-EISDIR, -EEXIST). Returns 0 or -errno. */
+int thp_file_link(int dirfd, const char *target, const char *name);
+
+/* Words for an -errno of the writers above ("it is a symbolic link, ..."). */
+const char *thp_file_strerror(int err);
+
+/* Holds SIGINT, SIGTERM and SIGHUP (the old mask goes to *OLD); whether one
+ * of them arrived meanwhile; releases them (a pending one is delivered). */
+void thp_signals_hold(sigset_t *old);
+bool thp_signals_pending(void);
+void thp_signals_release(const sigset_t *old);
+
+/* Removes REL below the root, in its directory opened inside the tree.
+ * Returns 0 or -errno (-EXDEV: a link on the way points outside the recorded
+ * tree). */
 int thp_root_unlink(const struct thp_root *r, const char *rel);
 
 /* A temporary change of the global THP policy ('enabled'). The prior value is
@@ -68,7 +101,8 @@ struct thp_switch {
 };
 
 /* Where the journal of the policy switch lives, below the root. */
-#define THP_SWITCH_JOURNAL "run/thp/bench.journal"
+#define THP_SWITCH_JOURNAL_NAME "bench.journal"
+#define THP_SWITCH_JOURNAL THP_STATE_DIR "/" THP_SWITCH_JOURNAL_NAME
 
 /* Validates MODES (NULL-terminated) against the kernel's choices for 'enabled',
  * reads the prior policy (or takes it from the journal of an interrupted run)

@@ -1,62 +1,240 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* files.c - write the files thp keeps: saved state, tmpfiles.d drop-in, unit */
+/* files.c - write the files thp keeps (saved state, journal, tmpfiles.d drop-in,
+ * unit, metrics textfile, capture archive): each through a temporary file
+ * created exclusively beside it, fsync and rename; nothing but a regular file
+ * is ever replaced */
 #include "control.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Creates every missing directory above PATH. */
-static int mkparents(int dirfd, const char *path)
-{
-	char buf[4096];
+/* The signals that end thp while a temporary file exists: held until it is
+ * renamed into place or removed. */
+static const int held[] = { SIGINT, SIGTERM, SIGHUP };
 
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = strchr(buf + 1, '/'); p; p = strchr(p + 1, '/')) {
-		*p = '\0';
-		if (mkdirat(dirfd, buf, 0755) < 0 && errno != EEXIST)
+void thp_signals_hold(sigset_t *old)
+{
+	sigset_t s;
+
+	sigemptyset(&s);
+	for (size_t i = 0; i < sizeof(held) / sizeof(held[0]); i++)
+		sigaddset(&s, held[i]);
+	sigprocmask(SIG_BLOCK, &s, old);
+}
+
+bool thp_signals_pending(void)
+{
+	sigset_t p;
+
+	if (sigpending(&p) != 0)
+		return false;
+	for (size_t i = 0; i < sizeof(held) / sizeof(held[0]); i++)
+		if (sigismember(&p, held[i]) == 1)
+			return true;
+	return false;
+}
+
+void thp_signals_release(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+const char *thp_file_strerror(int err)
+{
+	switch (-err) {
+	case ELOOP:
+		return "it is a symbolic link, which thp does not follow or replace";
+	case EISDIR:
+		return "it is a directory";
+	case EEXIST:
+		return "it exists and is not a regular file, which thp does not replace";
+	case EXDEV:
+		return "a link on the way points outside the recorded tree";
+	case EUCLEAN:
+		return "the directory is not thp's own (it must be owned by root and writable by no one else)";
+	default:
+		return strerror(-err);
+	}
+}
+
+/* 0 when NAME in DIRFD is absent or a regular file; else why it may not be
+ * replaced: -ELOOP (symbolic link), -EISDIR, -EEXIST (FIFO, device, socket). */
+static int check_target(int dirfd, const char *name)
+{
+	struct stat st;
+
+	if (!*name || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return -EISDIR;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (S_ISLNK(st.st_mode))
+		return -ELOOP;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	return S_ISREG(st.st_mode) ? 0 : -EEXIST;
+}
+
+/* Creates a new file ".NAME.XXXXXX" in DIRFD with MODE whatever the umask;
+ * its name goes to TMP. Returns the descriptor or -errno. */
+static int create_temp(int dirfd, const char *name, mode_t mode, char tmp[NAME_MAX + 1])
+{
+	static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+	for (int tries = 0; tries < 100; tries++) {
+		unsigned char r[6];
+		size_t n;
+		int fd;
+
+		if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
+			for (size_t i = 0; i < sizeof(r); i++)
+				r[i] = (unsigned char)(getpid() * 31 + tries * 7 + (int)i * 13);
+		n = (size_t)snprintf(tmp, NAME_MAX + 1, ".%.*s.", NAME_MAX - 8, name);
+		for (size_t i = 0; i < sizeof(r); i++)
+			tmp[n + i] = abc[r[i] % (sizeof(abc) - 1)];
+		tmp[n + sizeof(r)] = '\0';
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+		if (fd < 0 && errno == EEXIST)
+			continue;
+		if (fd < 0)
 			return -errno;
-		*p = '/';
+		if (fchmod(fd, mode) != 0) {
+			int err = -errno;
+			close(fd);
+			unlinkat(dirfd, tmp, 0);
+			return err;
+		}
+		return fd;
+	}
+	return -EEXIST;
+}
+
+int thp_file_write_with(int dirfd, const char *name, mode_t mode, thp_fill_fn fill, void *arg)
+{
+	char tmp[NAME_MAX + 1];
+	sigset_t old;
+	int fd, err = check_target(dirfd, name);
+
+	if (err)
+		return err;
+	thp_signals_hold(&old);
+	fd = create_temp(dirfd, name, mode, tmp);
+	if (fd < 0) {
+		thp_signals_release(&old);
+		return fd;
+	}
+	err = fill(fd, arg);
+	if (!err && fsync(fd) != 0)
+		err = -errno;
+	if (close(fd) != 0 && !err)
+		err = -errno;
+	if (!err && thp_signals_pending())
+		err = -EINTR; /* ends thp once released: the old file stays whole */
+	if (!err && renameat(dirfd, tmp, dirfd, name) != 0)
+		err = -errno;
+	if (err)
+		unlinkat(dirfd, tmp, 0);
+	thp_signals_release(&old);
+	return err;
+}
+
+struct text {
+	const char *data;
+	size_t len;
+};
+
+static int fill_text(int fd, void *arg)
+{
+	const struct text *t = arg;
+
+	for (size_t off = 0; off < t->len;) {
+		ssize_t n = write(fd, t->data + off, t->len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		off += (size_t)n;
 	}
 	return 0;
 }
 
-int thp_file_replace(int dirfd, const char *path, const char *data, mode_t mode)
+int thp_file_write(int dirfd, const char *name, const char *data, mode_t mode)
 {
-	char tmp[4200];
-	size_t len = strlen(data);
-	int fd, err = mkparents(dirfd, path);
+	struct text t = { data, strlen(data) };
 
-	if (err)
-		return err;
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, data, len) != (ssize_t)len || fsync(fd) != 0) {
-		err = errno ? -errno : -EIO;
-		close(fd);
-		unlinkat(dirfd, tmp, 0);
-		return err;
-	}
-	if (close(fd) != 0 || renameat(dirfd, tmp, dirfd, path) != 0) {
+	return thp_file_write_with(dirfd, name, mode, fill_text, &t);
+}
+
+int thp_file_link(int dirfd, const char *target, const char *name)
+{
+	char tmp[NAME_MAX + 1];
+	struct stat st;
+	sigset_t old;
+	int err = 0;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISLNK(st.st_mode))
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
+	thp_signals_hold(&old);
+	snprintf(tmp, sizeof(tmp), ".%.*s.%d", NAME_MAX - 16, name, (int)getpid());
+	if (symlinkat(target, dirfd, tmp) != 0 || renameat(dirfd, tmp, dirfd, name) != 0) {
 		err = -errno;
 		unlinkat(dirfd, tmp, 0);
-		return err;
 	}
-	return 0;
+	thp_signals_release(&old);
+	return err;
 }
 
-int thp_file_link(int dirfd, const char *target, const char *path)
+int thp_file_dir(const char *path, const char **name)
 {
-	int err = mkparents(dirfd, path);
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	int fd;
 
-	if (err)
-		return err;
-	if (unlinkat(dirfd, path, 0) != 0 && errno != ENOENT)
-		return -errno;
-	return symlinkat(target, dirfd, path) == 0 ? 0 : -errno;
+	*name = slash ? slash + 1 : path;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else if ((size_t)(slash - path) >= sizeof(dir))
+		return -ENAMETOOLONG;
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int thp_state_dir(const struct thp_root *root, bool create)
+{
+	const char *name = strrchr(THP_STATE_DIR, '/') + 1;
+	char parent[sizeof(THP_STATE_DIR)];
+	struct stat st;
+	int dir, fd, err = 0;
+
+	snprintf(parent, sizeof(parent), "%.*s", (int)(name - 1 - THP_STATE_DIR), THP_STATE_DIR);
+	dir = thp_root_opendir_fd(root, parent, 0);
+	if (dir < 0)
+		return dir;
+	if (create && mkdirat(dir, name, 0700) == 0)
+		fchmodat(dir, name, 0700, 0); /* whatever the umask */
+	else if (create && errno != EEXIST)
+		err = -errno;
+	if (!err && fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		err = -errno;
+	else if (!err && S_ISLNK(st.st_mode))
+		err = -ELOOP;
+	fd = err ? err : openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd == -1)
+		fd = -errno;
+	close(dir);
+	if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 022))) {
+		close(fd);
+		return -EUCLEAN;
+	}
+	return fd;
 }

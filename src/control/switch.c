@@ -49,13 +49,19 @@ static bool journal_prior(const struct thp_switch *s, char *out, size_t cap)
 static int journal_write(const struct thp_switch *s)
 {
 	char text[256];
+	int dir, err;
 
 	snprintf(text, sizeof(text),
 		 "# THP policy before thp switched it for a measurement; if thp was killed,\n"
 		 "# 'thp restore /%s' puts it back\n"
 		 "enabled=%s\n",
 		 s->journal, s->prior);
-	return thp_root_replace(s->root, s->journal, text, 0644);
+	dir = thp_state_dir(s->root, true);
+	if (dir < 0)
+		return dir;
+	err = thp_file_write(dir, THP_SWITCH_JOURNAL_NAME, text, 0600);
+	close(dir);
+	return err;
 }
 
 int thp_switch_begin(struct thp_switch *s, const struct thp_root *root,

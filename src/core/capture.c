@@ -6,15 +6,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Paths below the root; '*' and '[...]' match one path component; a directory
- * is copied whole. Per-process files are listed apart so they can be left out. */
-static const char *const host_paths[] = {
+#include "proc.h"
+
+const char *const thp_capture_host_paths[] = {
 	"proc/sys/kernel/osrelease",
 	"proc/sys/kernel/hostname",
 	"proc/self/auxv",
@@ -43,11 +44,15 @@ static const char *const host_paths[] = {
 	"etc/tmpfiles.d/*.conf",
 	"run/tmpfiles.d/*.conf",
 	"run/thp/saved.state",
+	NULL,
 };
 
-static const char *const proc_files[] = {
-	"status", "smaps_rollup", "smaps", "comm", "cmdline", "stat", "cgroup", "task/*/stat", "environ",
+const char *const thp_capture_proc_files[] = {
+	"status", "smaps_rollup", "smaps", "comm", "stat", "cgroup", "task/*/stat", NULL,
 };
+
+/* Deepest directory level copied below a recorded directory. */
+#define TREE_DEPTH 16
 
 struct ctx {
 	const struct thp_root *root;
@@ -55,7 +60,7 @@ struct ctx {
 	struct thp_capture_result *res;
 };
 
-/* Creates every directory of REL's parent below OUT. */
+/* Creates every missing directory of REL's parent below OUT, 0700. */
 static int mkparents(int out, const char *rel)
 {
 	char buf[4096];
@@ -63,123 +68,177 @@ static int mkparents(int out, const char *rel)
 	snprintf(buf, sizeof(buf), "%s", rel);
 	for (char *p = strchr(buf, '/'); p; p = strchr(p + 1, '/')) {
 		*p = '\0';
-		if (mkdirat(out, buf, 0755) < 0 && errno != EEXIST)
+		if (mkdirat(out, buf, 0700) < 0 && errno != EEXIST)
 			return -errno;
 		*p = '/';
 	}
 	return 0;
 }
 
+/* Writes LEN bytes of BUF as the new file REL below OUT, 0600. */
+static int write_new(struct ctx *c, const char *rel, const char *buf, size_t len)
+{
+	int fd, err = mkparents(c->out, rel);
+
+	if (err)
+		return err;
+	fd = openat(c->out, rel, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -errno;
+	if (fchmod(fd, 0600) != 0 || write(fd, buf, len) != (ssize_t)len)
+		err = errno ? -errno : -EIO;
+	if (close(fd) != 0 && !err)
+		err = -errno;
+	if (!err)
+		c->res->files++;
+	return err;
+}
+
+/* Counts a failed read, unless the file or its process is just gone. */
+static void unreadable(struct ctx *c, int err)
+{
+	if (err != -ENOENT && err != -ESRCH)
+		c->res->unreadable++;
+}
+
 static int copy_file(struct ctx *c, const char *rel)
 {
 	char *buf;
 	size_t len;
-	int fd, err = thp_read(c->root, rel, &buf, &len);
+	int err = thp_read(c->root, rel, &buf, &len);
 
 	if (err) {
-		if (err != -ENOENT && err != -ESRCH)
-			c->res->unreadable++;
+		unreadable(c, err);
 		return 0;
 	}
-	err = mkparents(c->out, rel);
-	if (err) {
-		free(buf);
-		return err;
-	}
-	fd = openat(c->out, rel, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0 || write(fd, buf, len) != (ssize_t)len) {
-		err = -errno;
-		if (fd >= 0)
-			close(fd);
-		free(buf);
-		return err ? err : -EIO;
-	}
+	err = write_new(c, rel, buf, len);
 	free(buf);
-	c->res->files++;
-	return close(fd) < 0 ? -errno : 0;
+	return err;
 }
 
-static bool has_glob(const char *s, size_t n)
+/* Copies the directory REL, open as FD (taken over), and everything below it.
+ * Entries are looked up by name in their parent's descriptor and links are
+ * not followed. */
+static int copy_tree(struct ctx *c, int fd, const char *rel, int depth)
 {
-	for (size_t i = 0; i < n; i++)
-		if (s[i] == '*' || s[i] == '[' || s[i] == '?')
-			return true;
-	return false;
-}
-
-static int copy_path(struct ctx *c, const char *prefix, const char *pattern, int depth);
-
-/* Copies directory REL recursively. */
-static int copy_dir(struct ctx *c, const char *rel, int depth)
-{
-	DIR *d = thp_opendir(c->root, rel);
+	DIR *d = fdopendir(fd);
 	struct dirent *de;
 	int err = 0;
 
-	if (!d)
+	if (!d) {
+		close(fd);
 		return 0;
+	}
 	while (!err && (de = readdir(d))) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		err = copy_path(c, rel, de->d_name, depth + 1);
+		char sub[4096];
+		struct stat sb;
+		int subfd;
+
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
+		    (size_t)snprintf(sub, sizeof(sub), "%s/%s", rel, de->d_name) >= sizeof(sub) ||
+		    fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) < 0 || !(sb.st_mode & 0444))
+			continue; /* write-only: a sysfs trigger */
+		if (S_ISREG(sb.st_mode)) {
+			err = copy_file(c, sub);
+		} else if (S_ISDIR(sb.st_mode) && depth < TREE_DEPTH) {
+			subfd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (subfd >= 0)
+				err = copy_tree(c, subfd, sub, depth + 1);
+		}
 	}
 	closedir(d);
 	return err;
 }
 
-/* Copies PREFIX/PATTERN, where PATTERN's first component may hold a glob. */
-static int copy_path(struct ctx *c, const char *prefix, const char *pattern, int depth)
+/* Copies REL: a regular file, or a directory with everything below it. */
+static int copy_node(struct ctx *c, const char *rel)
 {
-	const char *slash = strchr(pattern, '/');
+	struct stat sb;
+	int fd;
+
+	if (thp_stat(c->root, rel, &sb, 0) < 0 || !(sb.st_mode & 0444))
+		return 0; /* absent, or write-only (a sysfs trigger) */
+	if (S_ISREG(sb.st_mode))
+		return copy_file(c, rel);
+	if (!S_ISDIR(sb.st_mode))
+		return 0;
+	fd = thp_root_openat(c->root, rel, O_RDONLY | O_DIRECTORY, 0);
+	return fd < 0 ? 0 : copy_tree(c, fd, rel, 0);
+}
+
+static bool has_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+/* Copies PREFIX/PATTERN, where any component of PATTERN (a constant of this
+ * file) may hold a glob; names read from disk are joined literally, never
+ * matched again. */
+static int copy_pattern(struct ctx *c, const char *prefix, const char *pattern)
+{
+	const char *slash = strchr(pattern, '/'), *rest = slash ? slash + 1 : NULL;
 	size_t n = slash ? (size_t)(slash - pattern) : strlen(pattern);
 	char rel[4096], comp[256];
-	struct stat sb;
+	struct dirent *de;
+	DIR *d;
+	int err = 0;
 
-	if (depth > 16 || n >= sizeof(comp))
+	if (n >= sizeof(comp))
 		return 0;
 	memcpy(comp, pattern, n);
 	comp[n] = '\0';
-	if (has_glob(comp, n)) {
-		DIR *d = thp_opendir(c->root, prefix);
-		struct dirent *de;
-		int err = 0;
-		if (!d)
-			return 0;
-		while (!err && (de = readdir(d)))
-			if (de->d_name[0] != '.' && fnmatch(comp, de->d_name, 0) == 0) {
-				snprintf(rel, sizeof(rel), "%s%s", de->d_name, slash ? slash : "");
-				err = copy_path(c, prefix, rel, depth);
-			}
-		closedir(d);
-		return err;
+	if (!has_glob(comp)) {
+		snprintf(rel, sizeof(rel), "%s%s%s", prefix, *prefix ? "/" : "", comp);
+		return rest ? copy_pattern(c, rel, rest) : copy_node(c, rel);
 	}
-	snprintf(rel, sizeof(rel), "%s%s%s", prefix, *prefix ? "/" : "", comp);
-	if (slash)
-		return copy_path(c, rel, slash + 1, depth + 1);
-	if (thp_stat(c->root, rel, &sb, 0) < 0 || !(sb.st_mode & 0444))
-		return 0; /* absent, or write-only (a sysfs trigger) */
-	if (S_ISDIR(sb.st_mode))
-		return copy_dir(c, rel, depth);
-	return S_ISREG(sb.st_mode) ? copy_file(c, rel) : 0;
+	d = thp_opendir(c->root, prefix);
+	if (!d)
+		return 0;
+	while (!err && (de = readdir(d))) {
+		if (de->d_name[0] == '.' || fnmatch(comp, de->d_name, 0) != 0 ||
+		    (size_t)snprintf(rel, sizeof(rel), "%s/%s", prefix, de->d_name) >= sizeof(rel))
+			continue;
+		err = rest ? copy_pattern(c, rel, rest) : copy_node(c, rel);
+	}
+	closedir(d);
+	return err;
 }
 
-static int copy_proc(pid_t pid, struct ctx *c)
+/* Records the variables of thp_environ_names that process PID has. */
+static int copy_environ(struct ctx *c, pid_t pid)
+{
+	char rel[64], *buf;
+	size_t len;
+	int err = thp_environ_load(c->root, pid, &buf, &len);
+
+	if (err) {
+		unreadable(c, err);
+		return 0;
+	}
+	snprintf(rel, sizeof(rel), "proc/%d/%s", (int)pid, THP_ENVIRON_FILE);
+	err = write_new(c, rel, buf, len);
+	free(buf);
+	return err;
+}
+
+static int copy_proc(pid_t pid, struct ctx *c, const struct thp_capture_opts *o)
 {
 	char dir[32];
-	int before = c->res->files;
+	int before = c->res->files, err = 0;
 
 	snprintf(dir, sizeof(dir), "proc/%d", (int)pid);
-	for (size_t i = 0; i < sizeof(proc_files) / sizeof(proc_files[0]); i++) {
-		int err = copy_path(c, dir, proc_files[i], 0);
-		if (err)
-			return err;
-	}
+	for (size_t i = 0; !err && thp_capture_proc_files[i]; i++)
+		err = copy_pattern(c, dir, thp_capture_proc_files[i]);
+	if (!err && o->cmdline)
+		err = copy_pattern(c, dir, THP_CAPTURE_CMDLINE);
+	if (!err && c->res->files > before) /* not gone meanwhile */
+		err = copy_environ(c, pid);
 	if (c->res->files > before)
 		c->res->processes++;
-	return 0;
+	return err;
 }
 
-static int copy_procs(struct ctx *c)
+static int copy_procs(struct ctx *c, const struct thp_capture_opts *o)
 {
 	DIR *d = thp_opendir(c->root, "proc");
 	struct dirent *de;
@@ -190,29 +249,23 @@ static int copy_procs(struct ctx *c)
 	while (!err && (de = readdir(d))) {
 		char *end;
 		long pid = strtol(de->d_name, &end, 10);
-		if (!*end && pid > 0 && de->d_name[0] != '0')
-			err = copy_proc((pid_t)pid, c);
+		if (!*end && pid > 0 && pid <= INT_MAX && de->d_name[0] != '0')
+			err = copy_proc((pid_t)pid, c, o);
 	}
 	closedir(d);
 	return err;
 }
 
-int thp_capture(const struct thp_root *root, const char *out, bool procs,
+int thp_capture(const struct thp_root *root, int out, const struct thp_capture_opts *opts,
 		struct thp_capture_result *res)
 {
-	struct ctx c = { root, -1, res };
+	struct ctx c = { root, out, res };
 	int err = 0;
 
 	memset(res, 0, sizeof(*res));
-	if (mkdir(out, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	c.out = open(out, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (c.out < 0)
-		return -errno;
-	for (size_t i = 0; !err && i < sizeof(host_paths) / sizeof(host_paths[0]); i++)
-		err = copy_path(&c, "", host_paths[i], 0);
-	if (!err && procs)
-		err = copy_procs(&c);
-	close(c.out);
+	for (size_t i = 0; !err && thp_capture_host_paths[i]; i++)
+		err = copy_pattern(&c, "", thp_capture_host_paths[i]);
+	if (!err && opts->procs)
+		err = copy_procs(&c, opts);
 	return err;
 }

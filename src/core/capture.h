@@ -7,16 +7,32 @@
 
 #include "root.h"
 
+/* What a capture records, below the root: host files and directories, then
+ * per process (below proc/PID/), NULL-terminated. '*' and '[...]' in them
+ * match one path component; a directory is copied whole. */
+extern const char *const thp_capture_host_paths[];
+extern const char *const thp_capture_proc_files[];
+/* Recorded per process too, unless left out: the command line. */
+#define THP_CAPTURE_CMDLINE "cmdline"
+
+struct thp_capture_opts {
+	bool procs;   /* per-process files */
+	bool cmdline; /* ... with each command line */
+};
+
 struct thp_capture_result {
 	int files;      /* files copied */
 	int unreadable; /* files skipped because they could not be read */
 	int processes;  /* processes recorded */
 };
 
-/* Copies every file thp reads from ROOT into directory OUT (created if needed).
- * With PROCS, per-process files are recorded too. Returns 0 or -errno of the
- * first failure to write below OUT; read failures are only counted. */
-int thp_capture(const struct thp_root *root, const char *out, bool procs,
+/* Copies every file thp reads from ROOT into the empty directory OUT (an open
+ * descriptor), with only thp_environ_names of each environment (proc.h).
+ * Files are created 0600 and directories 0700, exclusively. Names found on
+ * disk are taken literally and links below a recorded directory are not
+ * followed. Returns 0 or -errno of the first failure to write below OUT;
+ * read failures are only counted. */
+int thp_capture(const struct thp_root *root, int out, const struct thp_capture_opts *opts,
 		struct thp_capture_result *res);
 
 #endif

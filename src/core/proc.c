@@ -493,15 +493,60 @@ int thp_environ_find(const char *buf, size_t len, const char *name, char *out, s
 	return -ENOENT;
 }
 
+const char *const thp_environ_names[] = { "MALLOC_CONF", "_RJEM_MALLOC_CONF", NULL };
+
+static bool environ_wanted(const char *name, size_t n)
+{
+	for (int i = 0; thp_environ_names[i]; i++)
+		if (strlen(thp_environ_names[i]) == n && strncmp(name, thp_environ_names[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* Keeps the "NAME=value" strings of BUF (LEN bytes) whose NAME is wanted,
+ * moving them to its front. Returns the new length. */
+static size_t environ_filter(char *buf, size_t len)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < len;) {
+		char *s = buf + i;
+		size_t n = strnlen(s, len - i);
+		const char *eq = memchr(s, '=', n);
+		if (eq && environ_wanted(s, (size_t)(eq - s))) {
+			memmove(buf + out, s, n);
+			out += n;
+			buf[out++] = '\0';
+		}
+		i += n + 1;
+	}
+	return out;
+}
+
+int thp_environ_load(const struct thp_root *root, pid_t pid, char **buf, size_t *len)
+{
+	char path[64];
+	int err;
+
+	snprintf(path, sizeof(path), "proc/%d/%s", (int)pid, root->live ? "environ" : THP_ENVIRON_FILE);
+	err = thp_read(root, path, buf, len);
+	if (!err) {
+		*len = environ_filter(*buf, *len);
+		(*buf)[*len] = '\0';
+	}
+	return err;
+}
+
 int thp_environ_read(const struct thp_root *root, pid_t pid, const char *name, char *out,
 		     size_t cap)
 {
-	char path[64], *buf;
+	char *buf;
 	size_t len;
 	int err;
 
-	snprintf(path, sizeof(path), "proc/%d/environ", (int)pid);
-	err = thp_read(root, path, &buf, &len);
+	if (!environ_wanted(name, strlen(name)))
+		return -EINVAL;
+	err = thp_environ_load(root, pid, &buf, &len);
 	if (err)
 		return err;
 	err = thp_environ_find(buf, len, name, out, cap);

@@ -113,9 +113,25 @@ bool thp_proc_denied(int err);
  * (cut at CAP-1). Returns 0, or -ENOENT when NAME is not set. */
 int thp_environ_find(const char *buf, size_t len, const char *name, char *out, size_t cap);
 
-/* Reads variable NAME of process PID's initial environment (/proc/PID/environ,
- * readable by its owner and root). Returns 0, -ENOENT when unset, or -errno of
- * the read (see thp_rollup_read). */
+/* The environment variables thp reads (jemalloc's options, which can override
+ * the host's THP policy for a heap), NULL-terminated: the only ones it ever
+ * looks up, and the only ones 'thp capture' records. */
+extern const char *const thp_environ_names[];
+
+/* Where a recorded tree keeps those variables of process PID: proc/PID/ and
+ * this name, in the format of /proc/PID/environ. */
+#define THP_ENVIRON_FILE "thp-environ"
+
+/* Reads the variables of thp_environ_names that process PID has, as an
+ * environment block (malloc'd *BUF of *LEN bytes): from /proc/PID/environ
+ * (readable by its owner and root) on the live host, from THP_ENVIRON_FILE in
+ * a recorded tree; nothing else of the environment is kept. Returns 0 or
+ * -errno of the read (see thp_rollup_read). */
+int thp_environ_load(const struct thp_root *root, pid_t pid, char **buf, size_t *len);
+
+/* Reads variable NAME (one of thp_environ_names) of process PID's initial
+ * environment through thp_environ_load(). Returns 0, -ENOENT when unset,
+ * -EINVAL for a name not in the list, or -errno of the read. */
 int thp_environ_read(const struct thp_root *root, pid_t pid, const char *name, char *out,
 		     size_t cap);
 
