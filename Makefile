@@ -28,7 +28,7 @@ LIB_SRC := $(CORE) $(wildcard src/render/*.c) $(wildcard src/control/*.c) $(wild
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all run check unit golden cli control live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind
+.PHONY: all run check unit golden cli control outfiles live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind
 all: thp
 
 deps: $(B)/.deps
@@ -84,6 +84,10 @@ cli: $(B)/thp | $(B)/.deps-test
 control: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/control.sh
 
+# every file thp writes, against links, FIFOs, directories, devices and SIGTERM
+outfiles: $(B)/thp | $(B)/.deps-test
+	THP=$(B)/thp tests/outfiles.sh
+
 # the live tests' workloads: hog, nothp, oddname
 $(B)/tests/%: tests/live/%.c
 	@mkdir -p $(dir $@)
@@ -126,9 +130,9 @@ unprivileged: $(B)/thp | $(B)/.deps-test
 
 # The unit, golden, CLI and hostile-tree tests again, built with AddressSanitizer and UBSan.
 sanitize:
-	$(MAKE) B=build/san SAN=1 unit golden cli control hostile
+	$(MAKE) B=build/san SAN=1 unit golden cli control outfiles hostile
 
-check: deps-test thp man lint unit golden cli control completion unprivileged live sanitize fuzz-smoke deb-test
+check: deps-test thp man lint unit golden cli control outfiles completion unprivileged live sanitize fuzz-smoke deb-test
 	@echo "make check: all test suites passed"
 
 regen: $(B)/thp

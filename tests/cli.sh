@@ -56,6 +56,34 @@ for fx in doctor-jemalloc doctor-vm-dmi doctor-persist-none doctor-inherited; do
 	"$THP" --root "$tmp/dc-$fx" doctor > "$tmp/dc-b" 2>&1
 	expect "doctor on a capture of $fx gives the same findings" cmp -s "$tmp/dc-a" "$tmp/dc-b"
 done
+# a capture keeps no secrets: of an environment only the variables thp reads
+# (listed by 'capture --help' and the manual); command lines unless --no-cmdline
+names=$("$THP" capture --help | sed -n '/only these variables:/{n;p;}')
+expect "capture --help lists the environment variables recorded" [ -n "$names" ]
+for n in $names; do
+	expect "man page lists '$n' as recorded by capture" sh -c "awk '/^## thp capture/ {on=1; next} on && /^## / {exit} on' man/thp.1.scd | tr -d '*\\\\' | grep -q -- '$n'"
+done
+SX=$tmp/secrets
+cp -a tests/fixtures/doctor-jemalloc "$SX"
+printf 'API_TOKEN=hunter2\0MALLOC_CONF=thp:always\0' > "$SX/proc/4000/thp-environ"
+printf 'API_TOKEN=hunter2\0' > "$SX/proc/4000/environ"
+"$THP" --root "$SX" capture -o "$tmp/sx" > /dev/null
+expect "capture of a tree: no variable but those thp reads" sh -c "! grep -rq hunter2 '$tmp/sx'"
+expect "capture of a tree: no environ file" [ ! -e "$tmp/sx/proc/4000/environ" ]
+expect "capture of a tree: MALLOC_CONF kept" sh -c "tr '\\0' '\\n' < '$tmp/sx/proc/4000/thp-environ' | grep -qx 'MALLOC_CONF=thp:always'"
+expect "capture of a tree: command lines kept" [ -s "$tmp/sx/proc/4000/cmdline" ]
+"$THP" --root "$SX" capture --no-cmdline -o "$tmp/sx-nc" > /dev/null
+expect "capture --no-cmdline: no command line" [ -z "$(find "$tmp/sx-nc" -name cmdline -path '*/proc/[0-9]*')" ]
+expect "capture --no-cmdline: the kernel command line stays" [ -f "$tmp/sx-nc/proc/cmdline" ]
+env MALLOC_CONF=thp:never THP_TEST_SECRET=hunter2 sleep 30 &
+spid=$!
+sleep 0.1
+"$THP" capture -o "$tmp/live" > /dev/null 2>&1
+kill "$spid"
+wait "$spid" 2> /dev/null
+expect "capture of this host: no variable but those thp reads" sh -c "! grep -rq hunter2 '$tmp/live'"
+expect "capture of this host: MALLOC_CONF kept" sh -c "tr '\\0' '\\n' < '$tmp/live/proc/$spid/thp-environ' | grep -qx 'MALLOC_CONF=thp:never'"
+expect "capture of this host: no environ file" [ -z "$(find "$tmp/live" -name environ)" ]
 DX=tests/fixtures/doctor-base
 expect "doctor: bad --severity is a usage error" [ "$(rc_err "$THP" --root $DX doctor --severity high)" = "2|thp: doctor: invalid --severity 'high' (info, warn or crit)" ]
 expect "doctor: bad --sample is a usage error" [ "$(rc_err "$THP" --root $DX doctor --sample -1 | cut -d'|' -f1)" = 2 ]

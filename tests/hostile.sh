@@ -151,4 +151,13 @@ if [ -n "$as" ]; then
 	done
 	run_as=
 fi
+# names that look like glob patterns are copied as names, and only those
+T=sys/kernel/mm/transparent_hugepage
+rm -rf "$tmp/cap"
+"$THP" --root "$H/globs" capture -o "$tmp/cap" > /dev/null 2>&1
+expect "globs: capture succeeds" [ -d "$tmp/cap/$T" ]
+expect "globs: the THP directory is copied with every name as it is" [ "$(ls -A "$H/globs/$T")" = "$(ls -A "$tmp/cap/$T")" ]
+expect "globs: a file named '*' is copied" cmp -s "$H/globs/$T/*" "$tmp/cap/$T/*"
+expect "globs: a directory named '*.d' is copied" cmp -s "$H/globs/$T/*.d/*" "$tmp/cap/$T/*.d/*"
+expect "globs: per process, only the files thp reads" [ ! -e "$tmp/cap/proc/812/*" ]
 summary hostile

@@ -24,12 +24,15 @@ extern char **environ;
 /* Prints WORDS (NULL-terminated) after INDENT, wrapped at 80 columns. */
 static void print_words(const char *indent, const char *const *words)
 {
-	size_t col = (size_t)printf("%s", indent);
+	size_t start = strlen(indent), col = start;
 
+	fputs(indent, stdout);
 	for (int i = 0; words[i]; i++) {
-		if (col + 1 + strlen(words[i]) > 79 && col > strlen(indent))
-			col = (size_t)printf("\n%s", indent);
-		col += (size_t)printf("%s%s", col > strlen(indent) ? " " : "", words[i]);
+		if (col > start && col + 1 + strlen(words[i]) > 79) {
+			printf("\n%s", indent);
+			col = start;
+		}
+		col += (size_t)printf("%s%s", col > start ? " " : "", words[i]);
 	}
 	putchar('\n');
 }
@@ -76,7 +79,7 @@ static void remove_tree(int at, const char *name)
 	if (!d && fd >= 0)
 		close(fd);
 	while (d && (de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 &&
 		    unlinkat(dirfd(d), de->d_name, 0) != 0 && errno == EISDIR)
 			remove_tree(dirfd(d), de->d_name);
 	if (d)
@@ -85,12 +88,12 @@ static void remove_tree(int at, const char *name)
 		unlinkat(at, name, 0);
 }
 
-/* Creates a new private directory ".thp-capture.XXXXXX" in DIRFD; its name
- * goes to NAME. Returns 0 or -errno. */
-static int make_staging(int dirfd, char name[32])
+/* Creates a new private directory beside the capture in DIRFD; its name goes
+ * to NAME. Returns 0 or -errno. */
+static int make_staging(int dirfd, char name[NAME_MAX + 1])
 {
 	for (int tries = 0; tries < 100; tries++) {
-		snprintf(name, 32, ".thp-capture.%06x", (unsigned)(rand() ^ getpid()) & 0xffffff);
+		thp_temp_name("thp-capture", name);
 		if (mkdirat(dirfd, name, 0700) == 0)
 			return fchmodat(dirfd, name, 0700, 0) == 0 ? 0 : -errno;
 		if (errno != EEXIST)
@@ -194,7 +197,7 @@ static int capture_into(const struct thp_ctx *ctx, int dir, const char *name, bo
 			const struct thp_capture_opts *o, struct thp_capture_result *r,
 			const char **why)
 {
-	char staging[32], stem[256];
+	char staging[NAME_MAX + 1], stem[256];
 	struct pack p = { -1, stem, NULL };
 	struct stat st;
 	int out = -1, err;
@@ -202,7 +205,9 @@ static int capture_into(const struct thp_ctx *ctx, int dir, const char *name, bo
 	archive_stem(name, stem, sizeof(stem));
 	if (!archive && fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 		return -EEXIST;
-	err = make_staging(dir, staging);
+	err = archive ? thp_file_check(dir, name) : 0;
+	if (!err)
+		err = make_staging(dir, staging);
 	if (err)
 		return err;
 	p.dir = openat(dir, staging, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -278,7 +283,6 @@ int cmd_capture(struct thp_ctx *ctx, int argc, char **argv)
 		thp_err("cannot write capture '%s': %s", out, thp_file_strerror(dir));
 		return 1;
 	}
-	srand((unsigned)time(NULL));
 	thp_signals_hold(&old); /* a signal ends thp after the staged files are gone */
 	err = capture_into(ctx, dir, name, is_archive(name), &opts, &r, &why);
 	close(dir);

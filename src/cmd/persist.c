@@ -205,30 +205,24 @@ static int enable_unit(const struct thp_ctx *ctx)
 	return err;
 }
 
-/* Writes TEXT to FILE (a path the user named), or to the default file of MODE
- * below the root (whose directory must exist). Returns 0 or -errno. */
-static int write_file(const struct thp_ctx *ctx, enum mode mode, const char *file, const char *text)
+/* Opens the directory of FILE (a path the user named), or of the default file
+ * of MODE below the root (which must exist), and points *NAME at the file's
+ * name there. Returns the descriptor or -errno. */
+static int target_dir(const struct thp_ctx *ctx, enum mode mode, const char *file, const char **name)
 {
-	const char *name = mode == SYSTEMD ? UNIT_NAME : TMPFILES_NAME;
-	int dir = file ? thp_file_dir(file, &name)
-		       : thp_root_opendir_fd(&ctx->root, mode == SYSTEMD ? UNIT_DIR : TMPFILES_DIR, 0), err;
-
-	if (dir < 0)
-		return dir;
-	err = thp_file_write(dir, name, text, 0644);
-	close(dir);
-	if (!err && mode == SYSTEMD && !file)
-		err = enable_unit(ctx);
-	return err;
+	*name = mode == SYSTEMD ? UNIT_NAME : TMPFILES_NAME;
+	return file ? thp_file_dir(file, name)
+		    : thp_root_opendir_fd(&ctx->root, mode == SYSTEMD ? UNIT_DIR : TMPFILES_DIR, 0);
 }
 
 static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp_kvlist *l,
 		     const char *file, bool dry, bool force)
 {
-	const char *path = mode == SYSTEMD ? UNIT_DEFAULT : TMPFILES_DEFAULT;
+	const char *path = mode == SYSTEMD ? UNIT_DEFAULT : TMPFILES_DEFAULT, *name;
 	char *text = mode == SYSTEMD ? thp_unit_format(l) : thp_tmpfiles_format(l);
 	char shown[4200];
-	int err;
+	bool theirs;
+	int dir, err;
 
 	shown_path(ctx, file, path, shown, sizeof(shown));
 	if (!text) {
@@ -240,14 +234,21 @@ static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp
 		free(text);
 		return 0;
 	}
-	if (!force && foreign(ctx, file, path)) {
+	dir = target_dir(ctx, mode, file, &name);
+	err = dir < 0 ? dir : thp_file_check(dir, name);
+	theirs = !err && !force && foreign(ctx, file, path);
+	if (!err && !theirs)
+		err = thp_file_write(dir, name, text, 0644);
+	if (!err && !theirs && mode == SYSTEMD && !file)
+		err = enable_unit(ctx);
+	if (dir >= 0)
+		close(dir);
+	free(text);
+	if (theirs) {
 		thp_err("'%s' exists and was not written by thp; move it away, use -o FILE, or --force",
 			shown);
-		free(text);
 		return 1;
 	}
-	err = write_file(ctx, mode, file, text);
-	free(text);
 	if (err) {
 		thp_err("cannot write '%s': %s%s", shown, thp_file_strerror(err),
 			err == -EACCES || err == -EPERM ? " (run as root)"

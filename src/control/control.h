@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <limits.h>
 #include <signal.h>
 #include <sys/types.h>
 
@@ -56,6 +57,15 @@ int thp_state_dir(const struct thp_root *root, bool create);
  * relative to the current directory) and points *NAME at PATH's last
  * component; creates nothing. Returns an O_PATH descriptor or -errno. */
 int thp_file_dir(const char *path, const char **name);
+
+/* 0 when NAME in DIRFD is absent or a regular file, which the writers below
+ * may replace; else why not: -ELOOP (symbolic link), -EISDIR, -EEXIST
+ * (device, FIFO, socket), or -errno of the lookup. */
+int thp_file_check(int dirfd, const char *name);
+
+/* A fresh name ".NAME.XXXXXX" (random letters) for a temporary file or
+ * directory beside NAME. */
+void thp_temp_name(const char *name, char tmp[NAME_MAX + 1]);
 
 /* Writes a file's content to FD. Returns 0 or -errno. */
 typedef int (*thp_fill_fn)(int fd, void *arg);

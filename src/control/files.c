@@ -64,9 +64,7 @@ const char *thp_file_strerror(int err)
 	}
 }
 
-/* 0 when NAME in DIRFD is absent or a regular file; else why it may not be
- * replaced: -ELOOP (symbolic link), -EISDIR, -EEXIST (FIFO, device, socket). */
-static int check_target(int dirfd, const char *name)
+int thp_file_check(int dirfd, const char *name)
 {
 	struct stat st;
 
@@ -81,24 +79,29 @@ static int check_target(int dirfd, const char *name)
 	return S_ISREG(st.st_mode) ? 0 : -EEXIST;
 }
 
-/* Creates a new file ".NAME.XXXXXX" in DIRFD with MODE whatever the umask;
- * its name goes to TMP. Returns the descriptor or -errno. */
-static int create_temp(int dirfd, const char *name, mode_t mode, char tmp[NAME_MAX + 1])
+void thp_temp_name(const char *name, char tmp[NAME_MAX + 1])
 {
 	static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	static unsigned counter;
+	unsigned char r[6];
+	size_t n = (size_t)snprintf(tmp, NAME_MAX + 1, ".%.*s.", NAME_MAX - 8, name);
 
+	if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
+		for (size_t i = 0; i < sizeof(r); i++)
+			r[i] = (unsigned char)((unsigned)getpid() * 31 + ++counter * 7 + i * 13);
+	for (size_t i = 0; i < sizeof(r); i++)
+		tmp[n + i] = abc[r[i] % (sizeof(abc) - 1)];
+	tmp[n + sizeof(r)] = '\0';
+}
+
+/* Creates a new file thp_temp_name(NAME) in DIRFD with MODE whatever the
+ * umask; its name goes to TMP. Returns the descriptor or -errno. */
+static int create_temp(int dirfd, const char *name, mode_t mode, char tmp[NAME_MAX + 1])
+{
 	for (int tries = 0; tries < 100; tries++) {
-		unsigned char r[6];
-		size_t n;
 		int fd;
 
-		if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
-			for (size_t i = 0; i < sizeof(r); i++)
-				r[i] = (unsigned char)(getpid() * 31 + tries * 7 + (int)i * 13);
-		n = (size_t)snprintf(tmp, NAME_MAX + 1, ".%.*s.", NAME_MAX - 8, name);
-		for (size_t i = 0; i < sizeof(r); i++)
-			tmp[n + i] = abc[r[i] % (sizeof(abc) - 1)];
-		tmp[n + sizeof(r)] = '\0';
+		thp_temp_name(name, tmp);
 		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 		if (fd < 0 && errno == EEXIST)
 			continue;
@@ -119,7 +122,7 @@ int thp_file_write_with(int dirfd, const char *name, mode_t mode, thp_fill_fn fi
 {
 	char tmp[NAME_MAX + 1];
 	sigset_t old;
-	int fd, err = check_target(dirfd, name);
+	int fd, err = thp_file_check(dirfd, name);
 
 	if (err)
 		return err;
@@ -181,7 +184,7 @@ int thp_file_link(int dirfd, const char *target, const char *name)
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISLNK(st.st_mode))
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
 	thp_signals_hold(&old);
-	snprintf(tmp, sizeof(tmp), ".%.*s.%d", NAME_MAX - 16, name, (int)getpid());
+	thp_temp_name(name, tmp);
 	if (symlinkat(target, dirfd, tmp) != 0 || renameat(dirfd, tmp, dirfd, name) != 0) {
 		err = -errno;
 		unlinkat(dirfd, tmp, 0);

@@ -14,6 +14,8 @@
 #   fifos       every file a FIFO with no writer
 #   nothing     no files at all
 #   thp-file    the THP sysfs directory is a file
+#   globs       names that are glob patterns ('*', '?', '[', 'a[b', '[!x]*')
+#               as files and directories in every directory capture copies
 # and trees whose links lead out, to files in OUTDIR/.outside that hold the
 # marker HOSTILE_SECRET (which no output may show) or to the live sysfs:
 #   abs-links   every file an absolute link to .outside/secret
@@ -31,9 +33,11 @@ rm -rf "$out"
 mkdir -p "$out"
 out=$(cd "$out" && pwd) # links below point at it
 
-# the untouched base, with the per-process files the fixture lacks
+# the untouched base, with the per-process files the fixture lacks and the
+# run/ directory a host has (where 'thp set' keeps its state)
 mkdir "$out/.base"
 cp -a "$base/." "$out/.base/"
+mkdir -p "$out/.base/run"
 for d in "$out"/.base/proc/[0-9]*; do
 	cp "$src/tests/fuzz/seeds/smaps/anon-thp" "$d/smaps"
 	cp "$src/tests/fuzz/seeds/cgroup/hybrid" "$d/cgroup"
@@ -107,4 +111,14 @@ mkdir "$out/nothing"
 cp -a "$out/.base" "$out/thp-file"
 rm -rf "$out/thp-file/$T"
 echo "always [madvise] never" > "$out/thp-file/$T"
+cp -a "$out/.base" "$out/globs"
+for d in "$T" "$T/khugepaged" "$T/hugepages-2048kB" sys/kernel/mm/hugepages proc/812 proc/812/task; do
+	[ -d "$out/globs/$d" ] || continue
+	for n in '*' '?' '[' 'a[b' '[!x]*'; do
+		echo "always [madvise] never" > "$out/globs/$d/$n"
+	done
+	mkdir "$out/globs/$d/*.d" && echo 1 > "$out/globs/$d/*.d/*"
+done
+mkdir -p "$out/globs/sys/devices/system/node/node*" "$out/globs/proc/[1]"
+echo "MemTotal: 1 kB" > "$out/globs/sys/devices/system/node/node*/meminfo"
 rm -rf "$out/.base" "$out/.garbage" "$out/.longline"
