@@ -90,7 +90,8 @@ int thp_file_link(int dirfd, const char *target, const char *name);
 const char *thp_file_strerror(int err);
 
 /* Holds SIGINT, SIGTERM and SIGHUP (the old mask goes to *OLD); whether one
- * of them arrived meanwhile; releases them (a pending one is delivered). */
+ * of them that is not ignored arrived meanwhile; releases them (a pending one
+ * is delivered). */
 void thp_signals_hold(sigset_t *old);
 bool thp_signals_pending(void);
 void thp_signals_release(const sigset_t *old);

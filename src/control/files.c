@@ -31,12 +31,14 @@ void thp_signals_hold(sigset_t *old)
 
 bool thp_signals_pending(void)
 {
+	struct sigaction sa;
 	sigset_t p;
 
 	if (sigpending(&p) != 0)
 		return false;
 	for (size_t i = 0; i < sizeof(held) / sizeof(held[0]); i++)
-		if (sigismember(&p, held[i]) == 1)
+		if (sigismember(&p, held[i]) == 1 && sigaction(held[i], NULL, &sa) == 0 &&
+		    sa.sa_handler != SIG_IGN) /* under nohup, a hang-up is no reason to stop */
 			return true;
 	return false;
 }
