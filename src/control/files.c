@@ -225,10 +225,12 @@ int thp_state_dir(const struct thp_root *root, bool create)
 	dir = thp_root_opendir_fd(root, parent, 0);
 	if (dir < 0)
 		return dir;
-	if (create && mkdirat(dir, name, 0700) == 0)
-		fchmodat(dir, name, 0700, 0); /* whatever the umask */
-	else if (create && errno != EEXIST)
+	if (create && mkdirat(dir, name, 0700) == 0) {
+		if (fchmodat(dir, name, 0700, 0) != 0) /* whatever the umask */
+			err = -errno;
+	} else if (create && errno != EEXIST) {
 		err = -errno;
+	}
 	if (!err && fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		err = -errno;
 	else if (!err && S_ISLNK(st.st_mode))
