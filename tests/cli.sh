@@ -117,9 +117,9 @@ expect "the failed pool is unchanged" [ "$(cat "$HF/one-gig")" = 4 ]
 expect "hugetlb plan needs a size" [ "$(rc_err "$THP" --root "$HF" hugetlb plan | cut -d'|' -f1)" = 2 ]
 expect "hugetlb --margin belongs to plan" [ "$(rc_err "$THP" --root "$HF" hugetlb --margin 5 | cut -d'|' -f1)" = 2 ]
 # watch: bad values are usage errors, a missing replay tree is an error
-expect "watch -i 0: exit 2" [ "$(rc_err "$THP" watch -i 0)" = "2|thp: watch: invalid interval '0' (seconds, 0.01 to 86400)" ]
+expect "watch -i 0: exit 2" [ "$(rc_err "$THP" watch -i 0)" = "2|thp: watch: --interval '0' is out of range (0.01 to 86400 seconds)" ]
 expect "watch -i abc: exit 2" [ "$(rc_err "$THP" watch -i abc | cut -d'|' -f1)" = 2 ]
-expect "watch -c -1: exit 2" [ "$(rc_err "$THP" watch -c -1)" = "2|thp: watch: invalid count '-1' (a positive integer)" ]
+expect "watch -c -1: exit 2" [ "$(rc_err "$THP" watch -c -1)" = "2|thp: watch: --count '-1' is not a whole number in decimal (1 to 2147483647)" ]
 expect "watch --alert-stalls x: exit 2" [ "$(rc_err "$THP" watch --alert-stalls x | cut -d'|' -f1)" = 2 ]
 expect "watch --replay with --count: exit 2" [ "$(rc_err "$THP" --root $FX watch --replay $FX -c 2 | cut -d'|' -f1)" = 2 ]
 expect "watch --replay of a missing tree: exit 1" [ "$(rc_err "$THP" watch --replay /nonexistent/x)" = "1|thp: cannot open replay tree '/nonexistent/x': No such file or directory" ]
@@ -142,7 +142,7 @@ expect "the textfile holds what stdout gets" sh -c "'$THP' --root $FX metrics | 
 expect "the textfile is readable by others (0644)" [ "$(stat -c %a "$tmp/thp.prom")" = 644 ]
 expect "no temporary file is left" [ "$(ls "$tmp" | grep -c 'thp.prom.tmp')" = 0 ]
 expect "metrics --textfile into a missing directory: exit 1" [ "$(rc_err "$THP" --root $FX metrics --textfile "$tmp/no/such/x.prom" | cut -d'|' -f1)" = 1 ]
-expect "metrics --top -1: exit 2" [ "$(rc_err "$THP" metrics --top -1)" = "2|thp: metrics: invalid --top '-1' (0 to 100000)" ]
+expect "metrics --top -1: exit 2" [ "$(rc_err "$THP" metrics --top -1)" = "2|thp: metrics: --top '-1' is not a whole number in decimal (0 to 100000)" ]
 expect "metrics --json: exit 2" [ "$(rc_err "$THP" --json metrics | cut -d'|' -f1)" = 2 ]
 expect "metrics --top 0 has no per-process series" sh -c "! '$THP' --root tests/fixtures/always-always metrics --top 0 | grep -q thp_process"
 # metrics a node_exporter user expects: no template HELP, no pid labels unless
@@ -167,13 +167,13 @@ expect "metrics: the doctor's findings" sh -c "'$THP' --root tests/fixtures/doct
 expect "metrics: drift from what boot applies" sh -c "'$THP' --root tests/fixtures/doctor-persist-drift metrics | grep -q '^thp_persist_drift_settings [1-9]'"
 expect "metrics --no-doctor: no findings" sh -c "! '$THP' --root tests/fixtures/doctor-redis-thp-on metrics --no-doctor | grep -q '^thp_doctor_\|^thp_persist'"
 expect "serve --pids --top 1 --no-doctor --node-exporter-compat --help: exit 0" sh -c "'$THP' serve --pids --top 1 --no-doctor --node-exporter-compat --help > /dev/null"
-expect "serve --top x: exit 2" [ "$(rc_err "$THP" serve --top x)" = "2|thp: serve: invalid --top 'x' (0 to 100000)" ]
+expect "serve --top x: exit 2" [ "$(rc_err "$THP" serve --top x)" = "2|thp: serve: --top 'x' is not a whole number in decimal (0 to 100000)" ]
 expect "serve --listen without a port: exit 2" [ "$(rc_err "$THP" serve --listen 127.0.0.1 | cut -d'|' -f1)" = 2 ]
 expect "serve --listen with a bare IPv6 address: exit 2" [ "$(rc_err "$THP" serve --listen ::1:9567 | cut -d'|' -f1)" = 2 ]
 expect "serve --listen on a bad port: exit 2" [ "$(rc_err "$THP" serve --listen 127.0.0.1:http | cut -d'|' -f1)" = 2 ]
 
 # trace: options are checked before root and tracefs
-expect "trace: bad duration is a usage error" [ "$(rc_err "$THP" trace -d 0)" = "2|thp: trace: invalid duration '0' (seconds, more than 0)" ]
+expect "trace: bad duration is a usage error" [ "$(rc_err "$THP" trace -d 0)" = "2|thp: trace: --duration '0' is out of range (0.01 to 604800 seconds)" ]
 expect "trace: bad --min-ms is a usage error" [ "$(rc_err "$THP" trace --min-ms -1 | cut -d'|' -f1)" = 2 ]
 expect "trace: bad pid is a usage error" [ "$(rc_err "$THP" trace -p 12x | cut -d'|' -f1)" = 2 ]
 expect "trace with --root is a usage error" [ "$(rc_err "$THP" --root $FX trace -d 1 | cut -d'|' -f1)" = 2 ]
@@ -183,6 +183,60 @@ expect "collapse without a PID: exit 2" [ "$(rc_err "$THP" collapse | cut -d'|' 
 expect "collapse with a bad range: exit 2" [ "$(rc_err "$THP" collapse 1 --range 3000-1000 | cut -d'|' -f1)" = 2 ]
 expect "collapse of a missing process: exit 1" [ "$(rc_err "$THP" collapse 2147483647)" = "1|thp: collapse: cannot open process 2147483647: no such process" ]
 expect "collapse with --root is a usage error" [ "$(rc_err "$THP" --root $FX collapse 1 | cut -d'|' -f1)" = 2 ]
+
+# Strict numbers: every numeric argument is decimal without a leading zero
+# and in range, conflicting options are refused: a usage error (exit 2) that
+# names the option and value, before anything is read, run or written.
+# (timeout: a command that took such a value would run on)
+bad_arg() { _d=$1; shift; expect "$_d: exit 2" [ "$(rc_err timeout 30 "$@" | cut -d'|' -f1)" = 2 ]; }
+tree_sum() { (cd "$1" && find . -type f -exec md5sum {} + | sort | md5sum); }
+PX=tests/fixtures/procs-6.18
+SX=$tmp/strict-set HX=$tmp/strict-hugetlb
+cp -a $FX "$SX" && cp -a tests/fixtures/hugetlb-numa "$HX"
+sx_sum=$(tree_sum "$SX") hx_sum=$(tree_sum "$HX")
+bad_arg "watch -i 0x10 (hex)" "$THP" --root $FX watch -i 0x10 -c 1
+bad_arg "watch -i 1e-2 (exponent)" "$THP" --root $FX watch -i 1e-2 -c 1
+bad_arg "watch -c 010 (leading zero)" "$THP" --root $FX watch -c 010 -i 0.01
+bad_arg "watch --alert-stalls 05" "$THP" --root $FX watch --alert-stalls 05 -c 1 -i 0.01
+expect "watch -i 0x10 names the option" [ "$(rc_err timeout 30 "$THP" watch -i 0x10)" = "2|thp: watch: --interval '0x10' is not a number of seconds in decimal such as 2 or 0.5 (0.01 to 86400)" ]
+bad_arg "show 026828 (leading zero)" "$THP" --root $PX show 026828
+expect "show 01 names the operand" [ "$(rc_err "$THP" --root $PX show 01)" = "2|thp: show: process id '01' is not a whole number in decimal (1 to 2147483647)" ]
+bad_arg "ps -u 4294967296 (not uid 0)" "$THP" --root $PX ps -u 4294967296
+expect "ps -u 4294967296 says the range" [ "$(rc_err "$THP" --root $PX ps -u 4294967296)" = "2|thp: ps: --user '4294967296' is out of range (0 to 4294967294)" ]
+bad_arg "ps -u 01" "$THP" --root $PX ps -u 01
+bad_arg "ps -p 026828" "$THP" --root $PX ps -p 026828
+bad_arg "ps -n 05" "$THP" --root $PX ps -n 05
+bad_arg "ps --min ' 2M' (space)" "$THP" --root $PX ps --min ' 2M'
+bad_arg "metrics --top 010" "$THP" --root $FX metrics --top 010
+bad_arg "serve --top 010" "$THP" serve --top 010 -l 127.0.0.1:0
+bad_arg "serve -l HOST:99999 (not port 34463)" "$THP" serve -l 127.0.0.1:99999
+bad_arg "serve -l HOST:08080" "$THP" serve -l 127.0.0.1:08080
+expect "serve -l HOST:99999 says why" [ "$(rc_err timeout 30 "$THP" serve -l 127.0.0.1:99999)" = "2|thp: serve: invalid listen address '127.0.0.1:99999' (the port is a decimal number from 0 to 65535; use ADDR:PORT)" ]
+bad_arg "hugetlb plan 2^64-1 (not 16 EiB)" "$THP" --root "$HX" hugetlb plan 18446744073709551615
+expect "hugetlb plan 2^64-1 says the range" [ "$(rc_err "$THP" --root "$HX" hugetlb plan 18446744073709551615)" = "2|thp: hugetlb plan: size '18446744073709551615' is out of range (1 B to 4 PiB, the most a Linux host addresses)" ]
+bad_arg "hugetlb plan --margin 0.125 (no decimal dropped)" "$THP" --root "$HX" hugetlb plan 16G --margin 0.125
+bad_arg "hugetlb set 2M=01" "$THP" --root "$HX" hugetlb set 2M=01
+bad_arg "hugetlb set 02M=1" "$THP" --root "$HX" hugetlb set 02M=1
+bad_arg "hugetlb set --node 01" "$THP" --root "$HX" hugetlb set 2M=1 --node 01
+bad_arg "trace -d 1e1" "$THP" trace -d 1e1
+bad_arg "trace -p 0x10" "$THP" trace -p 0x10
+bad_arg "trace --min-ms 1e3" "$THP" trace --min-ms 1e3
+bad_arg "doctor --sample 0x1" "$THP" doctor --sample 0x1
+bad_arg "collapse 0999999" "$THP" collapse 0999999
+bad_arg "ab -n 05" "$THP" ab -m current -n 05 -- true
+bad_arg "bench --reps 05" "$THP" bench --reps 05 --size 2M fault
+bad_arg "bench --size beyond MemAvailable" "$THP" bench --size 16384G fault
+expect "bench --size beyond MemAvailable gives the figure" sh -c "timeout 30 '$THP' bench --size 16384G fault 2>&1 | grep -q \"^thp: bench: --size '16384G' is more than the memory available (Mem\(Available\|Total\) [0-9.]* [KMGT]iB)\\\$\""
+bad_arg "bench --sweep with --step" "$THP" bench --sweep --step 64K bloat
+bad_arg "set with a key twice" "$THP" --root "$SX" set enabled=always enabled=never
+expect "set names the key given twice" [ "$(rc_err "$THP" --root "$SX" set enabled=always enabled=never)" = "2|thp: 'enabled' is given twice; nothing was changed" ]
+bad_arg "set khugepaged.pages_to_scan=010" "$THP" --root "$SX" set khugepaged.pages_to_scan=010
+bad_arg "persist --tmpfiles --systemd" "$THP" --root "$SX" persist --tmpfiles --systemd
+expect "persist names both modes" [ "$(rc_err "$THP" --root "$SX" persist --tmpfiles --systemd)" = "2|thp: persist: --tmpfiles and --systemd cannot be combined; give one" ]
+bad_arg "persist --cmdline --output" "$THP" --root "$SX" persist --cmdline -o "$SX/x.conf"
+bad_arg "persist with a key twice" "$THP" --root "$SX" persist enabled=always enabled=always
+expect "the refused set and persist changed nothing" [ "$(tree_sum "$SX")" = "$sx_sum" ]
+expect "the refused hugetlb sets changed nothing" [ "$(tree_sum "$HX")" = "$hx_sum" ]
 
 # names that are not UTF-8, with newlines and terminal escapes (fixture
 # names-hostile): the golden outputs are printable ASCII text, or valid UTF-8 JSON

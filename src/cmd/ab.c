@@ -375,7 +375,6 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 	const char *list = geteuid() == 0 ? "always,madvise,never" : "current,disabled";
 	struct thp_busy busy;
 	struct thp_setting en;
-	uint64_t n;
 	int c, rc, failed = 0, last = 0;
 
 	optind = 0;
@@ -383,11 +382,8 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 		switch (c) {
 		case 'm': list = optarg; break;
 		case 'n':
-			if (thp_parse_u64(optarg, &n) || n < 1 || n > 100) {
-				thp_err("ab: invalid number of runs '%s' (1 to 100)", optarg);
+			if (!thp_opt_int("ab", "--runs", optarg, 1, 100, &a.n))
 				return 2;
-			}
-			a.n = (int)n;
 			break;
 		case 'o': a.show_output = true; break;
 		case 'b': a.bytes = true; break;

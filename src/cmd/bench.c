@@ -1070,24 +1070,29 @@ static void usage(void)
 	     "  -h, --help            show this help");
 }
 
-/* Parses a positive size option. Returns 0 or prints and returns 2. */
-static int size_opt(const char *name, const char *arg, uint64_t min, uint64_t *out)
+/* Refuses a region larger than the memory available (MemAvailable, or
+ * MemTotal on kernels before 3.14): touching it would push the host into
+ * reclaim or the OOM killer. ARG is the --size given, NULL for the default.
+ * Returns 0 or prints why and returns 2. */
+static int check_size(const struct bench *b, const char *arg)
 {
-	if (thp_parse_size(arg, out) || *out < min) {
-		char m[32];
-		thp_err("bench: invalid %s '%s' (at least %s)", name, arg, out_size(m, sizeof(m), min, false));
-		return 2;
-	}
-	return 0;
-}
+	const char *field = "MemAvailable";
+	uint64_t avail;
+	char s[32], a[32];
 
-static int num_opt(const char *name, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
-{
-	if (thp_parse_u64(arg, out) || *out < min || *out > max) {
-		thp_err("bench: invalid %s '%s' (%" PRIu64 " to %" PRIu64 ")", name, arg, min, max);
-		return 2;
-	}
-	return 0;
+	if (thp_meminfo_get(&b->ctx->root, field, &avail) &&
+	    thp_meminfo_get(&b->ctx->root, field = "MemTotal", &avail))
+		return 0;
+	if (b->size <= avail)
+		return 0;
+	out_size(s, sizeof(s), b->size, false);
+	out_size(a, sizeof(a), avail, false);
+	if (arg)
+		thp_err("bench: --size '%s' is more than the memory available (%s %s)", arg, field, a);
+	else
+		thp_err("bench: the %s region of '%s' is more than the memory available (%s %s); "
+			"give a smaller --size", s, b->x->name, field, a);
+	return 2;
 }
 
 static int bench_modes(struct bench *b, const struct modes *m)
@@ -1165,8 +1170,10 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 	static const char *const policies[] = { "always", "madvise", "never", NULL };
 	struct bench *b = calloc(1, sizeof(*b));
 	struct modes m = { 0 };
-	uint64_t n, size = 0;
+	const char *size_arg = NULL;
+	uint64_t size = 0;
 	int c, rc = 2, reps = 0;
+	bool step = false;
 
 	if (!b) {
 		thp_err("out of memory");
@@ -1179,8 +1186,16 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "s:r:bJh", lo, NULL)) != -1) {
 		switch (c) {
-		case 's': if (size_opt("size", optarg, 4096, &size)) goto out; break;
-		case 'S': if (size_opt("step", optarg, 4096, &b->step)) goto out; break;
+		case 's':
+			if (!thp_opt_size("bench", "--size", optarg, 4096, UINT64_MAX, NULL, &size))
+				goto out;
+			size_arg = optarg;
+			break;
+		case 'S':
+			if (!thp_opt_size("bench", "--step", optarg, 4096, UINT64_MAX, NULL, &b->step))
+				goto out;
+			step = true;
+			break;
 		case 'W': b->sweep = true; break;
 		case 'w':
 			if (strcmp(optarg, "child") != 0 && strcmp(optarg, "parent") != 0) {
@@ -1189,15 +1204,20 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 			}
 			b->writer_parent = !strcmp(optarg, "parent");
 			break;
-		case 't': if (num_opt("timeout", optarg, 1, 86400, &n)) goto out; b->timeout = (int)n; break;
-		case 'L': if (num_opt("loads", optarg, 1, 1ull << 40, &b->loads)) goto out; break;
-		case 'r': if (num_opt("reps", optarg, 1, REPS_MAX, &n)) goto out; reps = (int)n; break;
+		case 't': if (!thp_opt_int("bench", "--timeout", optarg, 1, 86400, &b->timeout)) goto out; break;
+		case 'L': if (!thp_opt_u64("bench", "--loads", optarg, 1, 1ull << 40, &b->loads)) goto out; break;
+		case 'r': if (!thp_opt_int("bench", "--reps", optarg, 1, REPS_MAX, &reps)) goto out; break;
 		case 'm': if (modes_parse("bench", optarg, policies, &m)) goto out; break;
 		case 'b': b->bytes = true; break;
 		case 'J': ctx->json = true; break;
 		case 'h': usage(); rc = 0; goto out;
 		default: rc = thp_usage_error("bench"); goto out;
 		}
+	}
+	if (b->sweep && step) {
+		thp_err("bench: --sweep chooses the steps itself; give --sweep or --step, not both");
+		rc = thp_usage_error("bench");
+		goto out;
 	}
 	if (optind >= argc) {
 		thp_err("bench: which experiment? see 'thp bench --help'");
@@ -1228,6 +1248,8 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 		thp_err("bench: step '%" PRIu64 "' is larger than the region", b->step);
 		goto out;
 	}
+	if ((rc = check_size(b, size_arg)))
+		goto out;
 	rc = bench_modes(b, &m);
 out:
 	free(b);

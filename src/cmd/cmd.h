@@ -4,6 +4,7 @@
 #define THP_CMD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "../control/control.h"
@@ -84,9 +85,6 @@ int thp_metrics_opt(int c, const char *arg, struct thp_metrics_opts *o, const ch
  * metrics` with options O to F. Returns 0 or -ENOMEM. */
 int thp_metrics_write(const struct thp_root *root, const struct thp_metrics_opts *o, FILE *f);
 
-/* Parses a --top value (0 to 100000). */
-bool thp_parse_top(const char *s, int *v);
-
 /* A host read as 'thp doctor' reads it (status, processes, pools, what boot
  * applies), and the findings of the rules on it. */
 struct thp_diagnosis {
@@ -100,6 +98,25 @@ struct thp_diagnosis {
  * runs the doctor's rules into D. Returns 0 or -ENOMEM; free D in both cases. */
 int thp_diagnose(const struct thp_root *root, double sample, struct thp_diagnosis *d);
 void thp_diagnosis_free(struct thp_diagnosis *d);
+
+/* Numeric arguments, read with core/arg.h (decimal, no leading zero, in
+ * range). On a bad value each prints "thp: CMD: WHAT 'ARG' is ..." with what
+ * it accepts and returns false; the caller then exits 2 having changed
+ * nothing. WHAT names the option ("--interval") or the operand ("process id"). */
+bool thp_opt_u64(const char *cmd, const char *what, const char *arg, uint64_t min, uint64_t max,
+		 uint64_t *v);
+bool thp_opt_int(const char *cmd, const char *what, const char *arg, int min, int max, int *v);
+/* A number of UNIT ("seconds") with up to THP_ARG_DECIMALS decimals. */
+bool thp_opt_decimal(const char *cmd, const char *what, const char *arg, const char *unit, double min,
+		     double max, double *v);
+/* A size ("64M"); MAX_IS, when not NULL, says where MAX comes from ("MemAvailable"). */
+bool thp_opt_size(const char *cmd, const char *what, const char *arg, uint64_t min, uint64_t max,
+		  const char *max_is, uint64_t *v);
+/* A percentage ("5%", "2.5") in basis points, at most MAX_BP. */
+bool thp_opt_percent(const char *cmd, const char *what, const char *arg, unsigned max_bp, unsigned *bp);
+
+/* The largest process or thread id any command accepts. */
+#define THP_PID_MAX INT32_MAX
 
 /* Prints "thp: MESSAGE" to stderr. */
 void thp_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -325,11 +325,13 @@ int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 		default: return thp_usage_error("collapse");
 		}
 	}
-	if (optind + 1 != argc || thp_parse_u64(argv[optind], &pid) || !pid || pid > INT32_MAX) {
-		thp_err(optind < argc ? "collapse: '%s' is not one process id" : "collapse: which process? give its PID",
-			optind < argc ? argv[optind] : "");
+	if (optind + 1 != argc) {
+		thp_err(optind < argc ? "collapse: unexpected argument '%s'" : "collapse: which process? give its PID",
+			optind < argc ? argv[optind + 1] : "");
 		return thp_usage_error("collapse");
 	}
+	if (!thp_opt_u64("collapse", "process id", argv[optind], 1, THP_PID_MAX, &pid))
+		return thp_usage_error("collapse");
 	if (!ctx->root.live) {
 		thp_err("collapse: works on the running kernel only, not under --root");
 		return thp_usage_error("collapse");

@@ -189,20 +189,6 @@ static int print_json(const struct thp_ctx *ctx, const struct thp_findings *r,
 	return out_json_print(o) ? 1 : rc;
 }
 
-/* Parses --sample: seconds, more than 0 and at most SAMPLE_MAX. */
-static int parse_sample(const char *s, double *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(s, &end);
-	if (errno || end == s || *end || !(*out > 0) || *out > SAMPLE_MAX) {
-		thp_err("doctor: invalid --sample '%s' (seconds, up to %d)", s, SAMPLE_MAX);
-		return -1;
-	}
-	return 0;
-}
-
 static double now_secs(void)
 {
 	struct timespec ts;
@@ -323,7 +309,7 @@ int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
 			}
 			break;
 		case 'S':
-			if (parse_sample(optarg, &sample))
+			if (!thp_opt_decimal("doctor", "--sample", optarg, "seconds", 0.01, SAMPLE_MAX, &sample))
 				return thp_usage_error("doctor");
 			break;
 		case 'J': ctx->json = true; break;

@@ -13,12 +13,18 @@
 #include <unistd.h>
 
 #include "../control/control.h"
+#include "../core/arg.h"
 #include "../core/hugetlb.h"
 #include "../core/parse.h"
 #include "../render/render.h"
 #include "cmd.h"
 
 #define SETS_MAX THP_HSIZES_MAX
+/* The highest NUMA node number Linux has (MAX_NUMNODES is at most 1 << 10). */
+#define NODE_MAX 1023
+/* The largest size 'hugetlb plan' accepts: 4 PiB, what 52-bit physical
+ * addresses (the widest of Linux's 64-bit architectures) can hold. */
+#define PLAN_MAX (1ull << 52)
 
 struct opts {
 	bool bytes;
@@ -342,14 +348,12 @@ static int parse_assign(const char *arg, struct change *c)
 		return 2;
 	}
 	snprintf(size, sizeof(size), "%.*s", (int)(eq - arg), arg);
-	if (thp_parse_size(size, &c->size) || !c->size) {
+	if (thp_arg_size(size, 1, UINT64_MAX, &c->size)) {
 		thp_err("hugetlb set: '%s' is not a page size (write 2M, 1G, 64K or 2048kB)", size);
 		return 2;
 	}
-	if (thp_parse_u64(eq + 1, &c->want)) {
-		thp_err("hugetlb set: '%s' is not a number of pages", eq + 1);
+	if (!thp_opt_u64("hugetlb set", "number of pages", eq + 1, 0, UINT64_MAX, &c->want))
 		return 2;
-	}
 	return 0;
 }
 
@@ -668,10 +672,9 @@ static int plan(struct thp_ctx *ctx, const struct thp_hugetlb *h, const char *ar
 	uint64_t bytes, want;
 	char b[6][32];
 
-	if (thp_parse_size(arg, &bytes) || !bytes) {
-		thp_err("hugetlb plan: '%s' is not a size (write 16G, 512M or bytes)", arg);
+	if (!thp_opt_size("hugetlb plan", "size", arg, 1, PLAN_MAX, "the most a Linux host addresses",
+			  &bytes))
 		return thp_usage_error("hugetlb");
-	}
 	if (!h->npools) {
 		thp_err("hugetlb plan: %s", no_pools(h));
 		return 1;
@@ -767,7 +770,6 @@ int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
 	const char *sub = "show";
 	bool margin = false;
 	struct thp_hugetlb *h;
-	uint64_t v;
 	int c, rc;
 
 	if (argc > 1 && (strcmp(argv[1], "set") == 0 || strcmp(argv[1], "plan") == 0)) {
@@ -783,18 +785,13 @@ int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
 		case 'P': o.procs = false; break;
 		case 'n': o.dry_run = true; break;
 		case 'N':
-			if (thp_parse_u64(optarg, &v) || v > 1 << 20) {
-				thp_err("hugetlb: '%s' is not a NUMA node number", optarg);
+			if (!thp_opt_int("hugetlb", "--node", optarg, 0, NODE_MAX, &o.node))
 				return thp_usage_error("hugetlb");
-			}
-			o.node = (int)v;
 			break;
 		case 'M':
 			margin = true;
-			if (thp_parse_percent(optarg, &o.margin_bp)) {
-				thp_err("hugetlb: '%s' is not a percentage from 0%% to 1000%%", optarg);
+			if (!thp_opt_percent("hugetlb", "--margin", optarg, 100000, &o.margin_bp))
 				return thp_usage_error("hugetlb");
-			}
 			break;
 		case 'h': usage(); return 0;
 		default: return thp_usage_error("hugetlb");

@@ -47,10 +47,7 @@ int thp_metrics_opt(int c, const char *arg, struct thp_metrics_opts *o, const ch
 {
 	switch (c) {
 	case 't':
-		if (thp_parse_top(arg, &o->top))
-			return 0;
-		thp_err("%s: invalid --top '%s' (0 to %d)", cmd, arg, TOP_MAX);
-		return 2;
+		return thp_opt_int(cmd, "--top", arg, 0, TOP_MAX, &o->top) ? 0 : 2;
 	case THP_OPT_PIDS: o->pids = true; return 0;
 	case THP_OPT_COMPAT: o->compat = true; return 0;
 	case THP_OPT_NO_DOCTOR: o->doctor = false; return 0;
@@ -151,20 +148,6 @@ static int write_textfile(const struct thp_root *root, const struct thp_metrics_
 	err = thp_file_write_with(dir, name, 0644, fill_textfile, &t);
 	close(dir);
 	return err;
-}
-
-/* Parses --top: 0 to TOP_MAX. */
-bool thp_parse_top(const char *s, int *v)
-{
-	char *end;
-	long n;
-
-	errno = 0;
-	n = strtol(s, &end, 10);
-	if (errno || end == s || *end || n < 0 || n > TOP_MAX)
-		return false;
-	*v = (int)n;
-	return true;
 }
 
 int cmd_metrics(struct thp_ctx *ctx, int argc, char **argv)

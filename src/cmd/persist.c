@@ -281,8 +281,10 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 		{ "force", no_argument, NULL, 'f' },    { "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },     { NULL, 0, NULL, 0 },
 	};
+	static const char *const mode_opt[] = { [TMPFILES] = "--tmpfiles", [SYSTEMD] = "--systemd",
+						 [CMDLINE] = "--cmdline", [CHECK] = "--check" };
 	enum mode mode = TMPFILES;
-	const char *file = NULL;
+	const char *file = NULL, *given = NULL, *writes = NULL;
 	struct thp_knobs *ks = NULL;
 	struct thp_kvlist *l = NULL;
 	bool dry = false, force = false;
@@ -291,17 +293,30 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "o:nfJh", lo, NULL)) != -1) {
 		switch (c) {
-		case 'T': mode = TMPFILES; break;
-		case 'S': mode = SYSTEMD; break;
-		case 'C': mode = CMDLINE; break;
-		case 'K': mode = CHECK; break;
-		case 'o': file = optarg; break;
-		case 'n': dry = true; break;
-		case 'f': force = true; break;
+		case 'T':
+		case 'S':
+		case 'C':
+		case 'K': {
+			enum mode m = c == 'T' ? TMPFILES : c == 'S' ? SYSTEMD : c == 'C' ? CMDLINE : CHECK;
+			if (given && m != mode) {
+				thp_err("persist: %s and %s cannot be combined; give one", given, mode_opt[m]);
+				return thp_usage_error("persist");
+			}
+			mode = m;
+			given = mode_opt[m];
+			break;
+		}
+		case 'o': file = optarg; writes = "--output"; break;
+		case 'n': dry = true; writes = "--dry-run"; break;
+		case 'f': force = true; writes = "--force"; break;
 		case 'J': ctx->json = true; break;
 		case 'h': usage(); return 0;
 		default: return thp_usage_error("persist");
 		}
+	}
+	if (writes && (mode == CMDLINE || mode == CHECK)) {
+		thp_err("persist: %s applies to --tmpfiles and --systemd, not to %s", writes, mode_opt[mode]);
+		return thp_usage_error("persist");
 	}
 	if (mode == CHECK && optind < argc) {
 		thp_err("persist: --check takes no KEY=VALUE");

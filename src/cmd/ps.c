@@ -155,13 +155,20 @@ static int parse_cols(struct opts *o, const char *list)
 	return 0;
 }
 
+/* Adds the comma-separated process ids of LIST to O. Returns 0, or prints
+ * why and returns 2 (1 when out of memory). */
 static int parse_pids(struct opts *o, const char *list)
 {
-	for (const char *p = list; *p;) {
-		char *end;
-		long v = strtol(p, &end, 10);
-		if (end == p || v <= 0 || v > 0x7fffffff || (*end && *end != ',')) {
-			thp_err("ps: invalid process id list '%s'", list);
+	const char *p = list;
+
+	do {
+		size_t n = strcspn(p, ",");
+		char one[24];
+		int v;
+		snprintf(one, sizeof(one), "%.*s", (int)(n < sizeof(one) ? n : sizeof(one) - 1), p);
+		if (n >= sizeof(one) || !thp_opt_int("ps", "--pid", one, 1, THP_PID_MAX, &v)) {
+			if (n >= sizeof(one))
+				thp_err("ps: --pid '%s' is not a list of process ids", list);
 			return 2;
 		}
 		pid_t *np = realloc(o->pids, sizeof(*np) * (size_t)(o->npids + 1));
@@ -169,8 +176,27 @@ static int parse_pids(struct opts *o, const char *list)
 			return 1;
 		o->pids = np;
 		o->pids[o->npids++] = (pid_t)v;
-		p = *end ? end + 1 : end;
+		p += n;
+	} while (*p++ == ',');
+	return 0;
+}
+
+/* Reads --user ARG, a user name or a decimal uid, into O. Returns 0 or prints
+ * why and returns 2. */
+static int parse_user(struct opts *o, struct thp_users *users, const char *arg)
+{
+	uint64_t v;
+
+	if (arg[0] >= '0' && arg[0] <= '9') {
+		/* (uid_t)-1 means "no user" to the kernel */
+		if (!thp_opt_u64("ps", "--user", arg, 0, (uid_t)-1 - 1, &v))
+			return 2;
+		o->user = (uid_t)v;
+	} else if (thp_user_uid(users, arg, &o->user)) {
+		thp_err("ps: unknown user '%s'", arg);
+		return 2;
 	}
+	o->have_user = true;
 	return 0;
 }
 
@@ -505,12 +531,10 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 		case 'o': colarg = optarg; break;
 		case 's': sortarg = optarg; break;
 		case 'n': {
-			char *end;
-			o->limit = strtol(optarg, &end, 10);
-			if (*end || end == optarg || o->limit < 0) {
-				thp_err("ps: invalid row limit '%s'", optarg);
+			int n;
+			if (!thp_opt_int("ps", "--limit", optarg, 0, INT32_MAX, &n))
 				return 2;
-			}
+			o->limit = n;
 			break;
 		}
 		case 'a': o->all = true; break;
@@ -521,11 +545,8 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 				return rc;
 			break;
 		case 'u':
-			if (thp_user_uid(&users, optarg, &o->user)) {
-				thp_err("ps: unknown user '%s'", optarg);
-				return 2;
-			}
-			o->have_user = true;
+			if ((rc = parse_user(o, &users, optarg)))
+				return rc;
 			break;
 		case 'c':
 			if (o->have_regex)
@@ -538,10 +559,8 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 			break;
 		case O_CGROUP: o->cgroup = optarg; break;
 		case O_MIN:
-			if (thp_parse_size(optarg, &o->min)) {
-				thp_err("ps: invalid size '%s'", optarg);
+			if (!thp_opt_size("ps", "--min", optarg, 0, UINT64_MAX, NULL, &o->min))
 				return 2;
-			}
 			break;
 		case O_BY:
 			o->by = !strcmp(optarg, "comm") ? BY_COMM : !strcmp(optarg, "user") ? BY_USER

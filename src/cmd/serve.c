@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "../core/arg.h"
 #include "cmd.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:9567"
@@ -164,8 +165,9 @@ static void request_done(void *cls, struct MHD_Connection *conn, void **state,
 	*state = NULL;
 }
 
-/* Resolves "ADDR:PORT", "[IPV6]:PORT" or ":PORT" (numeric port) into AI.
- * Returns 0, or a getaddrinfo error (EAI_*), or EAI_NONAME for a bad form. */
+/* Resolves "ADDR:PORT", "[IPV6]:PORT" or ":PORT" (a decimal port, 0 for any)
+ * into AI. Returns 0, or a getaddrinfo error (EAI_*): EAI_NONAME for a bad
+ * form, EAI_SERVICE for a bad port. */
 static int parse_listen(const char *spec, struct addrinfo **ai)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
@@ -173,8 +175,12 @@ static int parse_listen(const char *spec, struct addrinfo **ai)
 	char host[256];
 	size_t n;
 
+	uint64_t port;
+
 	if (!colon || !colon[1])
 		return EAI_NONAME;
+	if (thp_arg_u64(colon + 1, 0, 65535, &port))
+		return EAI_SERVICE;
 	n = (size_t)(colon - spec);
 	if (n && spec[0] == '[') {
 		if (n < 3 || spec[n - 1] != ']')
@@ -232,7 +238,9 @@ int cmd_serve(struct thp_ctx *ctx, int argc, char **argv)
 	err = parse_listen(listen, &ai);
 	if (err) {
 		thp_err("serve: invalid listen address '%s' (%s; use ADDR:PORT)", listen,
-			err == EAI_NONAME ? "no such address" : gai_strerror(err));
+			err == EAI_NONAME    ? "no such address"
+			: err == EAI_SERVICE ? "the port is a decimal number from 0 to 65535"
+					     : gai_strerror(err));
 		return 2;
 	}
 	/* the server threads inherit this mask, so the signals reach sigwait below */

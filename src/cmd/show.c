@@ -318,9 +318,7 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 		{ "json", no_argument, NULL, 'J' },      { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
-	long pid;
-	int c;
+	int c, pid;
 
 	o->json = ctx->json;
 	optind = 0;
@@ -343,11 +341,8 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 		thp_err("show: unexpected argument '%s'", argv[optind + 1]);
 		return thp_usage_error("show");
 	}
-	pid = strtol(argv[optind], &end, 10);
-	if (*end || end == argv[optind] || pid <= 0 || pid > 0x7fffffff) {
-		thp_err("show: invalid process id '%s'", argv[optind]);
+	if (!thp_opt_int("show", "process id", argv[optind], 1, THP_PID_MAX, &pid))
 		return thp_usage_error("show");
-	}
 	o->pid = (pid_t)pid;
 	return -1;
 }

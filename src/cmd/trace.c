@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace.c - `thp trace`: how long threads stall in compaction and reclaim (root) */
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -320,15 +318,9 @@ static void print_text(struct run *r, double secs, uint64_t lost)
 		       t->unmatched, t->restarted, t->unfinished);
 }
 
-/* Parses a non-negative decimal number of ARG into *V. */
-static bool parse_num(const char *arg, double *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(arg, &end);
-	return !errno && end != arg && !*end && *v >= 0 && isfinite(*v);
-}
+/* The longest trace (a week) and the longest --min-ms (a day). */
+#define DURATION_MAX 604800
+#define MIN_MS_MAX 86400000
 
 static int parse(int argc, char **argv, struct opts *o)
 {
@@ -338,24 +330,19 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "json", no_argument, NULL, 'J' },           { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	double pid;
 	int c;
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "+d:p:c:Jh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			if (!parse_num(optarg, &o->seconds) || o->seconds == 0) {
-				thp_err("trace: invalid duration '%s' (seconds, more than 0)", optarg);
+			if (!thp_opt_decimal("trace", "--duration", optarg, "seconds", 0.01, DURATION_MAX,
+					     &o->seconds))
 				return thp_usage_error("trace");
-			}
 			break;
 		case 'p':
-			if (!parse_num(optarg, &pid) || pid < 1 || pid > 1 << 30 || pid != (int)pid) {
-				thp_err("trace: invalid process id '%s'", optarg);
+			if (!thp_opt_int("trace", "--pid", optarg, 1, THP_PID_MAX, &o->pid))
 				return thp_usage_error("trace");
-			}
-			o->pid = (int)pid;
 			break;
 		case 'c':
 			if (!*optarg) {
@@ -365,10 +352,9 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->comm = optarg;
 			break;
 		case 'm':
-			if (!parse_num(optarg, &o->min_ms)) {
-				thp_err("trace: invalid --min-ms '%s' (milliseconds, 0 or more)", optarg);
+			if (!thp_opt_decimal("trace", "--min-ms", optarg, "milliseconds", 0, MIN_MS_MAX,
+					     &o->min_ms))
 				return thp_usage_error("trace");
-			}
 			break;
 		case 'J': o->json = true; break;
 		case 'h': usage(); return 0;

@@ -562,23 +562,15 @@ static int run(const struct thp_root *root, const struct opts *o)
 	return alerted ? 3 : 0;
 }
 
-/* Parses a positive number of seconds, at least 0.01 and at most a day. */
-static bool parse_seconds(const char *s, double *v)
+/* Reads a count of option WHAT (1 or more) into *V; false after explaining. */
+static bool count_opt(const char *what, const char *arg, long *v)
 {
-	char *end;
+	uint64_t n;
 
-	errno = 0;
-	*v = strtod(s, &end);
-	return !errno && end != s && !*end && *v >= 0.01 && *v <= 86400;
-}
-
-static bool parse_long(const char *s, long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtol(s, &end, 10);
-	return !errno && end != s && !*end && *v > 0;
+	if (!thp_opt_u64("watch", what, arg, 1, INT32_MAX, &n))
+		return false;
+	*v = (long)n;
+	return true;
 }
 
 int cmd_watch(struct thp_ctx *ctx, int argc, char **argv)
@@ -599,22 +591,16 @@ int cmd_watch(struct thp_ctx *ctx, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+i:c:a:Jh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			if (!parse_seconds(optarg, &o.interval)) {
-				thp_err("watch: invalid interval '%s' (seconds, 0.01 to 86400)", optarg);
+			if (!thp_opt_decimal("watch", "--interval", optarg, "seconds", 0.01, 86400, &o.interval))
 				return thp_usage_error("watch");
-			}
 			break;
 		case 'c':
-			if (!parse_long(optarg, &o.count)) {
-				thp_err("watch: invalid count '%s' (a positive integer)", optarg);
+			if (!count_opt("--count", optarg, &o.count))
 				return thp_usage_error("watch");
-			}
 			break;
 		case 'a':
-			if (!parse_long(optarg, &o.alert)) {
-				thp_err("watch: invalid stall threshold '%s' (a positive integer)", optarg);
+			if (!count_opt("--alert-stalls", optarg, &o.alert))
 				return thp_usage_error("watch");
-			}
 			break;
 		case 'r':
 			if (o.nreplay == REPLAY_MAX) {

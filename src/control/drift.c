@@ -28,7 +28,7 @@ static int compare(const struct thp_knobs *ks, const struct thp_knob *kn,
 	memset(x, 0, sizeof(*x));
 	if (!kn)
 		snprintf(x->refused, sizeof(x->refused), "this kernel has no '%s'", kv->key);
-	else if (thp_knob_check(ks, kn, kv->value, canon, x->refused, sizeof(x->refused)) == 0)
+	else if (thp_knob_check(ks, kn, kv->value, false, canon, x->refused, sizeof(x->refused)) == 0)
 		x->refused[0] = '\0';
 	if (!x->refused[0] && kn && strcmp(canon, kn->old) == 0)
 		return 0;

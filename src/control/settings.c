@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/arg.h"
 #include "control.h"
 
 /* The value of a setting as a string, "" when it is neither a choice nor a number. */
@@ -91,7 +92,7 @@ struct thp_knob *thp_knob_find(struct thp_knobs *ks, const char *key)
 }
 
 int thp_knob_check(const struct thp_knobs *ks, const struct thp_knob *kn, const char *value,
-		   char *out, char *why, size_t cap)
+		   bool strict, char *out, char *why, size_t cap)
 {
 	uint64_t v, lo = 0, hi = UINT32_MAX;
 
@@ -122,8 +123,9 @@ int thp_knob_check(const struct thp_knobs *ks, const struct thp_knob *kn, const 
 		lo = 1;
 	else if (kn->k.type == THP_VAL_PTES && ks->ptes_max)
 		hi = ks->ptes_max;
-	if (thp_parse_u64(value, &v) != 0 || v < lo || v > hi) {
-		snprintf(why, cap, "'%s' accepts an integer from %llu to %llu", kn->key,
+	if (strict ? thp_arg_u64(value, lo, hi, &v) != 0
+		   : thp_parse_u64(value, &v) != 0 || v < lo || v > hi) {
+		snprintf(why, cap, "'%s' accepts a decimal integer from %llu to %llu", kn->key,
 			 (unsigned long long)lo, (unsigned long long)hi);
 		return -EINVAL;
 	}
@@ -154,9 +156,17 @@ int thp_knobs_want(struct thp_knobs *ks, const char *key, const char *value, cha
 		if (all ? kn->k.group != THP_KEY_SIZE || strcmp(kn->k.file, k.file) != 0
 			: strcmp(kn->key, canon) != 0)
 			continue;
-		err = thp_knob_check(ks, kn, value, kn->want, why, cap);
+		if (kn->want[0] && (all || !kn->want_all)) {
+			if (all && !kn->want_all)
+				snprintf(why, cap, "'%s' is given twice ('%s' covers it too)", kn->key, key);
+			else
+				snprintf(why, cap, "'%s' is given twice", kn->want_all ? key : kn->key);
+			return -EEXIST;
+		}
+		err = thp_knob_check(ks, kn, value, true, kn->want, why, cap);
 		if (err)
 			return err;
+		kn->want_all = all;
 		matched++;
 	}
 	if (matched)

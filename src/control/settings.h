@@ -25,6 +25,7 @@ struct thp_knob {
 	struct thp_setting cur;    /* as read */
 	char old[THP_VALUE_MAX];   /* value as read; "" when unreadable */
 	char want[THP_VALUE_MAX];  /* value to write; "" leaves the setting alone */
+	bool want_all;             /* WANT was asked for by a hugepages.all.X key */
 	char got[THP_VALUE_MAX];   /* what a failed read-back found; "" otherwise */
 	enum thp_knob_result result;
 	int err;                   /* -errno of the failed write (or read-back) */
@@ -46,12 +47,18 @@ int thp_knobs_read(const struct thp_root *root, struct thp_knobs *ks);
 struct thp_knob *thp_knob_find(struct thp_knobs *ks, const char *key);
 
 /* Checks VALUE against what the knob's file accepts and stores its canonical
- * form in OUT. Returns 0 or -EINVAL with a reason in WHY. */
+ * form in OUT. A number is read as a user types it when STRICT (decimal
+ * without sign, space or leading zero: core/arg.h), else as the kernel reads
+ * the file ("04096" and a trailing newline are fine). Returns 0 or -EINVAL
+ * with a reason in WHY. */
 int thp_knob_check(const struct thp_knobs *ks, const struct thp_knob *kn, const char *value,
-		   char *out, char *why, size_t cap);
+		   bool strict, char *out, char *why, size_t cap);
 
-/* Asks for KEY=VALUE ("hugepages.all.X" means every size that has X). Returns
- * 0, -ENOENT (no such setting here) or -EINVAL (value refused), with WHY. */
+/* Asks for KEY=VALUE, as a user types it ("hugepages.all.X" means every size
+ * that has X; numbers as thp_knob_check() reads them when STRICT). A
+ * setting may be asked for once, except that a size's own key may follow the
+ * "all" key that covered it. Returns 0, -ENOENT (no such setting here),
+ * -EINVAL (value refused) or -EEXIST (asked for twice), with WHY. */
 int thp_knobs_want(struct thp_knobs *ks, const char *key, const char *value, char *why,
 		   size_t cap);
 

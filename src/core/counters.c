@@ -2,6 +2,7 @@
 /* counters.c - THP and compaction counters from /proc/vmstat, THP lines of /proc/meminfo */
 #include "internal.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +80,36 @@ static int read_counters(const struct thp_root *root, const char *file,
 	parse(buf, collect, &c);
 	free(buf);
 	return 0;
+}
+
+struct one_field {
+	const char *name;
+	uint64_t *val;
+	bool found;
+};
+
+static int find_field(const char *key, size_t klen, uint64_t val, void *ctx)
+{
+	struct one_field *f = ctx;
+
+	if (strlen(f->name) != klen || strncmp(f->name, key, klen) != 0)
+		return 0;
+	*f->val = val;
+	f->found = true;
+	return 1;
+}
+
+int thp_meminfo_get(const struct thp_root *root, const char *name, uint64_t *val)
+{
+	struct one_field f = { name, val, false };
+	char *buf;
+	int err = thp_read(root, "proc/meminfo", &buf, NULL);
+
+	if (err)
+		return err;
+	thp_parse_meminfo(buf, find_field, &f);
+	free(buf);
+	return f.found ? 0 : -ENOENT;
 }
 
 int thp_vmstat_read(const struct thp_root *root, struct thp_counter *v, int *n)

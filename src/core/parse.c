@@ -238,30 +238,3 @@ int thp_parse_size(const char *buf, uint64_t *bytes)
 	*bytes = v * mul;
 	return 0;
 }
-
-int thp_parse_percent(const char *buf, unsigned *bp)
-{
-	const char *p = skip_space(buf);
-	uint64_t whole, frac = 0;
-	int err = parse_digits(&p, &whole), digits = 0;
-
-	if (err)
-		return err;
-	if (*p == '.') {
-		for (p++; isdigit((unsigned char)*p); p++, digits++)
-			if (digits < 2)
-				frac = frac * 10 + (uint64_t)(*p - '0');
-		if (digits == 0)
-			return -EINVAL;
-		if (digits == 1)
-			frac *= 10;
-	}
-	if (*p == '%')
-		p++;
-	if (*skip_space(p))
-		return -EINVAL;
-	if (whole > 1000 || (whole == 1000 && frac))
-		return -ERANGE;
-	*bp = (unsigned)(whole * 100 + frac);
-	return 0;
-}

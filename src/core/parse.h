@@ -58,8 +58,4 @@ uint64_t thp_parse_size_dir(const char *name);
  * Returns 0, -EINVAL (empty, garbage, unknown unit) or -ERANGE. */
 int thp_parse_size(const char *buf, uint64_t *bytes);
 
-/* Parses a percentage with up to two decimals ("5%", "2.5", "0%") into basis
- * points (5% = 500). Returns 0, -EINVAL or -ERANGE (above 1000%). */
-int thp_parse_percent(const char *buf, unsigned *bp);
-
 #endif

@@ -124,6 +124,10 @@ const char *thp_counter_meaning(const char *name);
 /* Value of a counter by name; false when the kernel lacks it. */
 bool thp_counter_get(const struct thp_counter *v, int n, const char *name, uint64_t *val);
 
+/* Reads field NAME of /proc/meminfo below ROOT (bytes for a kB field).
+ * Returns 0, -ENOENT when the kernel lacks it, or -errno of the read. */
+int thp_meminfo_get(const struct thp_root *root, const char *name, uint64_t *val);
+
 /* Top-level setting or khugepaged tunable lookups on the status. */
 const struct thp_setting *thp_status_setting(const struct thp_status *st, const char *name);
 

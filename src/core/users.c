@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse.h"
+
 void thp_users_init(struct thp_users *u, const struct thp_root *root)
 {
 	u->root = root;
@@ -26,10 +28,15 @@ static int passwd_find(const struct thp_root *root, const char *name, uid_t *uid
 	err = -ENOENT;
 	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-		if (!c2)
+		char *c3 = c2 ? strchr(c2 + 1, ':') : NULL;
+		uint64_t v;
+		if (!c3)
 			continue;
-		*c1 = '\0';
-		uid_t id = (uid_t)strtoul(c2 + 1, NULL, 10);
+		*c1 = *c3 = '\0';
+		/* a uid that does not fit (or is -1) is no user's */
+		if (thp_parse_u64(c2 + 1, &v) || v >= (uid_t)-1)
+			continue;
+		uid_t id = (uid_t)v;
 		if (name ? strcmp(line, name) == 0 : id == *uid) {
 			*uid = id;
 			snprintf(out, cap, "%s", line);
@@ -68,13 +75,8 @@ const char *thp_user_name(struct thp_users *u, uid_t uid)
 
 int thp_user_uid(struct thp_users *u, const char *name, uid_t *uid)
 {
-	char *end, tmp[33];
-	unsigned long v = strtoul(name, &end, 10);
+	char tmp[33];
 
-	if (*name && !*end) {
-		*uid = (uid_t)v;
-		return 0;
-	}
 	if (u->root->live) {
 		struct passwd *pw = getpwnam(name);
 		if (!pw)

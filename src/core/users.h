@@ -25,7 +25,7 @@ void thp_users_init(struct thp_users *u, const struct thp_root *root);
  * The string lives as long as U. */
 const char *thp_user_name(struct thp_users *u, uid_t uid);
 
-/* Uid of user NAME, which may be a decimal uid. Returns 0 or -ENOENT. */
+/* Uid of user NAME. Returns 0 or -ENOENT. */
 int thp_user_uid(struct thp_users *u, const char *name, uid_t *uid);
 
 #endif

@@ -45,27 +45,6 @@ static void user_sizes(void **state)
 	assert_int_equal(thp_parse_size("99999999999999999999", &v), -ERANGE);
 }
 
-static void percents(void **state)
-{
-	unsigned bp = 1;
-	(void)state;
-	assert_int_equal(thp_parse_percent("5%", &bp), 0);
-	assert_int_equal(bp, 500);
-	assert_int_equal(thp_parse_percent("0", &bp), 0);
-	assert_int_equal(bp, 0);
-	assert_int_equal(thp_parse_percent("2.5%", &bp), 0);
-	assert_int_equal(bp, 250);
-	assert_int_equal(thp_parse_percent("0.125", &bp), 0); /* third decimal dropped */
-	assert_int_equal(bp, 12);
-	assert_int_equal(thp_parse_percent("1000%", &bp), 0);
-	assert_int_equal(bp, 100000);
-	assert_int_equal(thp_parse_percent("1000.5", &bp), -ERANGE);
-	assert_int_equal(thp_parse_percent("5%%", &bp), -EINVAL);
-	assert_int_equal(thp_parse_percent("5.%", &bp), -EINVAL);
-	assert_int_equal(thp_parse_percent("-1", &bp), -EINVAL);
-	assert_int_equal(thp_parse_percent("", &bp), -EINVAL);
-}
-
 static void mounts(void **state)
 {
 	static struct thp_hugetlb h;
@@ -118,7 +97,7 @@ static void size_specs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(user_sizes), cmocka_unit_test(percents),
+		cmocka_unit_test(user_sizes),
 		cmocka_unit_test(mounts),
 		cmocka_unit_test(pages_for),  cmocka_unit_test(size_specs),
 	};

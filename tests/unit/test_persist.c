@@ -251,6 +251,15 @@ static void persist_round_trip(void **state)
 	free(back);
 }
 
+/* Forgets what KS was asked for, so that a setting may be asked again. */
+static void unask(struct thp_knobs *ks)
+{
+	for (int i = 0; i < ks->n; i++) {
+		ks->k[i].want[0] = '\0';
+		ks->k[i].want_all = false;
+	}
+}
+
 static void knob_checks(void **state)
 {
 	struct thp_root r;
@@ -266,16 +275,27 @@ static void knob_checks(void **state)
 	assert_string_equal(ks->k[5].key, "khugepaged.defrag");
 	assert_string_equal(ks->k[12].key, "hugepages.8K.shmem_enabled");
 	assert_string_equal(ks->k[ks->n - 1].key, "hugepages.2M.shmem_enabled");
-	assert_int_equal(thp_knobs_want(ks, "enabled", "always", why, sizeof(why)), 0);
 	assert_int_equal(thp_knobs_want(ks, "enabled", "sometimes", why, sizeof(why)), -EINVAL);
 	assert_string_equal(why, "'enabled' accepts always, madvise, never");
+	assert_int_equal(thp_knobs_want(ks, "enabled", "always", why, sizeof(why)), 0);
+	/* a setting is asked for once */
+	assert_int_equal(thp_knobs_want(ks, "enabled", "always", why, sizeof(why)), -EEXIST);
+	assert_string_equal(why, "'enabled' is given twice");
 	assert_int_equal(thp_knobs_want(ks, "shmem_enabled", "force", why, sizeof(why)), 0);
-	assert_int_equal(thp_knobs_want(ks, "khugepaged.max_ptes_none", "511", why, sizeof(why)), 0);
 	assert_int_equal(thp_knobs_want(ks, "khugepaged.max_ptes_none", "512", why, sizeof(why)), -EINVAL);
+	assert_int_equal(thp_knobs_want(ks, "khugepaged.max_ptes_none", "511", why, sizeof(why)), 0);
 	assert_int_equal(thp_knobs_want(ks, "khugepaged.pages_to_scan", "0", why, sizeof(why)), -EINVAL);
 	assert_int_equal(thp_knobs_want(ks, "khugepaged.scan_sleep_millisecs", "4294967296", why, sizeof(why)), -EINVAL);
-	assert_int_equal(thp_knobs_want(ks, "khugepaged.scan_sleep_millisecs", "007", why, sizeof(why)), 0);
+	/* a number as a user types it: decimal, no leading zero; a file may have one */
+	assert_int_equal(thp_knobs_want(ks, "khugepaged.scan_sleep_millisecs", "007", why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "'khugepaged.scan_sleep_millisecs' accepts a decimal integer from 0 to 4294967295");
+	assert_int_equal(thp_knobs_want(ks, "khugepaged.scan_sleep_millisecs", "0x7", why, sizeof(why)), -EINVAL);
+	assert_int_equal(thp_knobs_want(ks, "khugepaged.scan_sleep_millisecs", "7", why, sizeof(why)), 0);
 	assert_string_equal(thp_knob_find(ks, "khugepaged.scan_sleep_millisecs")->want, "7");
+	char canon[THP_VALUE_MAX];
+	assert_int_equal(thp_knob_check(ks, thp_knob_find(ks, "khugepaged.scan_sleep_millisecs"), "007\n",
+					false, canon, why, sizeof(why)), 0);
+	assert_string_equal(canon, "7");
 	assert_int_equal(thp_knobs_want(ks, "use_zero_page", "2", why, sizeof(why)), -EINVAL);
 	assert_int_equal(thp_knobs_want(ks, "use_zero_page", "-1", why, sizeof(why)), -EINVAL);
 	assert_int_equal(thp_knobs_want(ks, "hugepages.8K.enabled", "never", why, sizeof(why)), -ENOENT);
@@ -286,6 +306,17 @@ static void knob_checks(void **state)
 	assert_int_equal(thp_knobs_want(ks, "hugepages.all.enabled", "never", why, sizeof(why)), 0);
 	assert_int_equal(thp_knobs_changes(ks), 4); /* enabled, shmem_enabled, scan_sleep, 2M */
 	assert_string_equal(thp_knob_find(ks, "hugepages.2M.enabled")->want, "never");
+	/* a size's own key may follow "all"; "all" may not follow it, nor come twice */
+	assert_int_equal(thp_knobs_want(ks, "hugepages.2M.enabled", "always", why, sizeof(why)), 0);
+	assert_string_equal(thp_knob_find(ks, "hugepages.2M.enabled")->want, "always");
+	assert_int_equal(thp_knobs_want(ks, "hugepages.2048K.enabled", "never", why, sizeof(why)), -EEXIST);
+	assert_string_equal(why, "'hugepages.2M.enabled' is given twice");
+	assert_int_equal(thp_knobs_want(ks, "hugepages.all.enabled", "never", why, sizeof(why)), -EEXIST);
+	assert_string_equal(why, "'hugepages.all.enabled' is given twice");
+	unask(ks);
+	assert_int_equal(thp_knobs_want(ks, "hugepages.64K.shmem_enabled", "never", why, sizeof(why)), 0);
+	assert_int_equal(thp_knobs_want(ks, "hugepages.all.shmem_enabled", "never", why, sizeof(why)), -EEXIST);
+	assert_string_equal(why, "'hugepages.64K.shmem_enabled' is given twice ('hugepages.all.shmem_enabled' covers it too)");
 	thp_root_close(&r);
 	free(ks);
 }
