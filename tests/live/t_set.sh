@@ -25,7 +25,7 @@ other_value() {
 	msg=$("$THP" set --dry-run "$1=?" 2>&1)
 	cur=$(file_value "$(key_path "$1")")
 	case $msg in
-	*"an integer from"*)
+	*"integer from"*)
 		hi=${msg##* to }; hi=${hi%%;*}
 		if [ "$cur" -lt "$hi" ]; then echo $((cur + 1)); else echo $((cur - 1)); fi ;;
 	*accepts*)
