@@ -28,7 +28,7 @@ LIB_SRC := $(CORE) $(wildcard src/render/*.c) $(wildcard src/control/*.c) $(wild
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all run check unit golden cli control outfiles live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind
+.PHONY: all run check unit golden cli control outfiles prometheus live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind
 all: thp
 
 deps: $(B)/.deps
@@ -124,6 +124,11 @@ $(B)/.deps-deb: scripts/deps
 completion: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/completion.sh
 
+# contrib/: the Prometheus rules (promtool unit tests) and the Grafana dashboard
+# against a real Prometheus scraping thp serve; the sample systemd units
+prometheus: $(B)/thp | $(B)/.deps-test
+	THP=$(B)/thp tests/prometheus.sh
+
 # The golden and CLI suites as nobody; root-only commands refuse (when run as root).
 unprivileged: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/unprivileged.sh
@@ -132,7 +137,7 @@ unprivileged: $(B)/thp | $(B)/.deps-test
 sanitize:
 	$(MAKE) B=build/san SAN=1 unit golden cli control outfiles hostile
 
-check: deps-test thp man lint unit golden cli control outfiles completion unprivileged live sanitize fuzz-smoke deb-test
+check: deps-test thp man lint unit golden cli control outfiles completion prometheus unprivileged live sanitize fuzz-smoke deb-test
 	@echo "make check: all test suites passed"
 
 regen: $(B)/thp
