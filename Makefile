@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 CC ?= cc
-PKGS := smartcols json-c libtracefs libtraceevent libmicrohttpd
+PKGS := smartcols json-c libtracefs libtraceevent libmicrohttpd libarchive
 B ?= build
 
 OPT ?= -O2 -g
@@ -16,11 +16,13 @@ endif
 # pkg-config runs when a recipe needs it, after scripts/deps has installed it
 THP_CFLAGS = -std=gnu11 $(OPT) $(CPPFLAGS) $(WARN) $(SANFLAGS) -D_GNU_SOURCE -DTHP_VERSION='"$(VERSION)"' \
 	-Isrc $(shell pkg-config --cflags $(PKGS)) $(CFLAGS)
-# libmicrohttpd is not linked: 'thp serve' opens it by its soname (see src/cmd/serve.c)
-LINK_PKGS := $(filter-out libmicrohttpd,$(PKGS))
-MHD_SONAME = $(shell objdump -p $$(pkg-config --variable=libdir libmicrohttpd)/libmicrohttpd.so | awk '/SONAME/ {print $$2}')
+# libmicrohttpd and libarchive are not linked: 'thp serve' and 'thp report'
+# open them by their sonames (see src/cmd/serve.c, src/core/unpack.c)
+LINK_PKGS := $(filter-out libmicrohttpd libarchive,$(PKGS))
+soname = $(shell objdump -p $$(pkg-config --variable=libdir $(1))/$(1).so | awk '/SONAME/ {print $$2}')
 THP_LDLIBS = $(shell pkg-config --libs $(LINK_PKGS)) $(LDLIBS)
-$(B)/src/cmd/serve.o: CPPFLAGS += -DTHP_MHD_SONAME='"$(MHD_SONAME)"'
+$(B)/src/cmd/serve.o: CPPFLAGS += -DTHP_MHD_SONAME='"$(call soname,libmicrohttpd)"'
+$(B)/src/core/unpack.o: CPPFLAGS += -DTHP_ARCHIVE_SONAME='"$(call soname,libarchive)"'
 
 
 CORE := $(wildcard src/core/*.c)
@@ -28,7 +30,7 @@ LIB_SRC := $(CORE) $(wildcard src/render/*.c) $(wildcard src/control/*.c) $(wild
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all run check unit golden cli control outfiles prometheus live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind
+.PHONY: all run check unit golden cli control outfiles report prometheus live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind
 all: thp
 
 deps: $(B)/.deps
@@ -124,6 +126,10 @@ $(B)/.deps-deb: scripts/deps
 completion: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/completion.sh
 
+# thp report over fixtures' JSON, captures and hostile archives (goldens in tests/expected/report)
+report: $(B)/thp | $(B)/.deps-test
+	THP=$(B)/thp tests/report.sh
+
 # contrib/: the Prometheus rules (promtool unit tests) and the Grafana dashboard
 # against a real Prometheus scraping thp serve; the sample systemd units
 prometheus: $(B)/thp | $(B)/.deps-test
@@ -133,15 +139,16 @@ prometheus: $(B)/thp | $(B)/.deps-test
 unprivileged: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/unprivileged.sh
 
-# The unit, golden, CLI and hostile-tree tests again, built with AddressSanitizer and UBSan.
+# The unit, golden, CLI, report and hostile-tree tests again, built with AddressSanitizer and UBSan.
 sanitize:
-	$(MAKE) B=build/san SAN=1 unit golden cli control outfiles hostile
+	$(MAKE) B=build/san SAN=1 unit golden cli control outfiles report hostile
 
-check: deps-test thp man lint unit golden cli control outfiles completion prometheus unprivileged live sanitize fuzz-smoke deb-test
+check: deps-test thp man lint unit golden cli control outfiles report completion prometheus unprivileged live sanitize fuzz-smoke deb-test
 	@echo "make check: all test suites passed"
 
 regen: $(B)/thp
 	THP=$(B)/thp THP_REGEN=1 tests/golden.sh
+	THP=$(B)/thp THP_REGEN=1 tests/report.sh
 
 $(B)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)
@@ -194,7 +201,7 @@ build/fuzz/%.o: %.c $(wildcard src/*/*.h) | $(B)/.deps-fuzz
 build/fuzz/libcore.a: $(CORE:%.c=build/fuzz/%.o) build/fuzz/src/render/escape.o
 	$(AR) rcs $@ $^
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzz/libcore.a
-	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libcore.a
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libcore.a $(shell pkg-config --libs json-c)
 fuzz: $(FUZZ_BIN)
 	tests/fuzz/run.sh $(FUZZ_TIME) $(FUZZ)
 fuzz-smoke: $(FUZZ_BIN)

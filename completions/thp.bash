@@ -115,6 +115,7 @@ _thp()
 	-p | --pid) _thp_reply "$(_thp_pids)"; return ;;
 	-u | --user) mapfile -t COMPREPLY < <(compgen -u -- "$cur"); return ;;
 	--by) _thp_reply "comm user cgroup"; return ;;
+	-g | --group-by) _thp_reply "policy"; return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		_thp_reply "$(_thp_opts "$help")"

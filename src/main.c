@@ -36,6 +36,7 @@ static const struct command {
 	{ "ab", cmd_ab, "A/B a command across THP modes: time, RSS, faults, huge pages" },
 	{ "metrics", cmd_metrics, "THP state in the Prometheus text format" },
 	{ "serve", cmd_serve, "serve 'thp metrics' over HTTP for Prometheus" },
+	{ "report", cmd_report, "many hosts in one table, from their JSON or captures" },
 	{ "help", cmd_help, "show help for thp or for one command" },
 };
 

@@ -24,6 +24,7 @@ args_for() {
 	set) echo "enabled=never khugepaged.pages_to_scan=4096 hugepages.all.enabled=never" ;;
 	exec) echo "--status" ;;
 	show) echo "812" ;;
+	report) echo "$H/$tree" ;;
 	*) echo "" ;;
 	esac
 }

@@ -37,6 +37,7 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_show(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_metrics(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_serve(struct thp_ctx *ctx, int argc, char **argv);
+int cmd_report(struct thp_ctx *ctx, int argc, char **argv);
 
 struct thp_knobs;
 
@@ -117,6 +118,19 @@ bool thp_opt_percent(const char *cmd, const char *what, const char *arg, unsigne
 
 /* The largest process or thread id any command accepts. */
 #define THP_PID_MAX INT32_MAX
+
+struct json_object;
+
+/* The document of 'thp status --json' for ST read below ROOT. */
+struct json_object *thp_status_json(const struct thp_root *root, const struct thp_status *st);
+
+/* The exit status of 'thp doctor' for findings R: 3 when one is at or above MIN, else 0. */
+int thp_doctor_exit(const struct thp_findings *r, enum thp_severity min);
+
+/* The document of 'thp doctor --json' for D read below ROOT, with the
+ * --severity level MIN and the exit status RC it gave. */
+struct json_object *thp_doctor_json(const struct thp_root *root, const struct thp_diagnosis *d,
+				    enum thp_severity min, int rc);
 
 /* Prints "thp: MESSAGE" to stderr. */
 void thp_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

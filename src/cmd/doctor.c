@@ -170,13 +170,15 @@ static struct json_object *json_finding(const struct thp_finding *f)
 	return o;
 }
 
-static int print_json(const struct thp_ctx *ctx, const struct thp_findings *r,
-		      const struct thp_host *h, enum thp_severity min, int rc)
+struct json_object *thp_doctor_json(const struct thp_root *root, const struct thp_diagnosis *d,
+				    enum thp_severity min, int rc)
 {
 	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+	const struct thp_findings *r = d->r;
+	const struct thp_host *h = &d->h;
 
 	json_object_object_add(o, "schema", json_object_new_string("thp-doctor/1"));
-	json_object_object_add(o, "root", json_object_new_string(ctx->root.path));
+	json_object_object_add(o, "root", json_object_new_string(root->path));
 	json_object_object_add(o, "host", h->st->hostname[0] ? json_object_new_string(h->st->hostname) : NULL);
 	json_object_object_add(o, "severity", json_object_new_string(thp_severity_name(min)));
 	json_object_object_add(o, "sample_seconds", h->before ? json_object_new_double(h->sample_secs) : NULL);
@@ -186,7 +188,7 @@ static int print_json(const struct thp_ctx *ctx, const struct thp_findings *r,
 	json_object_object_add(o, "findings", a);
 	json_object_object_add(o, "dropped", json_object_new_int(r->dropped));
 	json_object_object_add(o, "unreadable_processes", json_object_new_int(h->unreadable));
-	return out_json_print(o) ? 1 : rc;
+	return o;
 }
 
 static double now_secs(void)
@@ -248,6 +250,14 @@ out:
 	free(pe);
 	free(saved);
 	free(d);
+}
+
+int thp_doctor_exit(const struct thp_findings *r, enum thp_severity min)
+{
+	for (int i = 0; i < r->n; i++)
+		if (r->v[i].sev >= min)
+			return 3;
+	return 0;
 }
 
 int thp_diagnose(const struct thp_root *root, double sample, struct thp_diagnosis *d)
@@ -336,12 +346,9 @@ int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
 	if (thp_diagnose(&ctx->root, sample, &d)) {
 		thp_err("out of memory");
 	} else {
-		rc = 0;
-		for (int i = 0; i < d.r->n; i++)
-			if (d.r->v[i].sev >= min)
-				rc = 3;
+		rc = thp_doctor_exit(d.r, min);
 		if (ctx->json)
-			rc = print_json(ctx, d.r, &d.h, min, rc);
+			rc = out_json_print(thp_doctor_json(&ctx->root, &d, min, rc)) ? 1 : rc;
 		else {
 			print_text(d.r, &d.h);
 			if (fflush(stdout))

@@ -412,7 +412,7 @@ static struct json_object *json_procs(const struct thp_procs *p)
 	return o;
 }
 
-static int print_json(const struct thp_ctx *ctx, const struct thp_status *st)
+struct json_object *thp_status_json(const struct thp_root *root, const struct thp_status *st)
 {
 	struct json_object *o = json_object_new_object(), *v = json_object_new_object();
 	struct json_object *boot = json_object_new_array();
@@ -423,7 +423,7 @@ static int print_json(const struct thp_ctx *ctx, const struct thp_status *st)
 	json_object_object_add(v, "policy", json_object_new_string(policy));
 	json_object_object_add(v, "now", json_object_new_string(now));
 	json_object_object_add(o, "schema", json_object_new_string("thp-status/1"));
-	json_object_object_add(o, "root", json_object_new_string(ctx->root.path));
+	json_object_object_add(o, "root", json_object_new_string(root->path));
 	json_object_object_add(o, "host", st->hostname[0] ? json_object_new_string(st->hostname) : NULL);
 	json_object_object_add(o, "verdict", v);
 	json_object_object_add(o, "kernel", json_kernel(st));
@@ -447,7 +447,7 @@ static int print_json(const struct thp_ctx *ctx, const struct thp_status *st)
 	}
 	add_counters(o, "boot", st->cmdline_err, boot);
 	json_object_object_add(o, "processes", json_procs(&st->procs));
-	return out_json_print(o) ? 1 : 0;
+	return o;
 }
 
 int cmd_status(struct thp_ctx *ctx, int argc, char **argv)
@@ -482,7 +482,7 @@ int cmd_status(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	thp_status_read(&ctx->root, st, o.procs);
 	if (ctx->json)
-		rc = print_json(ctx, st);
+		rc = out_json_print(thp_status_json(&ctx->root, st)) ? 1 : 0;
 	else {
 		print_text(st, &o);
 		rc = fflush(stdout) ? 1 : 0;

@@ -1,0 +1,479 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* report.c - `thp report FILE...`: many hosts in one table, from their status
+ * and doctor JSON, capture directories or capture archives */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../core/fleet.h"
+#include "../core/unpack.h"
+#include "../render/render.h"
+#include "cmd.h"
+
+static void usage(void)
+{
+	puts("Usage: thp report [options] FILE...\n"
+	     "\n"
+	     "One line per host of a fleet, from what each FILE holds: 'thp status --json' and\n"
+	     "'thp doctor --json' documents (one or more per file, or a JSON array of them), a\n"
+	     "capture directory, or a capture archive (.tar.gz, made by 'thp capture'). A status\n"
+	     "and a doctor document of the same host (the same host name, else the same root)\n"
+	     "make one line. A file that is not thp JSON, or is malformed, is named on\n"
+	     "standard error and skipped.\n"
+	     "\n"
+	     "Options:\n"
+	     "  -g, --group-by policy  one line per policy the hosts share, the most common\n"
+	     "                         first, with the settings in which the others differ\n"
+	     "  -b, --bytes            sizes in bytes\n"
+	     "  -J, --json             one JSON document\n"
+	     "  -h, --help             show this help\n"
+	     "\n"
+	     "Columns:\n"
+	     "  HOST      host name (else the capture or file it came from)\n"
+	     "  KERNEL    kernel release\n"
+	     "  ENABLED   THP for anonymous memory (enabled)\n"
+	     "  DEFRAG    what a THP fault does when no huge block is free (defrag)\n"
+	     "  SHMEM     THP for tmpfs and shared memory (shmem_enabled)\n"
+	     "  MTHP      page sizes whose anonymous THP is on after inherit\n"
+	     "  ANONHUGE  PMD-mapped anonymous THP now (AnonHugePages)\n"
+	     "  STALLS    direct compaction stalls since boot (compact_stall)\n"
+	     "  FALLBACK  share of THP faults that fell back to small pages since boot\n"
+	     "  CRIT, WARN, INFO  'thp doctor' findings by severity (- without its document)");
+}
+
+struct report {
+	struct thp_fleet fleet;
+	struct json_object *skipped; /* [{source, reason}] */
+	bool json, bytes;
+};
+
+/* Names a skipped document or file: on stderr, and in the JSON document. */
+static void skip(void *ctx, const char *source, const char *why)
+{
+	struct report *rp = ctx;
+	struct json_object *o = json_object_new_object();
+
+	thp_err("report: %s: %s; skipped", source, why);
+	json_object_object_add(o, "source", json_object_new_string(source));
+	json_object_object_add(o, "reason", json_object_new_string(why));
+	json_object_array_add(rp->skipped, o);
+}
+
+/* Takes document OBJ (released here), made for SHOWN, like a file's. */
+static int take_json(struct report *rp, struct json_object *obj, const char *shown)
+{
+	const char *text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN);
+	int n = text ? thp_fleet_parse(&rp->fleet, text, strlen(text), shown, skip, rp) : -ENOMEM;
+
+	json_object_put(obj);
+	return n;
+}
+
+static bool has_dir(const char *dir, const char *sub)
+{
+	char p[4200];
+	struct stat sb;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, sub);
+	return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* Reads the capture at DIR (shown as SHOWN) as 'thp status' and 'thp doctor'
+ * would. Returns 0 or -ENOMEM. */
+static int read_capture(struct report *rp, const char *dir, const char *shown)
+{
+	struct thp_diagnosis d;
+	struct thp_root root;
+	int err = thp_root_open(&root, dir);
+
+	if (err) {
+		skip(rp, shown, strerror(-err));
+		return 0;
+	}
+	snprintf(root.path, sizeof(root.path), "%s", shown);
+	err = thp_diagnose(&root, 0, &d);
+	if (!err)
+		err = take_json(rp, thp_status_json(&root, d.st), shown);
+	if (err >= 0)
+		err = take_json(rp, thp_doctor_json(&root, &d, THP_SEV_CRIT, thp_doctor_exit(d.r, THP_SEV_CRIT)),
+				shown);
+	thp_diagnosis_free(&d);
+	thp_root_close(&root);
+	return err < 0 ? err : 0;
+}
+
+/* The capture inside an unpacked archive DIR: DIR itself, or its only
+ * directory ('thp capture' packs one). Writes it to OUT; false when neither. */
+static bool capture_in(const char *dir, char *out, size_t cap)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	snprintf(out, cap, "%s", dir);
+	if (has_dir(dir, "proc") || has_dir(dir, "sys") || !d) {
+		if (d)
+			closedir(d);
+		return d != NULL;
+	}
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 && n++ == 0)
+			snprintf(out, cap, "%s/%s", dir, de->d_name);
+	closedir(d);
+	return n == 1 && (has_dir(out, "proc") || has_dir(out, "sys"));
+}
+
+static bool is_archive(const char *p)
+{
+	static const char *const ext[] = { ".tar.gz", ".tgz", ".tar.xz", ".tar.zst", ".tar" };
+	size_t n = strlen(p);
+
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
+		if (n > strlen(ext[i]) && strcmp(p + n - strlen(ext[i]), ext[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Unpacks archive PATH into a private directory and reads the capture in it. */
+static int read_archive(struct report *rp, const char *path)
+{
+	char dir[4096], cap[4200], why[256];
+	int err = thp_unpack(path, dir, sizeof(dir), why, sizeof(why));
+
+	if (err) {
+		skip(rp, path, err == -EINVAL || err == -ENOSYS ? why : strerror(-err));
+		return 0;
+	}
+	if (capture_in(dir, cap, sizeof(cap)))
+		err = read_capture(rp, cap, path);
+	else
+		skip(rp, path, "not a capture (no proc or sys directory in it)");
+	thp_unpack_remove(dir);
+	return err;
+}
+
+/* Reads one FILE argument. Returns 0 or -ENOMEM; what cannot be read is skipped. */
+static int read_input(struct report *rp, const char *path)
+{
+	struct stat sb;
+	size_t len;
+	char *buf;
+	int err;
+
+	if (stat(path, &sb) < 0) {
+		skip(rp, path, strerror(errno));
+		return 0;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		if (has_dir(path, "proc") || has_dir(path, "sys"))
+			return read_capture(rp, path, path);
+		skip(rp, path, "a directory that is not a capture (no proc or sys directory in it)");
+		return 0;
+	}
+	if (is_archive(path))
+		return read_archive(rp, path);
+	err = thp_read_user(path, &buf, &len);
+	if (err) {
+		skip(rp, path, err == -EFBIG ? "larger than thp reads (16 MiB)" : strerror(-err));
+		return 0;
+	}
+	err = thp_fleet_parse(&rp->fleet, buf, len, path, skip, rp);
+	free(buf);
+	return err < 0 ? err : 0;
+}
+
+/* Text of an unknown (-1) or known number for a column. */
+static const char *num(char *buf, size_t cap, int64_t v, bool size, bool bytes)
+{
+	if (v < 0)
+		return "-";
+	return size ? out_size(buf, cap, (uint64_t)v, bytes) : out_count(buf, cap, (uint64_t)v);
+}
+
+static const char *setting(const struct thp_fleet_host *h, const char *key)
+{
+	const char *v = thp_fleet_setting(h, key);
+	return v ? v : "-";
+}
+
+static void print_hosts(const struct report *rp)
+{
+	static const char *const head[] = { "HOST", "KERNEL", "ENABLED", "DEFRAG", "SHMEM", "MTHP", "ANONHUGE",
+					    "STALLS", "FALLBACK", "CRIT", "WARN", "INFO" };
+	struct out_table *t = out_table_new(12, head, false);
+	char anon[32], stalls[32], fb[16], buf[3][16];
+	const char *sev[3];
+
+	for (int c = 6; c < 12; c++)
+		out_table_right(t, c);
+	for (int i = 0; i < rp->fleet.n; i++) {
+		const struct thp_fleet_host *h = &rp->fleet.v[i];
+		if (h->fallback >= 0)
+			snprintf(fb, sizeof(fb), "%.1f%%", h->fallback * 100);
+		for (int s = 0; s < 3; s++)
+			sev[s] = num(buf[s], sizeof(buf[s]), h->findings[s], false, false);
+		out_table_row(t, (const char *const[]){
+			h->name, h->kernel[0] ? h->kernel : "-", setting(h, "enabled"), setting(h, "defrag"),
+			setting(h, "shmem_enabled"), h->nsizes < 0 ? "-" : h->nsizes ? h->sizes : "none",
+			num(anon, sizeof(anon), h->anon_huge, true, rp->bytes), num(stalls, sizeof(stalls), h->stalls, false, false),
+			h->fallback >= 0 ? fb : "-", sev[2], sev[1], sev[0] });
+	}
+	out_table_print(t, 0);
+}
+
+#define NAMES_SHOWN 5
+
+/* The hosts of group G as "a, b, c", the first NAMES_SHOWN and how many more, into BUF. */
+static const char *group_names(const struct report *rp, const int *group, int g, char *buf, size_t cap)
+{
+	size_t len = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < rp->fleet.n && len < cap; i++)
+		if (group[i] == g && n++ < NAMES_SHOWN)
+			len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", rp->fleet.v[i].name);
+	if (n > NAMES_SHOWN && len < cap)
+		snprintf(buf + len, cap - len, " and %d more", n - NAMES_SHOWN);
+	return buf;
+}
+
+/* The first host of group G. */
+static const struct thp_fleet_host *group_first(const struct report *rp, const int *group, int g)
+{
+	for (int i = 0; i < rp->fleet.n; i++)
+		if (group[i] == g)
+			return &rp->fleet.v[i];
+	return NULL;
+}
+
+static int group_size(const struct report *rp, const int *group, int g)
+{
+	int n = 0;
+
+	for (int i = 0; i < rp->fleet.n; i++)
+		n += group[i] == g;
+	return n;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Appends the per-size keys of KEYS[FROM..N) that name file FILE, as
+ * "hugepages.{16K,2M}.FILE", to BUF at *LEN. */
+static void append_sizes(const char *const *keys, int from, int n, const char *file, char *buf,
+			 size_t cap, size_t *len)
+{
+	uint64_t sizes[THP_KV_MAX] = { 0 };
+	char sz[24];
+	int ns = 0;
+
+	for (int i = from; i < n && ns < THP_KV_MAX; i++) {
+		struct thp_key k;
+		if (thp_key_parse(keys[i], &k) == 0 && k.group == THP_KEY_SIZE && strcmp(k.file, file) == 0)
+			sizes[ns++] = k.size;
+	}
+	qsort(sizes, (size_t)ns, sizeof(sizes[0]), cmp_u64);
+	*len += (size_t)snprintf(buf + *len, *len < cap ? cap - *len : 0, "%shugepages.%s", *len ? ", " : "",
+				 ns > 1 ? "{" : "");
+	for (int i = 0; i < ns; i++)
+		*len += (size_t)snprintf(buf + *len, *len < cap ? cap - *len : 0, "%s%s", i ? "," : "",
+					 thp_size_name(sizes[i], sz, sizeof(sz)));
+	*len += (size_t)snprintf(buf + *len, *len < cap ? cap - *len : 0, "%s.%s", ns > 1 ? "}" : "", file);
+}
+
+/* KEYS (N of them) as short text: the per-size ones of a file folded into
+ * one ("defrag, hugepages.{16K,2M}.enabled"). */
+static const char *diff_text(const char *const *keys, int n, char *buf, size_t cap)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		struct thp_key k;
+		bool seen = false;
+		if (thp_key_parse(keys[i], &k) != 0 || k.group != THP_KEY_SIZE) {
+			len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, "%s%s", len ? ", " : "", keys[i]);
+			continue;
+		}
+		for (int j = 0; j < i && !seen; j++) {
+			struct thp_key o;
+			seen = thp_key_parse(keys[j], &o) == 0 && o.group == THP_KEY_SIZE && strcmp(o.file, k.file) == 0;
+		}
+		if (!seen)
+			append_sizes(keys, i, n, k.file, buf, cap, &len);
+	}
+	return buf;
+}
+
+/* What group G's policy differs in from group 0's, into BUF. */
+static const char *group_diff(const struct report *rp, const int *group, int g, char *buf, size_t cap)
+{
+	const struct thp_fleet_host *h = group_first(rp, group, g), *ref = group_first(rp, group, 0);
+	const char *keys[THP_KV_MAX * 2];
+	int n;
+
+	if (!h->source[0][0])
+		return "unknown (no status document)";
+	n = ref->source[0][0] ? thp_fleet_policy_diff(ref, h, keys, THP_KV_MAX * 2) : 0;
+	return n ? diff_text(keys, n, buf, cap) : "-";
+}
+
+static void print_groups(const struct report *rp, const int *group, int ngroups)
+{
+	static const char *const head[] = { "GROUP", "HOSTS", "ENABLED", "DEFRAG", "SHMEM", "MTHP", "NAMES",
+					    "DIFFERS FROM GROUP 1" };
+	struct out_table *t = out_table_new(8, head, false);
+	char no[16], count[16], diff[1024], names[4096];
+	int drift = 0;
+
+	out_table_right(t, 0);
+	out_table_right(t, 1);
+	for (int g = 0; g < ngroups; g++) {
+		const struct thp_fleet_host *h = group_first(rp, group, g);
+		int n = group_size(rp, group, g);
+		snprintf(no, sizeof(no), "%d", g + 1);
+		snprintf(count, sizeof(count), "%d", n);
+		drift += g ? n : 0;
+		out_table_row(t, (const char *const[]){
+			no, count, setting(h, "enabled"), setting(h, "defrag"), setting(h, "shmem_enabled"),
+			h->nsizes < 0 ? "-" : h->nsizes ? h->sizes : "none", group_names(rp, group, g, names, sizeof(names)),
+			group_diff(rp, group, g, diff, sizeof(diff)) });
+	}
+	out_table_print(t, 0);
+	printf("%d host%s in %d polic%s; %d differ%s from the most common one\n", rp->fleet.n,
+	       rp->fleet.n == 1 ? "" : "s", ngroups, ngroups == 1 ? "y" : "ies", drift, drift == 1 ? "s" : "");
+}
+
+/* A JSON number of an unknown (-1) or known value. */
+static struct json_object *json_num(int64_t v)
+{
+	return v < 0 ? NULL : out_json_u64((uint64_t)v);
+}
+
+static struct json_object *json_host(const struct thp_fleet_host *h, int group)
+{
+	struct json_object *o = json_object_new_object(), *p = json_object_new_object(), *z = NULL, *f = NULL;
+	static const char *const sev[] = { "info", "warn", "crit" };
+
+	json_object_object_add(o, "host", json_object_new_string(h->name));
+	json_object_object_add(o, "status_source", h->source[0][0] ? json_object_new_string(h->source[0]) : NULL);
+	json_object_object_add(o, "doctor_source", h->source[1][0] ? json_object_new_string(h->source[1]) : NULL);
+	json_object_object_add(o, "kernel", h->kernel[0] ? json_object_new_string(h->kernel) : NULL);
+	for (int i = 0; i < h->policy.n; i++)
+		json_object_object_add(p, h->policy.v[i].key, json_object_new_string(h->policy.v[i].value));
+	json_object_object_add(o, "policy", p);
+	if (h->nsizes >= 0)
+		z = json_object_new_array();
+	for (int i = 0; i < h->nsizes; i++)
+		json_object_array_add(z, out_json_u64(h->size_bytes[i]));
+	json_object_object_add(o, "mthp_sizes", z);
+	json_object_object_add(o, "anon_huge", json_num(h->anon_huge));
+	json_object_object_add(o, "compact_stalls", json_num(h->stalls));
+	json_object_object_add(o, "fault_fallback_ratio", h->fallback >= 0 ? json_object_new_double(h->fallback) : NULL);
+	if (h->findings[0] >= 0)
+		f = json_object_new_object();
+	for (int s = 2; f && s >= 0; s--)
+		json_object_object_add(f, sev[s], json_object_new_int(h->findings[s]));
+	json_object_object_add(o, "findings", f);
+	json_object_object_add(o, "group", json_object_new_int(group + 1));
+	return o;
+}
+
+static int print_json(struct report *rp, const int *group, int ngroups)
+{
+	struct json_object *o = json_object_new_object(), *hosts = json_object_new_array();
+	struct json_object *groups = json_object_new_array();
+	const char *diff[THP_KV_MAX * 2];
+
+	json_object_object_add(o, "schema", json_object_new_string("thp-report/1"));
+	for (int i = 0; i < rp->fleet.n; i++)
+		json_object_array_add(hosts, json_host(&rp->fleet.v[i], group[i]));
+	json_object_object_add(o, "hosts", hosts);
+	for (int g = 0; g < ngroups; g++) {
+		struct json_object *go = json_object_new_object(), *names = json_object_new_array();
+		struct json_object *keys = json_object_new_array();
+		const struct thp_fleet_host *h = group_first(rp, group, g), *ref = group_first(rp, group, 0);
+		for (int i = 0; i < rp->fleet.n; i++)
+			if (group[i] == g)
+				json_object_array_add(names, json_object_new_string(rp->fleet.v[i].name));
+		json_object_object_add(go, "group", json_object_new_int(g + 1));
+		json_object_object_add(go, "hosts", names);
+		json_object_object_add(go, "policy_known", json_object_new_boolean(h->source[0][0] != '\0'));
+		int n = h->source[0][0] && ref->source[0][0] ? thp_fleet_policy_diff(ref, h, diff, THP_KV_MAX * 2) : 0;
+		for (int k = 0; k < n; k++)
+			json_object_array_add(keys, json_object_new_string(diff[k]));
+		json_object_object_add(go, "differs_from_group_1", keys);
+		json_object_array_add(groups, go);
+	}
+	json_object_object_add(o, "groups", groups);
+	json_object_object_add(o, "skipped", json_object_get(rp->skipped));
+	return out_json_print(o) ? 1 : 0;
+}
+
+int cmd_report(struct thp_ctx *ctx, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "group-by", required_argument, NULL, 'g' }, { "bytes", no_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'J' },           { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report rp = { .json = ctx->json };
+	bool grouped = false;
+	int c, rc = 1, ngroups, *group;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+g:bJh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'g':
+			if (strcmp(optarg, "policy") != 0) {
+				thp_err("report: invalid --group-by '%s' (policy)", optarg);
+				return thp_usage_error("report");
+			}
+			grouped = true;
+			break;
+		case 'b': rp.bytes = true; break;
+		case 'J': rp.json = true; break;
+		case 'h': usage(); return 0;
+		default: return thp_usage_error("report");
+		}
+	}
+	if (optind >= argc) {
+		thp_err("report: no FILE given");
+		return thp_usage_error("report");
+	}
+	rp.skipped = json_object_new_array();
+	for (int i = optind; i < argc; i++)
+		if (read_input(&rp, argv[i]) < 0) {
+			thp_err("out of memory");
+			goto out;
+		}
+	group = calloc((size_t)(rp.fleet.n ? rp.fleet.n : 1), sizeof(*group));
+	ngroups = group ? thp_fleet_group(&rp.fleet, group) : -ENOMEM;
+	if (ngroups < 0)
+		thp_err("out of memory");
+	else if (!rp.fleet.n)
+		thp_err("report: no host could be read from the %d file%s given", argc - optind,
+			argc - optind == 1 ? "" : "s");
+	else if (rp.json)
+		rc = print_json(&rp, group, ngroups);
+	else {
+		if (grouped)
+			print_groups(&rp, group, ngroups);
+		else
+			print_hosts(&rp);
+		rc = fflush(stdout) ? 1 : 0;
+	}
+	free(group);
+out:
+	json_object_put(rp.skipped);
+	thp_fleet_free(&rp.fleet);
+	return rc;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* unpack.h - a capture archive (what 'thp capture -o FILE.tar.gz' writes)
+ * unpacked into a private directory, safely, for reading as a root */
+#ifndef THP_UNPACK_H
+#define THP_UNPACK_H
+
+#include <stddef.h>
+
+/* Limits of an archive thp unpacks: bytes of all files, and entries. A file
+ * is limited to THP_READ_MAX, the most thp reads of one file anyway. */
+#define THP_UNPACK_BYTES_MAX (512ull << 20)
+#define THP_UNPACK_ENTRIES_MAX 200000
+
+/* Unpacks ARCHIVE (tar, compressed or not) into a new directory of mode 0700
+ * below $TMPDIR (else /tmp), whose path is written to DIR (CAP bytes). Only
+ * directories and regular files are taken, each at a relative path without
+ * '..' made only of directories unpacked here, so nothing is written outside;
+ * a link, a device, an absolute or climbing path, or an archive over the
+ * limits refuses the whole archive. On failure the directory is removed and
+ * WHY (WCAP bytes) says what was wrong. Returns 0, or -errno (-ENOSYS: the
+ * libarchive library cannot be loaded; -EINVAL: the archive was refused). */
+int thp_unpack(const char *archive, char *dir, size_t cap, char *why, size_t wcap);
+
+/* Removes directory DIR made by thp_unpack() and everything in it. */
+void thp_unpack_remove(const char *dir);
+
+#endif
