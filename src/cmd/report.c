@@ -63,13 +63,13 @@ static void skip(void *ctx, const char *source, const char *why)
 	json_object_array_add(rp->skipped, o);
 }
 
-/* Takes document OBJ (released here), made for SHOWN, like a file's. */
+/* Takes document OBJ (released here), made for SHOWN, as thp prints it. */
 static int take_json(struct report *rp, struct json_object *obj, const char *shown)
 {
-	const char *text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN);
+	char *text = out_json_text(obj);
 	int n = text ? thp_fleet_parse(&rp->fleet, text, strlen(text), shown, skip, rp) : -ENOMEM;
 
-	json_object_put(obj);
+	free(text);
 	return n;
 }
 

@@ -76,24 +76,38 @@ static int make_utf8(struct json_object *o, struct json_object **to)
 	}
 }
 
-static int emit(struct json_object *obj, int flags)
+/* OBJ as text with FLAGS, every string valid UTF-8, malloc'd; releases OBJ.
+ * NULL when out of memory. */
+static char *text(struct json_object *obj, int flags)
 {
 	struct json_object *safe;
 	int err = make_utf8(obj, &safe);
+	char *s = NULL;
 
 	if (safe != obj) {
 		json_object_put(obj);
 		obj = safe;
 	}
-	if (err || !obj) {
-		json_object_put(obj);
-		return -1;
+	if (!err && obj) {
+		const char *t = json_object_to_json_string_ext(obj, flags | JSON_C_TO_STRING_NOSLASHESCAPE);
+		s = t ? strdup(t) : NULL;
 	}
-	const char *s = json_object_to_json_string_ext(obj, flags | JSON_C_TO_STRING_NOSLASHESCAPE);
+	json_object_put(obj);
+	return s;
+}
+
+static int emit(struct json_object *obj, int flags)
+{
+	char *s = text(obj, flags);
 	int rc = s && puts(s) >= 0 ? 0 : -1;
 
-	json_object_put(obj);
+	free(s);
 	return rc;
+}
+
+char *out_json_text(struct json_object *obj)
+{
+	return text(obj, JSON_C_TO_STRING_PLAIN);
 }
 
 int out_json_print(struct json_object *obj)

@@ -44,6 +44,9 @@ void out_table_print(struct out_table *t, int indent);
 int out_json_print(struct json_object *obj);
 /* Prints OBJ as one compact line (JSON lines), and releases it. */
 int out_json_line(struct json_object *obj);
+/* OBJ as out_json_line() prints it, without the newline, in a malloc'd string
+ * (NULL when out of memory); releases OBJ. */
+char *out_json_text(struct json_object *obj);
 /* Adds the memory fields of R (rss, anon, anon_huge, shmem_pmd, file_pmd,
  * hugetlb) to OBJ, in bytes, in that order. */
 void out_json_rollup(struct json_object *obj, const struct thp_rollup *r);
