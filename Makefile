@@ -30,7 +30,7 @@ LIB_SRC := $(CORE) $(wildcard src/render/*.c) $(wildcard src/control/*.c) $(wild
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all run check unit golden cli control outfiles report prometheus live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind
+.PHONY: all run check unit golden cli control outfiles report prometheus ansible live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind
 all: thp
 
 deps: $(B)/.deps
@@ -130,6 +130,10 @@ completion: $(B)/thp | $(B)/.deps-test
 report: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/report.sh
 
+# contrib/ansible: the collection thp.thp with real ansible-playbook runs on fixture copies
+ansible: $(B)/thp | $(B)/.deps-test
+	THP=$(B)/thp tests/ansible.sh
+
 # contrib/: the Prometheus rules (promtool unit tests) and the Grafana dashboard
 # against a real Prometheus scraping thp serve; the sample systemd units
 prometheus: $(B)/thp | $(B)/.deps-test
@@ -143,7 +147,7 @@ unprivileged: $(B)/thp | $(B)/.deps-test
 sanitize:
 	$(MAKE) B=build/san SAN=1 unit golden cli control outfiles report hostile
 
-check: deps-test thp man lint unit golden cli control outfiles report completion prometheus unprivileged live sanitize fuzz-smoke deb-test
+check: deps-test thp man lint unit golden cli control outfiles report completion prometheus ansible unprivileged live sanitize fuzz-smoke deb-test
 	@echo "make check: all test suites passed"
 
 regen: $(B)/thp

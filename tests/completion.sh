@@ -44,6 +44,9 @@ for sh in bash zsh; do
 		col=$("$THP" ps --help | awk '/^Columns:/ {getline; print $1}')
 		expect "$sh: ps -o columns" has "$($c ps -o '')" "$col"
 	fi
+	if has "$cmds" report; then
+		expect "$sh: report --group-by policy" has "$($c report --group-by '')" policy
+	fi
 	if has "$cmds" show; then
 		expect "$sh: show PID" sh -c "echo '$($c show '')' | grep -qE '(^| )(1|PIDS)( |$)'"
 	fi

@@ -137,7 +137,9 @@ fi
 # persist: files parse back to the settings, --check finds drift
 fresh
 expect "persist --check with nothing persisted: exit 0" [ "$(rc_of "$THP" --root "$R" persist --check)" = 0 ]
+expect "persist --dry-run --json before persisting: a change" sh -c "'$THP' --root '$R' persist --dry-run --json | jq -e '.changed and .current == null and (.foreign | not)' > /dev/null"
 expect "persist: exit 0" [ "$(rc_of "$THP" --root "$R" persist)" = 0 ]
+expect "persist --dry-run --json after persisting: no change" sh -c "'$THP' --root '$R' persist --dry-run --json | jq -e '(.changed | not) and .content == .current' > /dev/null"
 expect "persist wrote 29 w lines" [ "$(grep -c '^w /sys/kernel/mm/transparent_hugepage/' "$R/etc/tmpfiles.d/thp.conf")" = 29 ]
 expect "persist writes per-size lines after top-level ones" sh -c "grep -n '' '$R/etc/tmpfiles.d/thp.conf' | awk -F: '/hugepages-/ {s=1} !/hugepages-/ && s && /^[0-9]+:w/ {exit 1}'"
 expect "persisted file parses back: no drift" [ "$(rc_of "$THP" --root "$R" persist --check)" = 0 ]

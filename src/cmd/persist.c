@@ -41,7 +41,8 @@ static void usage(void)
 	     "      --check       compare what is persisted (tmpfiles.d, enabled units,\n"
 	     "                    /proc/cmdline) with the running kernel; exit 3 on drift\n"
 	     "  -o, --output FILE write FILE instead of the default path\n"
-	     "  -n, --dry-run     print the file, write nothing\n"
+	     "  -n, --dry-run     print the file, write nothing (with --json: the file as it\n"
+	     "                    is and would be, and whether writing changes it)\n"
 	     "  -f, --force       replace a file that 'thp persist' did not write\n"
 	     "  -J, --json        report as JSON\n"
 	     "  -h, --help        show this help");
@@ -173,15 +174,25 @@ static void cmdline(const struct thp_ctx *ctx, const struct thp_kvlist *l)
 	free(rest);
 }
 
-/* True when PATH below DIRFD exists and was not written by thp. */
-static bool foreign(const struct thp_ctx *ctx, const char *file, const char *path)
+/* True when CUR, the text of the file to write (NULL: there is none), was not written by thp. */
+static bool foreign(const char *cur)
 {
-	char *buf = NULL;
-	int err = file ? thp_read_user(file, &buf, NULL) : thp_read(&ctx->root, path, &buf, NULL);
-	bool theirs = err == 0 && !strstr(buf, OURS);
+	return cur && !strstr(cur, OURS);
+}
 
-	free(buf);
-	return theirs;
+/* 'persist --dry-run --json': the file SHOWN as it would be written (TEXT),
+ * as it is (CUR, NULL when absent), and whether writing changes it. */
+static int dry_json(const char *shown, const char *text, const char *cur)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "dry_run", json_object_new_boolean(true));
+	json_object_object_add(o, "path", json_object_new_string(shown));
+	json_object_object_add(o, "content", json_object_new_string(text));
+	json_object_object_add(o, "current", cur ? json_object_new_string(cur) : NULL);
+	json_object_object_add(o, "changed", json_object_new_boolean(!cur || strcmp(cur, text) != 0));
+	json_object_object_add(o, "foreign", json_object_new_boolean(foreign(cur)));
+	return out_json_print(o) ? 1 : 0;
 }
 
 /* Enables the unit as 'systemctl enable' does: a link in UNIT_WANTS, which
@@ -219,7 +230,7 @@ static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp
 		     const char *file, bool dry, bool force)
 {
 	const char *path = mode == SYSTEMD ? UNIT_DEFAULT : TMPFILES_DEFAULT, *name;
-	char *text = mode == SYSTEMD ? thp_unit_format(l) : thp_tmpfiles_format(l);
+	char *text = mode == SYSTEMD ? thp_unit_format(l) : thp_tmpfiles_format(l), *cur = NULL;
 	char shown[4200];
 	bool theirs;
 	int dir, err;
@@ -229,14 +240,18 @@ static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp
 		thp_err("out of memory");
 		return 1;
 	}
+	if (file ? thp_read_user(file, &cur, NULL) : thp_read(&ctx->root, path, &cur, NULL))
+		cur = NULL; /* absent or unreadable: nothing of thp's or anyone's to keep */
 	if (dry) {
-		fputs(text, stdout);
+		err = ctx->json ? dry_json(shown, text, cur) : fputs(text, stdout) < 0;
 		free(text);
-		return 0;
+		free(cur);
+		return err ? 1 : 0;
 	}
 	dir = target_dir(ctx, mode, file, &name);
 	err = dir < 0 ? dir : thp_file_check(dir, name);
-	theirs = !err && !force && foreign(ctx, file, path);
+	theirs = !err && !force && foreign(cur);
+	free(cur);
 	if (!err && !theirs)
 		err = thp_file_write(dir, name, text, 0644);
 	if (!err && !theirs && mode == SYSTEMD && !file)

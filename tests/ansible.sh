@@ -1,0 +1,99 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The Ansible collection of contrib/ansible (thp.thp) with the distribution's
+# ansible-core: real 'ansible-playbook -i localhost, -c local' runs against
+# copies of a recorded tree (thp_root), never the host: the first run changes,
+# the second changes nothing, check mode writes nothing (the tree compared
+# byte for byte), a bad value fails with thp's message; ansible-doc renders
+# every module. The recap counts of each run are printed.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"; exit 1' INT TERM
+if ! command -v ansible-playbook > /dev/null || ! command -v ansible-doc > /dev/null; then
+	skip "Ansible: ansible-playbook and ansible-doc (Debian package ansible-core) are not installed"
+	summary ansible
+	exit
+fi
+FX=tests/fixtures/live-6.18
+R=$tmp/root
+T=$R/sys/kernel/mm/transparent_hugepage
+: > "$tmp/ansible.cfg" # the defaults, whatever /etc/ansible or ~/.ansible.cfg say
+export ANSIBLE_CONFIG="$tmp/ansible.cfg" ANSIBLE_COLLECTIONS_PATH="$PWD/contrib/ansible"
+export ANSIBLE_COLLECTIONS_SCAN_SYS_PATH=false ANSIBLE_HOME="$tmp/home" ANSIBLE_LOCAL_TEMP="$tmp/home/tmp"
+export ANSIBLE_REMOTE_TEMP="$tmp/home/tmp" ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0
+export ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3
+thp=$(cd "$(dirname "$THP")" && pwd)/$(basename "$THP")
+
+# a copy of the recorded host, with the directories a real one has
+fresh() { rm -rf "$R"; cp -a "$FX" "$R"; mkdir -p "$R/run" "$R/etc/tmpfiles.d"; }
+# sums of every file of the tree, to prove what changed
+tree_sum() { (cd "$1" && find . -type f -exec md5sum {} + | sort -k2); }
+# same_tree SUMS: the tree holds exactly the files and contents of SUMS
+same_tree() { tree_sum "$R" | cmp -s - "$1"; }
+# play NAME PLAYBOOK [ARGS...]: runs it on the tree; its recap goes to $tmp/NAME.recap
+play() {
+	name=$1 book=$2
+	shift 2
+	ansible-playbook -i localhost, -c local "tests/ansible/$book" -e "thp_root=$R thp_binary=$thp" "$@" \
+		> "$tmp/$name.log" 2>&1
+	rc=$?
+	sed -n 's/^localhost *: //p' "$tmp/$name.log" | tr -s ' ' > "$tmp/$name.recap"
+	echo "ansible: $name: $(cat "$tmp/$name.recap")"
+	return $rc
+}
+# count NAME WORD: the number after WORD= in the recap of NAME
+count() { sed -n "s/.*\\<$2=\\([0-9]*\\).*/\\1/p" "$tmp/$1.recap"; }
+
+ansible-doc -t module thp.thp.thp_settings thp.thp.thp_hugetlb thp.thp.thp_facts > "$tmp/doc" 2>&1
+for m in THP_SETTINGS THP_HUGETLB THP_FACTS; do
+	expect "ansible-doc renders thp.thp.$m" grep -q "^> THP.THP.$m " "$tmp/doc"
+done
+expect "ansible-doc shows the options of all three" [ "$(grep -c '^OPTIONS' "$tmp/doc")" = 3 ]
+expect "ansible-doc shows the examples of all three" [ "$(grep -c '^EXAMPLES' "$tmp/doc")" = 3 ]
+
+# check mode: what would change is reported, nothing is written
+fresh
+tree_sum "$R" > "$tmp/before"
+expect "check mode runs" play check settings.yml --check --diff
+expect "check mode reports 2 changed" [ "$(count check changed)" = 2 ]
+expect "check mode wrote nothing (every file of the tree the same)" same_tree "$tmp/before"
+expect "check --diff shows enabled before" grep -q '^-enabled=madvise$' "$tmp/check.log"
+expect "check --diff shows enabled after" grep -q '^+enabled=always$' "$tmp/check.log"
+expect "check --diff shows the file boot reads" grep -q '^+w /sys/kernel/mm/transparent_hugepage/enabled - - - - always$' "$tmp/check.log"
+
+# first run changes, second run does not
+expect "first run" play first settings.yml
+expect "first run: 2 changed" [ "$(count first changed)" = 2 ]
+expect "first run wrote enabled" grep -q '^\[always\] madvise never$' "$T/enabled"
+expect "first run wrote khugepaged.max_ptes_none" [ "$(cat "$T/khugepaged/max_ptes_none")" = 0 ]
+expect "first run wrote the per-size setting" grep -q '\[inherit\]' "$T/hugepages-64kB/enabled"
+expect "first run persisted the settings" grep -q '^w /sys/kernel/mm/transparent_hugepage/defrag - - - - defer+madvise$' "$R/etc/tmpfiles.d/thp.conf"
+expect "first run sized the pool" [ "$(cat "$R/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages")" = 8 ]
+expect "first run saved the state for thp restore" grep -q '^enabled=madvise$' "$R/run/thp/saved.state"
+tree_sum "$R" > "$tmp/after1"
+expect "second run" play second settings.yml
+expect "second run: 0 changed" [ "$(count second changed)" = 0 ]
+expect "second run: 2 ok" [ "$(count second ok)" = 2 ]
+expect "second run wrote nothing" same_tree "$tmp/after1"
+
+# a bad value fails with thp's message and writes nothing
+fresh
+tree_sum "$R" > "$tmp/before"
+play bad bad.yml
+expect "bad value: the play fails" [ "$(count bad failed)" = 1 ]
+expect "bad value: thp's message" grep -q "'enabled' accepts always, madvise, never; nothing was changed" "$tmp/bad.log"
+expect "bad value: nothing written" same_tree "$tmp/before"
+
+# the role: a database profile with a pool, twice; its facts for thp report
+fresh
+expect "role database" play role1 role.yml -e profile=database -e '{"pools": {"2M": 16}}' -e "report_file=$tmp/host.json"
+expect "role database: settings, pool and the report file changed" [ "$(count role1 changed)" = 3 ]
+expect "role database: THP off" grep -q '\[never\]' "$T/enabled"
+expect "role database: the pool" [ "$(cat "$R/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages")" = 16 ]
+expect "role database: persisted" grep -q '^w /sys/kernel/mm/transparent_hugepage/enabled - - - - never$' "$R/etc/tmpfiles.d/thp.conf"
+expect "role database again" play role2 role.yml -e profile=database -e '{"pools": {"2M": 16}}' -e "report_file=$tmp/host.json"
+expect "role database again: 0 changed" [ "$(count role2 changed)" = 0 ]
+expect "thp report reads the facts the role wrote" sh -c "'$thp' report --json '$tmp/host.json' | jq -e '.hosts | length == 1 and .[0].findings != null and .[0].policy.enabled == \"never\"' > /dev/null"
+summary ansible
