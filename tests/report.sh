@@ -100,12 +100,30 @@ arc("hard.tar.gz", [("c/proc/meminfo", "hard", "/etc/passwd")])
 arc("abs.tar.gz", [(d + "/outside/abs", "file", b"x")])
 arc("climb.tar.gz", [("c/../../outside-climb", "file", b"x")])
 arc("big.tar.gz", [("c/proc/meminfo", "file", b"\0" * (17 << 20))])
+# a compression thp does not name (libarchive has more decoders, some of them external programs)
+with tarfile.open("%s/bzip2.tar" % d, "w:bz2") as t:
+    t.add("tests/fixtures/doctor-jemalloc", "c")
 EOP
+mkfifo "$tmp/fifo.tar.gz"
 mkdir -p "$tmp/outside"
-for a in link hard abs climb big; do
-	expect "hostile archive $a.tar.gz: skipped, exit 1" [ "$(rc_of "$THP" report "$tmp/$a.tar.gz")" = 1 ]
-	expect "hostile archive $a.tar.gz: the reason is named" grep -q "^thp: report: $tmp/$a.tar.gz: .*; skipped$" "$tmp/e"
+for a in link hard abs climb big bzip2.tar fifo; do
+	case $a in *.tar) ;; *) a=$a.tar.gz ;; esac
+	expect "hostile archive $a: skipped, exit 1" [ "$(rc_of timeout 20 "$THP" report "$tmp/$a")" = 1 ]
+	expect "hostile archive $a: the reason is named" grep -q "^thp: report: $tmp/$a: .*; skipped$" "$tmp/e"
 done
+expect "a FIFO named like an archive is not waited on" grep -q "fifo.tar.gz: it is not a regular file; skipped" "$tmp/e"
+# SIGTERM at random moments while archives are read: the unpacked directory goes too
+mkdir "$tmp/killed"
+n=0
+while [ $n -lt 12 ]; do
+	TMPDIR=$tmp/killed "$THP" report "$tmp/jemalloc.tar.gz" "$tmp/jemalloc.tar.gz" "$tmp/jemalloc.tar.gz" > /dev/null 2>&1 &
+	p=$!
+	sleep "0.$(awk -v s="$n" 'BEGIN { srand(s); printf "%02d", rand() * 30 + 5 }')"
+	kill -TERM "$p" 2> /dev/null
+	wait "$p" 2> /dev/null
+	n=$((n + 1))
+done
+expect "12 runs killed by SIGTERM while reading archives: no unpacked directory left" [ -z "$(ls -A "$tmp/killed")" ]
 expect "hostile archives wrote nothing outside" [ -z "$(ls -A "$tmp/outside")" ]
 expect "hostile archives: no climbing file in the temporary directory's parent" [ ! -e "$tmp/outside-climb" ]
 expect "hostile archives: no climbing file beside the unpacked directory" [ ! -e "$tmp/t/outside-climb" ]

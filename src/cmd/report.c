@@ -138,21 +138,29 @@ static bool is_archive(const char *p)
 	return false;
 }
 
-/* Unpacks archive PATH into a private directory and reads the capture in it. */
+/* Unpacks archive PATH into a private directory and reads the capture in it.
+ * SIGINT, SIGTERM and SIGHUP wait until that directory is removed. */
 static int read_archive(struct report *rp, const char *path)
 {
 	char dir[4096], cap[4200], why[256];
-	int err = thp_unpack(path, dir, sizeof(dir), why, sizeof(why));
+	sigset_t old;
+	int err;
 
-	if (err) {
+	thp_signals_hold(&old);
+	err = thp_unpack(path, dir, sizeof(dir), why, sizeof(why));
+	if (err) { /* nothing is left of the directory */
 		skip(rp, path, err == -EINVAL || err == -ENOSYS ? why : strerror(-err));
+		thp_signals_release(&old);
 		return 0;
 	}
-	if (capture_in(dir, cap, sizeof(cap)))
+	if (thp_signals_pending())
+		; /* not read: the signal ends thp once the directory is gone */
+	else if (capture_in(dir, cap, sizeof(cap)))
 		err = read_capture(rp, cap, path);
 	else
 		skip(rp, path, "not a capture (no proc or sys directory in it)");
 	thp_unpack_remove(dir);
+	thp_signals_release(&old);
 	return err;
 }
 

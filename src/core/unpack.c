@@ -25,10 +25,11 @@
 #define THP_ARCHIVE_SONAME "libarchive.so.13"
 #endif
 #define AR_FUNCS(X)                                                                         \
-	X(archive_read_new) X(archive_read_support_filter_all) X(archive_read_support_format_tar) \
-	X(archive_read_open_filename) X(archive_read_next_header) X(archive_read_data)         \
-	X(archive_read_free) X(archive_error_string) X(archive_entry_pathname)                 \
-	X(archive_entry_filetype)
+	X(archive_read_new) X(archive_read_support_filter_gzip) X(archive_read_support_filter_xz) \
+	X(archive_read_support_filter_zstd) X(archive_read_support_format_tar)                    \
+	X(archive_read_open_fd) X(archive_read_next_header) X(archive_read_data)                  \
+	X(archive_read_free) X(archive_error_string) X(archive_entry_pathname)                    \
+	X(archive_entry_filetype) X(archive_entry_hardlink) X(archive_entry_symlink)
 #define AR_PTR(f) static __typeof__(f) *p_##f;
 AR_FUNCS(AR_PTR)
 
@@ -158,6 +159,8 @@ static int take(struct job *j, struct archive_entry *e)
 
 	if (!name || !*name || name[0] == '/')
 		return refuse(j, "entry '%s' is not a relative path", name ? name : "");
+	if (p_archive_entry_hardlink(e) || p_archive_entry_symlink(e))
+		return refuse(j, "entry '%s' is a link", name);
 	if (type != AE_IFDIR && type != AE_IFREG)
 		return refuse(j, "entry '%s' is not a directory or a regular file", name);
 	if (snprintf(path, sizeof(path), "%s", name) >= (int)sizeof(path))
@@ -185,44 +188,78 @@ void thp_unpack_remove(const char *dir)
 	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-int thp_unpack(const char *archive, char *dir, size_t cap, char *why, size_t wcap)
+/* Opens ARCHIVE, which must be a regular file: a FIFO or a device is refused
+ * rather than waited on. Returns a descriptor or -errno. */
+static int open_archive(struct job *j, const char *archive)
 {
-	const char *tmp = getenv("TMPDIR"), *lw = load();
-	struct job j = { .top = -1, .why = why, .wcap = wcap };
+	int fd = open(archive, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat sb;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
+		return fd;
+	close(fd);
+	return refuse(j, "it is not a regular file");
+}
+
+/* Unpacks every entry of the open archive J->a into J->top. */
+static int unpack_entries(struct job *j)
+{
 	struct archive_entry *e;
 	long entries = 0;
 	int err = 0, r;
 
+	while (!err && (r = p_archive_read_next_header(j->a, &e)) != ARCHIVE_EOF) {
+		if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
+			err = refuse(j, "%s", p_archive_error_string(j->a));
+		else if (++entries > THP_UNPACK_ENTRIES_MAX)
+			err = refuse(j, "it holds more than %d entries", THP_UNPACK_ENTRIES_MAX);
+		else
+			err = take(j, e);
+	}
+	return err;
+}
+
+int thp_unpack(const char *archive, char *dir, size_t cap, char *why, size_t wcap)
+{
+	const char *tmp = getenv("TMPDIR"), *lw = load();
+	struct job j = { .top = -1, .why = why, .wcap = wcap };
+	int fd, err = 0;
+
 	snprintf(why, wcap, "%s", lw ? lw : "");
 	if (lw)
 		return -ENOSYS;
-	if (snprintf(dir, cap, "%s/thp-unpack.XXXXXX", tmp && *tmp ? tmp : "/tmp") >= (int)cap || !mkdtemp(dir))
-		return -errno ? -errno : -ENAMETOOLONG;
+	if ((fd = open_archive(&j, archive)) < 0)
+		return fd;
+	if (snprintf(dir, cap, "%s/thp-unpack.XXXXXX", tmp && *tmp ? tmp : "/tmp") >= (int)cap) {
+		close(fd);
+		return -ENAMETOOLONG;
+	}
+	if (!mkdtemp(dir)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
 	j.top = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	j.a = p_archive_read_new();
-	if (j.top < 0 || !j.a) {
+	if (j.top < 0 || !j.a)
 		err = j.top < 0 ? -errno : -ENOMEM;
-		goto out;
-	}
-	p_archive_read_support_filter_all(j.a);
-	p_archive_read_support_format_tar(j.a);
-	if (p_archive_read_open_filename(j.a, archive, 65536) != ARCHIVE_OK) {
-		err = refuse(&j, "%s", p_archive_error_string(j.a));
-		goto out;
-	}
-	while (!err && (r = p_archive_read_next_header(j.a, &e)) != ARCHIVE_EOF) {
-		if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
+	if (!err) { /* only the compressions of the archives thp names, no other decoder */
+		p_archive_read_support_filter_gzip(j.a);
+		p_archive_read_support_filter_xz(j.a);
+		p_archive_read_support_filter_zstd(j.a);
+		p_archive_read_support_format_tar(j.a);
+		if (p_archive_read_open_fd(j.a, fd, 65536) != ARCHIVE_OK)
 			err = refuse(&j, "%s", p_archive_error_string(j.a));
-		else if (++entries > THP_UNPACK_ENTRIES_MAX)
-			err = refuse(&j, "it holds more than %d entries", THP_UNPACK_ENTRIES_MAX);
-		else
-			err = take(&j, e);
 	}
-out:
+	if (!err)
+		err = unpack_entries(&j);
 	if (j.a)
 		p_archive_read_free(j.a);
 	if (j.top >= 0)
 		close(j.top);
+	close(fd);
 	if (err)
 		thp_unpack_remove(dir);
 	return err;

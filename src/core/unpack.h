@@ -11,14 +11,15 @@
 #define THP_UNPACK_BYTES_MAX (512ull << 20)
 #define THP_UNPACK_ENTRIES_MAX 200000
 
-/* Unpacks ARCHIVE (tar, compressed or not) into a new directory of mode 0700
- * below $TMPDIR (else /tmp), whose path is written to DIR (CAP bytes). Only
- * directories and regular files are taken, each at a relative path without
- * '..' made only of directories unpacked here, so nothing is written outside;
- * a link, a device, an absolute or climbing path, or an archive over the
- * limits refuses the whole archive. On failure the directory is removed and
- * WHY (WCAP bytes) says what was wrong. Returns 0, or -errno (-ENOSYS: the
- * libarchive library cannot be loaded; -EINVAL: the archive was refused). */
+/* Unpacks ARCHIVE (a regular file: tar, plain or compressed with gzip, xz or
+ * zstd) into a new directory of mode 0700 below $TMPDIR (else /tmp), whose
+ * path is written to DIR (CAP bytes). Only directories and regular files are
+ * taken, each at a relative path without '..' made only of directories
+ * unpacked here, so nothing is written outside; a link, a device, an absolute
+ * or climbing path, or an archive over the limits refuses the whole archive.
+ * On failure the directory is removed and WHY (WCAP bytes) says what was
+ * wrong. Returns 0, or -errno (-ENOSYS: the libarchive library cannot be
+ * loaded; -EINVAL: the archive was refused, a FIFO or device among them). */
 int thp_unpack(const char *archive, char *dir, size_t cap, char *why, size_t wcap);
 
 /* Removes directory DIR made by thp_unpack() and everything in it. */
