@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../core/folios.h"
+#include "../core/parse.h"
 #include "../core/proc.h"
 #include "../core/status.h"
 #include "../core/users.h"
@@ -16,16 +17,20 @@
 #include "../render/render.h"
 #include "cmd.h"
 
+#define CONT_MAX 8
+
 struct opts {
 	bool all, folios, rollup, bytes, json;
 	pid_t pid;
+	int ncont;
+	uint64_t cont[CONT_MAX]; /* --cont sizes in bytes */
 };
 
 struct vrow {
 	struct thp_vma v;
 	enum thp_why why;
 	struct thp_folio_stats f;
-	uint64_t pmd; /* PMD-mapped bytes found with PAGEMAP_SCAN, when scan_ok */
+	uint64_t pmd, zero; /* PMD-mapped bytes and huge zero page found with PAGEMAP_SCAN, when scan_ok */
 };
 
 struct show {
@@ -35,7 +40,7 @@ struct show {
 	struct thp_folio_reader *fr;
 	int pagemap;
 	bool scan_ok;     /* PAGEMAP_SCAN answered for every VMA */
-	uint64_t pmd_total;
+	uint64_t pmd_total, zero_total;
 	struct vrow *rows;
 	size_t n, cap;
 	struct thp_rollup total;
@@ -54,18 +59,19 @@ static void usage(void)
 	     "Options:\n"
 	     "  -a, --all       also show mappings with nothing resident\n"
 	     "      --folios    how every page is really mapped, from pagemap and kpageflags\n"
-	     "                  (root): PMD-mapped, PTE-mapped by size, aligned or not, partial\n"
+	     "                  (root): PMD-mapped, PTE-mapped by size, aligned or not, partial;\n"
+	     "                  the huge zero page apart (reads only, no memory)\n"
 	     "      --rollup    with --folios, only the process's sums\n"
+	     "      --cont SIZE with --folios, also memory in aligned contiguous blocks of SIZE\n"
+	     "                  (64K: arm64 contpte), as tools/mm/thpmaps --cont; repeatable\n"
 	     "  -b, --bytes     print sizes in bytes\n"
 	     "  -J, --json      one JSON document (sizes in bytes)\n"
 	     "  -h, --help      show this help");
 }
 
-static int add_pmd(uint64_t start, uint64_t end, bool file, void *ctx)
+static uint64_t hugetlb_of(const struct thp_vma *v)
 {
-	(void)file;
-	*(uint64_t *)ctx += end - start;
-	return 0;
+	return v->m.private_hugetlb + v->m.shared_hugetlb;
 }
 
 static int collect(const struct thp_vma *v, void *ctx)
@@ -80,7 +86,7 @@ static int collect(const struct thp_vma *v, void *ctx)
 	s->total.file_pmd += v->m.file_pmd;
 	s->total.private_hugetlb += v->m.private_hugetlb;
 	s->total.shared_hugetlb += v->m.shared_hugetlb;
-	if (!s->o->all && !v->m.rss)
+	if (!s->o->all && !v->m.rss && !hugetlb_of(v))
 		return 0;
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 64;
@@ -94,9 +100,17 @@ static int collect(const struct thp_vma *v, void *ctx)
 	memset(r, 0, sizeof(*r));
 	r->v = *v;
 	r->why = thp_vma_why(v, &s->why);
-	if (s->scan_ok && v->m.rss && thp_pmd_scan(s->pagemap, v->start, v->end, add_pmd, &r->pmd))
-		s->scan_ok = false;
+	if (s->scan_ok && v->m.rss) {
+		struct thp_pmd_found f;
+		if (thp_pmd_scan_vma(s->pagemap, v, &f) == 0) {
+			r->pmd = f.pmd[THP_FOLIO_ANON] + f.pmd[THP_FOLIO_FILE];
+			r->zero = f.zero;
+		} else {
+			s->scan_ok = false;
+		}
+	}
 	s->pmd_total += r->pmd;
+	s->zero_total += r->zero;
 	if (s->fr) {
 		int err = thp_folios_vma(s->fr, s->pagemap, v, &r->f);
 		if (err)
@@ -153,17 +167,28 @@ static void print_rollup(const struct show *s)
 	       s->ftotal.scan ? ", PMD mappings found with PAGEMAP_SCAN" : "");
 	out_table_right(t, 1);
 	out_folio_counters(&s->ftotal, print_counter, ctx);
-	if (!thp_folio_pmd(&s->ftotal) && !thp_folio_pte_aligned(&s->ftotal) &&
-	    !thp_folio_pte_unaligned(&s->ftotal) && !thp_folio_partial(&s->ftotal))
+	if (!thp_folio_pmd(&s->ftotal) && !thp_folio_mthp(&s->ftotal))
 		puts("  no THP folio is mapped");
 	out_table_print(t, 2);
+	if (s->ftotal.huge_zero)
+		printf("  huge zero page: %s mapped (reads only, no memory; not counted above)\n",
+		       out_size(b, sizeof(b), s->ftotal.huge_zero, s->o->bytes));
+}
+
+/* Bytes of the huge zero page mapped: from the page walk when it ran, else
+ * from PAGEMAP_SCAN; -1 when neither could tell. */
+static int64_t huge_zero(const struct show *s)
+{
+	if (s->fr)
+		return (int64_t)s->ftotal.huge_zero;
+	return s->scan_ok ? (int64_t)s->zero_total : -1;
 }
 
 static void print_text(const struct show *s, const struct thp_pstatus *st, const char *state,
 		       const char *cmdline, const char *user)
 {
 	const struct opts *o = s->o;
-	char b[9][64], pct[16], why[160], range[48], slots[24];
+	char b[10][64], pct[16], why[160], range[48], slots[24];
 	struct out_table *t = out_table_new(2, NULL, true);
 
 	printf("Process %d (%s)", (int)st->pid, out_esc(b[0], sizeof(b[0]), st->name));
@@ -187,11 +212,20 @@ static void print_text(const struct show *s, const struct thp_pstatus *st, const
 		{ "FILE_PMD", out_size(b[6], sizeof(b[6]), s->total.file_pmd, o->bytes) },
 		{ "HUGETLB", out_size(b[7], sizeof(b[7]), s->total.private_hugetlb + s->total.shared_hugetlb,
 				       o->bytes) },
-		{ "PMD-mapped", out_size(b[8], sizeof(b[8]), s->pmd_total, o->bytes) },
 	};
-	size_t nhdr = sizeof(hdr) / sizeof(hdr[0]) - !s->scan_ok; /* the scan's line when it ran */
-	for (size_t i = 0; i < nhdr; i++)
+	for (size_t i = 0; i < sizeof(hdr) / sizeof(hdr[0]); i++)
 		out_table_row(t, hdr[i]);
+	if (s->scan_ok) {
+		const char *row[] = { "PMD-mapped", out_size(b[8], sizeof(b[8]), s->pmd_total, o->bytes) };
+		out_table_row(t, row);
+	}
+	if (huge_zero(s) > 0) {
+		char z[32];
+		snprintf(b[9], sizeof(b[9]), "%s mapped (reads only, no memory)",
+			 out_size(z, sizeof(z), (uint64_t)huge_zero(s), o->bytes));
+		const char *row[] = { "huge zero page", b[9] };
+		out_table_row(t, row);
+	}
 	out_table_print(t, 2);
 	if (o->rollup) {
 		putchar('\n');
@@ -268,6 +302,7 @@ static void print_json(const struct show *s, const struct thp_pstatus *st, const
 	json_object_object_add(top, "policy", pol);
 	out_json_rollup(tot, &s->total);
 	json_object_object_add(tot, "pmd_mapped", s->scan_ok ? out_json_u64(s->pmd_total) : NULL);
+	json_object_object_add(tot, "huge_zero_mapped", huge_zero(s) >= 0 ? out_json_u64((uint64_t)huge_zero(s)) : NULL);
 	json_object_object_add(top, "totals", tot);
 	state = json_object_get_string(json_object_object_get(top, "thp_state"));
 	for (size_t i = 0; !s->o->rollup && i < s->n; i++) {
@@ -290,6 +325,8 @@ static void print_json(const struct show *s, const struct thp_pstatus *st, const
 		json_object_object_add(j, "advice", adv ? json_object_new_string(adv) : NULL);
 		json_object_object_add(j, "vmflags", json_object_new_string(v->vmflags));
 		json_object_object_add(j, "pmd_mapped", s->scan_ok ? out_json_u64(r->pmd) : NULL);
+		json_object_object_add(j, "huge_zero_mapped", s->fr ? out_json_u64(r->f.huge_zero)
+							      : s->scan_ok ? out_json_u64(r->zero) : NULL);
 		json_object_object_add(j, "aligned_slots", out_json_u64(thp_vma_pmd_slots(v, s->why.pmd_size)));
 		json_object_object_add(j, "why", json_object_new_string(thp_why_key(r->why)));
 		json_object_object_add(j, "why_text", r->why == THP_WHY_HUGE ? NULL
@@ -311,10 +348,11 @@ static void print_json(const struct show *s, const struct thp_pstatus *st, const
 
 static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv)
 {
-	enum { O_FOLIOS = 256, O_ROLLUP };
+	enum { O_FOLIOS = 256, O_ROLLUP, O_CONT };
 	static const struct option lo[] = {
 		{ "all", no_argument, NULL, 'a' },       { "folios", no_argument, NULL, O_FOLIOS },
-		{ "rollup", no_argument, NULL, O_ROLLUP }, { "bytes", no_argument, NULL, 'b' },
+		{ "rollup", no_argument, NULL, O_ROLLUP }, { "cont", required_argument, NULL, O_CONT },
+		{ "bytes", no_argument, NULL, 'b' },
 		{ "json", no_argument, NULL, 'J' },      { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -327,6 +365,15 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 		case 'a': o->all = true; break;
 		case O_FOLIOS: o->folios = true; break;
 		case O_ROLLUP: o->rollup = o->folios = true; break;
+		case O_CONT:
+			if (thp_parse_size(optarg, &o->cont[o->ncont]) || !o->cont[o->ncont]) {
+				thp_err("show: invalid --cont size '%s' (e.g. 64K)", optarg);
+				return thp_usage_error("show");
+			}
+			if (o->ncont + 1 < CONT_MAX)
+				o->ncont++;
+			o->folios = true;
+			break;
 		case 'b': o->bytes = true; break;
 		case 'J': o->json = true; break;
 		case 'h': usage(); return 0;
@@ -345,6 +392,26 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 		return thp_usage_error("show");
 	o->pid = (pid_t)pid;
 	return -1;
+}
+
+/* The orders of O's --cont sizes on host ST. Returns 0, or 2 after a message. */
+static int cont_orders(const struct thp_root *root, const struct thp_status *st, const struct opts *o,
+		       unsigned *orders)
+{
+	uint64_t page = thp_page_size(root);
+	char a[32], b[32], c[32];
+
+	for (int i = 0; i < o->ncont; i++) {
+		int order = thp_folio_cont_order(o->cont[i], page ? page : 4096, st->pmd_size);
+		if (order < 0) {
+			thp_err("show: --cont %s is not a power-of-two number of at least two %s pages up to the PMD size (%s)",
+				out_size_spec(a, sizeof(a), o->cont[i]), out_size(b, sizeof(b), page ? page : 4096, false),
+				out_size(c, sizeof(c), st->pmd_size, false));
+			return 2;
+		}
+		*orders |= 1u << order;
+	}
+	return 0;
 }
 
 /* Prints the message for ERR from reading process PID's FILE; returns 1. */
@@ -389,6 +456,11 @@ int cmd_show(struct thp_ctx *ctx, int argc, char **argv)
 		return 1;
 	thp_status_read(&ctx->root, host, false);
 	thp_why_ctx_init(&s.why, host, &st); /* its policy words point into HOST */
+	unsigned cont = 0;
+	if (cont_orders(&ctx->root, host, &o, &cont)) {
+		free(host);
+		return 2;
+	}
 	if (o.folios) {
 		err = thp_folio_reader_open(&ctx->root, &s.fr);
 		if (err) {
@@ -397,6 +469,7 @@ int cmd_show(struct thp_ctx *ctx, int argc, char **argv)
 			free(host);
 			return 1;
 		}
+		thp_folio_reader_cont(s.fr, cont);
 	}
 	snprintf(rel, sizeof(rel), "proc/%d/pagemap", (int)o.pid);
 	s.pagemap = thp_open(&ctx->root, rel);

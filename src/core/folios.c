@@ -10,11 +10,13 @@
 #include <unistd.h>
 
 #include "parse.h"
+#include "status.h"
 
 /* The PAGEMAP_SCAN ioctl (Linux 6.7) as the kernel's uapi defines it, for
  * systems whose headers predate it. */
 #define THP_PAGEMAP_SCAN _IOWR('f', 16, struct thp_pm_scan_arg)
 #define THP_PAGE_IS_FILE (1u << 2)
+#define THP_PAGE_IS_PFNZERO (1u << 5)
 #define THP_PAGE_IS_HUGE (1u << 6)
 
 struct thp_page_region {
@@ -26,12 +28,14 @@ struct thp_pm_scan_arg {
 	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
 };
 
+/* pagemap and kpageflags bits (Documentation/admin-guide/mm/pagemap.rst) */
 #define PM_PRESENT (1ull << 63)
 #define PM_PFN_MASK ((1ull << 55) - 1)
 #define KPF_ANON (1ull << 12)
 #define KPF_HEAD (1ull << 15)
 #define KPF_TAIL (1ull << 16)
 #define KPF_THP (1ull << 22)
+#define KPF_ZERO_PAGE (1ull << 24) /* with KPF_THP: the huge zero page */
 
 #define CHUNK 65536 /* pagemap entries per read: 512 KiB */
 #define SCAN_VEC 64
@@ -40,17 +44,26 @@ struct thp_folio_reader {
 	const struct thp_root *root;
 	int kpf;
 	int page_shift, pmd_order;
+	unsigned cont_orders;
 	int scan; /* 1 works, 0 unsupported, -1 not tried yet */
 	uint64_t pm[CHUNK];
 	uint64_t kf[CHUNK + 1];
 };
 
-/* The folio being followed through consecutive pages. */
+/* A --cont block being followed: its first page and whether it still counts. */
+struct block {
+	uint64_t start;
+	bool ok, anon;
+};
+
+/* The folio being followed through consecutive pages. While OPEN, LAST_VFN
+ * and LAST_PFN are the previous page, which belonged to a large folio. */
 struct walk {
 	struct thp_folio_stats *s;
 	int shift;
 	bool open, head, anon, next_tail;
 	uint64_t vfn, nr, last_vfn, last_pfn;
+	struct block blk[THP_FOLIO_ORDERS];
 };
 
 static int order_of(uint64_t nr)
@@ -80,15 +93,38 @@ static void close_folio(struct walk *w)
 	}
 }
 
+/* Follows the --cont blocks through one page of a large folio; CONT: it
+ * follows the previous page in both address spaces. */
+static void count_cont(struct walk *w, uint64_t vfn, uint64_t pfn, bool head, bool cont, bool anon)
+{
+	for (int o = 1; o < THP_FOLIO_ORDERS; o++) {
+		uint64_t mask = (1ull << o) - 1;
+		struct block *b = &w->blk[o];
+
+		if (!(w->s->cont_orders & (1u << o)))
+			continue;
+		if (!(vfn & mask))
+			*b = (struct block){ vfn, !(pfn & mask), anon };
+		else if (!cont || head)
+			b->ok = false;
+		if ((vfn & mask) == mask && b->ok && b->start == vfn - mask)
+			w->s->cont[b->anon ? THP_FOLIO_ANON : THP_FOLIO_FILE][o] += (mask + 1) << w->shift;
+	}
+}
+
 static void walk_page(struct walk *w, uint64_t vfn, uint64_t pfn, uint64_t flags, uint64_t next)
 {
-	bool head = flags & KPF_HEAD;
+	bool head = flags & KPF_HEAD, cont;
 
-	if (!(flags & KPF_THP)) {
+	if (!(flags & KPF_THP) || (flags & KPF_ZERO_PAGE)) {
 		close_folio(w);
+		if (flags & KPF_THP)
+			w->s->huge_zero += 1ull << w->shift;
 		return;
 	}
-	if (w->open && !head && vfn == w->last_vfn + 1 && pfn == w->last_pfn + 1) {
+	cont = w->open && vfn == w->last_vfn + 1 && pfn == w->last_pfn + 1;
+	count_cont(w, vfn, pfn, head, cont, flags & KPF_ANON);
+	if (cont && !head) {
 		w->nr++;
 	} else {
 		close_folio(w);
@@ -102,7 +138,6 @@ static void walk_page(struct walk *w, uint64_t vfn, uint64_t pfn, uint64_t flags
 	w->last_pfn = pfn;
 	w->next_tail = next & KPF_TAIL;
 }
-
 /* Reads N kpageflags entries from PFN into BUF; entries past the end read as 0. */
 static int read_flags(struct thp_folio_reader *fr, uint64_t pfn, uint64_t *buf, size_t n)
 {
@@ -158,6 +193,12 @@ static int walk_range(struct thp_folio_reader *fr, int pm_fd, uint64_t start, ui
 	return 0;
 }
 
+unsigned thp_pmd_region_kind(uint64_t categories)
+{
+	return (categories & THP_PAGE_IS_FILE ? THP_PMD_FILE : 0) |
+	       (categories & THP_PAGE_IS_PFNZERO ? THP_PMD_ZERO : 0);
+}
+
 int thp_pmd_scan(int pm_fd, uint64_t start, uint64_t end, thp_pmd_range_fn fn, void *ctx)
 {
 	struct thp_page_region vec[SCAN_VEC];
@@ -166,14 +207,14 @@ int thp_pmd_scan(int pm_fd, uint64_t start, uint64_t end, thp_pmd_range_fn fn, v
 		struct thp_pm_scan_arg a = {
 			.size = sizeof(a), .start = start, .end = end, .vec = (uintptr_t)vec,
 			.vec_len = SCAN_VEC, .category_mask = THP_PAGE_IS_HUGE,
-			.return_mask = THP_PAGE_IS_HUGE | THP_PAGE_IS_FILE,
+			.return_mask = THP_PAGE_IS_HUGE | THP_PAGE_IS_FILE | THP_PAGE_IS_PFNZERO,
 		};
 		int n = ioctl(pm_fd, THP_PAGEMAP_SCAN, &a), rc;
 
 		if (n < 0)
 			return -errno;
 		for (int i = 0; i < n; i++)
-			if ((rc = fn(vec[i].start, vec[i].end, vec[i].categories & THP_PAGE_IS_FILE, ctx)))
+			if ((rc = fn(vec[i].start, vec[i].end, thp_pmd_region_kind(vec[i].categories), ctx)))
 				return rc;
 		if (a.walk_end <= start)
 			break;
@@ -182,15 +223,50 @@ int thp_pmd_scan(int pm_fd, uint64_t start, uint64_t end, thp_pmd_range_fn fn, v
 	return 0;
 }
 
+/* Adds a PMD-mapped range to the thp_pmd_found CTX. */
+static void found_add(struct thp_pmd_found *f, uint64_t len, unsigned kind)
+{
+	if (kind & THP_PMD_ZERO)
+		f->zero += len;
+	else
+		f->pmd[kind & THP_PMD_FILE ? THP_FOLIO_FILE : THP_FOLIO_ANON] += len;
+}
+
+void thp_pmd_found_settle(struct thp_pmd_found *f, uint64_t anon_huge)
+{
+	if (f->pmd[THP_FOLIO_ANON] > anon_huge) {
+		f->zero += f->pmd[THP_FOLIO_ANON] - anon_huge;
+		f->pmd[THP_FOLIO_ANON] = anon_huge;
+	}
+}
+
+static int found_range(uint64_t start, uint64_t end, unsigned kind, void *ctx)
+{
+	found_add(ctx, end - start, kind);
+	return 0;
+}
+
+int thp_pmd_scan_vma(int pm_fd, const struct thp_vma *v, struct thp_pmd_found *f)
+{
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	err = thp_pmd_scan(pm_fd, v->start, v->end, found_range, f);
+	if (!err)
+		thp_pmd_found_settle(f, v->m.anon_huge);
+	return err;
+}
+
 struct scan_walk {
 	struct thp_folio_reader *fr;
 	int fd;
 	struct walk *w;
 	uint64_t done; /* walked up to here */
+	struct thp_pmd_found found;
 };
 
 /* Walks the pages before a PMD-mapped range page by page, and counts the range. */
-static int scan_range(uint64_t start, uint64_t end, bool file, void *ctx)
+static int scan_range(uint64_t start, uint64_t end, unsigned kind, void *ctx)
 {
 	struct scan_walk *sw = ctx;
 	int err = walk_range(sw->fr, sw->fd, sw->done, start, sw->w);
@@ -198,7 +274,7 @@ static int scan_range(uint64_t start, uint64_t end, bool file, void *ctx)
 	if (err)
 		return err;
 	close_folio(sw->w);
-	sw->w->s->pmd[file ? THP_FOLIO_FILE : THP_FOLIO_ANON] += end - start;
+	found_add(&sw->found, end - start, kind);
 	sw->w->s->walked += end - start;
 	sw->done = end;
 	return 0;
@@ -209,10 +285,16 @@ static int scan_range(uint64_t start, uint64_t end, bool file, void *ctx)
  * ioctl, or -errno. */
 static int walk_scan(struct thp_folio_reader *fr, int pm_fd, const struct thp_vma *v, struct walk *w)
 {
-	struct scan_walk sw = { fr, pm_fd, w, v->start };
+	struct scan_walk sw = { fr, pm_fd, w, v->start, { { 0 }, 0 } };
 	int err = thp_pmd_scan(pm_fd, v->start, v->end, scan_range, &sw);
 
-	return err ? err : walk_range(fr, pm_fd, sw.done, v->end, w);
+	if (!err)
+		err = walk_range(fr, pm_fd, sw.done, v->end, w);
+	thp_pmd_found_settle(&sw.found, v->m.anon_huge);
+	for (int k = 0; k < 2; k++)
+		w->s->pmd[k] += sw.found.pmd[k];
+	w->s->huge_zero += sw.found.zero;
+	return err;
 }
 
 /* True when V is worth a walk: resident, accessible, not hugetlbfs. */
@@ -222,24 +304,49 @@ static bool walks(const struct thp_vma *v)
 	       strcmp(v->name, "[vsyscall]") != 0;
 }
 
+/* Takes BYTES of PMD-mapped memory of KIND, which smaps reported and the page
+ * walk counted as whole PMD-order folios and --cont blocks, out of those
+ * counters (what the walk added since BEFORE, never below it: thpmaps' clamp
+ * for memory freed between the two reads) and counts it as PMD-mapped. */
+static void take_pmd(struct thp_folio_stats *s, const struct thp_folio_stats *before, int kind,
+		     uint64_t bytes)
+{
+	uint64_t *v[THP_FOLIO_ORDERS + 1], was[THP_FOLIO_ORDERS + 1];
+	int n = 0;
+
+	v[n] = &s->aligned[kind][s->pmd_order];
+	was[n++] = before->aligned[kind][s->pmd_order];
+	for (int o = 1; o < THP_FOLIO_ORDERS; o++)
+		if (s->cont_orders & (1u << o)) {
+			v[n] = &s->cont[kind][o];
+			was[n++] = before->cont[kind][o];
+		}
+	for (int i = 0; i < n; i++)
+		*v[i] -= *v[i] - was[i] < bytes ? *v[i] - was[i] : bytes;
+	s->pmd[kind] += bytes;
+}
+
 int thp_folios_vma(struct thp_folio_reader *fr, int pm_fd, const struct thp_vma *v,
 		   struct thp_folio_stats *s)
 {
 	struct walk w = { .s = s, .shift = fr->page_shift };
+	struct thp_folio_stats before;
 	int err = -ENOTTY;
 
 	s->page_shift = fr->page_shift;
 	s->pmd_order = fr->pmd_order;
+	s->cont_orders = fr->cont_orders;
 	if (!walks(v))
 		return 0;
 	if (!v->m.anon_huge && !v->m.shmem_pmd && !v->m.file_pmd) {
-		/* smaps shows no PMD mapping here: nothing for the scan to skip */
+		/* smaps shows no PMD mapping here: nothing for the scan to skip
+		 * (a huge zero page PMD reads as such in kpageflags) */
 		err = walk_range(fr, pm_fd, v->start, v->end, &w);
 		close_folio(&w);
 		return err;
 	}
+	before = *s;
 	if (fr->scan) {
-		struct thp_folio_stats before = *s;
 		err = walk_scan(fr, pm_fd, v, &w);
 		if (err == -ENOTTY || err == -EINVAL || err == -EOPNOTSUPP) {
 			*s = before;
@@ -253,15 +360,10 @@ int thp_folios_vma(struct thp_folio_reader *fr, int pm_fd, const struct thp_vma 
 	if (!fr->scan) {
 		/* without the scan, PMD-mapped THPs look like aligned PMD-order
 		 * folios: take them from smaps instead, as thpmaps does */
-		uint64_t file_pmd = v->m.shmem_pmd + v->m.file_pmd, *a = NULL;
 		err = walk_range(fr, pm_fd, v->start, v->end, &w);
 		close_folio(&w);
-		a = &s->aligned[THP_FOLIO_ANON][fr->pmd_order];
-		*a -= *a < v->m.anon_huge ? *a : v->m.anon_huge;
-		a = &s->aligned[THP_FOLIO_FILE][fr->pmd_order];
-		*a -= *a < file_pmd ? *a : file_pmd;
-		s->pmd[THP_FOLIO_ANON] += v->m.anon_huge;
-		s->pmd[THP_FOLIO_FILE] += file_pmd;
+		take_pmd(s, &before, THP_FOLIO_ANON, v->m.anon_huge);
+		take_pmd(s, &before, THP_FOLIO_FILE, v->m.shmem_pmd + v->m.file_pmd);
 		return err;
 	}
 	close_folio(&w);
@@ -272,8 +374,7 @@ int thp_folio_reader_open(const struct thp_root *root, struct thp_folio_reader *
 {
 	struct thp_folio_reader *fr;
 	char buf[64];
-	uint64_t pmd = 2u << 20;
-	long ps = sysconf(_SC_PAGESIZE);
+	uint64_t pmd = 2u << 20, ps = thp_page_size(root);
 
 	*out = NULL;
 	fr = calloc(1, sizeof(*fr));
@@ -296,12 +397,27 @@ int thp_folio_reader_open(const struct thp_root *root, struct thp_folio_reader *
 	}
 	if (thp_read_buf(root, "sys/kernel/mm/transparent_hugepage/hpage_pmd_size", buf, sizeof(buf)) > 0)
 		thp_parse_u64(buf, &pmd);
-	while ((1L << fr->page_shift) < ps)
+	if (!ps)
+		ps = 4096;
+	while ((1ull << fr->page_shift) < ps && fr->page_shift < 30)
 		fr->page_shift++;
 	while (fr->pmd_order + 1 < THP_FOLIO_ORDERS && (1ull << (fr->page_shift + fr->pmd_order)) < pmd)
 		fr->pmd_order++;
 	*out = fr;
 	return 0;
+}
+
+void thp_folio_reader_cont(struct thp_folio_reader *fr, unsigned orders)
+{
+	fr->cont_orders = orders;
+}
+
+int thp_folio_cont_order(uint64_t size, uint64_t page_size, uint64_t pmd_size)
+{
+	for (int o = 1; o < THP_FOLIO_ORDERS && page_size << o <= pmd_size; o++)
+		if (size == page_size << o)
+			return o;
+	return -EINVAL;
 }
 
 void thp_folio_reader_close(struct thp_folio_reader *fr)
@@ -341,6 +457,7 @@ int thp_folios_proc(struct thp_folio_reader *fr, pid_t pid, struct thp_folio_sta
 	memset(s, 0, sizeof(*s));
 	s->page_shift = fr->page_shift;
 	s->pmd_order = fr->pmd_order;
+	s->cont_orders = fr->cont_orders;
 	if (p.fd < 0)
 		return p.fd;
 	err = thp_smaps_read(fr->root, pid, proc_vma, &p);
@@ -356,10 +473,13 @@ void thp_folio_stats_add(struct thp_folio_stats *a, const struct thp_folio_stats
 		for (int o = 0; o < THP_FOLIO_ORDERS; o++) {
 			a->aligned[k][o] += b->aligned[k][o];
 			a->unaligned[k][o] += b->unaligned[k][o];
+			a->cont[k][o] += b->cont[k][o];
 		}
 	}
+	a->huge_zero += b->huge_zero;
 	a->walked += b->walked;
 	a->scan |= b->scan;
+	a->cont_orders |= b->cont_orders;
 	if (!a->page_shift) {
 		a->page_shift = b->page_shift;
 		a->pmd_order = b->pmd_order;
@@ -393,4 +513,18 @@ uint64_t thp_folio_pte_unaligned(const struct thp_folio_stats *s)
 uint64_t thp_folio_partial(const struct thp_folio_stats *s)
 {
 	return s->partial[0] + s->partial[1];
+}
+
+uint64_t thp_folio_mthp(const struct thp_folio_stats *s)
+{
+	return thp_folio_pte_aligned(s) + thp_folio_pte_unaligned(s) + thp_folio_partial(s);
+}
+
+uint64_t thp_folio_order_bytes(const struct thp_folio_stats *s, int order)
+{
+	uint64_t t = 0;
+
+	for (int k = 0; k < 2; k++)
+		t += s->aligned[k][order] + s->unaligned[k][order] + (order == s->pmd_order ? s->pmd[k] : 0);
+	return t;
 }

@@ -23,17 +23,33 @@ struct thp_folio_stats {
 	uint64_t aligned[2][THP_FOLIO_ORDERS];        /* wholly PTE-mapped THP of an order, naturally aligned */
 	uint64_t unaligned[2][THP_FOLIO_ORDERS];      /* wholly PTE-mapped THP, not aligned */
 	uint64_t partial[2];                          /* pages of THPs mapped only in part */
+	uint64_t cont[2][THP_FOLIO_ORDERS];           /* --cont: PTE-mapped blocks of 2^order pages (below) */
+	uint64_t huge_zero;                           /* mappings of the huge zero page: reads only, no memory */
 	uint64_t walked;                              /* bytes of address space analysed */
+	unsigned cont_orders;                         /* bit N set: cont[][N] was counted */
 	int page_shift, pmd_order;                    /* for the counter names */
 	bool scan;                                    /* PMD mappings found with PAGEMAP_SCAN */
 };
 
 struct thp_folio_reader;
 
-/* Opens /proc/kpageflags below ROOT and learns the page and PMD size.
- * Returns 0 or -errno (-EACCES/-EPERM without root). */
+/* Opens /proc/kpageflags below ROOT and learns the page size (thp_page_size)
+ * and the PMD size. Returns 0 or -errno (-EACCES/-EPERM without root). */
 int thp_folio_reader_open(const struct thp_root *root, struct thp_folio_reader **fr);
 void thp_folio_reader_close(struct thp_folio_reader *fr);
+
+/* Counts contiguous blocks of the orders set in ORDERS (bit N: 2^N pages) as
+ * tools/mm/thpmaps --cont does: a block counts when its first page is aligned
+ * to the block size in both virtual and physical memory, its pages follow one
+ * another in both, all belong to large folios and no folio starts inside it
+ * (arm64 contpte needs exactly that). PMD-mapped memory is not counted there:
+ * thp_folio_stats.pmd holds it for every block size. */
+void thp_folio_reader_cont(struct thp_folio_reader *fr, unsigned orders);
+
+/* The page order of a --cont block of SIZE bytes: 1 to the PMD order. Returns
+ * the order, or -EINVAL when SIZE is not a power-of-two number of at least two
+ * pages of PAGE_SIZE or exceeds PMD_SIZE. */
+int thp_folio_cont_order(uint64_t size, uint64_t page_size, uint64_t pmd_size);
 
 /* Adds the mapping of VMA V to S, reading pagemap in chunks of 512 KiB and
  * kpageflags once per run of contiguous PFNs. Uses PAGEMAP_SCAN (Linux 6.7+),
@@ -46,8 +62,14 @@ int thp_folios_vma(struct thp_folio_reader *fr, int pagemap_fd, const struct thp
 /* Rolls up every VMA of process PID into S (zeroed first). Returns 0 or -errno. */
 int thp_folios_proc(struct thp_folio_reader *fr, pid_t pid, struct thp_folio_stats *s);
 
-/* Called for each PMD-mapped range; FILE is true for page cache or shmem. */
-typedef int (*thp_pmd_range_fn)(uint64_t start, uint64_t end, bool file, void *ctx);
+/* What a PMD-mapped range holds. */
+enum { THP_PMD_FILE = 1, THP_PMD_ZERO = 2 };
+
+/* THP_PMD_FILE and THP_PMD_ZERO from the PAGEMAP_SCAN categories of a region. */
+unsigned thp_pmd_region_kind(uint64_t categories);
+
+/* Called for each PMD-mapped range; KIND holds THP_PMD_* bits. */
+typedef int (*thp_pmd_range_fn)(uint64_t start, uint64_t end, unsigned kind, void *ctx);
 
 /* Calls FN for each PMD-mapped (PAGE_IS_HUGE) range in [START, END) of the
  * pagemap PAGEMAP_FD, found with the PAGEMAP_SCAN ioctl (Linux 6.7+) without
@@ -55,6 +77,21 @@ typedef int (*thp_pmd_range_fn)(uint64_t start, uint64_t end, bool file, void *c
  * Returns 0, -ENOTTY or -EINVAL when the kernel lacks the ioctl, FN's
  * non-zero value, or -errno. */
 int thp_pmd_scan(int pagemap_fd, uint64_t start, uint64_t end, thp_pmd_range_fn fn, void *ctx);
+
+/* What PAGEMAP_SCAN found PMD-mapped in one VMA, in bytes. */
+struct thp_pmd_found {
+	uint64_t pmd[2]; /* [THP_FOLIO_ANON], [THP_FOLIO_FILE] */
+	uint64_t zero;   /* the huge zero page */
+};
+
+/* Settles F against the VMA's AnonHugePages: anonymous PMD mappings beyond it
+ * are the huge zero page, which smaps never counts and which kernels before
+ * the fix of PAGE_IS_PFNZERO for the huge zero folio (2025) do not flag. */
+void thp_pmd_found_settle(struct thp_pmd_found *f, uint64_t anon_huge);
+
+/* Scans VMA V of PAGEMAP_FD into F (zeroed first) and settles it. Returns 0
+ * or the error of thp_pmd_scan(). */
+int thp_pmd_scan_vma(int pagemap_fd, const struct thp_vma *v, struct thp_pmd_found *f);
 
 /* A += B. */
 void thp_folio_stats_add(struct thp_folio_stats *a, const struct thp_folio_stats *b);
@@ -64,5 +101,13 @@ uint64_t thp_folio_pmd(const struct thp_folio_stats *s);
 uint64_t thp_folio_pte_aligned(const struct thp_folio_stats *s);
 uint64_t thp_folio_pte_unaligned(const struct thp_folio_stats *s);
 uint64_t thp_folio_partial(const struct thp_folio_stats *s);
+
+/* Memory in large folios mapped by PTEs (mTHP, and split PMD folios):
+ * aligned + unaligned + partial. */
+uint64_t thp_folio_mthp(const struct thp_folio_stats *s);
+
+/* Whole folios of ORDER: PTE-mapped (aligned or not), and PMD-mapped when
+ * ORDER is the PMD order. */
+uint64_t thp_folio_order_bytes(const struct thp_folio_stats *s, int order);
 
 #endif

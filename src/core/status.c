@@ -7,10 +7,20 @@
 #include <errno.h>
 #include <string.h>
 
+uint64_t thp_page_size_of_pmd(uint64_t pmd_size)
+{
+	for (uint64_t base = 4096; base <= (1u << 20); base <<= 1)
+		if (base * base / 8 == pmd_size)
+			return base;
+	return 0;
+}
+
 uint64_t thp_page_size(const struct thp_root *root)
 {
 	Elf64_auxv_t av[64];
 	ssize_t n = thp_read_buf(root, "proc/self/auxv", (char *)av, sizeof(av));
+	char buf[32];
+	uint64_t pmd;
 
 	for (ssize_t i = 0; n > 0 && (i + 1) * (ssize_t)sizeof(av[0]) <= n; i++) {
 		if (av[i].a_type == AT_NULL)
@@ -18,6 +28,9 @@ uint64_t thp_page_size(const struct thp_root *root)
 		if (av[i].a_type == AT_PAGESZ)
 			return av[i].a_un.a_val;
 	}
+	if (thp_read_buf(root, "sys/kernel/mm/transparent_hugepage/hpage_pmd_size", buf, sizeof(buf)) > 0 &&
+	    thp_parse_u64(buf, &pmd) == 0)
+		return thp_page_size_of_pmd(pmd);
 	return 0;
 }
 

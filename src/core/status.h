@@ -104,8 +104,14 @@ struct thp_status {
 int thp_status_read(const struct thp_root *root, struct thp_status *st, bool scan_procs);
 
 /* Base page size from the reader's own auxiliary vector (AT_PAGESZ), which a
- * capture records as proc/self/auxv. Returns 0 when it cannot be found. */
+ * capture records as proc/self/auxv; without it, from hpage_pmd_size
+ * (thp_page_size_of_pmd). Returns 0 when neither is there. */
 uint64_t thp_page_size(const struct thp_root *root);
+
+/* The base page size whose page tables make a PMD mapping PMD_SIZE bytes: a
+ * table of 64-bit entries fills one page, so PMD = base * base / 8 (4 KiB ->
+ * 2 MiB, 16 KiB -> 32 MiB, 64 KiB -> 512 MiB). Returns 0 for other sizes. */
+uint64_t thp_page_size_of_pmd(uint64_t pmd_size);
 
 /* Reads and classifies one sysfs file into S (name taken from NAME). */
 void thp_setting_read(const struct thp_root *root, const char *rel, const char *name,

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-static const char *const col_names[OUT_FOLIO_COLS] = { "PMD", "PTE_ALIGNED", "PTE_UNALIGNED",
+static const char *const col_names[OUT_FOLIO_COLS] = { "PMD", "MTHP", "PTE_ALIGNED", "PTE_UNALIGNED",
 						       "PTE_PARTIAL" };
 
 const char *out_folio_col_name(int i)
@@ -16,8 +16,9 @@ uint64_t out_folio_col_value(const struct thp_folio_stats *s, int i)
 {
 	switch (i) {
 	case 0: return thp_folio_pmd(s);
-	case 1: return thp_folio_pte_aligned(s);
-	case 2: return thp_folio_pte_unaligned(s);
+	case 1: return thp_folio_mthp(s);
+	case 2: return thp_folio_pte_aligned(s);
+	case 3: return thp_folio_pte_unaligned(s);
 	default: return thp_folio_partial(s);
 	}
 }
@@ -40,6 +41,16 @@ void out_folio_counters(const struct thp_folio_stats *s, out_counter_fn fn, void
 			}
 		snprintf(name, sizeof(name), "%s-thp-pte-partial", kinds[k]);
 		fn(name, s->partial[k], ctx);
+	}
+	for (int o = 1; o < THP_FOLIO_ORDERS; o++) {
+		unsigned long long kb = (1ull << (s->page_shift + o)) >> 10;
+		if (!(s->cont_orders & (1u << o)))
+			continue;
+		for (int pte = 0; pte < 2; pte++)
+			for (int k = 0; k < 2; k++) {
+				snprintf(name, sizeof(name), "%s-cont-%s-aligned-%llukB", kinds[k], pte ? "pte" : "pmd", kb);
+				fn(name, pte ? s->cont[k][o] : s->pmd[k], ctx);
+			}
 	}
 }
 

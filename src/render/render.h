@@ -68,14 +68,17 @@ const char *out_thp_state(char *buf, size_t cap, const struct thp_pstatus *s,
 void out_json_thp_state(struct json_object *o, const struct thp_pstatus *s,
 			const struct thp_pstatus *origin);
 
-/* Summary columns of folio mapping: PMD, PTE_ALIGNED, PTE_UNALIGNED, PTE_PARTIAL. */
-#define OUT_FOLIO_COLS 4
+/* Summary columns of folio mapping: PMD, MTHP (every PTE-mapped large folio
+ * page), PTE_ALIGNED, PTE_UNALIGNED, PTE_PARTIAL. */
+#define OUT_FOLIO_COLS 5
 const char *out_folio_col_name(int i);
 uint64_t out_folio_col_value(const struct thp_folio_stats *s, int i);
 
 /* Calls FN for each counter of S named as tools/mm/thpmaps names it
  * ("anon-thp-pmd-aligned-2048kB", "anon-thp-pte-aligned-64kB", ...,
- * "file-thp-pte-partial"), in that tool's order; values in bytes. */
+ * "file-thp-pte-partial", then per --cont size "anon-cont-pmd-aligned-64kB",
+ * "file-cont-pmd-aligned-64kB", "anon-cont-pte-aligned-64kB",
+ * "file-cont-pte-aligned-64kB"), in that tool's order; values in bytes. */
 typedef void (*out_counter_fn)(const char *name, uint64_t bytes, void *ctx);
 void out_folio_counters(const struct thp_folio_stats *s, out_counter_fn fn, void *ctx);
 /* The same counters as one JSON object. */

@@ -16,11 +16,13 @@
 #include <cmocka.h>
 
 #include "core/folios.h"
+#include "core/status.h"
 #include "core/why.h"
 
 #define THP (1ull << 22)
 #define HEAD (1ull << 15)
 #define TAIL (1ull << 16)
+#define ZERO (1ull << 24)
 #define ANON (1ull << 12)
 #define PRESENT (1ull << 63)
 #define V 0x10000ull /* first virtual page of the test mapping (2 MiB aligned) */
@@ -54,18 +56,12 @@ static void put(const char *rel, const char *text)
 	fclose(f);
 }
 
-static void walk(void **state)
+/* Makes the fake root: proc/100 and proc/101, pagemap of 100 and kpageflags open. */
+static void fake_root(void)
 {
-	struct thp_root root;
-	struct thp_folio_reader *fr;
-	struct thp_folio_stats s;
 	char p[512];
-	(void)state;
 
-	if (sysconf(_SC_PAGESIZE) != 4096) {
-		skip();
-		return;
-	}
+	memcpy(dir + strlen(dir) - 6, "XXXXXX", 6);
 	assert_non_null(mkdtemp(dir));
 	snprintf(p, sizeof(p), "%s/proc", dir);
 	mkdir(p, 0755);
@@ -78,7 +74,26 @@ static void walk(void **state)
 	snprintf(p, sizeof(p), "%s/proc/kpageflags", dir);
 	kf_fd = open(p, O_RDWR | O_CREAT, 0644);
 	assert_true(pm_fd >= 0 && kf_fd >= 0);
+}
 
+static void fake_root_remove(void)
+{
+	char p[600];
+
+	close(pm_fd);
+	close(kf_fd);
+	snprintf(p, sizeof(p), "rm -rf %s", dir);
+	assert_int_equal(system(p), 0);
+}
+
+static void walk(void **state)
+{
+	struct thp_root root;
+	struct thp_folio_reader *fr;
+	struct thp_folio_stats s;
+	(void)state;
+
+	fake_root();
 	folio(0, 16, 0x1000, 0, ANON);         /* 64 KiB, aligned */
 	folio(33, 16, 0x3000, 0, ANON);        /* 64 KiB at an odd page: unaligned */
 	folio(64, 8, 0x4008, -1, ANON);        /* back half of a folio: partial */
@@ -115,10 +130,80 @@ static void walk(void **state)
 	assert_int_equal(thp_folios_proc(fr, 102, &s), -ENOENT);
 	thp_folio_reader_close(fr);
 	thp_root_close(&root);
-	close(pm_fd);
-	close(kf_fd);
-	snprintf(p, sizeof(p), "rm -rf %s", dir);
-	assert_int_equal(system(p), 0);
+	fake_root_remove();
+}
+
+/* The huge zero page mapped by PMDs (as pagemap shows them: the same PFNs
+ * again and again) is no memory; --cont blocks follow thpmaps' definition. */
+static void zero_and_cont(void **state)
+{
+	struct thp_root root;
+	struct thp_folio_reader *fr;
+	struct thp_folio_stats s;
+	(void)state;
+
+	fake_root();
+	for (uint64_t i = 0; i < 1024; i++) { /* two 2 MiB ranges read, not written */
+		entry(pm_fd, V + i, PRESENT | (0x20000 + i % 512));
+		entry(kf_fd, 0x20000 + i % 512, THP | ZERO | (i % 512 ? TAIL : HEAD));
+	}
+	folio(1024, 16, 0x30000, 0, ANON);     /* 64 KiB, aligned in both */
+	folio(1056, 16, 0x30108, 0, ANON);     /* 64 KiB, physically aligned to 32 KiB only */
+	folio(1088, 4, 0x31000, 0, ANON);      /* two 16 KiB folios, physically adjacent: */
+	folio(1092, 4, 0x31004, 0, ANON);      /* no 32 KiB block spans them */
+	put("proc/100/smaps", "10000000-10448000 rw-p 00000000 00:00 0\n"
+			      "Rss: 4096 kB\nAnonymous: 4096 kB\nAnonHugePages: 0 kB\n");
+	assert_int_equal(thp_root_open(&root, dir), 0);
+	assert_int_equal(thp_folio_reader_open(&root, &fr), 0);
+	thp_folio_reader_cont(fr, 1u << 2 | 1u << 3 | 1u << 4);
+	assert_int_equal(thp_folios_proc(fr, 100, &s), 0);
+	assert_true(s.huge_zero == 4u << 20);
+	assert_true(thp_folio_pmd(&s) == 0);
+	assert_true(s.aligned[THP_FOLIO_FILE][9] == 0); /* not a page cache folio either */
+	assert_true(s.aligned[THP_FOLIO_ANON][4] == 128 * 1024);
+	assert_true(s.aligned[THP_FOLIO_ANON][2] == 32 * 1024);
+	assert_true(s.cont[THP_FOLIO_ANON][4] == 64 * 1024);
+	assert_true(s.cont[THP_FOLIO_ANON][3] == 128 * 1024);
+	assert_true(s.cont[THP_FOLIO_ANON][2] == 160 * 1024);
+	assert_true(s.cont_orders == (1u << 2 | 1u << 3 | 1u << 4));
+	assert_true(thp_folio_mthp(&s) == 160 * 1024);
+	assert_true(thp_folio_order_bytes(&s, 4) == 128 * 1024);
+	thp_folio_reader_close(fr);
+	thp_root_close(&root);
+	fake_root_remove();
+}
+
+/* PAGEMAP_SCAN regions: PFNZERO is the huge zero page, and anonymous PMD
+ * mappings beyond AnonHugePages are too (kernels that do not flag it). */
+static void pmd_found(void **state)
+{
+	struct thp_pmd_found f = { { 10u << 20, 2u << 20 }, 0 };
+	(void)state;
+
+	assert_int_equal(thp_pmd_region_kind(1u << 6 | 1u << 5), THP_PMD_ZERO);
+	assert_int_equal(thp_pmd_region_kind(1u << 6 | 1u << 2), THP_PMD_FILE);
+	assert_int_equal(thp_pmd_region_kind(1u << 6 | 1u << 3), 0);
+	thp_pmd_found_settle(&f, 8u << 20);
+	assert_true(f.pmd[THP_FOLIO_ANON] == 8u << 20 && f.zero == 2u << 20);
+	assert_true(f.pmd[THP_FOLIO_FILE] == 2u << 20);
+	thp_pmd_found_settle(&f, 16u << 20); /* less found than smaps says: kept */
+	assert_true(f.pmd[THP_FOLIO_ANON] == 8u << 20 && f.zero == 2u << 20);
+}
+
+/* --cont sizes and base page sizes from the PMD size (arm64 granules). */
+static void sizes(void **state)
+{
+	(void)state;
+	assert_int_equal(thp_folio_cont_order(64 << 10, 4096, 2u << 20), 4);
+	assert_int_equal(thp_folio_cont_order(2u << 20, 4096, 2u << 20), 9);
+	assert_int_equal(thp_folio_cont_order(4096, 4096, 2u << 20), -EINVAL);
+	assert_int_equal(thp_folio_cont_order(48 << 10, 4096, 2u << 20), -EINVAL);
+	assert_int_equal(thp_folio_cont_order(4u << 20, 4096, 2u << 20), -EINVAL);
+	assert_int_equal(thp_folio_cont_order(2u << 20, 64 << 10, 512u << 20), 5);
+	assert_int_equal(thp_page_size_of_pmd(2u << 20), 4096);
+	assert_int_equal(thp_page_size_of_pmd(32u << 20), 16384);
+	assert_int_equal(thp_page_size_of_pmd(512u << 20), 65536);
+	assert_int_equal(thp_page_size_of_pmd(1u << 30), 0);
 }
 
 static struct thp_vma vma(uint64_t start, uint64_t end, const char *name, const char *flags)
@@ -186,6 +271,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(walk),
+		cmocka_unit_test(zero_and_cont),
+		cmocka_unit_test(pmd_found),
+		cmocka_unit_test(sizes),
 		cmocka_unit_test(why),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
