@@ -13,6 +13,7 @@
 #include "../core/parse.h"
 #include "../core/proc.h"
 #include "../core/users.h"
+#include "../core/why.h"
 #include "../render/render.h"
 #include "cmd.h"
 
@@ -70,7 +71,7 @@ struct opts {
 	int ncols;
 	enum col sort;
 	long limit;
-	bool all, totals, bytes, cmdline, noheadings, folios, json;
+	bool all, totals, bytes, cmdline, noheadings, folios, by_size, json;
 	enum by by;
 	pid_t *pids;
 	int npids;
@@ -82,10 +83,18 @@ struct opts {
 	uint64_t min;
 };
 
+#define SIZES_MAX 16
+
 struct scan {
 	const struct thp_root *root;
 	struct opts *o;
 	struct thp_users users;
+	struct thp_status *host;   /* the host's THP policy */
+	struct thp_why_ctx why;    /* for PR_THP_DISABLE_EXCEPT_ADVISED */
+	bool infer;                /* it can be inferred on this host */
+	int nsizes;                /* --by-size columns */
+	uint64_t size_bytes[SIZES_MAX];
+	int size_order[SIZES_MAX];
 	struct thp_folio_reader *fr;
 	struct row *rows;
 	size_t n, cap;
@@ -99,7 +108,8 @@ static void usage(void)
 	     "\n"
 	     "One row per process that holds huge pages (PMD-mapped THP, shmem or file PMD\n"
 	     "mappings, or hugetlbfs pages), largest THP first. Reads each process's\n"
-	     "smaps_rollup and status, one process at a time.\n"
+	     "smaps_rollup and status, one process at a time. smaps does not show mTHP\n"
+	     "(large folios mapped by PTEs): --folios finds them.\n"
 	     "\n"
 	     "Options:\n"
 	     "  -o, --output LIST   columns to show, comma-separated (see below)\n"
@@ -114,7 +124,10 @@ static void usage(void)
 	     "      --cgroup PATH   only processes in cgroup PATH or below it (v1 or v2)\n"
 	     "      --min SIZE      only processes with at least SIZE of huge pages (e.g. 64M)\n"
 	     "      --by KEY        one row per comm, user or cgroup, summed\n"
-	     "      --folios        add the real mapping of every page from pagemap (root)\n"
+	     "      --folios        the real mapping of every page from pagemap (root): also\n"
+	     "                      lists processes holding only mTHP, adds PMD, MTHP and PTE_*\n"
+	     "      --by-size       with --folios, one column per enabled THP size (whole\n"
+	     "                      folios of that size, PTE- or PMD-mapped)\n"
 	     "  -b, --bytes         print sizes in bytes\n"
 	     "      --noheadings    do not print the header line\n"
 	     "  -J, --json          one JSON document (sizes in bytes)\n"
@@ -240,6 +253,18 @@ static struct row *add_row(struct scan *sc)
 	return &sc->rows[sc->n++];
 }
 
+/* THP off and who set it, or PR_THP_DISABLE_EXCEPT_ADVISED when the
+ * host lets it be inferred (policy 'always', Linux 6.18+), and who set it. */
+static void proc_state(struct scan *sc, struct row *row)
+{
+	struct thp_ea_evidence e;
+
+	if (row->st.thp_enabled == 0)
+		thp_thp_origin(sc->root, &row->st, &row->origin);
+	else if (sc->infer && thp_except_advised_infer(sc->root, &row->st, &sc->why, &e, &row->origin))
+		row->st.except_advised = true;
+}
+
 /* Reads one process and keeps it as a row when it passes the filters. */
 static int scan_proc(pid_t pid, void *ctx)
 {
@@ -247,6 +272,8 @@ static int scan_proc(pid_t pid, void *ctx)
 	struct opts *o = sc->o;
 	struct thp_pstatus st;
 	struct thp_rollup r;
+	struct thp_folio_stats f = { 0 };
+	uint64_t held;
 	char cmd[4096], cg[8192] = "", cgpath[4096] = "";
 	struct row *row;
 	int err = thp_pstatus_read(sc->root, pid, &st);
@@ -267,9 +294,13 @@ static int scan_proc(pid_t pid, void *ctx)
 		sc->unreadable++;
 	if (err)
 		return 0;
-	if (!o->all && huge_total(&r) == 0)
-		return 0;
-	if (huge_total(&r) < o->min)
+	if (sc->fr) {
+		err = thp_folios_proc(sc->fr, pid, &f);
+		if (err && !thp_proc_gone(err) && !sc->folio_err)
+			sc->folio_err = err;
+	}
+	held = huge_total(&r) + (sc->fr && !err ? thp_folio_mthp(&f) : 0);
+	if ((!o->all && held == 0) || held < o->min)
 		return 0;
 	if (need_cgroup(o)) {
 		if (thp_cgroup_read(sc->root, pid, cg, sizeof(cg)) == 0)
@@ -285,16 +316,11 @@ static int scan_proc(pid_t pid, void *ctx)
 	row->nprocs = 1;
 	row->r = r;
 	row->st = st;
-	if (st.thp_enabled == 0)
-		thp_thp_origin(sc->root, &st, &row->origin);
+	proc_state(sc, row);
 	row->cmd = strdup(cmd);
 	row->cgroup = strdup(cgpath);
-	if (sc->fr) {
-		err = thp_folios_proc(sc->fr, pid, &row->f);
-		row->has_folios = err == 0;
-		if (err && !thp_proc_gone(err) && !sc->folio_err)
-			sc->folio_err = err;
-	}
+	row->f = f;
+	row->has_folios = sc->fr && !err;
 	return row->cmd && row->cgroup ? 0 : -ENOMEM;
 }
 
@@ -422,21 +448,31 @@ static const char *cell(struct scan *sc, const struct row *r, enum col c, bool t
 	}
 }
 
+/* Value of folio column I of row R: the summary columns, then --by-size. */
+static uint64_t folio_value(const struct scan *sc, const struct row *r, int i)
+{
+	return i < OUT_FOLIO_COLS ? out_folio_col_value(&r->f, i)
+				  : thp_folio_order_bytes(&r->f, sc->size_order[i - OUT_FOLIO_COLS]);
+}
+
+#define MAXCOLS (NCOLS * 2 + OUT_FOLIO_COLS + SIZES_MAX)
+
 static void print_table(struct scan *sc, size_t shown, const struct row *total)
 {
 	struct opts *o = sc->o;
-	const char *hdr[NCOLS * 2 + OUT_FOLIO_COLS];
-	int n = o->ncols, nf = o->folios ? OUT_FOLIO_COLS : 0;
+	const char *hdr[MAXCOLS];
+	int n = o->ncols, nf = o->folios ? OUT_FOLIO_COLS + sc->nsizes : 0;
 	struct out_table *t;
-	char buf[NCOLS * 2 + OUT_FOLIO_COLS][256];
-	const char *v[NCOLS * 2 + OUT_FOLIO_COLS];
+	char buf[MAXCOLS][256];
+	const char *v[MAXCOLS];
 
 	for (int i = 0; i < n; i++)
 		hdr[i] = o->by != BY_NONE && o->cols[i] == C_COMMAND
 				 ? (o->by == BY_USER ? "USER" : o->by == BY_CGROUP ? "CGROUP" : "COMMAND")
 				 : cols[o->cols[i]].name;
 	for (int i = 0; i < nf; i++)
-		hdr[n + i] = out_folio_col_name(i);
+		hdr[n + i] = i < OUT_FOLIO_COLS ? out_folio_col_name(i)
+			     : out_size_spec(buf[n + i], sizeof(buf[n + i]), sc->size_bytes[i - OUT_FOLIO_COLS]);
 	t = out_table_new(n + nf, hdr, o->noheadings);
 	for (int i = 0; i < n; i++)
 		if (cols[o->cols[i]].kind != K_TEXT)
@@ -450,8 +486,7 @@ static void print_table(struct scan *sc, size_t shown, const struct row *total)
 		for (int i = 0; i < n; i++)
 			v[i] = cell(sc, r, o->cols[i], r == total, buf[i], sizeof(buf[i]));
 		for (int i = 0; i < nf; i++)
-			v[n + i] = r->has_folios ? out_size(buf[n + i], sizeof(buf[n + i]),
-							    out_folio_col_value(&r->f, i), o->bytes)
+			v[n + i] = r->has_folios ? out_size(buf[n + i], sizeof(buf[n + i]), folio_value(sc, r, i), o->bytes)
 						 : "-";
 		out_table_row(t, v);
 	}
@@ -476,8 +511,21 @@ static struct json_object *row_json(struct scan *sc, const struct row *r, bool g
 	out_json_rollup(j, &r->r);
 	if (!group)
 		out_json_thp_state(j, &r->st, r->origin.pid ? &r->origin : NULL);
-	if (sc->o->folios)
+	if (sc->o->folios) {
 		json_object_object_add(j, "folios", r->has_folios ? out_folio_json(&r->f) : NULL);
+		json_object_object_add(j, "mthp", r->has_folios ? out_json_u64(thp_folio_mthp(&r->f)) : NULL);
+		json_object_object_add(j, "huge_zero_mapped", r->has_folios ? out_json_u64(r->f.huge_zero) : NULL);
+	}
+	if (sc->nsizes) {
+		struct json_object *bs = json_object_new_object();
+		char key[32];
+		for (int i = 0; i < sc->nsizes; i++) {
+			snprintf(key, sizeof(key), "%" PRIu64, sc->size_bytes[i]);
+			json_object_object_add(bs, key, r->has_folios ? out_json_u64(thp_folio_order_bytes(&r->f, sc->size_order[i]))
+							       : NULL);
+		}
+		json_object_object_add(j, "by_size", bs);
+	}
 	return j;
 }
 
@@ -505,7 +553,7 @@ static void print_json(struct scan *sc, size_t shown, const struct row *total)
 /* Parses the options into O. Returns -1 to go on, or the exit status. */
 static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv)
 {
-	enum { O_TOTALS = 256, O_CGROUP, O_MIN, O_BY, O_FOLIOS, O_NOHEAD };
+	enum { O_TOTALS = 256, O_CGROUP, O_MIN, O_BY, O_FOLIOS, O_BY_SIZE, O_NOHEAD };
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' }, { "sort", required_argument, NULL, 's' },
 		{ "limit", required_argument, NULL, 'n' },  { "all", no_argument, NULL, 'a' },
@@ -513,7 +561,8 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 		{ "pid", required_argument, NULL, 'p' },    { "user", required_argument, NULL, 'u' },
 		{ "command", required_argument, NULL, 'c' }, { "cgroup", required_argument, NULL, O_CGROUP },
 		{ "min", required_argument, NULL, O_MIN },  { "by", required_argument, NULL, O_BY },
-		{ "folios", no_argument, NULL, O_FOLIOS },  { "bytes", no_argument, NULL, 'b' },
+		{ "folios", no_argument, NULL, O_FOLIOS },  { "by-size", no_argument, NULL, O_BY_SIZE },
+		{ "bytes", no_argument, NULL, 'b' },
 		{ "noheadings", no_argument, NULL, O_NOHEAD }, { "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
 	};
@@ -571,6 +620,7 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 			}
 			break;
 		case O_FOLIOS: o->folios = true; break;
+		case O_BY_SIZE: o->by_size = o->folios = true; break;
 		case 'b': o->bytes = true; break;
 		case O_NOHEAD: o->noheadings = true; break;
 		case 'J': o->json = true; break;
@@ -610,6 +660,51 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 	return -1;
 }
 
+/* True when a size policy word gives huge pages somewhere. */
+static bool on(const char *w)
+{
+	return w && strcmp(w, "never") != 0 && strcmp(w, "deny") != 0;
+}
+
+/* The --by-size columns: every size enabled for anonymous or shared memory,
+ * and any other size some row holds, ascending. */
+static void pick_sizes(struct scan *sc)
+{
+	uint64_t page = thp_page_size(sc->root);
+	const struct thp_status *st = sc->host;
+
+	if (!page)
+		page = 4096;
+	for (int i = 0; i < st->nsizes && sc->nsizes < SIZES_MAX; i++) {
+		const struct thp_size *z = &st->sizes[i];
+		int order = thp_folio_cont_order(z->bytes, page, st->pmd_size ? st->pmd_size : z->bytes);
+		bool keep = on(z->anon_effective) || on(z->shmem_effective);
+
+		for (size_t k = 0; order > 0 && !keep && k < sc->n; k++)
+			keep = thp_folio_order_bytes(&sc->rows[k].f, order) > 0;
+		if (order > 0 && keep) {
+			sc->size_bytes[sc->nsizes] = z->bytes;
+			sc->size_order[sc->nsizes++] = order;
+		}
+	}
+}
+
+/* The mTHP sizes (not the PMD size) enabled for anonymous memory, as "64K
+ * always, 128K madvise"; "" when none. */
+static const char *mthp_enabled(const struct thp_status *st, char *buf, size_t cap)
+{
+	size_t len = 0;
+	char sz[32];
+
+	buf[0] = '\0';
+	for (int i = 0; i < st->nsizes && len + 1 < cap; i++)
+		if (st->sizes[i].bytes != st->pmd_size && on(st->sizes[i].anon_effective))
+			len += (size_t)snprintf(buf + len, cap - len, "%s%s %s", len ? ", " : "",
+						out_size_spec(sz, sizeof(sz), st->sizes[i].bytes),
+						st->sizes[i].anon_effective);
+	return buf;
+}
+
 static void free_opts(struct opts *o)
 {
 	free(o->pids);
@@ -623,6 +718,7 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	struct scan sc = { 0 };
 	struct row total;
 	size_t shown;
+	char mthp[256];
 	int rc = parse_opts(ctx, &o, argc, argv), err = 0;
 
 	if (rc >= 0) {
@@ -632,6 +728,14 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	sc.root = &ctx->root;
 	sc.o = &o;
 	thp_users_init(&sc.users, &ctx->root);
+	sc.host = malloc(sizeof(*sc.host));
+	if (!sc.host) {
+		free_opts(&o);
+		return 1;
+	}
+	thp_status_read(&ctx->root, sc.host, false);
+	thp_why_ctx_init(&sc.why, sc.host, NULL);
+	sc.infer = thp_except_advised_possible(&sc.why);
 	if (o.folios) {
 		err = thp_folio_reader_open(&ctx->root, &sc.fr);
 		if (err) {
@@ -658,6 +762,8 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
+	if (o.by_size)
+		pick_sizes(&sc);
 	if (o.by)
 		group_rows(&sc);
 	sort_scan = &sc;
@@ -673,6 +779,9 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 		puts("no process holds huge pages (--all lists every process)");
 	else
 		print_table(&sc, shown, o.totals ? &total : NULL);
+	if (!o.json && !o.folios && *mthp_enabled(sc.host, mthp, sizeof(mthp)))
+		printf("mTHP is enabled (%s): smaps shows only PMD mappings, so THP above leaves out mTHP; "
+		       "'thp ps --folios' (root) shows it.\n", mthp);
 	rc = 0;
 	if (sc.folio_err) {
 		thp_err("ps: cannot read page mappings: %s", thp_strerror(sc.folio_err));
@@ -689,6 +798,7 @@ out:
 		free(sc.rows[i].cgroup);
 	}
 	free(sc.rows);
+	free(sc.host);
 	thp_folio_reader_close(sc.fr);
 	free_opts(&o);
 	return rc;

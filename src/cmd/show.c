@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../core/folios.h"
+#include "../core/mounts.h"
 #include "../core/parse.h"
 #include "../core/proc.h"
 #include "../core/status.h"
@@ -37,6 +38,9 @@ struct show {
 	const struct thp_root *root;
 	struct opts *o;
 	struct thp_why_ctx why;
+	struct thp_ea_evidence ea;   /* PR_THP_DISABLE_EXCEPT_ADVISED evidence */
+	struct thp_pstatus origin;   /* who set the THP mode; pid 0: nobody */
+	struct thp_mounts mounts;
 	struct thp_folio_reader *fr;
 	int pagemap;
 	bool scan_ok;     /* PAGEMAP_SCAN answered for every VMA */
@@ -134,7 +138,8 @@ static const char *advice(const struct thp_vma *v)
 	return hg && nh ? "hg,nh" : hg ? "hg" : nh ? "nh" : NULL;
 }
 
-/* WHY text of R; a process-wide THP disable names who set it. */
+/* WHY text of R; a process-wide THP disable names who set it, and an
+ * inferred PR_THP_DISABLE_EXCEPT_ADVISED what it rests on. */
 static const char *why_text(const struct show *s, const struct vrow *r, const char *state, char *buf,
 			    size_t cap)
 {
@@ -142,7 +147,18 @@ static const char *why_text(const struct show *s, const struct vrow *r, const ch
 		snprintf(buf, cap, "process has THP %s", state);
 		return buf;
 	}
-	return thp_why_text(r->why, &s->why, buf, cap);
+	if (r->why == THP_WHY_EXCEPT_ADVISED) {
+		char by[THP_COMM_MAX + 32];
+		if (!s->origin.pid || s->origin.pid == s->o->pid)
+			snprintf(by, sizeof(by), "set by this process");
+		else
+			snprintf(by, sizeof(by), "inherited from %d %s", (int)s->origin.pid, s->origin.name);
+		snprintf(buf, cap, "THP only where advised (PR_THP_DISABLE_EXCEPT_ADVISED, %s; inferred: %d "
+			 "unadvised aligned mapping%s THPeligible 0 under 'always', none 1)", by, s->ea.support,
+			 s->ea.support == 1 ? " shows" : "s show");
+		return buf;
+	}
+	return thp_vma_why_text(&r->v, r->why, &s->why, buf, cap);
 }
 
 static void print_counter(const char *name, uint64_t bytes, void *ctx)
@@ -184,11 +200,36 @@ static int64_t huge_zero(const struct show *s)
 	return s->scan_ok ? (int64_t)s->zero_total : -1;
 }
 
+/* "anon 64K always, 128K madvise; shmem 64K always" for the mTHP sizes
+ * that are not 'never'. Returns false when there is none. */
+static bool mthp_policy(const struct thp_why_ctx *c, char *buf, size_t cap)
+{
+	size_t len = 0;
+	char sz[32];
+
+	buf[0] = '\0';
+	for (int kind = 0; kind < 2; kind++) {
+		bool first = true;
+		for (int i = 0; i < c->nsizes; i++) {
+			const char *w = kind ? c->sizes[i].shmem : c->sizes[i].anon;
+			if (!w || !strcmp(w, "never") || len + 1 >= cap)
+				continue;
+			len += (size_t)snprintf(buf + len, cap - len, "%s%s%s %s", first ? (len ? "; " : "") : ", ",
+						first ? (kind ? "shmem " : "anon ") : "",
+						out_size_spec(sz, sizeof(sz), c->sizes[i].bytes), w);
+			first = false;
+		}
+	}
+	if (len >= cap)
+		buf[cap - 1] = '\0';
+	return len > 0;
+}
+
 static void print_text(const struct show *s, const struct thp_pstatus *st, const char *state,
 		       const char *cmdline, const char *user)
 {
 	const struct opts *o = s->o;
-	char b[10][64], pct[16], why[160], range[48], slots[24];
+	char b[10][64], pct[16], why[400], range[48], slots[24];
 	struct out_table *t = out_table_new(2, NULL, true);
 
 	printf("Process %d (%s)", (int)st->pid, out_esc(b[0], sizeof(b[0]), st->name));
@@ -213,8 +254,13 @@ static void print_text(const struct show *s, const struct thp_pstatus *st, const
 		{ "HUGETLB", out_size(b[7], sizeof(b[7]), s->total.private_hugetlb + s->total.shared_hugetlb,
 				       o->bytes) },
 	};
-	for (size_t i = 0; i < sizeof(hdr) / sizeof(hdr[0]); i++)
+	for (size_t i = 0; i < sizeof(hdr) / sizeof(hdr[0]); i++) {
 		out_table_row(t, hdr[i]);
+		if (i == 2 && mthp_policy(&s->why, b[9], sizeof(b[9]))) {
+			const char *row[] = { "policy (mTHP)", b[9] };
+			out_table_row(t, row);
+		}
+	}
 	if (s->scan_ok) {
 		const char *row[] = { "PMD-mapped", out_size(b[8], sizeof(b[8]), s->pmd_total, o->bytes) };
 		out_table_row(t, row);
@@ -286,7 +332,7 @@ static void print_json(const struct show *s, const struct thp_pstatus *st, const
 	struct json_object *top = json_object_new_object(), *tot = json_object_new_object(),
 			   *pol = json_object_new_object(), *arr = json_object_new_array();
 	const char *state = NULL;
-	char buf[160];
+	char buf[400];
 
 	json_object_object_add(top, "schema", json_object_new_string("thp-show/1"));
 	json_object_object_add(top, "pid", json_object_new_int(st->pid));
@@ -319,8 +365,16 @@ static void print_json(const struct show *s, const struct thp_pstatus *st, const
 		json_object_object_add(j, "offset", out_json_u64(v->offset));
 		json_object_object_add(j, "inode", out_json_u64(v->inode));
 		json_object_object_add(j, "mapping", json_object_new_string(mapping_name(v)));
-		json_object_object_add(j, "kind", json_object_new_string(kinds[thp_vma_kind(v)]));
+		const struct thp_mount *m = thp_mount_of(&s->mounts, v->dev_major, v->dev_minor);
+		enum thp_vma_kind kind = thp_vma_kind(v, s->why.mounts);
+		json_object_object_add(j, "kind", json_object_new_string(kinds[kind]));
+		json_object_object_add(j, "filesystem", m && v->inode ? json_object_new_string(m->fstype) : NULL);
 		out_json_rollup(j, &v->m);
+		if (kind == THP_VMA_HUGETLB) {
+			json_object_object_add(j, "hugetlb_page_size", v->page_size ? out_json_u64(v->page_size) : NULL);
+			json_object_object_add(j, "private_hugetlb", out_json_u64(v->m.private_hugetlb));
+			json_object_object_add(j, "shared_hugetlb", out_json_u64(v->m.shared_hugetlb));
+		}
 		json_object_object_add(j, "thp_eligible", v->eligible < 0 ? NULL : json_object_new_boolean(v->eligible));
 		json_object_object_add(j, "advice", adv ? json_object_new_string(adv) : NULL);
 		json_object_object_add(j, "vmflags", json_object_new_string(v->vmflags));
@@ -328,6 +382,12 @@ static void print_json(const struct show *s, const struct thp_pstatus *st, const
 		json_object_object_add(j, "huge_zero_mapped", s->fr ? out_json_u64(r->f.huge_zero)
 							      : s->scan_ok ? out_json_u64(r->zero) : NULL);
 		json_object_object_add(j, "aligned_slots", out_json_u64(thp_vma_pmd_slots(v, s->why.pmd_size)));
+		struct json_object *mthp = json_object_new_array();
+		unsigned mask = thp_vma_mthp(v, &s->why);
+		for (int i = 0; i < s->why.nsizes; i++)
+			if (mask & (1u << i))
+				json_object_array_add(mthp, out_json_u64(s->why.sizes[i].bytes));
+		json_object_object_add(j, "mthp_sizes", mthp);
 		json_object_object_add(j, "why", json_object_new_string(thp_why_key(r->why)));
 		json_object_object_add(j, "why_text", r->why == THP_WHY_HUGE ? NULL
 				       : json_object_new_string(why_text(s, r, state, buf, sizeof(buf))));
@@ -427,14 +487,73 @@ static int proc_error(pid_t pid, const char *file, int err)
 	return 1;
 }
 
+/* The THP state of process ST: off and who set it, or an inferred
+ * PR_THP_DISABLE_EXCEPT_ADVISED (which then shapes S's reasons) and who set
+ * it. Fills S->origin (pid 0 when none) and STATE. */
+static void proc_state(struct show *s, struct thp_pstatus *st, char *state, size_t cap)
+{
+	memset(&s->origin, 0, sizeof(s->origin));
+	if (st->thp_enabled == 0)
+		thp_thp_origin(s->root, st, &s->origin);
+	else if (thp_except_advised_infer(s->root, st, &s->why, &s->ea, &s->origin))
+		st->except_advised = s->why.except_advised = true;
+	out_thp_state(state, cap, st, s->origin.pid ? &s->origin : NULL);
+}
+
+/* Opens the folio reader for --folios and --cont. Returns 0, or the exit
+ * status after a message. */
+static int open_folios(struct thp_ctx *ctx, struct show *s, const struct thp_status *host)
+{
+	unsigned cont = 0;
+	int err;
+
+	if (cont_orders(&ctx->root, host, s->o, &cont))
+		return 2;
+	if (!s->o->folios)
+		return 0;
+	err = thp_folio_reader_open(&ctx->root, &s->fr);
+	if (err) {
+		thp_err("cannot read '/proc/kpageflags': %s%s", thp_strerror(err),
+			thp_proc_denied(err) ? " (--folios needs root)" : "");
+		return 1;
+	}
+	thp_folio_reader_cont(s->fr, cont);
+	return 0;
+}
+
+/* Reads the mappings of the process and prints them. Returns the exit status. */
+static int show_maps(struct thp_ctx *ctx, struct show *s, const struct thp_pstatus *st, const char *state,
+		     const char *cmdline)
+{
+	struct thp_users users;
+	char rel[64];
+	int err;
+
+	snprintf(rel, sizeof(rel), "proc/%d/pagemap", (int)st->pid);
+	s->pagemap = thp_open(&ctx->root, rel);
+	s->scan_ok = s->pagemap >= 0; /* without pagemap, smaps alone */
+	if (s->o->folios && s->pagemap < 0)
+		err = s->pagemap;
+	else
+		err = thp_smaps_read(&ctx->root, st->pid, collect, s);
+	if (err)
+		return proc_error(st->pid, err == -ESRCH || s->pagemap < 0 ? "pagemap" : "smaps", err);
+	thp_users_init(&users, &ctx->root);
+	const char *user = thp_user_name(&users, st->uid);
+	if (s->o->json)
+		print_json(s, st, s->origin.pid ? &s->origin : NULL, cmdline, user);
+	else
+		print_text(s, st, state, cmdline, user);
+	return 0;
+}
+
 int cmd_show(struct thp_ctx *ctx, int argc, char **argv)
 {
 	struct opts o = { 0 };
 	struct show s = { .root = &ctx->root, .o = &o, .pagemap = -1 };
-	struct thp_pstatus st, origin;
+	struct thp_pstatus st;
 	struct thp_status *host;
-	struct thp_users users;
-	char cmdline[4096] = "", state[128], rel[64];
+	char cmdline[4096] = "", state[160];
 	int rc = parse_opts(ctx, &o, argc, argv), err;
 
 	if (rc >= 0)
@@ -447,51 +566,21 @@ int cmd_show(struct thp_ctx *ctx, int argc, char **argv)
 		return 1;
 	}
 	thp_cmdline_read(&ctx->root, o.pid, cmdline, sizeof(cmdline));
-	memset(&origin, 0, sizeof(origin));
-	if (st.thp_enabled == 0)
-		thp_thp_origin(&ctx->root, &st, &origin);
-	out_thp_state(state, sizeof(state), &st, origin.pid ? &origin : NULL);
 	host = malloc(sizeof(*host));
 	if (!host)
 		return 1;
 	thp_status_read(&ctx->root, host, false);
 	thp_why_ctx_init(&s.why, host, &st); /* its policy words point into HOST */
-	unsigned cont = 0;
-	if (cont_orders(&ctx->root, host, &o, &cont)) {
-		free(host);
-		return 2;
-	}
-	if (o.folios) {
-		err = thp_folio_reader_open(&ctx->root, &s.fr);
-		if (err) {
-			thp_err("cannot read '/proc/kpageflags': %s%s", thp_strerror(err),
-				thp_proc_denied(err) ? " (--folios needs root)" : "");
-			free(host);
-			return 1;
-		}
-		thp_folio_reader_cont(s.fr, cont);
-	}
-	snprintf(rel, sizeof(rel), "proc/%d/pagemap", (int)o.pid);
-	s.pagemap = thp_open(&ctx->root, rel);
-	s.scan_ok = s.pagemap >= 0; /* without pagemap, smaps alone */
-	if (o.folios && s.pagemap < 0)
-		err = s.pagemap;
-	else
-		err = thp_smaps_read(&ctx->root, o.pid, collect, &s);
-	if (err) {
-		rc = proc_error(o.pid, err == -ESRCH || s.pagemap < 0 ? "pagemap" : "smaps", err);
-	} else {
-		thp_users_init(&users, &ctx->root);
-		const char *user = thp_user_name(&users, st.uid);
-		if (o.json)
-			print_json(&s, &st, origin.pid ? &origin : NULL, cmdline, user);
-		else
-			print_text(&s, &st, state, cmdline, user);
-		rc = 0;
-	}
+	if (thp_mountinfo_read(&ctx->root, o.pid, &s.mounts) == 0)
+		s.why.mounts = &s.mounts;
+	proc_state(&s, &st, state, sizeof(state));
+	rc = open_folios(ctx, &s, host);
+	if (!rc)
+		rc = show_maps(ctx, &s, &st, state, cmdline);
 	if (s.pagemap >= 0)
 		close(s.pagemap);
 	thp_folio_reader_close(s.fr);
+	thp_mounts_free(&s.mounts);
 	free(s.rows);
 	free(host);
 	return rc;

@@ -121,59 +121,29 @@ static void read_nodes(const struct thp_root *root, struct thp_hugetlb *h)
 	qsort(h->nodes, (size_t)h->nnodes, sizeof(h->nodes[0]), by_id);
 }
 
-/* Copies a /proc/mounts field, undoing the octal escapes (\040 for a space). */
-static void unescape(char *dst, size_t cap, const char *s, size_t n)
-{
-	size_t o = 0;
-
-	for (size_t i = 0; i < n && o + 1 < cap; i++) {
-		if (s[i] == '\\' && i + 3 < n && s[i + 1] >= '0' && s[i + 1] <= '3') {
-			dst[o++] = (char)((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
-			i += 3;
-		} else {
-			dst[o++] = s[i];
-		}
-	}
-	dst[o] = '\0';
-}
-
 int thp_hugetlb_mounts_parse(const char *buf, uint64_t default_size, struct thp_hugetlb *h)
 {
 	int added = 0;
 
 	for (const char *p = buf; *p && h->nmounts < THP_MOUNTS_MAX;) {
-		const char *end = strchr(p, '\n'), *f[4] = { 0 };
-		size_t len[4] = { 0 };
-		int nf = 0;
+		const char *end = strchr(p, '\n'), *f[4];
+		size_t len[4];
+		int nf;
 
 		if (!end)
 			end = p + strlen(p);
-		for (const char *q = p; q < end && nf < 4;) {
-			while (q < end && (*q == ' ' || *q == '\t'))
-				q++;
-			f[nf] = q;
-			while (q < end && *q != ' ' && *q != '\t')
-				q++;
-			len[nf] = (size_t)(q - f[nf]);
-			if (len[nf])
-				nf++;
-		}
+		nf = thp_split_fields(p, end, f, len, 4);
 		if (nf == 4 && len[2] == 9 && strncmp(f[2], "hugetlbfs", 9) == 0) {
 			struct thp_hmount *m = &h->mounts[h->nmounts++];
-			const char *ps;
 			uint64_t v;
 
-			unescape(m->path, sizeof(m->path), f[1], len[1]);
+			char val[32];
+
+			thp_unescape_octal(m->path, sizeof(m->path), f[1], len[1]);
 			snprintf(m->options, sizeof(m->options), "%.*s", (int)len[3], f[3]);
 			m->page_size = default_size;
-			for (ps = m->options; (ps = strstr(ps, "pagesize=")); ps++) {
-				if (ps != m->options && ps[-1] != ',')
-					continue;
-				char val[32];
-				snprintf(val, sizeof(val), "%.*s", (int)strcspn(ps + 9, ","), ps + 9);
+			if (thp_mount_option(m->options, "pagesize", val, sizeof(val)) == 0)
 				m->page_size = thp_parse_size(val, &v) == 0 ? v : 0;
-				break;
-			}
 			added++;
 		}
 		p = *end ? end + 1 : end;

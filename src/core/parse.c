@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *skip_space(const char *p)
@@ -237,4 +238,52 @@ int thp_parse_size(const char *buf, uint64_t *bytes)
 		return -ERANGE;
 	*bytes = v * mul;
 	return 0;
+}
+
+void thp_unescape_octal(char *dst, size_t cap, const char *s, size_t n)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && o + 1 < cap; i++) {
+		if (s[i] == '\\' && i + 3 < n && s[i + 1] >= '0' && s[i + 1] <= '3') {
+			dst[o++] = (char)((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
+			i += 3;
+		} else {
+			dst[o++] = s[i];
+		}
+	}
+	dst[o] = '\0';
+}
+
+int thp_mount_option(const char *opts, const char *key, char *val, size_t cap)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = opts; *p;) {
+		size_t n = strcspn(p, ",");
+		if (n > kl && p[kl] == '=' && strncmp(p, key, kl) == 0) {
+			snprintf(val, cap, "%.*s", (int)(n - kl - 1), p + kl + 1);
+			return 0;
+		}
+		p += n + (p[n] == ',');
+	}
+	return -ENOENT;
+}
+
+int thp_split_fields(const char *p, const char *end, const char **f, size_t *len, int max)
+{
+	int nf = 0;
+
+	while (p < end && nf < max) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == end)
+			break;
+		f[nf] = p;
+		while (p < end && *p != ' ' && *p != '\t')
+			p++;
+		len[nf] = (size_t)(p - f[nf]);
+		nf++;
+	}
+	return nf;
 }

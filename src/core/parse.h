@@ -58,4 +58,16 @@ uint64_t thp_parse_size_dir(const char *name);
  * Returns 0, -EINVAL (empty, garbage, unknown unit) or -ERANGE. */
 int thp_parse_size(const char *buf, uint64_t *bytes);
 
+/* Splits [P, END) at blanks into at most MAX fields (start F[i], length
+ * LEN[i]). Returns the number of fields found. */
+int thp_split_fields(const char *p, const char *end, const char **f, size_t *len, int max);
+
+/* Copies N bytes of S into DST (cut at CAP-1), turning the octal escapes the
+ * kernel writes in mount paths ("\040" for a space) back into bytes. */
+void thp_unescape_octal(char *dst, size_t cap, const char *s, size_t n);
+
+/* Finds option KEY ("pagesize", "huge") in a comma-separated mount option list
+ * OPTS and copies its value into VAL (cut at CAP-1). Returns 0, or -ENOENT. */
+int thp_mount_option(const char *opts, const char *key, char *val, size_t cap);
+
 #endif

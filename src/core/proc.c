@@ -180,19 +180,32 @@ bool thp_pstatus_kthread(const struct thp_pstatus *s)
 	return s->pid == 2 || s->ppid == 2;
 }
 
+void thp_origin_walk(const struct thp_root *root, const struct thp_pstatus *s, thp_origin_fn same,
+		     void *ctx, struct thp_pstatus *origin)
+{
+	*origin = *s;
+	/* the depth bound guards against a parent cycle in a recorded tree */
+	for (int depth = 0; depth < 4096 && origin->ppid > 0 && origin->ppid != origin->pid; depth++) {
+		struct thp_pstatus p;
+		if (thp_pstatus_read(root, origin->ppid, &p) || !same(root, &p, ctx))
+			break;
+		*origin = p;
+	}
+}
+
+static bool thp_off(const struct thp_root *root, const struct thp_pstatus *p, void *ctx)
+{
+	(void)root;
+	(void)ctx;
+	return p->thp_enabled == 0;
+}
+
 int thp_thp_origin(const struct thp_root *root, const struct thp_pstatus *s,
 		   struct thp_pstatus *origin)
 {
 	if (s->thp_enabled != 0)
 		return -EINVAL;
-	*origin = *s;
-	/* the depth bound guards against a parent cycle in a recorded tree */
-	for (int depth = 0; depth < 4096 && origin->ppid > 0 && origin->ppid != origin->pid; depth++) {
-		struct thp_pstatus p;
-		if (thp_pstatus_read(root, origin->ppid, &p) || p.thp_enabled != 0)
-			break;
-		*origin = p;
-	}
+	thp_origin_walk(root, s, thp_off, NULL, origin);
 	return 0;
 }
 
@@ -339,6 +352,8 @@ static int vma_field(const char *key, size_t klen, uint64_t val, void *ctx)
 
 	if (klen == 11 && strncmp(key, "THPeligible", 11) == 0)
 		v->eligible = val != 0;
+	else if (klen == 14 && strncmp(key, "KernelPageSize", 14) == 0)
+		v->page_size = val;
 	else
 		rollup_field(key, klen, val, &c);
 	return 0;
@@ -349,17 +364,21 @@ static int vma_field(const char *key, size_t klen, uint64_t val, void *ctx)
 static bool vma_header(const char *line, struct thp_vma *v)
 {
 	unsigned long long start, end, off, inode;
+	unsigned major, minor;
 	char perms[8];
 	int n = 0;
 
 	if (!isxdigit((unsigned char)line[0]) ||
-	    sscanf(line, "%llx-%llx %7s %llx %*x:%*x %llu%n", &start, &end, perms, &off, &inode, &n) != 5)
+	    sscanf(line, "%llx-%llx %7s %llx %x:%x %llu%n", &start, &end, perms, &off, &major, &minor,
+		   &inode, &n) != 7)
 		return false;
 	memset(v, 0, sizeof(*v));
 	v->start = start;
 	v->end = end;
 	v->offset = off;
 	v->inode = inode;
+	v->dev_major = major;
+	v->dev_minor = minor;
 	v->eligible = -1;
 	snprintf(v->perms, sizeof(v->perms), "%s", perms);
 	line += n;

@@ -34,6 +34,7 @@ struct thp_pstatus {
 	uid_t uid;       /* real user id; (uid_t)-1 when absent */
 	int thp_enabled; /* 1 on, 0 off (PR_SET_THP_DISABLE), -1 not shown (before Linux 5.0) */
 	int kthread;     /* 1 kernel thread, 0 not, -1 not shown (before Linux 6.0) */
+	bool except_advised; /* PR_THP_DISABLE_EXCEPT_ADVISED, inferred (why.h); false from status */
 	char name[THP_COMM_MAX];
 };
 
@@ -46,6 +47,15 @@ int thp_pstatus_read(const struct thp_root *root, pid_t pid, struct thp_pstatus 
 /* True for a kernel thread: the Kthread: field, or, on kernels without it,
  * kthreadd (pid 2) and its children. */
 bool thp_pstatus_kthread(const struct thp_pstatus *s);
+
+/* Called for each ancestor in thp_origin_walk(); true when P shares the trait. */
+typedef bool (*thp_origin_fn)(const struct thp_root *root, const struct thp_pstatus *p, void *ctx);
+
+/* Walks up the parent chain of S while SAME holds for the parent, and stores
+ * the topmost such process (S itself when its parent differs) in ORIGIN.
+ * Stops at a parent that cannot be read. */
+void thp_origin_walk(const struct thp_root *root, const struct thp_pstatus *s, thp_origin_fn same,
+		     void *ctx, struct thp_pstatus *origin);
 
 /* Finds who disabled THP for a process that has it off: the topmost process on
  * its parent chain that also has THP off (ORIGIN may equal S when the parent
@@ -80,6 +90,8 @@ struct thp_vma {
 	uint64_t start, end, offset;
 	char perms[5];
 	uint64_t inode;
+	unsigned dev_major, dev_minor; /* the device of its file */
+	uint64_t page_size;          /* KernelPageSize (the hugetlb page size); 0 when absent */
 	char name[THP_VMA_NAME_MAX]; /* path, "[heap]", "[stack]", "[anon:NAME]"; "" when anonymous */
 	struct thp_rollup m;         /* Rss, Anonymous, AnonHugePages, ... of this VMA */
 	int eligible;                /* THPeligible: 1 or 0; -1 when the kernel does not show it */

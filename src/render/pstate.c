@@ -7,14 +7,16 @@
 const char *out_thp_state(char *buf, size_t cap, const struct thp_pstatus *s,
 			  const struct thp_pstatus *origin)
 {
+	const char *mode = s->thp_enabled == 0 ? "off" : "except-advised";
+
 	if (s->thp_enabled < 0)
 		snprintf(buf, cap, "-");
-	else if (s->thp_enabled)
+	else if (s->thp_enabled && !s->except_advised)
 		snprintf(buf, cap, "on");
 	else if (!origin || origin->pid == s->pid)
-		snprintf(buf, cap, "off (prctl)");
+		snprintf(buf, cap, "%s (prctl)", mode);
 	else
-		snprintf(buf, cap, "off (inherited from %d %s)", (int)origin->pid, origin->name);
+		snprintf(buf, cap, "%s (inherited from %d %s)", mode, (int)origin->pid, origin->name);
 	return buf;
 }
 
@@ -27,7 +29,8 @@ void out_json_thp_state(struct json_object *o, const struct thp_pstatus *s,
 	json_object_object_add(o, "thp_state", json_object_new_string(out_thp_state(buf, sizeof(buf), s, origin)));
 	json_object_object_add(o, "thp_enabled", s->thp_enabled < 0 ? NULL
 					       : json_object_new_boolean(s->thp_enabled));
-	if (s->thp_enabled == 0 && origin) {
+	json_object_object_add(o, "thp_except_advised", json_object_new_boolean(s->except_advised));
+	if ((s->thp_enabled == 0 || s->except_advised) && origin) {
 		by = json_object_new_object();
 		json_object_object_add(by, "pid", json_object_new_int(origin->pid));
 		json_object_object_add(by, "command", json_object_new_string(origin->name));

@@ -59,12 +59,14 @@ struct json_object *out_json_num(double v, int decimals);
 void out_verdict(const struct thp_status *st, char *policy, size_t pcap, char *now, size_t ncap);
 
 /* THP_STATE of a process: "on", "off (prctl)", "off (inherited from PID COMM)",
- * or "-" when the kernel does not show it. ORIGIN comes from thp_thp_origin()
+ * "except-advised (prctl)" or "except-advised (inherited from PID COMM)" when
+ * PR_THP_DISABLE_EXCEPT_ADVISED was inferred, or "-" when the kernel does not
+ * show it. ORIGIN comes from thp_thp_origin() or thp_except_advised_infer()
  * (NULL when THP is on or the origin is unknown). */
 const char *out_thp_state(char *buf, size_t cap, const struct thp_pstatus *s,
 			  const struct thp_pstatus *origin);
-/* Adds "thp_state", "thp_enabled" (bool or null) and "thp_disabled_by"
- * ({"pid", "command"} or null) to O. */
+/* Adds "thp_state", "thp_enabled" (bool or null), "thp_except_advised"
+ * (inferred) and "thp_disabled_by" ({"pid", "command"} or null) to O. */
 void out_json_thp_state(struct json_object *o, const struct thp_pstatus *s,
 			const struct thp_pstatus *origin);
 
