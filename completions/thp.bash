@@ -26,6 +26,25 @@ _thp_pids()
 	done
 }
 
+# _thp_size_word KB: 64 -> 64K, 2048 -> 2M, 1048576 -> 1G
+_thp_size_word()
+{
+	if [ $(($1 % 1048576)) = 0 ]; then echo $(($1 / 1048576))G
+	elif [ $(($1 % 1024)) = 0 ]; then echo $(($1 / 1024))M
+	else echo "${1}K"; fi
+}
+
+# the THP sizes of the running kernel (hugepages-<N>kB), as 64K, 2M
+_thp_sizes()
+{
+	local d kb
+	for d in /sys/kernel/mm/transparent_hugepage/hugepages-*kB; do
+		[ -d "$d" ] || continue
+		kb=${d##*hugepages-}
+		_thp_size_word "${kb%kB}"
+	done
+}
+
 # KEY=VALUE words of 'thp set': the writable settings that HELP (its --help)
 # names, with the choices each file offers ("always [madvise] never" -> always,
 # madvise, never); "KEY=" alone for a number
@@ -39,10 +58,7 @@ _thp_set_keys()
 		case $n in
 		hugepages-*)
 			kb=${n#hugepages-}
-			kb=${kb%%kB/*}
-			if [ $((kb % 1048576)) = 0 ]; then size=$((kb / 1048576))G
-			elif [ $((kb % 1024)) = 0 ]; then size=$((kb / 1024))M
-			else size=${kb}K; fi
+			size=$(_thp_size_word "${kb%%kB/*}")
 			key=hugepages.$size.${n##*/}
 			;;
 		*)
@@ -116,6 +132,7 @@ _thp()
 	-u | --user) mapfile -t COMPREPLY < <(compgen -u -- "$cur"); return ;;
 	--by) _thp_reply "comm user cgroup"; return ;;
 	-g | --group-by) _thp_reply "policy"; return ;;
+	--cont) _thp_reply "$(_thp_sizes)"; return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		_thp_reply "$(_thp_opts "$help")"

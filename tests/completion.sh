@@ -49,6 +49,15 @@ for sh in bash zsh; do
 	fi
 	if has "$cmds" show; then
 		expect "$sh: show PID" sh -c "echo '$($c show '')' | grep -qE '(^| )(1|PIDS)( |$)'"
+		expect "$sh: show --cont option" has "$($c show 1 --co)" --cont
+		if [ -d $T/hugepages-64kB ]; then
+			expect "$sh: show --cont sizes of this kernel (64K)" has "$($c show 1 --cont '')" 64K
+		else
+			skip "$sh: show --cont sizes: this kernel has no hugepages-64kB"
+		fi
+	fi
+	if has "$cmds" ps; then
+		expect "$sh: ps --by-size option" has "$($c ps --by-s)" --by-size
 	fi
 done
 
