@@ -35,4 +35,26 @@ for args in tests/expected/*/*.args; do
 	fi
 done
 rm -f /tmp/thp-golden.$$
+
+# thp show --folios against tests/thpmaps_oracle.py, the definitions of the
+# kernel's tools/mm/thpmaps written out in Python, for every process whose
+# pagemap a fixture records (with its kpageflags)
+if command -v python3 > /dev/null; then
+	for kpf in tests/fixtures/*/proc/kpageflags; do
+		[ -e "$kpf" ] || continue
+		fx=${kpf%/proc/kpageflags}
+		pmd=$(cat "$fx/sys/kernel/mm/transparent_hugepage/hpage_pmd_size")
+		for pm in "$fx"/proc/[0-9]*/pagemap; do
+			pid=${pm%/pagemap}
+			pid=${pid##*/}
+			"$THP" --root "$fx" show "$pid" --rollup --cont 16K --cont 64K --cont "$pmd" --json \
+				> /tmp/thp-oracle.$$ 2>&1
+			expect "${fx##*/} show $pid --folios --cont: every counter as thpmaps defines it" \
+				python3 tests/thpmaps_oracle.py "$fx" "$pid" /tmp/thp-oracle.$$ 16K 64K "$pmd"
+		done
+	done
+	rm -f /tmp/thp-oracle.$$
+else
+	skip "thpmaps oracle: needs python3"
+fi
 summary golden
