@@ -257,7 +257,7 @@ static struct row *add_row(struct scan *sc)
  * host lets it be inferred (policy 'always', Linux 6.18+), and who set it. */
 static void proc_state(struct scan *sc, struct row *row)
 {
-	struct thp_ea_evidence e;
+	struct thp_ea_evidence e = { 0, 0 };
 
 	if (row->st.thp_enabled == 0)
 		thp_thp_origin(sc->root, &row->st, &row->origin);

@@ -48,7 +48,7 @@ const char *const thp_capture_host_paths[] = {
 };
 
 const char *const thp_capture_proc_files[] = {
-	"status", "smaps_rollup", "smaps", "comm", "stat", "cgroup", "task/*/stat", NULL,
+	"status", "smaps_rollup", "smaps", "comm", "stat", "cgroup", "mountinfo", "task/*/stat", NULL,
 };
 
 /* Deepest directory level copied below a recorded directory. */

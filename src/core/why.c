@@ -318,8 +318,7 @@ static const char *const reasons[] = {
 	[THP_WHY_NO_KERNEL] = "kernel without THP support",
 	[THP_WHY_SPECIAL] = "kernel special mapping",
 	[THP_WHY_PROC_OFF] = "process has THP disabled (prctl)",
-	[THP_WHY_EXCEPT_ADVISED] = "process has THP disabled except where advised "
-				   "(PR_THP_DISABLE_EXCEPT_ADVISED, inferred)",
+	[THP_WHY_EXCEPT_ADVISED] = "THP only where advised (PR_THP_DISABLE_EXCEPT_ADVISED, inferred)",
 	[THP_WHY_NOHUGEPAGE] = "MADV_NOHUGEPAGE",
 	[THP_WHY_NEVER] = "policy 'never' (MADV_COLLAPSE still possible)",
 	[THP_WHY_NOT_ADVISED] = "policy 'madvise' and range not advised (MADV_HUGEPAGE)",
@@ -419,7 +418,7 @@ int thp_except_advised_read(const struct thp_root *root, pid_t pid, const struct
 static bool ea_parent(const struct thp_root *root, const struct thp_pstatus *p, void *ctx)
 {
 	struct thp_why_ctx pc = *(const struct thp_why_ctx *)ctx;
-	struct thp_ea_evidence e;
+	struct thp_ea_evidence e = { 0, 0 };
 
 	pc.proc_thp_enabled = p->thp_enabled;
 	return !thp_pstatus_kthread(p) && thp_except_advised_read(root, p->pid, &pc, &e) == 0 &&

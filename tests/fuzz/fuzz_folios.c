@@ -86,6 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	v.m.anon_huge = head[2] & 0x200000;
 	memcpy(v.perms, "rw-p", 5);
 	if (thp_folio_reader_open(&root, &fr) == 0) {
+		thp_folio_reader_cont(fr, (head[1] >> 12) & 0xfffe); /* --cont orders 1..15 */
 		thp_folios_vma(fr, fd, &v, &s);
 		thp_folio_reader_close(fr);
 	}

@@ -222,7 +222,8 @@ static struct thp_vma vma(uint64_t start, uint64_t end, const char *name, const 
 
 static void why(void **state)
 {
-	struct thp_why_ctx c = { "madvise", "never", 2u << 20, 1 };
+	struct thp_why_ctx c = { .anon_policy = "madvise", .shmem_policy = "never", .shmem_top = "never",
+				 .pmd_size = 2u << 20, .proc_thp_enabled = 1 };
 	struct thp_vma v = vma(0x200000, 0x600000, "", "rd wr mr mw me ac");
 	(void)state;
 
@@ -249,22 +250,151 @@ static void why(void **state)
 	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_HUGE);
 	v = vma(0x200000, 0x600000, "/usr/lib/libc.so.6", "rd ex");
 	v.inode = 42;
-	assert_int_equal(thp_vma_kind(&v), THP_VMA_FILE);
+	assert_int_equal(thp_vma_kind(&v, NULL), THP_VMA_FILE);
 	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_FILE);
 	v = vma(0x200000, 0x600000, "/memfd:pool (deleted)", "rd wr sh");
 	v.inode = 7;
-	assert_int_equal(thp_vma_kind(&v), THP_VMA_SHMEM);
+	assert_int_equal(thp_vma_kind(&v, NULL), THP_VMA_SHMEM);
 	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_SHMEM);
 	v = vma(0x200000, 0x600000, "", "rd wr sh");
 	v.perms[3] = 's';
-	assert_int_equal(thp_vma_kind(&v), THP_VMA_SHMEM);
+	assert_int_equal(thp_vma_kind(&v, NULL), THP_VMA_SHMEM);
 	v = vma(0x200000, 0x600000, "[vdso]", "rd ex");
 	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_SPECIAL);
 	v = vma(0x200000, 0x600000, "/dev/hugepages/x", "rd wr ht");
 	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_HUGETLB);
+	v = vma(0x200000, 0x600000, "/dev/zero", "rd wr");
+	assert_int_equal(thp_vma_kind(&v, NULL), THP_VMA_ANON); /* private: anonymous memory */
+	v.perms[3] = 's';
+	assert_int_equal(thp_vma_kind(&v, NULL), THP_VMA_SHMEM);
+	assert_int_equal(thp_vma_shmem_kind(&v, NULL), THP_SHM_ANON);
 	c.pmd_size = 0;
 	v = vma(0x200000, 0x600000, "", "rd wr");
 	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_NO_KERNEL);
+}
+
+/* The mTHP sizes a mapping may get, and the WHY that names them. */
+static void why_mthp(void **state)
+{
+	struct thp_why_ctx c = { .anon_policy = "madvise", .shmem_policy = "never", .shmem_top = "never",
+				 .pmd_size = 2u << 20, .proc_thp_enabled = 1, .nsizes = 3,
+				 .sizes = { { 16 << 10, "never", "never" }, { 64 << 10, "always", "always" },
+					    { 128 << 10, "madvise", "never" } } };
+	struct thp_vma v = vma(0x200000, 0x600000, "", "rd wr mr mw me ac");
+	char buf[400];
+	(void)state;
+
+	assert_int_equal(thp_vma_mthp(&v, &c), 1u << 1);
+	assert_string_equal(thp_vma_why_text(&v, thp_vma_why(&v, &c), &c, buf, sizeof(buf)),
+			    "64 KiB mTHP (hugepages-64kB always); 2 MiB: policy 'madvise' and range not "
+			    "advised (MADV_HUGEPAGE)");
+	snprintf(v.vmflags, sizeof(v.vmflags), "rd wr hg");
+	assert_int_equal(thp_vma_mthp(&v, &c), 1u << 1 | 1u << 2);
+	v.end = v.start + (96 << 10); /* no aligned 128 KiB slot */
+	assert_int_equal(thp_vma_mthp(&v, &c), 1u << 1);
+	snprintf(v.vmflags, sizeof(v.vmflags), "rd wr nh");
+	assert_int_equal(thp_vma_mthp(&v, &c), 0);
+	v = vma(0x200000, 0x600000, "", "rd wr");
+	c.except_advised = true; /* unadvised ranges get no size at all */
+	assert_int_equal(thp_vma_mthp(&v, &c), 0);
+	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_EXCEPT_ADVISED);
+	c.except_advised = false;
+	v.perms[3] = 's'; /* shared anonymous: per-size shmem_enabled */
+	assert_int_equal(thp_vma_mthp(&v, &c), 1u << 1);
+	assert_string_equal(thp_vma_why_text(&v, thp_vma_why(&v, &c), &c, buf, sizeof(buf)),
+			    "64 KiB mTHP (hugepages-64kB shmem_enabled always); 2 MiB: shared anonymous "
+			    "memory: shmem_enabled (PMD size) is 'never'");
+	c.proc_thp_enabled = 0;
+	assert_int_equal(thp_vma_mthp(&v, &c), 0);
+}
+
+/* shmem by where its policy comes from; files by filesystem; hugetlb. */
+static void why_mounts(void **state)
+{
+	struct thp_mounts m;
+	struct thp_why_ctx c = { .anon_policy = "madvise", .shmem_policy = "always", .shmem_top = "always",
+				 .pmd_size = 2u << 20, .proc_thp_enabled = 1, .kmajor = 6, .kminor = 12 };
+	struct thp_vma v = vma(0x200000, 0x600000, "/dev/shm/pool", "rd wr sh");
+	char buf[400];
+	(void)state;
+
+	assert_int_equal(thp_mountinfo_parse("24 23 0:22 / /dev/shm rw,relatime - tmpfs tmpfs rw,size=4k\n"
+					     "25 23 0:23 / /mnt/huge\\040x rw - tmpfs t rw,huge=within_size\n"
+					     "26 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n"
+					     "27 1 254:1 / /data rw shared:5 - xfs /dev/vdb rw\n"
+					     "garbage\n", &m), 0);
+	assert_int_equal(m.n, 4);
+	assert_string_equal(m.v[1].point, "/mnt/huge x");
+	assert_string_equal(m.v[1].huge, "within_size");
+	assert_string_equal(m.v[3].fstype, "xfs");
+	c.mounts = &m;
+	v.perms[3] = 's';
+	v.inode = 9;
+	v.dev_minor = 22;
+	assert_int_equal(thp_vma_kind(&v, &m), THP_VMA_SHMEM);
+	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_TMPFS);
+	assert_string_equal(thp_vma_why_text(&v, THP_WHY_TMPFS, &c, buf, sizeof(buf)),
+			    "tmpfs /dev/shm mounted huge=never");
+	v.dev_minor = 23; /* huge=within_size: eligible */
+	assert_int_equal(thp_vma_why(&v, &c), THP_WHY_NOT_FAULTED);
+	c.shmem_top = "deny";
+	assert_string_equal(thp_vma_why_text(&v, thp_vma_why(&v, &c), &c, buf, sizeof(buf)),
+			    "tmpfs: shmem_enabled 'deny' overrides every mount's huge= option");
+	v = vma(0x200000, 0x600000, "/data/db", "rd mr");
+	v.perms[1] = '-';
+	v.inode = 5;
+	v.dev_major = 254;
+	v.dev_minor = 1;
+	v.eligible = 0;
+	assert_int_equal(thp_vma_kind(&v, &m), THP_VMA_FILE);
+	assert_string_equal(thp_vma_why_text(&v, thp_vma_why(&v, &c), &c, buf, sizeof(buf)),
+			    "xfs file: large folios (Linux 5.18+), PMD only where a 2 MiB folio lines up; "
+			    "no read-only collapse (THPeligible 0)");
+	v.dev_minor = 0; /* ext4 before 6.16 */
+	v.eligible = 1;
+	assert_string_equal(thp_vma_why_text(&v, thp_vma_why(&v, &c), &c, buf, sizeof(buf)),
+			    "ext4 file: large folios only from Linux 6.16; read-only collapse possible "
+			    "(THPeligible 1)");
+	v = vma(0x40000000, 0x51800000, "/anon_hugepage (deleted)", "rd wr sh ht");
+	v.page_size = 2u << 20;
+	v.m.shared_hugetlb = 280u << 20;
+	assert_string_equal(thp_vma_why_text(&v, thp_vma_why(&v, &c), &c, buf, sizeof(buf)),
+			    "hugetlbfs: static 2 MiB pages, not THP; 280 MiB held (Shared_Hugetlb)");
+	thp_mounts_free(&m);
+}
+
+/* PR_THP_DISABLE_EXCEPT_ADVISED from smaps: only under 'always' on 6.18+. */
+static void except_advised(void **state)
+{
+	struct thp_why_ctx c = { .anon_policy = "always", .pmd_size = 2u << 20, .proc_thp_enabled = 1,
+				 .kmajor = 6, .kminor = 18 };
+	struct thp_ea_evidence e = { 0, 0 };
+	struct thp_vma v = vma(0x200000, 0x600000, "", "rd wr mr mw me ac");
+	(void)state;
+
+	v.eligible = 0;
+	thp_except_advised_evidence(&v, &c, &e);
+	assert_true(e.support == 1 && e.against == 0);
+	assert_true(thp_except_advised_inferred(&e));
+	snprintf(v.vmflags, sizeof(v.vmflags), "rd wr hg"); /* advised: says nothing */
+	thp_except_advised_evidence(&v, &c, &e);
+	v = vma(0x200000, 0x201000, "", "rd wr"); /* no aligned slot: says nothing */
+	v.eligible = 0;
+	thp_except_advised_evidence(&v, &c, &e);
+	assert_true(e.support == 1 && e.against == 0);
+	v = vma(0x200000, 0x600000, "[heap]", "rd wr");
+	v.eligible = 1;
+	thp_except_advised_evidence(&v, &c, &e);
+	assert_false(thp_except_advised_inferred(&e));
+	c.kminor = 17; /* the mode does not exist before 6.18 */
+	memset(&e, 0, sizeof(e));
+	v.eligible = 0;
+	thp_except_advised_evidence(&v, &c, &e);
+	assert_false(thp_except_advised_inferred(&e));
+	c.kminor = 18;
+	c.anon_policy = "madvise"; /* unadvised ranges are ineligible anyway */
+	thp_except_advised_evidence(&v, &c, &e);
+	assert_false(thp_except_advised_inferred(&e));
 }
 
 int main(void)
@@ -275,6 +405,9 @@ int main(void)
 		cmocka_unit_test(pmd_found),
 		cmocka_unit_test(sizes),
 		cmocka_unit_test(why),
+		cmocka_unit_test(why_mthp),
+		cmocka_unit_test(why_mounts),
+		cmocka_unit_test(except_advised),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
