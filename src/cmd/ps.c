@@ -741,6 +741,7 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 		if (err) {
 			thp_err("ps: cannot read page flags '/proc/kpageflags': %s%s", thp_strerror(err),
 				thp_proc_denied(err) ? " (--folios needs root)" : "");
+			free(sc.host);
 			free_opts(&o);
 			return 1;
 		}
