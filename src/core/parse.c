@@ -240,6 +240,19 @@ int thp_parse_size(const char *buf, uint64_t *bytes)
 	return 0;
 }
 
+const char *thp_size_words(uint64_t b, char *buf, size_t cap)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+
+	while (u < 4 && b >= 1024 && b % 1024 == 0) {
+		b /= 1024;
+		u++;
+	}
+	snprintf(buf, cap, "%llu %s", (unsigned long long)b, units[u]);
+	return buf;
+}
+
 void thp_unescape_octal(char *dst, size_t cap, const char *s, size_t n)
 {
 	size_t o = 0;

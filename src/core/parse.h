@@ -58,6 +58,10 @@ uint64_t thp_parse_size_dir(const char *name);
  * Returns 0, -EINVAL (empty, garbage, unknown unit) or -ERANGE. */
 int thp_parse_size(const char *buf, uint64_t *bytes);
 
+/* Writes B in the largest binary unit that divides it ("2 MiB", "64 KiB",
+ * "4095 B") into BUF; returns BUF. */
+const char *thp_size_words(uint64_t b, char *buf, size_t cap);
+
 /* Splits [P, END) at blanks into at most MAX fields (start F[i], length
  * LEN[i]). Returns the number of fields found. */
 int thp_split_fields(const char *p, const char *end, const char **f, size_t *len, int max);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rules_proc.c - doctor rules about processes and the workloads they run */
 #include "rules.h"
+#include "parse.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -81,6 +82,41 @@ static const struct server *server_of(const struct thp_host_proc *p)
 	return NULL;
 }
 
+/* A server under PR_SET_THP_DISABLE on an 'always' host; huge pages it
+ * faulted before the prctl stay mapped, and the finding says so. */
+static void opted_out(const struct thp_host *h, const struct thp_host_proc *p, const struct server *s,
+		      const char *pol, struct thp_findings *out)
+{
+	bool self = p->origin.pid == p->ps.pid;
+	uint64_t held = p->has_rollup ? p->r.anon_huge : 0;
+	struct thp_finding *f;
+	char who[160], sz[32];
+
+	if (held)
+		f = finding_add(out, "latency-server-opted-out", THP_SEV_INFO,
+				"PR_SET_THP_DISABLE stops new huge pages, but those faulted before the "
+				"prctl stay mapped until the memory is freed: a restart gives them back. "
+				"New memory is safe from THP.");
+	else
+		f = finding_add(out, "latency-server-opted-out", THP_SEV_INFO,
+				"The host policy is 'always', but a process with PR_SET_THP_DISABLE gets no "
+				"huge pages: its latency and memory use are safe from THP.");
+	if (self)
+		snprintf(who, sizeof(who), "disabled THP for itself (PR_SET_THP_DISABLE)");
+	else
+		snprintf(who, sizeof(who), "runs with THP disabled, inherited from pid %d (%s)",
+			 (int)p->origin.pid, p->origin.name);
+	if (held)
+		finding_title(f, "%s (pid %d) %s, but still holds %s of THP faulted before that.", s->name,
+			      (int)p->ps.pid, who, thp_size_words(held, sz, sizeof(sz)));
+	else if (self)
+		finding_title(f, "%s (pid %d) %s, so 'always' does not reach it.", s->name, (int)p->ps.pid, who);
+	else
+		finding_title(f, "%s (pid %d) %s.", s->name, (int)p->ps.pid, who);
+	ev_proc(f, p);
+	ev_enabled(f, h, pol);
+}
+
 static void latency_server(const struct thp_host *h, const struct thp_host_proc *p,
 			   const struct server *s, struct thp_findings *out)
 {
@@ -100,18 +136,7 @@ static void latency_server(const struct thp_host *h, const struct thp_host_proc 
 		return;
 	}
 	if (p->ps.thp_enabled == 0) {
-		bool self = p->origin.pid == p->ps.pid;
-		f = finding_add(out, "latency-server-opted-out", THP_SEV_INFO,
-				"The host policy is 'always', but a process with PR_SET_THP_DISABLE gets no "
-				"huge pages: its latency and memory use are safe from THP.");
-		if (self)
-			finding_title(f, "%s (pid %d) disabled THP for itself (PR_SET_THP_DISABLE), so 'always' does not reach it.",
-				      s->name, (int)p->ps.pid);
-		else
-			finding_title(f, "%s (pid %d) runs with THP disabled, inherited from pid %d (%s).",
-				      s->name, (int)p->ps.pid, (int)p->origin.pid, p->origin.name);
-		ev_proc(f, p);
-		ev_enabled(f, h, pol);
+		opted_out(h, p, s, pol, out);
 		return;
 	}
 	others = other_thp_users(h, p);

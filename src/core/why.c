@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* why.c - why a mapping has huge pages or not, and of which sizes */
 #include "why.h"
+#include "parse.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -219,20 +220,6 @@ static void put(char *buf, size_t cap, size_t *len, const char *fmt, ...)
 		*len = *len + (size_t)n < cap ? *len + (size_t)n : cap - 1;
 }
 
-/* "2 MiB", "64 KiB", "512 MiB" */
-static const char *size_words(uint64_t b, char *buf, size_t cap)
-{
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	int u = 0;
-
-	while (u < 4 && b >= 1024 && b % 1024 == 0) {
-		b /= 1024;
-		u++;
-	}
-	snprintf(buf, cap, "%llu %s", (unsigned long long)b, units[u]);
-	return buf;
-}
-
 /* "64 KiB mTHP (hugepages-64kB always), 128 KiB mTHP (hugepages-128kB madvise); " */
 static void put_mthp(const struct thp_vma *v, const struct thp_why_ctx *c, char *buf, size_t cap,
 		     size_t *len)
@@ -244,11 +231,11 @@ static void put_mthp(const struct thp_vma *v, const struct thp_why_ctx *c, char 
 	for (int i = 0; i < c->nsizes; i++)
 		if (mask & (1u << i))
 			put(buf, cap, len, "%s%s mTHP (hugepages-%llukB %s%s)", *len ? ", " : "",
-			    size_words(c->sizes[i].bytes, sz, sizeof(sz)),
+			    thp_size_words(c->sizes[i].bytes, sz, sizeof(sz)),
 			    (unsigned long long)(c->sizes[i].bytes >> 10), anon ? "" : "shmem_enabled ",
 			    anon ? c->sizes[i].anon : c->sizes[i].shmem);
 	if (*len)
-		put(buf, cap, len, "; %s: ", size_words(c->pmd_size, sz, sizeof(sz)));
+		put(buf, cap, len, "; %s: ", thp_size_words(c->pmd_size, sz, sizeof(sz)));
 }
 
 static void put_hugetlb(const struct thp_vma *v, char *buf, size_t cap, size_t *len)
@@ -257,9 +244,9 @@ static void put_hugetlb(const struct thp_vma *v, char *buf, size_t cap, size_t *
 	uint64_t held = v->m.private_hugetlb + v->m.shared_hugetlb;
 
 	put(buf, cap, len, "hugetlbfs: static %s pages, not THP",
-	    v->page_size ? size_words(v->page_size, a, sizeof(a)) : "huge");
+	    v->page_size ? thp_size_words(v->page_size, a, sizeof(a)) : "huge");
 	if (held)
-		put(buf, cap, len, "; %s held (%s)", size_words(held, b, sizeof(b)),
+		put(buf, cap, len, "; %s held (%s)", thp_size_words(held, b, sizeof(b)),
 		    v->m.shared_hugetlb && v->m.private_hugetlb ? "shared and private"
 		    : v->m.shared_hugetlb ? "Shared_Hugetlb" : "Private_Hugetlb");
 }
@@ -296,7 +283,7 @@ static void put_file(const struct thp_vma *v, const struct thp_why_ctx *c, char 
 	for (size_t i = 0; m && i < sizeof(large_fs) / sizeof(large_fs[0]); i++)
 		if (strcmp(m->fstype, large_fs[i].fstype) == 0)
 			fs = &large_fs[i];
-	size_words(c->pmd_size, pmd, sizeof(pmd));
+	thp_size_words(c->pmd_size, pmd, sizeof(pmd));
 	if (!m)
 		put(buf, cap, len, "file (filesystem unknown): huge only with large folios or read-only collapse");
 	else if (fs && since(c, fs->major, fs->minor))
@@ -343,7 +330,7 @@ const char *thp_vma_why_text(const struct thp_vma *v, enum thp_why w, const stru
 	case THP_WHY_FILE: put_file(v, c, buf, cap, &len); break;
 	case THP_WHY_NO_SLOT:
 		put(buf, cap, &len, "no aligned %s slot inside (too small or misaligned)",
-		    size_words(c->pmd_size, pmd, sizeof(pmd)));
+		    thp_size_words(c->pmd_size, pmd, sizeof(pmd)));
 		break;
 	default: put(buf, cap, &len, "%s", reasons[w]); break;
 	}
