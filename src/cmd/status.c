@@ -103,13 +103,13 @@ static const char *setting_detail(const struct thp_setting *s, char *buf, size_t
 	return buf;
 }
 
-static void print_settings(const struct thp_setting *v, int n, bool khugepaged)
+static void print_settings(const struct thp_status *st, const struct thp_setting *v, int n, bool khugepaged)
 {
 	struct out_table *t = out_table_new(4, NULL, true);
-	char val[64], det[512];
+	char val[64], det[512], mb[96];
 
 	for (int i = 0; i < n; i++) {
-		const char *m = thp_setting_meaning(v[i].name, khugepaged);
+		const char *m = thp_setting_meaning(st, v[i].name, khugepaged, mb, sizeof(mb));
 		const char *row[] = { v[i].name, setting_value(&v[i], val, sizeof(val)),
 				      setting_detail(&v[i], det, sizeof(det)), m ? m : "" };
 		out_table_row(t, row);
@@ -285,11 +285,11 @@ static void print_text(const struct thp_status *st, const struct opts *o)
 	print_kernel(st, o);
 	if (st->dir) {
 		printf("\nGlobal policy (/%s)\n", st->dir);
-		print_settings(st->settings, st->nsettings, false);
+		print_settings(st, st->settings, st->nsettings, false);
 		print_sizes(st, o);
 		puts("\nkhugepaged (background collapse)");
 		if (st->nkhugepaged)
-			print_settings(st->khugepaged, st->nkhugepaged, true);
+			print_settings(st, st->khugepaged, st->nkhugepaged, true);
 		else
 			printf("  unknown: %s\n", thp_strerror(st->khugepaged_err ? st->khugepaged_err : -2));
 	}
@@ -304,11 +304,13 @@ static struct json_object *json_str_or_null(const char *s)
 	return s ? json_object_new_string(s) : NULL;
 }
 
-static struct json_object *json_setting(const struct thp_setting *s, bool khugepaged)
+static struct json_object *json_setting(const struct thp_status *st, const struct thp_setting *s,
+					bool khugepaged)
 {
 	static const char *const kinds[] = { "absent", "error", "choice", "int", "text" };
 	struct json_object *o = json_object_new_object();
-	const char *m = thp_setting_meaning(s->name, khugepaged);
+	char mb[96];
+	const char *m = thp_setting_meaning(st, s->name, khugepaged, mb, sizeof(mb));
 
 	json_object_object_add(o, "name", json_object_new_string(s->name));
 	json_object_object_add(o, "kind", json_object_new_string(kinds[s->kind]));
@@ -330,11 +332,12 @@ static struct json_object *json_setting(const struct thp_setting *s, bool khugep
 	return o;
 }
 
-static struct json_object *json_settings(const struct thp_setting *v, int n, bool khugepaged)
+static struct json_object *json_settings(const struct thp_status *st, const struct thp_setting *v, int n,
+					 bool khugepaged)
 {
 	struct json_object *a = json_object_new_array();
 	for (int i = 0; i < n; i++)
-		json_object_array_add(a, json_setting(&v[i], khugepaged));
+		json_object_array_add(a, json_setting(st, &v[i], khugepaged));
 	return a;
 }
 
@@ -358,10 +361,10 @@ static struct json_object *json_sizes(const struct thp_status *st)
 
 		json_object_object_add(o, "size", out_json_u64(z->bytes));
 		json_object_object_add(o, "anon_control", json_object_new_boolean(anon));
-		json_object_object_add(o, "enabled", anon ? json_setting(&z->enabled, false) : NULL);
+		json_object_object_add(o, "enabled", anon ? json_setting(st, &z->enabled, false) : NULL);
 		json_object_object_add(o, "anon_effective", json_str_or_null(z->anon_effective));
 		json_object_object_add(o, "shmem_enabled",
-				       shm ? json_setting(&z->shmem_enabled, false) : NULL);
+				       shm ? json_setting(st, &z->shmem_enabled, false) : NULL);
 		json_object_object_add(o, "shmem_effective", json_str_or_null(z->shmem_effective));
 		json_object_object_add(o, "stats", json_counters(z->stats, z->nstats, -1));
 		json_object_array_add(a, o);
@@ -427,9 +430,9 @@ struct json_object *thp_status_json(const struct thp_root *root, const struct th
 	json_object_object_add(o, "host", st->hostname[0] ? json_object_new_string(st->hostname) : NULL);
 	json_object_object_add(o, "verdict", v);
 	json_object_object_add(o, "kernel", json_kernel(st));
-	json_object_object_add(o, "settings", json_settings(st->settings, st->nsettings, false));
+	json_object_object_add(o, "settings", json_settings(st, st->settings, st->nsettings, false));
 	json_object_object_add(o, "sizes", json_sizes(st));
-	json_object_object_add(o, "khugepaged", json_settings(st->khugepaged, st->nkhugepaged, true));
+	json_object_object_add(o, "khugepaged", json_settings(st, st->khugepaged, st->nkhugepaged, true));
 	add_counters(o, "vmstat", st->vmstat_err, json_counters(st->vmstat, st->nvmstat, -1));
 	if (thp_counter_get(st->vmstat, st->nvmstat, "thp_fault_alloc", &alloc) &&
 	    thp_counter_get(st->vmstat, st->nvmstat, "thp_fault_fallback", &fb) && alloc + fb)

@@ -62,8 +62,8 @@ int thp_knobs_read(const struct thp_root *root, struct thp_knobs *ks)
 		free(st);
 		return err;
 	}
-	if (st->pmd_size && st->page_size)
-		ks->ptes_max = st->pmd_size / st->page_size - 1;
+	if (thp_status_ptes_per_pmd(st))
+		ks->ptes_max = thp_status_ptes_per_pmd(st) - 1;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		thp_key_parse(names[i], &k);
 		if (k.group == THP_KEY_TOP)

@@ -28,7 +28,7 @@ static const struct known {
 	{ "scan_sleep_millisecs", true, THP_INT, "sleep between passes (0 keeps a CPU busy)" },
 	{ "alloc_sleep_millisecs", true, THP_INT, "wait after a failed huge page allocation" },
 	{ "defrag", true, THP_TEXT, "khugepaged may compact memory to get a huge page" },
-	{ "max_ptes_none", true, THP_INT, "empty PTEs allowed in a range it collapses (511: any)" },
+	{ "max_ptes_none", true, THP_INT, "empty PTEs allowed in a range it collapses" },
 	{ "max_ptes_swap", true, THP_INT, "swapped-out PTEs allowed in a range it collapses" },
 	{ "max_ptes_shared", true, THP_INT, "shared PTEs allowed in a range it collapses" },
 	{ "full_scans", true, THP_INT, "complete passes over all registered memory since boot" },
@@ -46,10 +46,18 @@ static int known_index(const char *name, bool khugepaged)
 	return NKNOWN;
 }
 
-const char *thp_setting_meaning(const char *name, bool khugepaged)
+const char *thp_setting_meaning(const struct thp_status *st, const char *name, bool khugepaged, char *buf,
+				size_t cap)
 {
 	int i = known_index(name, khugepaged);
-	return i < NKNOWN ? known[i].meaning : NULL;
+	uint64_t ptes = thp_status_ptes_per_pmd(st);
+
+	if (i == NKNOWN)
+		return NULL;
+	if (!khugepaged || strcmp(name, "max_ptes_none") != 0 || !ptes)
+		return known[i].meaning;
+	snprintf(buf, cap, "%s (%llu: any)", known[i].meaning, (unsigned long long)(ptes - 1));
+	return buf;
 }
 
 /* Turns a value of the wrong kind for a known file into a "malformed" error. */

@@ -396,19 +396,24 @@ void rule_page_tables(const struct thp_host *h, struct thp_findings *out)
 {
 	uint64_t pt, total;
 	struct thp_finding *f;
+	char src[128];
 
 	if (!meminfo(h, "PageTables", &pt) || !meminfo(h, "MemTotal", &total) || total == 0)
 		return;
 	if (pt * 50 < total || pt < 64 * MiB) /* under 2% of RAM, or small */
 		return;
 	f = finding_add(out, "page-tables-large", pt * 20 >= total ? THP_SEV_WARN : THP_SEV_INFO,
-			"Every 4 KiB page costs 8 bytes of page table in each process that maps it; "
+			"Every base page costs 8 bytes of page table in each process that maps it; "
 			"large shared or long-lived mappings (database buffers, JVM heaps, many "
-			"forked workers) multiply that. A 2 MiB page needs one entry instead of 512.");
+			"forked workers) multiply that. A PMD-mapped huge page needs one entry "
+			"instead of a whole table of them.");
 	finding_title(f, "Page tables take a large share of memory; huge pages for the big mappings would save most of it.");
 	ev_bytes(f, "/proc/meminfo", "PageTables", pt);
 	ev_bytes(f, "/proc/meminfo", "MemTotal", total);
 	ev_ratio(f, "/proc/meminfo", "PageTables / MemTotal", pt, total);
+	if (thp_status_ptes_per_pmd(h->st))
+		ev_count(f, thp_src(h, "hpage_pmd_size", src, sizeof(src)), "entries one huge page replaces",
+			 thp_status_ptes_per_pmd(h->st));
 	finding_fix(f, "thp ps --all -s RSS -n 10");
 	finding_fix(f, "thp hugetlb plan SIZE   # static huge pages for a database buffer or JVM heap");
 }

@@ -15,6 +15,11 @@ uint64_t thp_page_size_of_pmd(uint64_t pmd_size)
 	return 0;
 }
 
+uint64_t thp_status_ptes_per_pmd(const struct thp_status *st)
+{
+	return st->pmd_size && st->page_size ? st->pmd_size / st->page_size : 0;
+}
+
 uint64_t thp_page_size(const struct thp_root *root)
 {
 	Elf64_auxv_t av[64];

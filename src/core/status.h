@@ -113,6 +113,11 @@ uint64_t thp_page_size(const struct thp_root *root);
  * 2 MiB, 16 KiB -> 32 MiB, 64 KiB -> 512 MiB). Returns 0 for other sizes. */
 uint64_t thp_page_size_of_pmd(uint64_t pmd_size);
 
+/* Page table entries one PMD mapping replaces (PMD size / base page size:
+ * 512 with 4 KiB pages, 2048 with 16 KiB, 8192 with 64 KiB); 0 when either
+ * size is unknown. The khugepaged max_ptes_* limits run up to this minus one. */
+uint64_t thp_status_ptes_per_pmd(const struct thp_status *st);
+
 /* Reads and classifies one sysfs file into S (name taken from NAME). */
 void thp_setting_read(const struct thp_root *root, const char *rel, const char *name,
 		      struct thp_setting *s);
@@ -144,7 +149,9 @@ const struct thp_size *thp_status_pmd_size(const struct thp_status *st);
  * "never"), after resolving inherit; NULL when it cannot be known. */
 const char *thp_status_pmd_policy(const struct thp_status *st);
 
-/* One-line meaning of a known setting, or NULL. */
-const char *thp_setting_meaning(const char *name, bool khugepaged);
+/* One-line meaning of a known setting of ST, or NULL; for max_ptes_none it
+ * names the value that allows any (from the page sizes), written into BUF. */
+const char *thp_setting_meaning(const struct thp_status *st, const char *name, bool khugepaged, char *buf,
+				size_t cap);
 
 #endif

@@ -187,11 +187,11 @@ static void put_policy(FILE *f, const struct thp_status *st)
 
 static void put_khugepaged(FILE *f, const struct thp_status *st)
 {
-	char name[128], stem[96], help[160];
+	char name[128], stem[96], help[160], mb[96];
 
 	for (int i = 0; i < st->nkhugepaged; i++) {
 		const struct thp_setting *s = &st->khugepaged[i];
-		const char *m = thp_setting_meaning(s->name, true);
+		const char *m = thp_setting_meaning(st, s->name, true, mb, sizeof(mb));
 		size_t n = strlen(s->name), sn;
 
 		if (s->kind != THP_INT)
