@@ -447,11 +447,14 @@ void rule_virtual_machine(const struct thp_host *h, struct thp_findings *out)
 	if (!h->virt[0])
 		return;
 	f = finding_add(out, "virtual-machine", THP_SEV_INFO,
-			"A guest's huge page is only as good as the host memory behind it: unless "
-			"the hypervisor backs guest RAM with huge pages too, the TLB still walks 4 KiB "
-			"host pages and the guest's THP saves little.");
-	finding_title(f, "This host is a virtual machine: THP gains here depend on huge pages on the hypervisor.");
+			"In a guest every TLB miss walks two sets of page tables, the guest's and the "
+			"hypervisor's: a guest huge page shortens the first walk, and the second "
+			"only when the hypervisor backs guest RAM with huge pages too. How much THP "
+			"gains here is not known until measured: 'thp bench chase' times random "
+			"loads with small pages and with THP.");
+	finding_title(f, "This host is a virtual machine: THP gains here depend on huge pages on the hypervisor too.");
 	ev_text(f, "", "detected by", "%s", h->virt);
+	finding_fix(f, "thp bench chase   # measure what THP gains in this guest");
 	finding_fix(f, "on the hypervisor (libvirt): <memoryBacking><hugepages/></memoryBacking>");
 	finding_fix(f, "on the hypervisor (QEMU): -object memory-backend-memfd,id=mem,size=SIZE,hugetlb=on");
 }
