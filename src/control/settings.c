@@ -133,6 +133,31 @@ int thp_knob_check(const struct thp_knobs *ks, const struct thp_knob *kn, const 
 	return 0;
 }
 
+/* Why KS has no knob for the parsed key K (written CANON): a size whose
+ * directory lacks that file (8K has no 'enabled': order-1 folios serve shmem
+ * and files only), a size the kernel does not offer, or no per-size control. */
+static void missing_why(const struct thp_knobs *ks, const struct thp_key *k, const char *canon, char *why,
+			size_t cap)
+{
+	bool sized = false, this_size = false;
+
+	for (int i = 0; i < ks->n; i++) {
+		sized |= ks->k[i].k.group == THP_KEY_SIZE;
+		this_size |= ks->k[i].k.group == THP_KEY_SIZE && ks->k[i].k.size == k->size;
+	}
+	if (this_size && strcmp(k->file, "enabled") == 0)
+		snprintf(why, cap, "'%s': this size has no anonymous control (the kernel gives folios "
+			 "of this size to shmem and files only)", canon);
+	else if (k->group != THP_KEY_SIZE || this_size)
+		snprintf(why, cap, "this kernel has no '%s'", canon);
+	else if (sized)
+		snprintf(why, cap, "this kernel has no '%s' (no hugepages-%llukB directory; 'thp status' lists the sizes)",
+			 canon, (unsigned long long)(k->size >> 10));
+	else
+		snprintf(why, cap, "this kernel has no '%s' (per-size THP needs Linux 6.8+, per-size shmem 6.11+)",
+			 canon);
+}
+
 int thp_knobs_want(struct thp_knobs *ks, const char *key, const char *value, char *why,
 		   size_t cap)
 {
@@ -171,11 +196,7 @@ int thp_knobs_want(struct thp_knobs *ks, const char *key, const char *value, cha
 	}
 	if (matched)
 		return 0;
-	if (k.group == THP_KEY_SIZE)
-		snprintf(why, cap, "this kernel has no '%s' (per-size THP needs Linux 6.8+, per-size shmem 6.11+)",
-			 canon);
-	else
-		snprintf(why, cap, "this kernel has no '%s'", canon);
+	missing_why(ks, &k, canon, why, cap);
 	return -ENOENT;
 }
 
