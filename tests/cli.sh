@@ -247,4 +247,25 @@ for f in tests/expected/names-hostile/*.out; do
 	esac
 done
 
+# root that may not read some processes (here: files it may not open without
+# CAP_DAC_OVERRIDE; on a host: containers without CAP_SYS_PTRACE) is told
+# which and why, never to run as root
+if [ "$(id -u)" != 0 ] || ! command -v setpriv > /dev/null; then
+	skip "unreadable processes named to root: needs root and setpriv"
+else
+	cp -a tests/fixtures/doctor-redis-thp-on "$tmp/denied"
+	chmod 000 "$tmp/denied/proc/2100/status" "$tmp/denied/proc/2200/smaps_rollup"
+	nodac="setpriv --inh-caps=-dac_override,-dac_read_search --bounding-set=-dac_override,-dac_read_search"
+	$nodac "$THP" --root "$tmp/denied" doctor > "$tmp/out" 2>&1
+	expect "doctor as root names the process it could not read" \
+		grep -qx "1 process could not be read: PID 2100: Permission denied" "$tmp/out"
+	$nodac "$THP" --root "$tmp/denied" ps --all 2>&1 > /dev/null | cat > "$tmp/out"
+	expect "ps as root names the process it could not read" \
+		grep -qx "1 process could not be read: PID 2200: Permission denied" "$tmp/out"
+	$nodac "$THP" --root "$tmp/denied" status > "$tmp/out" 2>&1
+	expect "status as root names the process it could not read" \
+		sh -c "tr '\\n' ' ' < '$tmp/out' | grep -q 'could not be read: PID 2200: Permission *denied;'"
+	expect "no 'run as root' told to root" sh -c "! grep -q 'run as root' '$tmp/out'"
+fi
+
 summary cli

@@ -104,6 +104,7 @@ static void print_finding(const struct thp_finding *f)
 
 static void print_text(const struct thp_findings *r, const struct thp_host *h)
 {
+	char line[200];
 	int n[3] = { 0 };
 
 	for (int i = 0; i < r->n; i++) {
@@ -119,8 +120,8 @@ static void print_text(const struct thp_findings *r, const struct thp_host *h)
 		       n[THP_SEV_CRIT], n[THP_SEV_WARN], n[THP_SEV_WARN] == 1 ? "" : "s", n[THP_SEV_INFO]);
 	if (r->dropped)
 		printf("%d more findings were left out\n", r->dropped);
-	if (h->unreadable)
-		printf("%d processes could not be read (run as root to see all)\n", h->unreadable);
+	if (h->unreadable.n)
+		printf("%s\n", out_denied(line, sizeof(line), &h->unreadable));
 }
 
 static struct json_object *json_evidence(const struct thp_evidence *e)
@@ -187,7 +188,7 @@ struct json_object *thp_doctor_json(const struct thp_root *root, const struct th
 		json_object_array_add(a, json_finding(&r->v[i]));
 	json_object_object_add(o, "findings", a);
 	json_object_object_add(o, "dropped", json_object_new_int(r->dropped));
-	json_object_object_add(o, "unreadable_processes", json_object_new_int(h->unreadable));
+	json_object_object_add(o, "unreadable_processes", json_object_new_int(h->unreadable.n));
 	return o;
 }
 

@@ -98,7 +98,8 @@ struct scan {
 	struct thp_folio_reader *fr;
 	struct row *rows;
 	size_t n, cap;
-	int unreadable, missing;
+	struct thp_denied unreadable;
+	int missing;
 	int folio_err;
 };
 
@@ -290,8 +291,7 @@ static int scan_proc(pid_t pid, void *ctx)
 	if (o->have_regex && regexec(&o->regex, cmd, 0, NULL, 0) != 0)
 		return 0;
 	err = thp_rollup_read(sc->root, pid, &r);
-	if (thp_proc_denied(err))
-		sc->unreadable++;
+	thp_denied_add(&sc->unreadable, pid, err);
 	if (err)
 		return 0;
 	if (sc->fr) {
@@ -546,7 +546,7 @@ static void print_json(struct scan *sc, size_t shown, const struct row *total)
 		json_object_object_del(t, "key");
 		json_object_object_add(top, "totals", t);
 	}
-	json_object_object_add(top, "unreadable", json_object_new_int(sc->unreadable));
+	json_object_object_add(top, "unreadable", json_object_new_int(sc->unreadable.n));
 	out_json_print(top);
 }
 
@@ -718,7 +718,7 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	struct scan sc = { 0 };
 	struct row total;
 	size_t shown;
-	char mthp[256];
+	char mthp[256], line[200];
 	int rc = parse_opts(ctx, &o, argc, argv), err = 0;
 
 	if (rc >= 0) {
@@ -788,9 +788,8 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 		thp_err("ps: cannot read page mappings: %s", thp_strerror(sc.folio_err));
 		rc = 1;
 	}
-	if (sc.unreadable)
-		fprintf(stderr, "%d process%s could not be read%s\n", sc.unreadable,
-			sc.unreadable == 1 ? "" : "es", geteuid() ? " (run as root to see all)" : "");
+	if (sc.unreadable.n)
+		fprintf(stderr, "%s\n", out_denied(line, sizeof(line), &sc.unreadable));
 	if (sc.missing)
 		rc = 1;
 out:

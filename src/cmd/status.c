@@ -411,7 +411,7 @@ static struct json_object *json_procs(const struct thp_procs *p)
 	json_object_object_add(o, "with_anon_huge", json_object_new_int(p->with_huge));
 	json_object_object_add(o, "anon_huge_sum", out_json_u64(p->anon_huge));
 	json_object_object_add(o, "readable", json_object_new_int(p->readable));
-	json_object_object_add(o, "unreadable", json_object_new_int(p->unreadable));
+	json_object_object_add(o, "unreadable", json_object_new_int(p->unreadable.n));
 	return o;
 }
 

@@ -248,8 +248,7 @@ static int read_proc(pid_t pid, void *ctx)
 	memset(p, 0, sizeof(*p));
 	err = thp_pstatus_read(sc->root, pid, &p->ps);
 	if (err) {
-		if (thp_proc_denied(err))
-			h->unreadable++;
+		thp_denied_add(&h->unreadable, pid, err);
 		return 0;
 	}
 	if (thp_pstatus_kthread(&p->ps))
@@ -305,7 +304,8 @@ int thp_host_read(const struct thp_root *root, struct thp_host *h)
 	if (!h->hugetlb)
 		return -ENOMEM;
 	thp_hugetlb_read(root, h->hugetlb);
-	h->nprocs = h->unreadable = 0;
+	h->nprocs = 0;
+	memset(&h->unreadable, 0, sizeof(h->unreadable));
 	h->procs = NULL;
 	thp_proc_each(root, read_proc, &sc);
 	if (h->nprocs > 1)

@@ -106,7 +106,7 @@ struct thp_host {
 	struct thp_host_persist persist; /* filled by the caller (control layer) */
 	int nprocs;
 	struct thp_host_proc *procs;     /* user-space processes, in /proc order */
-	int unreadable;                  /* processes whose status could not be read (permission) */
+	struct thp_denied unreadable;    /* processes whose status could not be read (permission) */
 };
 
 /* Reads what the rules need beyond the status model (uptime, hypervisor

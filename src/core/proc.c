@@ -99,6 +99,18 @@ bool thp_proc_denied(int err)
 	return err == -EACCES || err == -EPERM;
 }
 
+bool thp_denied_add(struct thp_denied *d, pid_t pid, int err)
+{
+	if (!thp_proc_denied(err))
+		return false;
+	if (d->n < THP_DENIED_NAMED) {
+		d->pid[d->n] = pid;
+		d->err[d->n] = err;
+	}
+	d->n++;
+	return true;
+}
+
 /* Value of "Key:\tvalue" line LINE when its key is KEY, else NULL. */
 static const char *status_value(const char *line, const char *key)
 {

@@ -120,6 +120,18 @@ bool thp_proc_gone(int err);
 /* True when ERR means the process may not be read by this user. */
 bool thp_proc_denied(int err);
 
+#define THP_DENIED_NAMED 3
+/* Processes that could not be read: how many, and the first few with why. */
+struct thp_denied {
+	int n;
+	pid_t pid[THP_DENIED_NAMED];
+	int err[THP_DENIED_NAMED]; /* -errno */
+};
+
+/* Counts PID in D when ERR says it may not be read (thp_proc_denied); returns
+ * whether it did. */
+bool thp_denied_add(struct thp_denied *d, pid_t pid, int err);
+
 /* Finds variable NAME in environment block BUF of LEN bytes (NUL-separated
  * "NAME=value" strings, as in /proc/PID/environ) and copies its value into OUT
  * (cut at CAP-1). Returns 0, or -ENOENT when NAME is not set. */

@@ -69,8 +69,7 @@ static int count_proc(pid_t pid, void *ctx)
 	struct thp_rollup r = { 0 };
 	int err = thp_rollup_read(sc->root, pid, &r);
 
-	if (thp_proc_denied(err))
-		sc->p->unreadable++;
+	thp_denied_add(&sc->p->unreadable, pid, err);
 	if (err)
 		return 0; /* exited, or a kernel thread */
 	sc->p->readable++;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "parse.h"
+#include "proc.h"
 #include "root.h"
 
 #define THP_NAME_MAX 48
@@ -61,7 +62,7 @@ struct thp_procs {
 	bool scanned;       /* false when skipped (nothing PMD-mapped system-wide) */
 	int with_huge;      /* processes with AnonHugePages > 0 */
 	int readable;
-	int unreadable;     /* permission denied */
+	struct thp_denied unreadable; /* permission denied */
 	uint64_t anon_huge; /* sum of AnonHugePages over readable processes */
 };
 

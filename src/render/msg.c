@@ -9,6 +9,7 @@
 
 #include "../cmd/cmd.h"
 #include "escape.h"
+#include "render.h"
 
 void thp_err(const char *fmt, ...)
 {
@@ -72,4 +73,18 @@ void thp_root_done(struct thp_root *r)
 const char *thp_root_hint(int err)
 {
 	return (err == -EACCES || err == -EPERM) && geteuid() != 0 ? " (run as root)" : "";
+}
+
+const char *out_denied(char *buf, size_t cap, const struct thp_denied *d)
+{
+	int len = snprintf(buf, cap, "%d process%s could not be read", d->n, d->n == 1 ? "" : "es");
+
+	for (int i = 0; i < d->n && i < THP_DENIED_NAMED && len > 0 && (size_t)len < cap; i++)
+		len += snprintf(buf + len, cap - (size_t)len, "%sPID %d: %s", i ? ", " : ": ", (int)d->pid[i],
+				thp_strerror(d->err[i]));
+	if (len > 0 && (size_t)len < cap && d->n > THP_DENIED_NAMED)
+		len += snprintf(buf + len, cap - (size_t)len, ", and %d more", d->n - THP_DENIED_NAMED);
+	if (len > 0 && (size_t)len < cap && geteuid() != 0)
+		snprintf(buf + len, cap - (size_t)len, " (run as root to see all)");
+	return buf;
 }

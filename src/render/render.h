@@ -13,6 +13,10 @@
 #include "../core/status.h"
 #include "escape.h"
 
+/* "2 processes could not be read: PID 1: permission denied, PID 7: ...": the
+ * first few by pid and why; "(run as root to see all)" only when not root. */
+const char *out_denied(char *buf, size_t cap, const struct thp_denied *d);
+
 /* Binary human size: "0 B", "4 KiB", "2 MiB", "1.2 GiB". With EXACT, plain bytes. */
 const char *out_size(char *buf, size_t cap, uint64_t bytes, bool exact);
 

@@ -169,7 +169,7 @@ static void now_line(const struct thp_status *st, char *out, size_t cap)
 {
 	struct sb b = { out, cap, 0 };
 	uint64_t huge = 0, stall, alloc, fb;
-	char a[32], c[32], d[32];
+	char a[32], c[32], d[32], den[200];
 	bool have_huge = thp_counter_get(st->meminfo, st->nmeminfo, "AnonHugePages", &huge);
 
 	out[0] = '\0';
@@ -183,8 +183,8 @@ static void now_line(const struct thp_status *st, char *out, size_t cap)
 		add(&b, "%s of PMD-mapped THP in use (AnonHugePages)", out_size(a, sizeof(a), huge, false));
 	else if (have_huge)
 		add(&b, "no process holds PMD-mapped THP (AnonHugePages 0)");
-	if (st->procs.scanned && st->procs.unreadable)
-		add(&b, "%d processes could not be read (run as root to see all)", st->procs.unreadable);
+	if (st->procs.scanned && st->procs.unreadable.n)
+		add(&b, "%s", out_denied(den, sizeof(den), &st->procs.unreadable));
 	mthp_in_use(st, &b);
 	if (thp_counter_get(st->vmstat, st->nvmstat, "compact_stall", &stall) &&
 	    thp_counter_get(st->vmstat, st->nvmstat, "thp_fault_alloc", &alloc) &&

@@ -148,7 +148,7 @@ else
 	rc=$?
 	expect "ps as nobody exits 0" [ "$rc" -eq 0 ]
 	expect "ps as nobody ends with one notice line" \
-		grep -Eq '^[0-9]+ process(es)? could not be read \(run as root to see all\)$' "$pstmp/nobody.err"
+		grep -Eq '^[0-9]+ process(es)? could not be read: PID [0-9]+: Permission denied.* \(run as root to see all\)$' "$pstmp/nobody.err"
 	expect "ps as nobody prints nothing else on stderr" [ "$(wc -l < "$pstmp/nobody.err")" -eq 1 ]
 	# PMD coverage of one's own process from PAGEMAP_SCAN, without root
 	if [ "$pmd_policy" = always ] || [ "$pmd_policy" = madvise ]; then
