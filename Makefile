@@ -32,7 +32,7 @@ UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # a recipe that fails leaves no half-written target that looks up to date (build/thp.1)
 .DELETE_ON_ERROR:
-.PHONY: all run check unit golden cli control outfiles report prometheus ansible live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind
+.PHONY: all run check unit golden cli control outfiles report prometheus ansible live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind service
 all: thp
 
 deps: $(B)/.deps
@@ -141,6 +141,10 @@ ansible: $(B)/thp | $(B)/.deps-test
 prometheus: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/prometheus.sh
 
+# contrib/thp-serve.service checked offline by systemd-analyze (verify, security).
+service: $(B)/thp | $(B)/.deps-test
+	THP=$(B)/thp tests/service.sh
+
 # The golden and CLI suites as nobody; root-only commands refuse (when run as root).
 unprivileged: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/unprivileged.sh
@@ -149,7 +153,7 @@ unprivileged: $(B)/thp | $(B)/.deps-test
 sanitize:
 	$(MAKE) B=build/san SAN=1 unit golden cli control outfiles report hostile
 
-check: deps-test thp man lint unit golden cli control outfiles report completion prometheus ansible unprivileged live sanitize fuzz-smoke deb-test
+check: deps-test thp man lint unit golden cli control outfiles report completion service prometheus ansible unprivileged live sanitize fuzz-smoke deb-test
 	@echo "make check: all test suites passed"
 
 regen: $(B)/thp

@@ -171,6 +171,9 @@ expect "serve --top x: exit 2" [ "$(rc_err "$THP" serve --top x)" = "2|thp: serv
 expect "serve --listen without a port: exit 2" [ "$(rc_err "$THP" serve --listen 127.0.0.1 | cut -d'|' -f1)" = 2 ]
 expect "serve --listen with a bare IPv6 address: exit 2" [ "$(rc_err "$THP" serve --listen ::1:9567 | cut -d'|' -f1)" = 2 ]
 expect "serve --listen on a bad port: exit 2" [ "$(rc_err "$THP" serve --listen 127.0.0.1:http | cut -d'|' -f1)" = 2 ]
+expect "serve --timeout 0: exit 2" [ "$(rc_err "$THP" serve --timeout 0)" = "2|thp: serve: --timeout '0' is out of range (1 to 3600)" ]
+expect "serve --max-connections x: exit 2" [ "$(rc_err "$THP" serve --max-connections x)" = "2|thp: serve: --max-connections 'x' is not a whole number in decimal (1 to 65536)" ]
+expect "serve --max-per-ip 65537: exit 2" [ "$(rc_err "$THP" serve --max-per-ip 65537)" = "2|thp: serve: --max-per-ip '65537' is out of range (1 to 65536)" ]
 
 # trace: options are checked before root and tracefs
 expect "trace: bad duration is a usage error" [ "$(rc_err "$THP" trace -d 0)" = "2|thp: trace: --duration '0' is out of range (0.01 to 604800 seconds)" ]
