@@ -32,7 +32,7 @@ UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # a recipe that fails leaves no half-written target that looks up to date (build/thp.1)
 .DELETE_ON_ERROR:
-.PHONY: all run check unit golden cli control outfiles report prometheus ansible live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind service
+.PHONY: all run check unit golden cli control outfiles report prometheus ansible live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind service san-thp
 all: thp
 
 deps: $(B)/.deps
@@ -97,10 +97,15 @@ $(B)/tests/%: tests/live/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
+# The ASan/UBSan build, for the live tests that run it (tests/live/t_sanitize.sh).
+SAN_THP := build/san/thp
+san-thp:
+	$(MAKE) B=build/san SAN=1 $(SAN_THP)
+
 # Live tests change or depend on host-wide THP state: one suite at a time per host.
 LOCK := flock /tmp/thp-live.lock
-live: $(B)/thp $(B)/tests/hog $(B)/tests/nothp $(B)/tests/oddname | $(B)/.deps-test
-	THP=$(B)/thp HOG=$(B)/tests/hog NOTHP=$(B)/tests/nothp ODDNAME=$(B)/tests/oddname $(LOCK) tests/live/run.sh
+live: $(B)/thp $(B)/tests/hog $(B)/tests/nothp $(B)/tests/oddname san-thp | $(B)/.deps-test
+	THP=$(B)/thp SAN_THP=$(SAN_THP) HOG=$(B)/tests/hog NOTHP=$(B)/tests/nothp ODDNAME=$(B)/tests/oddname $(LOCK) tests/live/run.sh
 
 # Every command on every hostile fixture tree (tests/hostile/mktrees.sh).
 hostile: $(B)/thp | $(B)/.deps-test
