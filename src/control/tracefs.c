@@ -65,16 +65,25 @@ static int mount_private(void)
 	return 0;
 }
 
-/* Removes instances of thp processes that no longer exist (killed by SIGKILL). */
+/* Removes instances of thp processes that no longer exist (killed by SIGKILL).
+ * The names are matched here: libtracefs 1.6 leaks the regex it is given. */
 static void remove_stale(void)
 {
-	char **names = tracefs_instances("^" INSTANCE_PREFIX "[0-9][0-9]*$");
+	char **names = tracefs_instances(NULL);
 
 	for (int i = 0; names && names[i]; i++) {
-		long pid = strtol(names[i] + strlen(INSTANCE_PREFIX), NULL, 10);
+		const char *num;
+		char *end;
+		long pid;
 		struct tracefs_instance *old;
 
-		if (pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		if (strncmp(names[i], INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)) != 0)
+			continue;
+		num = names[i] + strlen(INSTANCE_PREFIX);
+		if (*num < '1' || *num > '9')
+			continue;
+		pid = strtol(num, &end, 10);
+		if (*end || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
 		old = tracefs_instance_alloc(NULL, names[i]);
 		if (old) {

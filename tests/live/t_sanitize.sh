@@ -29,5 +29,13 @@ else
 	rc=$?
 	expect "sanitized bench --modes as a user: refused, exit 1 (got $rc)" [ $rc = 1 ]
 	expect "sanitized bench --modes as a user: no report ($(san_first "$san_log"))" san_clean "$san_log"
+
+	# trace (root): sets up and removes its tracefs instance, leaking nothing
+	if [ "$(id -u)" = 0 ] && grep -qw tracefs /proc/filesystems; then
+		"$SAN_THP" trace -d 1 > /dev/null 2> "$san_log"
+		expect "sanitized trace -d 1: no report ($(san_first "$san_log"))" san_clean "$san_log"
+	else
+		skip "sanitized trace: needs root and tracefs"
+	fi
 	rm -f "$san_log"
 fi
