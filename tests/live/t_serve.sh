@@ -188,11 +188,14 @@ elif ! command -v strace > /dev/null || ! command -v systemd-analyze > /dev/null
 elif [ -z "$HOG" ]; then
 	skip "thp-serve.service emulated: HOG (tests/live/hog) is not set"
 else
-	hog_start "$HOG" 16 --huge
+	# root's hog, with an environment the doctor reports on (/proc/PID/environ is 0400)
+	hog_start env MALLOC_CONF=thp:always "$HOG" 16 --huge
 	"$THP" metrics --pids > "$sv_tmp/root.prom"
 	(as_unit "$THP" metrics --pids) > "$sv_tmp/unit.prom"
-	expect "as the unit runs it, metrics reads the process of another user (root's hog)" \
+	expect "as the unit runs it, metrics reads the memory of another user's process (root's hog)" \
 		grep -q "^thp_process_anon_huge_bytes{pid=\"$hog_pid\"" "$sv_tmp/unit.prom"
+	expect "as the unit runs it, metrics reads the environment of another user's process (jemalloc-thp)" \
+		grep -q '^thp_doctor_findings{id="jemalloc-thp"' "$sv_tmp/unit.prom"
 	unreadable() { awk '$1 == "thp_processes_unreadable" {print $2}' "$1"; }
 	# (hidepid=invisible hides what even CAP_SYS_PTRACE may not read: not counted)
 	expect "as the unit runs it, metrics finds no more unreadable processes than root ($(unreadable "$sv_tmp/unit.prom") and $(unreadable "$sv_tmp/root.prom"))" \
