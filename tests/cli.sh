@@ -215,6 +215,9 @@ bad_arg "serve --top 010" "$THP" serve --top 010 -l 127.0.0.1:0
 bad_arg "serve -l HOST:99999 (not port 34463)" "$THP" serve -l 127.0.0.1:99999
 bad_arg "serve -l HOST:08080" "$THP" serve -l 127.0.0.1:08080
 expect "serve -l HOST:99999 says why" [ "$(rc_err timeout 30 "$THP" serve -l 127.0.0.1:99999)" = "2|thp: serve: invalid listen address '127.0.0.1:99999' (the port is a decimal number from 0 to 65535; use ADDR:PORT)" ]
+# (a host without libmicrohttpd gives the same usage error: it is not loaded yet)
+expect "serve -l HOST:99999 is refused before libmicrohttpd is loaded" \
+	sh -c "! LD_DEBUG=files '$THP' serve -l 127.0.0.1:99999 2>&1 | grep -q libmicrohttpd"
 bad_arg "hugetlb plan 2^64-1 (not 16 EiB)" "$THP" --root "$HX" hugetlb plan 18446744073709551615
 expect "hugetlb plan 2^64-1 says the range" [ "$(rc_err "$THP" --root "$HX" hugetlb plan 18446744073709551615)" = "2|thp: hugetlb plan: size '18446744073709551615' is out of range (1 B to 4 PiB, the most a Linux host addresses)" ]
 bad_arg "hugetlb plan --margin 0.125 (no decimal dropped)" "$THP" --root "$HX" hugetlb plan 16G --margin 0.125

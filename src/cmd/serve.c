@@ -185,7 +185,6 @@ static int parse_listen(const char *spec, struct addrinfo **ai)
 	const char *colon = strrchr(spec, ':');
 	char host[256];
 	size_t n;
-
 	uint64_t port;
 
 	if (!colon || !colon[1])
@@ -286,11 +285,6 @@ int cmd_serve(struct thp_ctx *ctx, int argc, char **argv)
 
 	if (err >= 0)
 		return err;
-	const char *why = load_mhd();
-	if (why) {
-		thp_err("serve: cannot load libmicrohttpd (%s): %s", THP_MHD_SONAME, why);
-		return 1;
-	}
 	err = parse_listen(o.listen, &ai);
 	if (err) {
 		thp_err("serve: invalid listen address '%s' (%s; use ADDR:PORT)", o.listen,
@@ -298,6 +292,13 @@ int cmd_serve(struct thp_ctx *ctx, int argc, char **argv)
 			: err == EAI_SERVICE ? "the port is a decimal number from 0 to 65535"
 					     : gai_strerror(err));
 		return 2;
+	}
+	/* after every usage error, which a host without the library reports too */
+	const char *why = load_mhd();
+	if (why) {
+		thp_err("serve: cannot load libmicrohttpd (%s): %s", THP_MHD_SONAME, why);
+		freeaddrinfo(ai);
+		return 1;
 	}
 	/* the server threads inherit this mask, so the signals reach sigwait below */
 	sigemptyset(&stop);

@@ -2,12 +2,14 @@
 /* tracefs.c - thp's tracefs instance: private mount, events, per-CPU raw reading, cleanup */
 #include "tracefs.h"
 
+#include "../core/arg.h"
 #include "../core/tevent.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,18 +74,12 @@ static void remove_stale(void)
 	char **names = tracefs_instances(NULL);
 
 	for (int i = 0; names && names[i]; i++) {
-		const char *num;
-		char *end;
-		long pid;
+		uint64_t pid;
 		struct tracefs_instance *old;
 
-		if (strncmp(names[i], INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)) != 0)
-			continue;
-		num = names[i] + strlen(INSTANCE_PREFIX);
-		if (*num < '1' || *num > '9')
-			continue;
-		pid = strtol(num, &end, 10);
-		if (*end || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		if (strncmp(names[i], INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)) != 0 ||
+		    thp_arg_u64(names[i] + strlen(INSTANCE_PREFIX), 1, INT_MAX, &pid) ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
 		old = tracefs_instance_alloc(NULL, names[i]);
 		if (old) {
