@@ -10,6 +10,7 @@
 
 #include "../core/folios.h"
 #include "../core/proc.h"
+#include "../core/ptables.h"
 #include "../core/status.h"
 #include "../core/users.h"
 #include "../core/why.h"
@@ -36,6 +37,7 @@ struct show {
 	int pagemap;
 	bool scan_ok;     /* PAGEMAP_SCAN answered for every VMA */
 	uint64_t pmd_total;
+	uint64_t pt_replaced; /* last-level page tables 2 MiB pages would replace */
 	struct vrow *rows;
 	size_t n, cap;
 	struct thp_rollup total;
@@ -46,10 +48,12 @@ static void usage(void)
 {
 	puts("Usage: thp [--root DIR] show PID [options]\n"
 	     "\n"
-	     "One process: its THP state (and which ancestor disabled THP), its totals, and one\n"
-	     "row per mapping (VMA) with its huge pages, whether the kernel deems it eligible,\n"
-	     "its madvise advice, how many aligned PMD-sized slots it holds, and for a mapping\n"
-	     "without huge pages, the reason. Reads /proc/PID/smaps.\n"
+	     "One process: its THP state (and which ancestor disabled THP), its totals, its\n"
+	     "page tables (VmPTE, and an estimate with 2 MiB hugetlb pages: see PAGE TABLES\n"
+	     "in thp(1)), and one row per mapping (VMA) with its huge pages, whether the\n"
+	     "kernel deems it eligible, its madvise advice, how many aligned PMD-sized slots\n"
+	     "it holds, and for a mapping without huge pages, the reason. Reads\n"
+	     "/proc/PID/smaps.\n"
 	     "\n"
 	     "Options:\n"
 	     "  -a, --all       also show mappings with nothing resident\n"
@@ -80,6 +84,7 @@ static int collect(const struct thp_vma *v, void *ctx)
 	s->total.file_pmd += v->m.file_pmd;
 	s->total.private_hugetlb += v->m.private_hugetlb;
 	s->total.shared_hugetlb += v->m.shared_hugetlb;
+	s->pt_replaced += thp_vma_pt_replaced(v);
 	if (!s->o->all && !v->m.rss)
 		return 0;
 	if (s->n == s->cap) {
@@ -159,11 +164,34 @@ static void print_rollup(const struct show *s)
 	out_table_print(t, 2);
 }
 
+/* True when the page-table estimate applies: 4 KiB base pages and 2 MiB PMDs
+ * (or no THP, whose PMD size would tell otherwise). */
+static bool pt_estimable(const struct show *s)
+{
+	return s->why.pmd_size == 0 || s->why.pmd_size == THP_PT_SPAN;
+}
+
+/* The page-table line: VmPTE now, and the estimate with 2 MiB pages. */
+static const char *pt_text(const struct show *s, const struct thp_pstatus *st, char *buf, size_t cap)
+{
+	char now[32], est[32];
+
+	if (!st->has_pte)
+		return "not shown by the kernel (no VmPTE)";
+	out_size(now, sizeof(now), st->pte, s->o->bytes);
+	if (!pt_estimable(s))
+		snprintf(buf, cap, "%s (VmPTE); no estimate for a PMD size other than 2 MiB", now);
+	else
+		snprintf(buf, cap, "%s (VmPTE); with 2 MiB hugetlb pages about %s (estimate, see thp(1))",
+			 now, out_size(est, sizeof(est), thp_pt_estimate(st->pte, s->pt_replaced), s->o->bytes));
+	return buf;
+}
+
 static void print_text(const struct show *s, const struct thp_pstatus *st, const char *state,
 		       const char *cmdline, const char *user)
 {
 	const struct opts *o = s->o;
-	char b[9][64], pct[16], why[160], range[48], slots[24];
+	char b[9][64], pct[16], why[160], range[48], slots[24], pt[160];
 	struct out_table *t = out_table_new(2, NULL, true);
 
 	printf("Process %d (%s)", (int)st->pid, out_esc(b[0], sizeof(b[0]), st->name));
@@ -187,6 +215,7 @@ static void print_text(const struct show *s, const struct thp_pstatus *st, const
 		{ "FILE_PMD", out_size(b[6], sizeof(b[6]), s->total.file_pmd, o->bytes) },
 		{ "HUGETLB", out_size(b[7], sizeof(b[7]), s->total.private_hugetlb + s->total.shared_hugetlb,
 				       o->bytes) },
+		{ "page tables", pt_text(s, st, pt, sizeof(pt)) },
 		{ "PMD-mapped", out_size(b[8], sizeof(b[8]), s->pmd_total, o->bytes) },
 	};
 	size_t nhdr = sizeof(hdr) / sizeof(hdr[0]) - !s->scan_ok; /* the scan's line when it ran */
@@ -246,6 +275,17 @@ static void print_text(const struct show *s, const struct thp_pstatus *st, const
 	}
 }
 
+static struct json_object *pt_json(const struct show *s, const struct thp_pstatus *st)
+{
+	struct json_object *j = json_object_new_object();
+	bool est = st->has_pte && pt_estimable(s);
+
+	json_object_object_add(j, "vmpte", st->has_pte ? out_json_u64(st->pte) : NULL);
+	json_object_object_add(j, "tables_replaced", out_json_u64(s->pt_replaced));
+	json_object_object_add(j, "estimate_2m", est ? out_json_u64(thp_pt_estimate(st->pte, s->pt_replaced)) : NULL);
+	return j;
+}
+
 static void print_json(const struct show *s, const struct thp_pstatus *st, const struct thp_pstatus *origin,
 		       const char *cmdline, const char *user)
 {
@@ -269,6 +309,7 @@ static void print_json(const struct show *s, const struct thp_pstatus *st, const
 	out_json_rollup(tot, &s->total);
 	json_object_object_add(tot, "pmd_mapped", s->scan_ok ? out_json_u64(s->pmd_total) : NULL);
 	json_object_object_add(top, "totals", tot);
+	json_object_object_add(top, "page_tables", pt_json(s, st));
 	state = json_object_get_string(json_object_object_get(top, "thp_state"));
 	for (size_t i = 0; !s->o->rollup && i < s->n; i++) {
 		const struct vrow *r = &s->rows[i];

@@ -19,6 +19,7 @@ static const thp_rule_fn rules[] = {
 	rule_fallback_charge,
 	rule_hugetlb_pool,
 	rule_page_tables,
+	rule_page_tables_shared,
 	rule_workloads,
 	rule_thp_inherited,
 	rule_malloc_conf,

@@ -34,6 +34,9 @@ struct thp_pstatus {
 	uid_t uid;       /* real user id; (uid_t)-1 when absent */
 	int thp_enabled; /* 1 on, 0 off (PR_SET_THP_DISABLE), -1 not shown (before Linux 5.0) */
 	int kthread;     /* 1 kernel thread, 0 not, -1 not shown (before Linux 6.0) */
+	bool has_pte;    /* VmPTE was shown (not for kernel threads and zombies) */
+	uint64_t pte;    /* VmPTE in bytes: page tables below the top level */
+	uint64_t rss_shmem; /* RssShmem in bytes (Linux 4.5+; 0 when absent) */
 	char name[THP_COMM_MAX];
 };
 
