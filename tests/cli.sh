@@ -204,6 +204,12 @@ bad_arg "watch --alert-stalls 05" "$THP" --root $FX watch --alert-stalls 05 -c 1
 expect "watch -i 0x10 names the option" [ "$(rc_err timeout 30 "$THP" watch -i 0x10)" = "2|thp: watch: --interval '0x10' is not a number of seconds in decimal such as 2 or 0.5 (0.01 to 86400)" ]
 bad_arg "show 026828 (leading zero)" "$THP" --root $PX show 026828
 expect "show 01 names the operand" [ "$(rc_err "$THP" --root $PX show 01)" = "2|thp: show: process id '01' is not a whole number in decimal (1 to 2147483647)" ]
+bad_arg "show --tlb 0 (below 0.01 s)" "$THP" show $$ --tlb 0
+bad_arg "show --tlb 1e1 (exponent)" "$THP" show $$ --tlb 1e1
+bad_arg "show --tlb 3601" "$THP" show $$ --tlb 3601
+bad_arg "show --tlb with --folios" "$THP" show $$ --tlb 1 --folios
+expect "show --tlb says the range" [ "$(rc_err "$THP" show $$ --tlb 0)" = "2|thp: show: --tlb '0' is out of range (0.01 to 3600 seconds)" ]
+expect "show --tlb on a recorded tree: exit 1, says why" [ "$(rc_err "$THP" --root $PX show 26828 --tlb 1)" = "1|thp: show: --tlb needs the live host, not a recorded tree ('$PX')" ]
 bad_arg "ps -u 4294967296 (not uid 0)" "$THP" --root $PX ps -u 4294967296
 expect "ps -u 4294967296 says the range" [ "$(rc_err "$THP" --root $PX ps -u 4294967296)" = "2|thp: ps: --user '4294967296' is out of range (0 to 4294967294)" ]
 bad_arg "ps -u 01" "$THP" --root $PX ps -u 01

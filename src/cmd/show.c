@@ -19,6 +19,7 @@
 
 struct opts {
 	bool all, folios, rollup, bytes, json;
+	double tlb; /* seconds to count dTLB misses; 0: not asked */
 	pid_t pid;
 };
 
@@ -60,6 +61,9 @@ static void usage(void)
 	     "      --folios    how every page is really mapped, from pagemap and kpageflags\n"
 	     "                  (root): PMD-mapped, PTE-mapped by size, aligned or not, partial\n"
 	     "      --rollup    with --folios, only the process's sums\n"
+	     "      --tlb SECONDS  instead, count the dTLB misses of each thread for SECONDS\n"
+	     "                  (perf_event_open, hardware counters): misses per thousand\n"
+	     "                  instructions, page-walk cycles where the CPU names them\n"
 	     "  -b, --bytes     print sizes in bytes\n"
 	     "  -J, --json      one JSON document (sizes in bytes)\n"
 	     "  -h, --help      show this help");
@@ -352,10 +356,11 @@ static void print_json(const struct show *s, const struct thp_pstatus *st, const
 
 static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv)
 {
-	enum { O_FOLIOS = 256, O_ROLLUP };
+	enum { O_FOLIOS = 256, O_ROLLUP, O_TLB };
 	static const struct option lo[] = {
 		{ "all", no_argument, NULL, 'a' },       { "folios", no_argument, NULL, O_FOLIOS },
 		{ "rollup", no_argument, NULL, O_ROLLUP }, { "bytes", no_argument, NULL, 'b' },
+		{ "tlb", required_argument, NULL, O_TLB },
 		{ "json", no_argument, NULL, 'J' },      { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -368,6 +373,10 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 		case 'a': o->all = true; break;
 		case O_FOLIOS: o->folios = true; break;
 		case O_ROLLUP: o->rollup = o->folios = true; break;
+		case O_TLB:
+			if (!thp_opt_decimal("show", "--tlb", optarg, "seconds", 0.01, 3600, &o->tlb))
+				return thp_usage_error("show");
+			break;
 		case 'b': o->bytes = true; break;
 		case 'J': o->json = true; break;
 		case 'h': usage(); return 0;
@@ -384,6 +393,10 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 	}
 	if (!thp_opt_int("show", "process id", argv[optind], 1, THP_PID_MAX, &pid))
 		return thp_usage_error("show");
+	if (o->tlb > 0 && (o->folios || o->all)) {
+		thp_err("show: --tlb counts misses; it does not go with %s", o->folios ? "--folios" : "--all");
+		return thp_usage_error("show");
+	}
 	o->pid = (pid_t)pid;
 	return -1;
 }
@@ -420,6 +433,8 @@ int cmd_show(struct thp_ctx *ctx, int argc, char **argv)
 		thp_err("show: process %d is a kernel thread (it has no user memory)", (int)o.pid);
 		return 1;
 	}
+	if (o.tlb > 0)
+		return thp_show_tlb(ctx, &st, o.tlb, o.json, o.bytes);
 	thp_cmdline_read(&ctx->root, o.pid, cmdline, sizeof(cmdline));
 	memset(&origin, 0, sizeof(origin));
 	if (st.thp_enabled == 0)

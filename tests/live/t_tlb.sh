@@ -18,3 +18,23 @@ else
 		jq -e '.tlb_shootdowns_unknown | test("no TLB row")' "$tlbdir/w.json" > /dev/null
 fi
 rm -rf "$tlbdir"
+
+# show --tlb: on a machine without a CPU PMU in sysfs (this kind of virtual
+# machine) a clear message and exit 1; with one, counts for the shell's thread
+tlbout=$(mktemp) tlberr=$(mktemp)
+"$THP" show $$ --tlb 0.2 --json > "$tlbout" 2> "$tlberr"
+tlb_rc=$?
+if ! ls -d /sys/bus/event_source/devices/cpu /sys/bus/event_source/devices/cpu_core \
+	/sys/bus/event_source/devices/armv* > /dev/null 2>&1; then
+	expect "show --tlb without a PMU exits 1" [ "$tlb_rc" = 1 ]
+	expect "show --tlb without a PMU says so" grep -qx \
+		'thp: show: this machine exposes no hardware TLB counters (perf_event_open: .*); virtual machines often have no PMU' "$tlberr"
+	expect "show --tlb without a PMU: one line on stderr" [ "$(wc -l < "$tlberr")" = 1 ]
+	expect "show --tlb without a PMU: nothing on stdout" [ ! -s "$tlbout" ]
+elif [ "$tlb_rc" = 0 ]; then
+	expect "show --tlb counts instructions of the shell" \
+		jq -e '.schema == "thp-show-tlb/1" and (.threads | length) >= 1 and .totals.instructions > 0' "$tlbout" > /dev/null
+else
+	skip "show --tlb: counters refused ($(cat "$tlberr"))"
+fi
+rm -f "$tlbout" "$tlberr"
