@@ -30,7 +30,9 @@ LIB_SRC := $(CORE) $(wildcard src/render/*.c) $(wildcard src/control/*.c) $(wild
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all run check unit golden cli control outfiles report prometheus ansible live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind
+# a recipe that fails leaves no half-written target that looks up to date (build/thp.1)
+.DELETE_ON_ERROR:
+.PHONY: all run check unit golden cli control outfiles report prometheus ansible live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind service san-thp
 all: thp
 
 deps: $(B)/.deps
@@ -95,10 +97,15 @@ $(B)/tests/%: tests/live/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
+# The ASan/UBSan build, for the live tests that run it (tests/live/t_sanitize.sh).
+SAN_THP := build/san/thp
+san-thp:
+	$(MAKE) B=build/san SAN=1 $(SAN_THP)
+
 # Live tests change or depend on host-wide THP state: one suite at a time per host.
 LOCK := flock /tmp/thp-live.lock
-live: $(B)/thp $(B)/tests/hog $(B)/tests/nothp $(B)/tests/oddname | $(B)/.deps-test
-	THP=$(B)/thp HOG=$(B)/tests/hog NOTHP=$(B)/tests/nothp ODDNAME=$(B)/tests/oddname $(LOCK) tests/live/run.sh
+live: $(B)/thp $(B)/tests/hog $(B)/tests/nothp $(B)/tests/oddname san-thp | $(B)/.deps-test
+	THP=$(B)/thp SAN_THP=$(SAN_THP) HOG=$(B)/tests/hog NOTHP=$(B)/tests/nothp ODDNAME=$(B)/tests/oddname $(LOCK) tests/live/run.sh
 
 # Every command on every hostile fixture tree (tests/hostile/mktrees.sh).
 hostile: $(B)/thp | $(B)/.deps-test
@@ -139,6 +146,10 @@ ansible: $(B)/thp | $(B)/.deps-test
 prometheus: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/prometheus.sh
 
+# contrib/thp-serve.service checked offline by systemd-analyze (verify, security).
+service: $(B)/thp | $(B)/.deps-test
+	THP=$(B)/thp tests/service.sh
+
 # The golden and CLI suites as nobody; root-only commands refuse (when run as root).
 unprivileged: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/unprivileged.sh
@@ -147,7 +158,7 @@ unprivileged: $(B)/thp | $(B)/.deps-test
 sanitize:
 	$(MAKE) B=build/san SAN=1 unit golden cli control outfiles report hostile
 
-check: deps-test thp man lint unit golden cli control outfiles report completion prometheus ansible unprivileged live sanitize fuzz-smoke deb-test
+check: deps-test thp man lint unit golden cli control outfiles report completion service prometheus ansible unprivileged live sanitize fuzz-smoke deb-test
 	@echo "make check: all test suites passed"
 
 regen: $(B)/thp

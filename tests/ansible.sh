@@ -57,34 +57,37 @@ expect "ansible-doc shows the examples of all three" [ "$(grep -c '^EXAMPLES' "$
 fresh
 tree_sum "$R" > "$tmp/before"
 expect "check mode runs" play check settings.yml --check --diff
-expect "check mode reports 2 changed" [ "$(count check changed)" = 2 ]
+expect "check mode reports 3 changed" [ "$(count check changed)" = 3 ]
 expect "check mode wrote nothing (every file of the tree the same)" same_tree "$tmp/before"
 expect "check --diff shows enabled before" grep -q '^-enabled=madvise$' "$tmp/check.log"
 expect "check --diff shows enabled after" grep -q '^+enabled=always$' "$tmp/check.log"
 expect "check --diff shows the file boot reads" grep -q '^+w /sys/kernel/mm/transparent_hugepage/enabled - - - - always$' "$tmp/check.log"
+expect "check --diff shows the pool after" grep -q '^+1G=1$' "$tmp/check.log"
 
 # first run changes, second run does not
 expect "first run" play first settings.yml
-expect "first run: 2 changed" [ "$(count first changed)" = 2 ]
+expect "first run: 3 changed" [ "$(count first changed)" = 3 ]
 expect "first run wrote enabled" grep -q '^\[always\] madvise never$' "$T/enabled"
 expect "first run wrote khugepaged.max_ptes_none" [ "$(cat "$T/khugepaged/max_ptes_none")" = 0 ]
 expect "first run wrote the per-size setting" grep -q '\[inherit\]' "$T/hugepages-64kB/enabled"
 expect "first run persisted the settings" grep -q '^w /sys/kernel/mm/transparent_hugepage/defrag - - - - defer+madvise$' "$R/etc/tmpfiles.d/thp.conf"
 expect "first run sized the pool" [ "$(cat "$R/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages")" = 8 ]
+expect "first run sized node 0's pool" [ "$(cat "$R/sys/devices/system/node/node0/hugepages/hugepages-1048576kB/nr_hugepages")" = 1 ]
 expect "first run saved the state for thp restore" grep -q '^enabled=madvise$' "$R/run/thp/saved.state"
 tree_sum "$R" > "$tmp/after1"
 expect "second run" play second settings.yml
 expect "second run: 0 changed" [ "$(count second changed)" = 0 ]
-expect "second run: 2 ok" [ "$(count second ok)" = 2 ]
+expect "second run: 3 ok" [ "$(count second ok)" = 3 ]
 expect "second run wrote nothing" same_tree "$tmp/after1"
 
-# a bad value fails with thp's message and writes nothing
+# a bad value or size fails with thp's message and writes nothing
 fresh
 tree_sum "$R" > "$tmp/before"
 play bad bad.yml
-expect "bad value: the play fails" [ "$(count bad failed)" = 1 ]
+expect "bad value and size: both tasks fail" [ "$(count bad ignored)" = 2 ]
 expect "bad value: thp's message" grep -q "'enabled' accepts always, madvise, never; nothing was changed" "$tmp/bad.log"
-expect "bad value: nothing written" same_tree "$tmp/before"
+expect "bad size: thp's message" grep -q "no 3M pool; this kernel has 2M, 1G" "$tmp/bad.log"
+expect "bad value and size: nothing written" same_tree "$tmp/before"
 
 # the role: a database profile with a pool, twice; its facts for thp report
 fresh
@@ -95,5 +98,12 @@ expect "role database: the pool" [ "$(cat "$R/sys/kernel/mm/hugepages/hugepages-
 expect "role database: persisted" grep -q '^w /sys/kernel/mm/transparent_hugepage/enabled - - - - never$' "$R/etc/tmpfiles.d/thp.conf"
 expect "role database again" play role2 role.yml -e profile=database -e '{"pools": {"2M": 16}}' -e "report_file=$tmp/host.json"
 expect "role database again: 0 changed" [ "$(count role2 changed)" = 0 ]
+# every profile is accepted and changes the host; the last one is what remains
+fresh
+expect "role profiles" play profiles profiles.yml -e '{"profiles": ["redis", "jvm", "mongodb8"]}'
+expect "role profiles: each one changed the settings" [ "$(count profiles changed)" = 3 ]
+expect "role profiles: mongodb8 last" grep -q '^\[always\] madvise never$' "$T/enabled"
+expect "role profiles: mongodb8's max_ptes_none" [ "$(cat "$T/khugepaged/max_ptes_none")" = 0 ]
+expect "role profiles: mongodb8 persisted" grep -q '^w /sys/kernel/mm/transparent_hugepage/defrag - - - - defer+madvise$' "$R/etc/tmpfiles.d/thp.conf"
 expect "thp report reads the facts the role wrote" sh -c "'$thp' report --json '$tmp/host.json' | jq -e '.hosts | length == 1 and .[0].findings != null and .[0].policy.enabled == \"never\"' > /dev/null"
 summary ansible

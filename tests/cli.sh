@@ -171,6 +171,9 @@ expect "serve --top x: exit 2" [ "$(rc_err "$THP" serve --top x)" = "2|thp: serv
 expect "serve --listen without a port: exit 2" [ "$(rc_err "$THP" serve --listen 127.0.0.1 | cut -d'|' -f1)" = 2 ]
 expect "serve --listen with a bare IPv6 address: exit 2" [ "$(rc_err "$THP" serve --listen ::1:9567 | cut -d'|' -f1)" = 2 ]
 expect "serve --listen on a bad port: exit 2" [ "$(rc_err "$THP" serve --listen 127.0.0.1:http | cut -d'|' -f1)" = 2 ]
+expect "serve --timeout 0: exit 2" [ "$(rc_err "$THP" serve --timeout 0)" = "2|thp: serve: --timeout '0' is out of range (1 to 3600)" ]
+expect "serve --max-connections x: exit 2" [ "$(rc_err "$THP" serve --max-connections x)" = "2|thp: serve: --max-connections 'x' is not a whole number in decimal (1 to 65536)" ]
+expect "serve --max-per-ip 65537: exit 2" [ "$(rc_err "$THP" serve --max-per-ip 65537)" = "2|thp: serve: --max-per-ip '65537' is out of range (1 to 65536)" ]
 
 # trace: options are checked before root and tracefs
 expect "trace: bad duration is a usage error" [ "$(rc_err "$THP" trace -d 0)" = "2|thp: trace: --duration '0' is out of range (0.01 to 604800 seconds)" ]
@@ -201,6 +204,12 @@ bad_arg "watch --alert-stalls 05" "$THP" --root $FX watch --alert-stalls 05 -c 1
 expect "watch -i 0x10 names the option" [ "$(rc_err timeout 30 "$THP" watch -i 0x10)" = "2|thp: watch: --interval '0x10' is not a number of seconds in decimal such as 2 or 0.5 (0.01 to 86400)" ]
 bad_arg "show 026828 (leading zero)" "$THP" --root $PX show 026828
 expect "show 01 names the operand" [ "$(rc_err "$THP" --root $PX show 01)" = "2|thp: show: process id '01' is not a whole number in decimal (1 to 2147483647)" ]
+bad_arg "show --tlb 0 (below 0.01 s)" "$THP" show $$ --tlb 0
+bad_arg "show --tlb 1e1 (exponent)" "$THP" show $$ --tlb 1e1
+bad_arg "show --tlb 3601" "$THP" show $$ --tlb 3601
+bad_arg "show --tlb with --folios" "$THP" show $$ --tlb 1 --folios
+expect "show --tlb says the range" [ "$(rc_err "$THP" show $$ --tlb 0)" = "2|thp: show: --tlb '0' is out of range (0.01 to 3600 seconds)" ]
+expect "show --tlb on a recorded tree: exit 1, says why" [ "$(rc_err "$THP" --root $PX show 26828 --tlb 1)" = "1|thp: show: --tlb needs the live host, not a recorded tree ('$PX')" ]
 bad_arg "ps -u 4294967296 (not uid 0)" "$THP" --root $PX ps -u 4294967296
 expect "ps -u 4294967296 says the range" [ "$(rc_err "$THP" --root $PX ps -u 4294967296)" = "2|thp: ps: --user '4294967296' is out of range (0 to 4294967294)" ]
 bad_arg "ps -u 01" "$THP" --root $PX ps -u 01
@@ -212,6 +221,9 @@ bad_arg "serve --top 010" "$THP" serve --top 010 -l 127.0.0.1:0
 bad_arg "serve -l HOST:99999 (not port 34463)" "$THP" serve -l 127.0.0.1:99999
 bad_arg "serve -l HOST:08080" "$THP" serve -l 127.0.0.1:08080
 expect "serve -l HOST:99999 says why" [ "$(rc_err timeout 30 "$THP" serve -l 127.0.0.1:99999)" = "2|thp: serve: invalid listen address '127.0.0.1:99999' (the port is a decimal number from 0 to 65535; use ADDR:PORT)" ]
+# (a host without libmicrohttpd gives the same usage error: it is not loaded yet)
+expect "serve -l HOST:99999 is refused before libmicrohttpd is loaded" \
+	sh -c "! LD_DEBUG=files '$THP' serve -l 127.0.0.1:99999 2>&1 | grep -q libmicrohttpd"
 bad_arg "hugetlb plan 2^64-1 (not 16 EiB)" "$THP" --root "$HX" hugetlb plan 18446744073709551615
 expect "hugetlb plan 2^64-1 says the range" [ "$(rc_err "$THP" --root "$HX" hugetlb plan 18446744073709551615)" = "2|thp: hugetlb plan: size '18446744073709551615' is out of range (1 B to 4 PiB, the most a Linux host addresses)" ]
 bad_arg "hugetlb plan --margin 0.125 (no decimal dropped)" "$THP" --root "$HX" hugetlb plan 16G --margin 0.125

@@ -68,12 +68,14 @@ check() {
 	tree=$1
 	shift
 	rm -rf "$tmp/cap" "$tmp/cap.tar.gz"
+	# a hang, not a slow run: a capture of the longline tree copies 200 MiB,
+	# which takes half a minute under the sanitizer on a busy machine
 	# shellcheck disable=SC2086
-	timeout 20 $run_as "$THP" --root "$H/$tree" "$@" > "$tmp/out" 2> "$tmp/err" < /dev/null
+	timeout 90 $run_as "$THP" --root "$H/$tree" "$@" > "$tmp/out" 2> "$tmp/err" < /dev/null
 	rc=$?
 	what="$tree: thp $*${run_as:+ (as nobody)}"
 	if [ "$rc" -eq 124 ]; then
-		bad "$what: hung (killed after 20 s)"
+		bad "$what: hung (killed after 90 s)"
 	elif [ "$rc" -gt 3 ]; then
 		bad "$what: exit $rc"
 		head -5 "$tmp/err"

@@ -14,7 +14,8 @@ summary() {
 : "${THP:=./thp}"
 # hog_start CMD...: runs CMD (a tests/live/hog command line, maybe behind a
 # wrapper that execs it) in the background with its stdin held open; waits for
-# its "ready ADDR" line and sets hog_pid and hog_addr (empty when it failed).
+# its "ready ADDR" line (at most hog_wait tenths of a second, default 100)
+# and sets hog_pid and hog_addr (empty when it failed).
 hog_start() {
 	hog_dir=$(mktemp -d)
 	mkfifo "$hog_dir/in"
@@ -22,7 +23,7 @@ hog_start() {
 	hog_pid=$!
 	exec 8> "$hog_dir/in"
 	_i=0
-	while ! grep -q '^ready' "$hog_dir/out" 2> /dev/null && kill -0 "$hog_pid" 2> /dev/null && [ $_i -lt 200 ]; do
+	while ! grep -q '^ready' "$hog_dir/out" 2> /dev/null && kill -0 "$hog_pid" 2> /dev/null && [ $_i -lt $((${hog_wait:-100} * 2)) ]; do
 		sleep 0.05
 		_i=$((_i + 1))
 	done

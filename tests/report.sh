@@ -64,6 +64,11 @@ expect "report --group-by host names the choice" grep -q "invalid --group-by 'ho
 expect "nothing readable: exit 1" [ "$(rc_of "$THP" report "$tmp/ps.json")" = 1 ]
 expect "a skipped file is not fatal: exit 0" [ "$(rc_of "$THP" report "$tmp/ps.json" "$J/rhel6.status.json")" = 0 ]
 expect "a skipped file is named on stderr" grep -q "^thp: report: $tmp/ps.json: a 'thp-ps/1' document, not thp status or doctor JSON; skipped$" "$tmp/e"
+: > "$tmp/empty.json"
+mkfifo "$tmp/fifo.json"
+expect "an empty file and a FIFO: skipped, exit 1" [ "$(rc_of timeout 20 "$THP" report "$tmp/empty.json" "$tmp/fifo.json")" = 1 ]
+expect "an empty file is named" grep -q "^thp: report: $tmp/empty.json: empty (no JSON document in it); skipped$" "$tmp/e"
+expect "a FIFO is named, not waited on" grep -q "^thp: report: $tmp/fifo.json: not a regular file; skipped$" "$tmp/e"
 # the same documents one after another in one file, or as a JSON array: the same hosts
 cat "$J"/*.json > "$tmp/all.json"
 jq -s . "$J"/*.json > "$tmp/array.json"

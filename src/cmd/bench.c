@@ -1097,7 +1097,7 @@ static int check_size(const struct bench *b, const char *arg)
 
 static int bench_modes(struct bench *b, const struct modes *m)
 {
-	struct json_object *results = json_object_new_array(), *doc;
+	struct json_object *results, *doc;
 	struct thp_busy busy;
 	char enabled[32];
 	int rc = 0;
@@ -1108,6 +1108,7 @@ static int bench_modes(struct bench *b, const struct modes *m)
 	}
 	if (modes_begin(&b->ctx->root, m))
 		return 1;
+	results = json_object_new_array();
 	thp_busy_sample(&b->ctx->root, 200, &busy);
 	char comm[4 * sizeof(busy.top_comm)];
 	if (thp_busy_noisy(&busy) && !b->ctx->json)

@@ -19,7 +19,7 @@
 
 enum col {
 	C_PID, C_USER, C_COMMAND, C_CGROUP, C_PROCS, C_RSS, C_ANON, C_THP, C_COVER,
-	C_SHMEM_PMD, C_FILE_PMD, C_HUGETLB, C_THP_STATE, NCOLS
+	C_SHMEM_PMD, C_FILE_PMD, C_HUGETLB, C_PTE, C_THP_STATE, NCOLS
 };
 
 enum col_kind { K_TEXT, K_SIZE, K_COUNT, K_PCT };
@@ -43,6 +43,7 @@ static const struct column {
 	[C_SHMEM_PMD] = { "SHMEM_PMD", K_SIZE, false, "PMD-mapped shmem/tmpfs (ShmemPmdMapped)" },
 	[C_FILE_PMD] = { "FILE_PMD", K_SIZE, false, "PMD-mapped page cache (FilePmdMapped)" },
 	[C_HUGETLB] = { "HUGETLB", K_SIZE, false, "hugetlbfs pages (Private_ + Shared_Hugetlb)" },
+	[C_PTE] = { "PTE", K_SIZE, false, "page tables, every level below the top (VmPTE)" },
 	[C_THP_STATE] = { "THP_STATE", K_TEXT, true, "on, off (prctl), off (inherited from PID COMM)" },
 };
 _Static_assert(sizeof(cols) / sizeof(cols[0]) == NCOLS, "one descriptor per column");
@@ -59,6 +60,8 @@ struct row {
 	uid_t uid;
 	uint64_t nprocs;
 	struct thp_rollup r;
+	uint64_t pte;   /* VmPTE, summed over a group */
+	uint64_t npte;  /* processes that showed VmPTE */
 	struct thp_pstatus st, origin; /* origin.pid is 0 unless THP is off */
 	char *cmd;
 	char *cgroup;
@@ -315,6 +318,8 @@ static int scan_proc(pid_t pid, void *ctx)
 	row->uid = st.uid;
 	row->nprocs = 1;
 	row->r = r;
+	row->pte = st.pte;
+	row->npte = st.has_pte;
 	row->st = st;
 	proc_state(sc, row);
 	row->cmd = strdup(cmd);
@@ -336,6 +341,7 @@ static uint64_t row_num(const struct row *r, enum col c)
 	case C_SHMEM_PMD: return r->r.shmem_pmd;
 	case C_FILE_PMD: return r->r.file_pmd;
 	case C_HUGETLB: return r->r.private_hugetlb + r->r.shared_hugetlb;
+	case C_PTE: return r->pte;
 	default: return 0;
 	}
 }
@@ -406,6 +412,8 @@ static void group_rows(struct scan *sc)
 		} else {
 			struct row *g = &sc->rows[j];
 			rollup_add(&g->r, &r->r);
+			g->pte += r->pte;
+			g->npte += r->npte;
 			thp_folio_stats_add(&g->f, &r->f);
 			g->has_folios |= r->has_folios;
 			g->nprocs++;
@@ -422,6 +430,8 @@ static void totals(const struct scan *sc, struct row *t)
 	t->nprocs = 0;
 	for (size_t i = 0; i < sc->n; i++) {
 		rollup_add(&t->r, &sc->rows[i].r);
+		t->pte += sc->rows[i].pte;
+		t->npte += sc->rows[i].npte;
 		thp_folio_stats_add(&t->f, &sc->rows[i].f);
 		t->has_folios |= sc->rows[i].has_folios;
 		t->nprocs += sc->rows[i].nprocs;
@@ -440,6 +450,8 @@ static const char *cell(struct scan *sc, const struct row *r, enum col c, bool t
 	}
 	if (sc->o->by != BY_NONE && c == C_COMMAND)
 		return r->cmd;
+	if (c == C_PTE && !r->npte)
+		return "-"; /* the kernel does not show VmPTE */
 	switch (cols[c].kind) {
 	case K_SIZE: return out_size(buf, cap, row_num(r, c), sc->o->bytes);
 	case K_COUNT: snprintf(buf, cap, "%" PRIu64, row_num(r, c)); return buf;
@@ -509,6 +521,7 @@ static struct json_object *row_json(struct scan *sc, const struct row *r, bool g
 		json_object_object_add(j, "cgroup", json_object_new_string(r->cgroup));
 	}
 	out_json_rollup(j, &r->r);
+	json_object_object_add(j, "pte", r->npte ? out_json_u64(r->pte) : NULL);
 	if (!group)
 		out_json_thp_state(j, &r->st, r->origin.pid ? &r->origin : NULL);
 	if (sc->o->folios) {

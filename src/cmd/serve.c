@@ -16,9 +16,14 @@
 
 #define DEFAULT_LISTEN "127.0.0.1:9567"
 #define REQUEST_MEMORY (16u << 10) /* request line and headers; more is answered 431/414 */
-#define THREADS 4
-#define CONN_LIMIT 64
-#define CONN_TIMEOUT 10 /* seconds a connection may stay idle */
+#define THREADS 4 /* scrapes answered at once; each thread also polls its share of connections */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define TIMEOUT_DEFAULT 10 /* seconds a connection may stay idle */
+#define TIMEOUT_MAX 3600
+#define CONNS_DEFAULT 256 /* connections open at once, from everywhere */
+#define CONNS_MAX 65536
+#define PER_IP_DEFAULT 16 /* connections open at once from one address */
 
 /* libmicrohttpd is opened when 'thp serve' starts instead of being linked into
  * thp: through GnuTLS it would add about 1.3 ms to the start of every command. */
@@ -75,6 +80,12 @@ static void usage(void)
 	       "                        address to listen on (default " DEFAULT_LISTEN ");\n"
 	       "                        [IPV6]:PORT for IPv6, :PORT for every IPv4 address\n"
 	       "%s"
+	       "      --timeout SECONDS close a connection idle this long (default " STR(TIMEOUT_DEFAULT) ")\n"
+	       "      --max-connections N\n"
+	       "                        connections open at once (default " STR(CONNS_DEFAULT) "); more wait in\n"
+	       "                        the listen queue until one closes\n"
+	       "      --max-per-ip N    connections open at once from one address (default\n"
+	       "                        " STR(PER_IP_DEFAULT) "); more are closed at once\n"
 	       "  -h, --help            show this help\n", thp_metrics_opts_help);
 }
 
@@ -174,7 +185,6 @@ static int parse_listen(const char *spec, struct addrinfo **ai)
 	const char *colon = strrchr(spec, ':');
 	char host[256];
 	size_t n;
-
 	uint64_t port;
 
 	if (!colon || !colon[1])
@@ -200,48 +210,95 @@ static int parse_listen(const char *spec, struct addrinfo **ai)
 	return getaddrinfo(n ? host : NULL, colon + 1, &hints, ai);
 }
 
-int cmd_serve(struct thp_ctx *ctx, int argc, char **argv)
+/* What the command line asks for, beyond the metrics options. */
+struct serve_opts {
+	const char *listen;
+	int timeout, conns, per_ip;
+};
+
+/* Parses the options into O and S->opts. Returns -1 to go on, or the exit status. */
+static int parse_opts(int argc, char **argv, struct serve_opts *o, struct server *s)
 {
 	static const struct option lo[] = {
 		{ "listen", required_argument, NULL, 'l' },
 		THP_METRICS_LONGOPTS,
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "max-connections", required_argument, NULL, 'C' },
+		{ "max-per-ip", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct server srv = { &ctx->root, THP_METRICS_OPTS_INIT };
-	const char *listen = DEFAULT_LISTEN;
-	struct addrinfo *ai = NULL;
-	struct MHD_Daemon *d;
-	const union MHD_DaemonInfo *info;
-	sigset_t stop;
-	int c, sig, err;
+	int c;
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "+l:" THP_METRICS_SHORTOPTS "h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'l': listen = optarg; break;
+		case 'l': o->listen = optarg; break;
+		case 'T': if (!thp_opt_int("serve", "--timeout", optarg, 1, TIMEOUT_MAX, &o->timeout)) goto usage; break;
+		case 'C': if (!thp_opt_int("serve", "--max-connections", optarg, 1, CONNS_MAX, &o->conns)) goto usage; break;
+		case 'P': if (!thp_opt_int("serve", "--max-per-ip", optarg, 1, CONNS_MAX, &o->per_ip)) goto usage; break;
 		case 'h': usage(); return 0;
 		default:
-			if (thp_metrics_opt(c, optarg, &srv.opts, "serve"))
-				return thp_usage_error("serve");
+			if (thp_metrics_opt(c, optarg, &s->opts, "serve"))
+				goto usage;
 		}
 	}
-	if (optind < argc) {
-		thp_err("serve: unexpected argument '%s'", argv[optind]);
-		return thp_usage_error("serve");
-	}
-	const char *why = load_mhd();
-	if (why) {
-		thp_err("serve: cannot load libmicrohttpd (%s): %s", THP_MHD_SONAME, why);
-		return 1;
-	}
-	err = parse_listen(listen, &ai);
+	if (optind == argc)
+		return -1;
+	thp_err("serve: unexpected argument '%s'", argv[optind]);
+usage:
+	return thp_usage_error("serve");
+}
+
+/* Starts the server threads for S on address AI with the limits of O, or
+ * returns NULL with errno set. Slow clients cost a connection slot each and no
+ * thread: every thread polls its connections with epoll, so a scrape is
+ * answered while hundreds of connections trickle their headers. Each thread
+ * gets an equal share of the connection limit, so there are no more threads
+ * than connections (with more, libmicrohttpd 0.9.75 hangs when it is stopped). */
+static struct MHD_Daemon *start(struct server *s, const struct serve_opts *o, const struct addrinfo *ai)
+{
+	unsigned threads = o->conns < THREADS ? (unsigned)o->conns : THREADS;
+
+	return p_MHD_start_daemon(
+		MHD_USE_EPOLL_INTERNAL_THREAD | (ai->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0), 0,
+		NULL, NULL, handle, s,
+		MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+		MHD_OPTION_THREAD_POOL_SIZE, threads,
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned)o->conns,
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)o->per_ip,
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)o->timeout,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)REQUEST_MEMORY,
+		MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL,
+		MHD_OPTION_END);
+}
+
+int cmd_serve(struct thp_ctx *ctx, int argc, char **argv)
+{
+	struct server srv = { &ctx->root, THP_METRICS_OPTS_INIT };
+	struct serve_opts o = { DEFAULT_LISTEN, TIMEOUT_DEFAULT, CONNS_DEFAULT, PER_IP_DEFAULT };
+	struct addrinfo *ai = NULL;
+	struct MHD_Daemon *d;
+	const union MHD_DaemonInfo *info;
+	sigset_t stop;
+	int sig, err = parse_opts(argc, argv, &o, &srv);
+
+	if (err >= 0)
+		return err;
+	err = parse_listen(o.listen, &ai);
 	if (err) {
-		thp_err("serve: invalid listen address '%s' (%s; use ADDR:PORT)", listen,
+		thp_err("serve: invalid listen address '%s' (%s; use ADDR:PORT)", o.listen,
 			err == EAI_NONAME    ? "no such address"
 			: err == EAI_SERVICE ? "the port is a decimal number from 0 to 65535"
 					     : gai_strerror(err));
 		return 2;
+	}
+	/* after every usage error, which a host without the library reports too */
+	const char *why = load_mhd();
+	if (why) {
+		thp_err("serve: cannot load libmicrohttpd (%s): %s", THP_MHD_SONAME, why);
+		freeaddrinfo(ai);
+		return 1;
 	}
 	/* the server threads inherit this mask, so the signals reach sigwait below */
 	sigemptyset(&stop);
@@ -250,24 +307,16 @@ int cmd_serve(struct thp_ctx *ctx, int argc, char **argv)
 	sigaddset(&stop, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	d = p_MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD | (ai->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0),
-			     0, NULL, NULL, handle, &srv,
-			     MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-			     MHD_OPTION_THREAD_POOL_SIZE, (unsigned)THREADS,
-			     MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONN_LIMIT,
-			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONN_TIMEOUT,
-			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)REQUEST_MEMORY,
-			     MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL,
-			     MHD_OPTION_END);
+	d = start(&srv, &o, ai);
 	freeaddrinfo(ai);
 	if (!d) {
-		thp_err("cannot listen on '%s': %s", listen, strerror(errno ? errno : EADDRINUSE));
+		thp_err("cannot listen on '%s': %s", o.listen, strerror(errno ? errno : EADDRINUSE));
 		return 1;
 	}
 	info = p_MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-	int hlen = (int)(strrchr(listen, ':') - listen);
+	int hlen = (int)(strrchr(o.listen, ':') - o.listen);
 	fprintf(stderr, "thp: serving http://%.*s:%u/metrics\n", hlen ? hlen : 7,
-		hlen ? listen : "0.0.0.0", info ? (unsigned)info->port : 0u);
+		hlen ? o.listen : "0.0.0.0", info ? (unsigned)info->port : 0u);
 	while (sigwait(&stop, &sig) == 0 && sig != SIGINT && sig != SIGTERM && sig != SIGHUP)
 		;
 	p_MHD_stop_daemon(d);

@@ -12,6 +12,7 @@
 #include "../core/mounts.h"
 #include "../core/parse.h"
 #include "../core/proc.h"
+#include "../core/ptables.h"
 #include "../core/status.h"
 #include "../core/users.h"
 #include "../core/why.h"
@@ -22,6 +23,7 @@
 
 struct opts {
 	bool all, folios, rollup, bytes, json;
+	double tlb; /* seconds to count dTLB misses; 0: not asked */
 	pid_t pid;
 	int ncont;
 	uint64_t cont[CONT_MAX]; /* --cont sizes in bytes */
@@ -45,6 +47,7 @@ struct show {
 	int pagemap;
 	bool scan_ok;     /* PAGEMAP_SCAN answered for every VMA */
 	uint64_t pmd_total, zero_total;
+	uint64_t pt_replaced; /* last-level page tables 2 MiB pages would replace */
 	struct vrow *rows;
 	size_t n, cap;
 	struct thp_rollup total;
@@ -55,10 +58,12 @@ static void usage(void)
 {
 	puts("Usage: thp [--root DIR] show PID [options]\n"
 	     "\n"
-	     "One process: its THP state (and which ancestor disabled THP), its totals, and one\n"
-	     "row per mapping (VMA) with its huge pages, whether the kernel deems it eligible,\n"
-	     "its madvise advice, how many aligned PMD-sized slots it holds, and for a mapping\n"
-	     "without huge pages, the reason. Reads /proc/PID/smaps.\n"
+	     "One process: its THP state (and which ancestor disabled THP), its totals, its\n"
+	     "page tables (VmPTE, and an estimate with 2 MiB hugetlb pages: see PAGE TABLES\n"
+	     "in thp(1)), and one row per mapping (VMA) with its huge pages, whether the\n"
+	     "kernel deems it eligible, its madvise advice, how many aligned PMD-sized slots\n"
+	     "it holds, and for a mapping without huge pages, the reason. Reads\n"
+	     "/proc/PID/smaps.\n"
 	     "\n"
 	     "Options:\n"
 	     "  -a, --all       also show mappings with nothing resident\n"
@@ -68,6 +73,9 @@ static void usage(void)
 	     "      --rollup    with --folios, only the process's sums\n"
 	     "      --cont SIZE with --folios, also memory in aligned contiguous blocks of SIZE\n"
 	     "                  (64K: arm64 contpte), as tools/mm/thpmaps --cont; repeatable\n"
+	     "      --tlb SECONDS  instead, count the dTLB misses of each thread for SECONDS\n"
+	     "                  (perf_event_open, hardware counters): misses per thousand\n"
+	     "                  instructions, page-walk cycles where the CPU names them\n"
 	     "  -b, --bytes     print sizes in bytes\n"
 	     "  -J, --json      one JSON document (sizes in bytes)\n"
 	     "  -h, --help      show this help");
@@ -90,6 +98,7 @@ static int collect(const struct thp_vma *v, void *ctx)
 	s->total.file_pmd += v->m.file_pmd;
 	s->total.private_hugetlb += v->m.private_hugetlb;
 	s->total.shared_hugetlb += v->m.shared_hugetlb;
+	s->pt_replaced += thp_vma_pt_replaced(v);
 	if (!s->o->all && !v->m.rss && !hugetlb_of(v))
 		return 0;
 	if (s->n == s->cap) {
@@ -225,11 +234,34 @@ static bool mthp_policy(const struct thp_why_ctx *c, char *buf, size_t cap)
 	return len > 0;
 }
 
+/* True when the page-table estimate applies: 4 KiB base pages and 2 MiB PMDs
+ * (or no THP, whose PMD size would tell otherwise). */
+static bool pt_estimable(const struct show *s)
+{
+	return s->why.pmd_size == 0 || s->why.pmd_size == THP_PT_SPAN;
+}
+
+/* The page-table line: VmPTE now, and the estimate with 2 MiB pages. */
+static const char *pt_text(const struct show *s, const struct thp_pstatus *st, char *buf, size_t cap)
+{
+	char now[32], est[32];
+
+	if (!st->has_pte)
+		return "not shown by the kernel (no VmPTE)";
+	out_size(now, sizeof(now), st->pte, s->o->bytes);
+	if (!pt_estimable(s))
+		snprintf(buf, cap, "%s (VmPTE); no estimate for a PMD size other than 2 MiB", now);
+	else
+		snprintf(buf, cap, "%s (VmPTE); with 2 MiB hugetlb pages about %s (estimate, see thp(1))",
+			 now, out_size(est, sizeof(est), thp_pt_estimate(st->pte, s->pt_replaced), s->o->bytes));
+	return buf;
+}
+
 static void print_text(const struct show *s, const struct thp_pstatus *st, const char *state,
 		       const char *cmdline, const char *user)
 {
 	const struct opts *o = s->o;
-	char b[10][64], pct[16], why[400], range[48], slots[24];
+	char b[10][64], pct[16], why[400], range[48], slots[24], pt[160];
 	struct out_table *t = out_table_new(2, NULL, true);
 
 	printf("Process %d (%s)", (int)st->pid, out_esc(b[0], sizeof(b[0]), st->name));
@@ -253,6 +285,7 @@ static void print_text(const struct show *s, const struct thp_pstatus *st, const
 		{ "FILE_PMD", out_size(b[6], sizeof(b[6]), s->total.file_pmd, o->bytes) },
 		{ "HUGETLB", out_size(b[7], sizeof(b[7]), s->total.private_hugetlb + s->total.shared_hugetlb,
 				       o->bytes) },
+		{ "page tables", pt_text(s, st, pt, sizeof(pt)) },
 	};
 	for (size_t i = 0; i < sizeof(hdr) / sizeof(hdr[0]); i++) {
 		out_table_row(t, hdr[i]);
@@ -326,6 +359,17 @@ static void print_text(const struct show *s, const struct thp_pstatus *st, const
 	}
 }
 
+static struct json_object *pt_json(const struct show *s, const struct thp_pstatus *st)
+{
+	struct json_object *j = json_object_new_object();
+	bool est = st->has_pte && pt_estimable(s);
+
+	json_object_object_add(j, "vmpte", st->has_pte ? out_json_u64(st->pte) : NULL);
+	json_object_object_add(j, "tables_replaced", out_json_u64(s->pt_replaced));
+	json_object_object_add(j, "estimate_2m", est ? out_json_u64(thp_pt_estimate(st->pte, s->pt_replaced)) : NULL);
+	return j;
+}
+
 static void print_json(const struct show *s, const struct thp_pstatus *st, const struct thp_pstatus *origin,
 		       const char *cmdline, const char *user)
 {
@@ -350,6 +394,7 @@ static void print_json(const struct show *s, const struct thp_pstatus *st, const
 	json_object_object_add(tot, "pmd_mapped", s->scan_ok ? out_json_u64(s->pmd_total) : NULL);
 	json_object_object_add(tot, "huge_zero_mapped", huge_zero(s) >= 0 ? out_json_u64((uint64_t)huge_zero(s)) : NULL);
 	json_object_object_add(top, "totals", tot);
+	json_object_object_add(top, "page_tables", pt_json(s, st));
 	state = json_object_get_string(json_object_object_get(top, "thp_state"));
 	for (size_t i = 0; !s->o->rollup && i < s->n; i++) {
 		const struct vrow *r = &s->rows[i];
@@ -408,11 +453,11 @@ static void print_json(const struct show *s, const struct thp_pstatus *st, const
 
 static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv)
 {
-	enum { O_FOLIOS = 256, O_ROLLUP, O_CONT };
+	enum { O_FOLIOS = 256, O_ROLLUP, O_CONT, O_TLB };
 	static const struct option lo[] = {
 		{ "all", no_argument, NULL, 'a' },       { "folios", no_argument, NULL, O_FOLIOS },
 		{ "rollup", no_argument, NULL, O_ROLLUP }, { "cont", required_argument, NULL, O_CONT },
-		{ "bytes", no_argument, NULL, 'b' },
+		{ "bytes", no_argument, NULL, 'b' },       { "tlb", required_argument, NULL, O_TLB },
 		{ "json", no_argument, NULL, 'J' },      { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -434,6 +479,10 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 				o->ncont++;
 			o->folios = true;
 			break;
+		case O_TLB:
+			if (!thp_opt_decimal("show", "--tlb", optarg, "seconds", 0.01, 3600, &o->tlb))
+				return thp_usage_error("show");
+			break;
 		case 'b': o->bytes = true; break;
 		case 'J': o->json = true; break;
 		case 'h': usage(); return 0;
@@ -450,6 +499,10 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 	}
 	if (!thp_opt_int("show", "process id", argv[optind], 1, THP_PID_MAX, &pid))
 		return thp_usage_error("show");
+	if (o->tlb > 0 && (o->folios || o->all)) {
+		thp_err("show: --tlb counts misses; it does not go with %s", o->folios ? "--folios" : "--all");
+		return thp_usage_error("show");
+	}
 	o->pid = (pid_t)pid;
 	return -1;
 }
@@ -565,6 +618,8 @@ int cmd_show(struct thp_ctx *ctx, int argc, char **argv)
 		thp_err("show: process %d is a kernel thread (it has no user memory)", (int)o.pid);
 		return 1;
 	}
+	if (o.tlb > 0)
+		return thp_show_tlb(ctx, &st, o.tlb, o.json, o.bytes);
 	thp_cmdline_read(&ctx->root, o.pid, cmdline, sizeof(cmdline));
 	host = malloc(sizeof(*host));
 	if (!host)

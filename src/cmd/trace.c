@@ -484,9 +484,7 @@ int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
 		thp_err("trace: %" PRIu64 " events were lost (the trace buffers overflowed); figures are incomplete", lost);
 	rc = 0;
 out:
-	err = thp_tracefs_close(tf);
-	if (err)
-		thp_err("trace: tracefs stays mounted: cannot unmount it: %s", strerror(-err));
+	thp_tracefs_close(tf);
 	json_object_put(r.events);
 	thp_trace_free(r.t);
 	return rc;

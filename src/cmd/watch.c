@@ -80,6 +80,10 @@ struct report {
 	double psi_some, psi_full;
 	uint64_t anon_huge;
 	uint64_t stalls; /* compaction stalls in the interval, for the alert */
+	double tlb_per_s;
+	bool has_tlb;
+	const char *tlb_unknown; /* why there is no shootdown rate; NULL when there is */
+	char tlb_why[96];
 	int nrates[NGROUPS];
 	struct rate rates[NGROUPS][GROUP_MAX];
 	struct {
@@ -115,7 +119,8 @@ static void usage(void)
 	puts("Usage: thp [--root DIR] watch [options]\n"
 	     "\n"
 	     "Print THP activity per interval as rates: faults and fallbacks, compaction\n"
-	     "stalls, khugepaged collapses, splits, per-size mTHP counters that moved, and\n"
+	     "stalls, khugepaged collapses, splits, TLB shootdowns (the TLB row of\n"
+	     "/proc/interrupts, summed over CPUs), per-size mTHP counters that moved, and\n"
 	     "the state: AnonHugePages, free PMD-sized blocks per zone, memory pressure.\n"
 	     "\n"
 	     "Options:\n"
@@ -204,6 +209,25 @@ static void compute_rates(const struct sample *a, const struct sample *b, struct
 		}
 		if (moved)
 			r->nsizes++;
+	}
+}
+
+/* The rate of TLB shootdowns from A to B, or why there is none. */
+static void compute_tlb(const struct sample *a, const struct sample *b, struct report *r)
+{
+	const struct thp_status *x = &a->st, *y = &b->st;
+
+	if (x->tlb_err || y->tlb_err) {
+		snprintf(r->tlb_why, sizeof(r->tlb_why), "/proc/interrupts: %s",
+			 thp_strerror(y->tlb_err ? y->tlb_err : x->tlb_err));
+		r->tlb_unknown = r->tlb_why;
+	} else if (!x->tlb.present || !y->tlb.present)
+		r->tlb_unknown = "no TLB row in /proc/interrupts on this architecture";
+	else if (x->tlb.ncpus != y->tlb.ncpus || y->tlb.total < x->tlb.total)
+		r->tlb_unknown = "CPUs went offline or online";
+	else {
+		r->has_tlb = true;
+		r->tlb_per_s = (double)(y->tlb.total - x->tlb.total) / r->secs;
 	}
 }
 
@@ -321,6 +345,10 @@ static void print_text(const struct opts *o, const struct sample *b, const struc
 			printf(" %s +%" PRIu64, r->progress[i].name, r->progress[i].delta);
 		putchar('\n');
 	}
+	if (r->has_tlb)
+		printf("  %-11s shootdowns %s\n", "tlb", rate_str(v, sizeof(v), r->tlb_per_s));
+	else if (r->seq == 1)
+		printf("  %-11s shootdowns unknown (%s)\n", "tlb", r->tlb_unknown);
 	for (int i = 0; i < r->nsizes; i++) {
 		char sz[32];
 		printf("  mTHP %-6s", out_size(sz, sizeof(sz), r->sizes[i].bytes, false));
@@ -412,7 +440,11 @@ static int print_json(const struct opts *o, const struct sample *b, const struct
 		for (int i = 0; i < r->nrates[g]; i++)
 			json_object_object_add(rates, r->rates[g][i].name,
 					       out_json_num(r->rates[g][i].per_s, 3));
+	if (r->has_tlb)
+		json_object_object_add(rates, "tlb_shootdowns", out_json_num(r->tlb_per_s, 3));
 	json_object_object_add(j, "per_second", rates);
+	if (!r->has_tlb)
+		json_object_object_add(j, "tlb_shootdowns_unknown", json_object_new_string(r->tlb_unknown));
 	if (r->has_fallback_pct)
 		json_object_object_add(j, "fault_fallback_pct", out_json_num(r->fallback_pct, 2));
 	if (r->nprogress) {
@@ -469,6 +501,7 @@ static int report(const struct opts *o, const struct thp_root *root_b, const str
 	if (live)
 		clock_gettime(CLOCK_REALTIME, &r->wall);
 	compute_rates(a, b, r);
+	compute_tlb(a, b, r);
 	compute_state(b, r);
 	check_alert(root_b, a, b, o->alert, r);
 	if (o->json)

@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* tracefs.c - thp's tracefs instance: mount, events, per-CPU raw reading, cleanup */
+/* tracefs.c - thp's tracefs instance: private mount, events, per-CPU raw reading, cleanup */
 #include "tracefs.h"
 
+#include "../core/arg.h"
 #include "../core/tevent.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sched.h>
 #include <sys/mount.h>
 #include <unistd.h>
 
@@ -25,7 +28,6 @@
 
 struct thp_tracefs {
 	char *dir;        /* tracefs mount point */
-	bool mounted;     /* thp mounted it, and unmounts it */
 	struct tracefs_instance *inst;
 	struct tep_handle *tep;
 	struct thp_tevents *tv;
@@ -55,16 +57,29 @@ static char *find_mount(void)
 	return found;
 }
 
-/* Removes instances of thp processes that no longer exist (killed by SIGKILL). */
+/* Mounts tracefs in a mount namespace of thp's own, so the host never sees the
+ * mount and it goes away with thp, however thp ends. Call before any thread. */
+static int mount_private(void)
+{
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("nodev", TRACEFS_DIR, "tracefs", 0, NULL) < 0)
+		return -errno;
+	return 0;
+}
+
+/* Removes instances of thp processes that no longer exist (killed by SIGKILL).
+ * The names are matched here: libtracefs 1.6 leaks the regex it is given. */
 static void remove_stale(void)
 {
-	char **names = tracefs_instances("^" INSTANCE_PREFIX "[0-9][0-9]*$");
+	char **names = tracefs_instances(NULL);
 
 	for (int i = 0; names && names[i]; i++) {
-		long pid = strtol(names[i] + strlen(INSTANCE_PREFIX), NULL, 10);
+		uint64_t pid;
 		struct tracefs_instance *old;
 
-		if (pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		if (strncmp(names[i], INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)) != 0 ||
+		    thp_arg_u64(names[i] + strlen(INSTANCE_PREFIX), 1, INT_MAX, &pid) ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
 		old = tracefs_instance_alloc(NULL, names[i]);
 		if (old) {
@@ -179,11 +194,8 @@ int thp_tracefs_open(struct thp_tracefs **out, size_t buffer_kb, const char **wh
 	*what = "mount tracefs on '" TRACEFS_DIR "'";
 	tf->dir = find_mount();
 	if (!tf->dir) {
-		if (mount("nodev", TRACEFS_DIR, "tracefs", 0, NULL) < 0) {
-			rc = -errno;
+		if ((rc = mount_private()))
 			goto fail;
-		}
-		tf->mounted = true;
 		tf->dir = strdup(TRACEFS_DIR);
 	}
 	if (!tf->dir || tracefs_set_tracing_dir(tf->dir) < 0) {
@@ -329,12 +341,10 @@ uint64_t thp_tracefs_lost(struct thp_tracefs *tf)
 	return lost;
 }
 
-int thp_tracefs_close(struct thp_tracefs *tf)
+void thp_tracefs_close(struct thp_tracefs *tf)
 {
-	int rc = 0;
-
 	if (!tf)
-		return 0;
+		return;
 	if (tf->inst)
 		tracefs_trace_off(tf->inst);
 	for (int c = 0; tf->cpus && c < tf->ncpus; c++)
@@ -354,9 +364,6 @@ int thp_tracefs_close(struct thp_tracefs *tf)
 	if (tf->kbuf)
 		kbuffer_free(tf->kbuf);
 	free(tf->page);
-	if (tf->mounted && umount(tf->dir) < 0)
-		rc = -errno;
 	free(tf->dir);
 	free(tf);
-	return rc;
 }

@@ -2,8 +2,9 @@
 /* tracefs.h - a tracefs instance of thp's own: setup, raw event reading, teardown
  *
  * Tracing runs in an instance (instances/thp-trace-PID) so the global trace
- * buffer, its events and tracing_on are never touched. tracefs is mounted when
- * it is not, and unmounted again by thp_tracefs_close(). */
+ * buffer, its events and tracing_on are never touched. When tracefs is not
+ * mounted, thp mounts it in a mount namespace of its own, which the host never
+ * sees and which ends with thp. */
 #ifndef THP_TRACEFS_H
 #define THP_TRACEFS_H
 
@@ -48,8 +49,7 @@ int thp_tracefs_comm(int tid, char *comm, size_t cap);
 /* Events the kernel dropped or overwrote in this instance so far (all CPUs). */
 uint64_t thp_tracefs_lost(struct thp_tracefs *tf);
 
-/* Stops tracing, removes the instance and unmounts tracefs when thp mounted it.
- * Safe to call with NULL. Returns 0, or -errno when tracefs stays mounted. */
-int thp_tracefs_close(struct thp_tracefs *tf);
+/* Stops tracing and removes the instance. Safe to call with NULL. */
+void thp_tracefs_close(struct thp_tracefs *tf);
 
 #endif

@@ -26,6 +26,7 @@ const char *const thp_capture_host_paths[] = {
 	"sys/class/dmi/id/sys_vendor",
 	"sys/class/dmi/id/product_name",
 	"proc/vmstat",
+	"proc/interrupts",
 	"proc/meminfo",
 	"proc/buddyinfo",
 	"proc/pressure/memory",

@@ -150,6 +150,8 @@ static int add_targets(const struct thp_vma *v, void *ctx)
 	if (!t->sel->nranges && !t->sel->nnames && thp_vma_anon(v) && v->m.rss &&
 	    thp_vma_flag(v, "nh"))
 		t->skipped->nohuge++;
+	if (!n)
+		return 0;
 	if (t->n + n > t->cap) {
 		int cap = t->cap ? t->cap * 2 : 32;
 		while (cap < t->n + n)

@@ -123,6 +123,7 @@ void thp_counters_read(const struct thp_root *root, struct thp_status *st)
 	st->vmstat_err = thp_vmstat_read(root, st->vmstat, &st->nvmstat);
 	st->meminfo_err = read_counters(root, "proc/meminfo", thp_parse_meminfo, want_meminfo,
 					st->meminfo, &st->nmeminfo);
+	st->tlb_err = thp_tlb_irqs_read(root, &st->tlb);
 }
 
 /* What each known counter counts, for help texts: /proc/vmstat fields, then

@@ -19,6 +19,8 @@ static const thp_rule_fn rules[] = {
 	rule_fallback_charge,
 	rule_hugetlb_pool,
 	rule_page_tables,
+	rule_page_tables_shared,
+	rule_tlb_shootdowns,
 	rule_workloads,
 	rule_thp_inherited,
 	rule_malloc_conf,
@@ -152,6 +154,29 @@ bool vm_delta(const struct thp_host *h, const char *name, uint64_t *v)
 	if (h->before && thp_counter_get(h->before->vmstat, h->before->nvmstat, name, &old))
 		*v = *v >= old ? *v - old : 0;
 	return true;
+}
+
+bool tlb_delta(const struct thp_host *h, uint64_t *v)
+{
+	const struct thp_tlb_irqs *now = &h->st->tlb, *old = h->before ? &h->before->tlb : NULL;
+
+	if (h->st->tlb_err || !now->present)
+		return false;
+	if (old && (h->before->tlb_err || !old->present || old->ncpus != now->ncpus || old->total > now->total))
+		return false; /* CPUs went offline or online during the sample */
+	*v = now->total - (old ? old->total : 0);
+	return true;
+}
+
+void ev_tlb(struct thp_finding *f, const struct thp_host *h)
+{
+	double secs = window_secs(h);
+	uint64_t d;
+
+	if (!h->st->tlb_err && !h->st->tlb.present)
+		ev_text(f, "/proc/interrupts", "TLB shootdowns", "not counted on this architecture (no TLB row)");
+	else if (tlb_delta(h, &d) && secs > 0)
+		ev_rate(f, "/proc/interrupts", "TLB shootdowns", (double)d / secs);
 }
 
 double window_secs(const struct thp_host *h)

@@ -287,6 +287,8 @@ int thp_fleet_parse(struct thp_fleet *f, const char *buf, size_t len, const char
 		}
 	}
 	json_tokener_free(tok);
+	if (!ndoc)
+		warn(ctx, source, "empty (no JSON document in it)");
 	return taken;
 }
 

@@ -137,6 +137,24 @@ static int status_int(const char *v, long *out)
 	return 0;
 }
 
+/* A "NUMBER kB" value V in bytes into *OUT (left alone on failure).
+ * Returns 0 or -EINVAL. */
+static int status_kb(const char *v, uint64_t *out)
+{
+	char num[24];
+	size_t n = strspn(v, "0123456789");
+	uint64_t kb;
+
+	if (n == 0 || n >= sizeof(num) || strcmp(v + n, " kB") != 0)
+		return -EINVAL;
+	memcpy(num, v, n);
+	num[n] = '\0';
+	if (thp_parse_u64(num, &kb) || kb > UINT64_MAX / 1024)
+		return -EINVAL;
+	*out = kb * 1024;
+	return 0;
+}
+
 int thp_pstatus_parse(const char *buf, struct thp_pstatus *s)
 {
 	bool pid_seen = false;
@@ -167,6 +185,10 @@ int thp_pstatus_parse(const char *buf, struct thp_pstatus *s)
 			s->thp_enabled = x != 0;
 		else if ((v = status_value(line, "Kthread")) && status_int(v, &x) == 0)
 			s->kthread = x != 0;
+		else if ((v = status_value(line, "VmPTE")))
+			s->has_pte = status_kb(v, &s->pte) == 0;
+		else if ((v = status_value(line, "RssShmem")))
+			status_kb(v, &s->rss_shmem);
 	}
 	return pid_seen ? 0 : -ENODATA;
 }

@@ -15,6 +15,7 @@ void rule_khugepaged(const struct thp_host *h, struct thp_findings *out);
 void rule_in_use_anyway(const struct thp_host *h, struct thp_findings *out);
 void rule_hugetlb_pool(const struct thp_host *h, struct thp_findings *out);
 void rule_page_tables(const struct thp_host *h, struct thp_findings *out);
+void rule_tlb_shootdowns(const struct thp_host *h, struct thp_findings *out);
 void rule_fallback_charge(const struct thp_host *h, struct thp_findings *out);
 void rule_virtual_machine(const struct thp_host *h, struct thp_findings *out);
 void rule_no_huge_blocks(const struct thp_host *h, struct thp_findings *out);
@@ -24,6 +25,7 @@ void rule_persistence(const struct thp_host *h, struct thp_findings *out);
 void rule_workloads(const struct thp_host *h, struct thp_findings *out);
 void rule_thp_inherited(const struct thp_host *h, struct thp_findings *out);
 void rule_malloc_conf(const struct thp_host *h, struct thp_findings *out);
+void rule_page_tables_shared(const struct thp_host *h, struct thp_findings *out);
 
 /* Adds a finding (a scratch one when OUT is full, counted as dropped). */
 struct thp_finding *finding_add(struct thp_findings *out, const char *id, enum thp_severity sev,
@@ -50,6 +52,15 @@ bool meminfo(const struct thp_host *h, const char *name, uint64_t *v);
 /* A /proc/vmstat counter over the sample window (since boot without a
  * sample); false when the kernel lacks it. */
 bool vm_delta(const struct thp_host *h, const char *name, uint64_t *v);
+
+/* TLB shootdowns (/proc/interrupts) over the sample window, or since boot
+ * without a sample; false when the kernel does not count them, the file could
+ * not be read, or CPUs came or went during the sample. */
+bool tlb_delta(const struct thp_host *h, uint64_t *v);
+
+/* Adds the TLB shootdown rate over the window as evidence, or that this
+ * architecture does not count them; nothing when /proc/interrupts is unread. */
+void ev_tlb(struct thp_finding *f, const struct thp_host *h);
 
 /* The sample length, or the uptime without a sample; 0 when unknown. */
 double window_secs(const struct thp_host *h);

@@ -88,6 +88,7 @@ void rule_compaction_stalls(const struct thp_host *h, struct thp_findings *out)
 	ev_window(f, h);
 	if (secs > 0)
 		ev_rate(f, "", "stall rate", rate);
+	ev_tlb(f, h);
 	if (ratio)
 		ev_ratio(f, "/proc/vmstat", "THP faults that fell back (thp_fault_fallback)", fb,
 			 alloc + fb);
@@ -416,6 +417,40 @@ void rule_page_tables(const struct thp_host *h, struct thp_findings *out)
 			 thp_status_ptes_per_pmd(h->st));
 	finding_fix(f, "thp ps --all -s RSS -n 10");
 	finding_fix(f, "thp hugetlb plan SIZE   # static huge pages for a database buffer or JVM heap");
+}
+
+/* TLB shootdowns per CPU and second during a sample that make a finding. */
+#define TLB_PER_CPU_RATE 1000
+
+/* The vmstat counters of work that sends TLB shootdowns, shown as rates beside them. */
+static const char *const tlb_causes[] = { "compact_stall", "pgmigrate_success", "thp_split_pmd",
+					  "thp_collapse_alloc", "numa_pages_migrated" };
+
+void rule_tlb_shootdowns(const struct thp_host *h, struct thp_findings *out)
+{
+	uint64_t d;
+	double rate;
+	struct thp_finding *f;
+
+	if (!h->before || h->sample_secs <= 0 || !tlb_delta(h, &d) || h->st->tlb.ncpus <= 0)
+		return;
+	rate = (double)d / h->sample_secs;
+	if (rate < (double)TLB_PER_CPU_RATE * h->st->tlb.ncpus)
+		return;
+	f = finding_add(out, "tlb-shootdowns", THP_SEV_INFO,
+			"A TLB shootdown interrupts a CPU to drop translations another CPU changed: "
+			"unmapping (free, munmap, MADV_DONTNEED), page migration (compaction, NUMA "
+			"balancing), and splitting or collapsing huge pages all send them to every CPU "
+			"that runs the process. Each costs the interrupted thread its TLB contents.");
+	finding_title(f, "CPUs received %.0f TLB shootdowns a second each during the sample.",
+		      rate / h->st->tlb.ncpus);
+	ev_tlb(f, h);
+	ev_count(f, "/proc/interrupts", "CPUs", (uint64_t)h->st->tlb.ncpus);
+	ev_window(f, h);
+	for (size_t i = 0; i < sizeof(tlb_causes) / sizeof(tlb_causes[0]); i++)
+		if (vm_delta(h, tlb_causes[i], &d))
+			ev_rate(f, "/proc/vmstat", tlb_causes[i], (double)d / h->sample_secs);
+	finding_fix(f, "thp watch   # which of compaction, splits and collapses moves with them");
 }
 
 void rule_fallback_charge(const struct thp_host *h, struct thp_findings *out)

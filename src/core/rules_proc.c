@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ptables.h"
+
 #define GiB (1024ull * 1024 * 1024)
 
 static const struct thp_host_proc *find_pid(const struct thp_host *h, pid_t pid)
@@ -413,5 +415,75 @@ void rule_malloc_conf(const struct thp_host *h, struct thp_findings *out)
 		ev_enabled(f, h, pol);
 		if (never_host)
 			finding_fix(f, "thp set enabled=madvise");
+	}
+}
+
+/* Page tables for shared memory, summed over the processes named COMM:
+ * the bytes, how many processes, and the largest RssShmem among them. */
+struct pt_group {
+	uint64_t bytes, nprocs, shmem_max;
+};
+
+static void pt_group_sum(const struct thp_host *h, const char *comm, struct pt_group *g)
+{
+	memset(g, 0, sizeof(*g));
+	for (int i = 0; i < h->nprocs; i++) {
+		const struct thp_host_proc *p = &h->procs[i];
+		if (strcmp(p->comm, comm) != 0 || !p->ps.has_pte)
+			continue;
+		g->bytes += thp_pt_shmem(p->ps.rss_shmem, p->has_rollup ? p->r.shmem_pmd : 0, p->ps.pte);
+		g->nprocs++;
+		if (p->ps.rss_shmem > g->shmem_max)
+			g->shmem_max = p->ps.rss_shmem;
+	}
+}
+
+/* True when an earlier process of H has P's command name. */
+static bool comm_seen(const struct thp_host *h, const struct thp_host_proc *p)
+{
+	for (const struct thp_host_proc *q = h->procs; q < p; q++)
+		if (strcmp(q->comm, p->comm) == 0)
+			return true;
+	return false;
+}
+
+/* Page tables for shared memory worth a finding: this share of RAM (in
+ * basis points), and at least PT_SHARED_MIN bytes. */
+#define PT_SHARED_BP 100
+#define PT_SHARED_WARN_BP 500
+#define PT_SHARED_MIN (64ull << 20)
+
+void rule_page_tables_shared(const struct thp_host *h, struct thp_findings *out)
+{
+	uint64_t total;
+
+	if (!meminfo(h, "MemTotal", &total) || total == 0)
+		return;
+	for (int i = 0; i < h->nprocs; i++) {
+		const struct thp_host_proc *p = &h->procs[i];
+		struct thp_finding *f;
+		struct pt_group g;
+
+		if (comm_seen(h, p))
+			continue;
+		pt_group_sum(h, p->comm, &g);
+		if (g.bytes < PT_SHARED_MIN || g.bytes * 10000 < total * PT_SHARED_BP)
+			continue;
+		f = finding_add(out, "page-tables-shared",
+				g.bytes * 10000 >= total * PT_SHARED_WARN_BP ? THP_SEV_WARN : THP_SEV_INFO,
+				"Each process that maps shared memory with 4 KiB pages builds its own page "
+				"tables for it, 8 bytes per page: many processes on one shared buffer "
+				"(PostgreSQL backends, forked workers) pay for it many times over. With "
+				"2 MiB hugetlb pages a process needs one entry per 2 MiB instead of 512; "
+				"THP on shared memory (shmem_enabled) saves the same where it maps PMDs.");
+		finding_title(f, "%llu %s processes spend about %llu MiB on page tables for shared memory.",
+			      (unsigned long long)g.nprocs, p->comm, (unsigned long long)(g.bytes >> 20));
+		ev_count(f, "/proc/PID/status", "processes", g.nprocs);
+		ev_bytes(f, "", "page tables for shared memory (RssShmem / 512, at most VmPTE)", g.bytes);
+		ev_bytes(f, "/proc/PID/status", "largest RssShmem", g.shmem_max);
+		ev_ratio(f, "/proc/meminfo", "of MemTotal", g.bytes, total);
+		finding_fix(f, "thp ps --by comm -o command,procs,rss,pte -s pte");
+		finding_fix(f, "thp hugetlb plan %lluM   # the largest RssShmem of %s",
+			    (unsigned long long)((g.shmem_max + (1 << 20) - 1) >> 20), p->comm);
 	}
 }

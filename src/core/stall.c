@@ -350,6 +350,8 @@ int thp_trace_flush(struct thp_trace *t, uint64_t upto)
 	size_t n = 0;
 	int rc = 0;
 
+	if (!s->npending) /* s->pending may still be NULL */
+		return 0;
 	qsort(s->pending, s->npending, sizeof(*s->pending), by_ts);
 	while (n < s->npending && s->pending[n].ev.ts <= upto && !rc)
 		rc = process(t, &s->pending[n++].ev);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "interrupts.h"
 #include "parse.h"
 #include "proc.h"
 #include "root.h"
@@ -92,6 +93,8 @@ struct thp_status {
 	int meminfo_err;
 	int nmeminfo;
 	struct thp_counter meminfo[THP_COUNTERS_MAX];
+	int tlb_err;              /* 0, or -errno of /proc/interrupts */
+	struct thp_tlb_irqs tlb;  /* TLB shootdowns; tlb.present false without a TLB row */
 
 	int cmdline_err;
 	int nboot;

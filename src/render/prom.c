@@ -242,6 +242,16 @@ static void put_vmstat(FILE *f, const struct thp_status *st)
 	}
 }
 
+/* TLB shootdowns from /proc/interrupts; absent where the kernel has no TLB row. */
+static void put_tlb(FILE *f, const struct thp_status *st)
+{
+	if (st->tlb_err || !st->tlb.present)
+		return;
+	single(f, "thp_tlb_shootdowns_total", "counter",
+	       "TLB shootdown interrupts received, summed over the CPUs (/proc/interrupts TLB)",
+	       st->tlb.total);
+}
+
 /* Per-size counters: one family per stat name, with a sample for each size. */
 static void put_size_stats(FILE *f, const struct thp_status *st)
 {
@@ -437,6 +447,7 @@ void out_prom_host(FILE *f, const struct out_prom_host *m)
 	put_policy(f, m->st);
 	put_khugepaged(f, m->st);
 	put_vmstat(f, m->st);
+	put_tlb(f, m->st);
 	put_size_stats(f, m->st);
 	if (m->compat)
 		put_meminfo(f, m->st);

@@ -11,6 +11,7 @@ case $name in
 choice) pat="$T/enabled $T/defrag $T/shmem_enabled $T/khugepaged/defrag $T/hugepages-*/enabled $T/hugepages-*/shmem_enabled" ;;
 int) pat="$T/hpage_pmd_size $T/khugepaged/* $T/hugepages-*/stats/* proc/sys/vm/* proc/sys/kernel/osrelease" ;;
 vmstat) pat="proc/vmstat" ;;
+interrupts) pat="proc/interrupts" ;;
 meminfo) pat="proc/meminfo sys/devices/system/node/node*/meminfo" ;;
 cmdline) pat="proc/cmdline" ;;
 rollup) pat="proc/[0-9]*/smaps_rollup" ;;

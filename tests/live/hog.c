@@ -2,22 +2,71 @@
 /* hog - a test workload: maps anonymous memory, optionally advises and touches it,
  * prints "ready ADDRESS" and holds it until standard input closes.
  *   hog MIB [--huge] [--nohuge] [--disable] [--sparse] [--no-touch] [--read] [--holes] [--misalign]
+ *           [--shared] [--hugetlb] [--fork N]
  * --read touches by reading (a kernel that maps the zero page uses no memory for it).
  * --holes frees every other 4 KiB page after touching, to fragment free memory.
  * --misalign advises and touches a range that starts 4 KiB past a 2 MiB
- * boundary, so that (below 2 MiB) it holds no aligned PMD slot. */
+ * boundary, so that (below 2 MiB) it holds no aligned PMD slot.
+ * --shared maps shared anonymous memory (shmem), --hugetlb 2 MiB hugetlb pages
+ * (MAP_HUGETLB, from the static pool); --fork N starts N children that touch
+ * the same memory (the PostgreSQL backends' shared buffer) before "ready". */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+/* Touches LEN bytes at P every STEP bytes, by reading when READONLY. */
+static void touch_all(char *p, size_t len, size_t step, int readonly)
+{
+	for (size_t off = 0; off < len; off += step) {
+		if (readonly)
+			(void)*(volatile char *)(p + off);
+		else
+			p[off] = 1;
+	}
+}
+
+/* Starts N children that touch P like the parent and hold it until standard
+ * input closes; returns once each has touched it, or -1. */
+static int fork_touchers(int n, char *p, size_t len, size_t step, int readonly)
+{
+	int fd[2];
+	char c;
+
+	if (pipe(fd))
+		return -1;
+	for (int i = 0; i < n; i++) {
+		pid_t pid = fork();
+		if (pid < 0)
+			return -1;
+		if (pid == 0) {
+			close(fd[0]);
+			touch_all(p, len, step, readonly);
+			if (write(fd[1], "t", 1) != 1)
+				_exit(1);
+			while (read(0, &c, 1) > 0)
+				;
+			_exit(0);
+		}
+	}
+	close(fd[1]);
+	for (int i = 0; i < n; i++)
+		if (read(fd[0], &c, 1) != 1)
+			return -1;
+	close(fd[0]);
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
 	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 64, len = mib << 20, step = 4096;
-	int advice = -1, touch = 1, holes = 0, misalign = 0, readonly = 0;
+	int advice = -1, touch = 1, holes = 0, misalign = 0, readonly = 0, children = 0;
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
+	size_t extra = 2u << 20;
 	char c;
 
 	for (int i = 2; i < argc; i++) {
@@ -37,10 +86,16 @@ int main(int argc, char **argv)
 			holes = 1;
 		else if (!strcmp(argv[i], "--misalign"))
 			misalign = 1;
+		else if (!strcmp(argv[i], "--shared"))
+			flags = (flags & ~MAP_PRIVATE) | MAP_SHARED;
+		else if (!strcmp(argv[i], "--hugetlb")) {
+			flags |= MAP_HUGETLB; /* the kernel aligns it */
+			extra = 0;
+		} else if (!strcmp(argv[i], "--fork") && i + 1 < argc)
+			children = atoi(argv[++i]);
 	}
 	/* over-allocate by 2 MiB and align, so that every 2 MiB slot can be huge */
-	char *raw = mmap(NULL, len + (2u << 20), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			 -1, 0);
+	char *raw = mmap(NULL, len + extra, PROT_READ | PROT_WRITE, flags, -1, 0);
 	if (raw == MAP_FAILED)
 		return perror("mmap"), 1;
 	char *p = (char *)(((uintptr_t)raw + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1));
@@ -48,18 +103,18 @@ int main(int argc, char **argv)
 		p += 4096;
 	if (advice >= 0 && madvise(p, len, advice))
 		return perror("madvise"), 1;
-	for (size_t off = 0; touch && off < len; off += step) {
-		if (readonly)
-			(void)*(volatile char *)(p + off);
-		else
-			p[off] = 1;
-	}
+	if (touch)
+		touch_all(p, len, step, readonly);
 	for (size_t off = 4096; holes && off < len; off += 8192)
 		if (madvise(p + off, 4096, MADV_DONTNEED))
 			return perror("madvise"), 1;
+	if (children && fork_touchers(children, p, len, step, readonly))
+		return perror("fork"), 1;
 	printf("ready %p\n", (void *)p);
 	fflush(stdout);
 	while (read(0, &c, 1) > 0)
+		;
+	while (children && wait(NULL) > 0)
 		;
 	return 0;
 }

@@ -6,9 +6,12 @@ sv_pids=
 sv_cleanup() { for p in $sv_pids; do kill "$p" 2> /dev/null; wait "$p" 2> /dev/null; done; rm -rf "$sv_tmp"; }
 trap 'sv_cleanup' EXIT INT TERM
 
-# sv_start ROOT: starts thp serve on a free loopback port; sets sv_pid and sv_port
+# sv_start ROOT [OPTION...]: starts thp serve (behind the command $sv_wrap, if
+# set) on a free loopback port; sets sv_pid and sv_port
 sv_start() {
-	"$THP" --root "$1" serve --listen 127.0.0.1:0 2> "$sv_tmp/err.$$" &
+	_root=$1
+	shift
+	$sv_wrap "$THP" --root "$_root" serve --listen 127.0.0.1:0 "$@" 2> "$sv_tmp/err.$$" &
 	sv_pid=$!
 	sv_pids="$sv_pids $sv_pid"
 	sv_port=
@@ -59,6 +62,23 @@ else
 	expect "200 concurrent scrapes from 8 clients all answered 200 with the full body" \
 		[ "$(cat "$sv_tmp"/load.* | grep -c "^200 $size\$")" = 200 ]
 
+	# an idle connection is closed after --timeout
+	kill "$sv_pid"; wait "$sv_pid" 2> /dev/null
+	sv_start $SVFX --timeout 1
+	expect "a connection idle for --timeout 1 is closed (within 4 s)" \
+		timeout 4 bash -c "exec 3<>/dev/tcp/127.0.0.1/$sv_port; printf 'GET /metrics HTTP/1.1\r\n' >&3; cat <&3 > /dev/null"
+
+	# fewer connections than server threads: it answers, and stops when told
+	kill "$sv_pid"; wait "$sv_pid" 2> /dev/null
+	sv_start $SVFX --max-connections 1
+	expect "serve --max-connections 1 answers" curl -sf -o /dev/null --max-time 10 "http://127.0.0.1:$sv_port/metrics"
+	kill -TERM "$sv_pid"
+	expect "serve --max-connections 1 stops on SIGTERM (within 5 s)" \
+		sh -c "for i in \$(seq 50); do ps -o stat= -p $sv_pid | grep -qv Z || exit 0; sleep 0.1; done; exit 1"
+	kill -KILL "$sv_pid" 2> /dev/null
+	wait "$sv_pid" 2> /dev/null
+	sv_start $SVFX
+
 	# a real Prometheus server scrapes thp serve and reports a figure as thp does
 	if ! command -v prometheus > /dev/null; then
 		skip "Prometheus integration: prometheus (Debian package prometheus) is not installed"
@@ -86,10 +106,130 @@ else
 	fi
 fi
 
+# sv_slow SOURCES: 200 connections from SOURCES (slowconn.py: one address or
+# many) trickle one header byte per second while /metrics is scraped 5 times;
+# sets sv_scrapes (lines "HTTP_CODE SECONDS same|differs") and sv_alive (how
+# many slow connections the server kept)
+sv_slow() {
+	: > "$sv_tmp/slow"
+	python3 tests/live/slowconn.py "$sv_port" 200 3 "$1" > "$sv_tmp/slow" &
+	_slow=$!
+	_i=0
+	while ! grep -q '^opened' "$sv_tmp/slow" && [ $_i -lt 100 ]; do sleep 0.1; _i=$((_i + 1)); done
+	sleep 0.5
+	: > "$sv_tmp/scrapes"
+	for _ in 1 2 3 4 5; do
+		rm -f "$sv_tmp/got"
+		_w=$(curl -s -o "$sv_tmp/got" --max-time 5 -w '%{http_code} %{time_total}' "http://127.0.0.1:$sv_port/metrics")
+		cmp -s "$sv_tmp/got" "$sv_tmp/want" && _w="$_w same" || _w="$_w differs"
+		echo "$_w" >> "$sv_tmp/scrapes"
+		sleep 0.3
+	done
+	wait $_slow
+	sv_scrapes=$(cat "$sv_tmp/scrapes")
+	sv_alive=$(sed -n 's/^alive //p' "$sv_tmp/slow")
+}
+
+# slow clients (slowloris) cost a connection slot each and no thread; one
+# address gets --max-per-ip (default 16) of them, and scrapes go on
+if ! command -v python3 > /dev/null; then
+	skip "slow connections: python3 is not installed"
+else
+	"$THP" --root $SVFX metrics > "$sv_tmp/want"
+	# SOURCES:KEPT: the server keeps KEPT of the slow connections from SOURCES
+	for case in one:16 many:200; do
+		src=${case%:*}
+		sv_start $SVFX
+		sv_slow $src
+		expect "slow connections from $src source address: the server kept ${case#*:} of 200 (kept $sv_alive)" \
+			[ "$sv_alive" = "${case#*:}" ]
+		expect "200 slow connections from $src source address: 5 scrapes answered whole within 5 s (got: $(echo $sv_scrapes))" \
+			[ "$(echo "$sv_scrapes" | grep -c '^200 [0-4]\.[0-9]* same$')" = 5 ]
+		kill "$sv_pid"; wait "$sv_pid" 2> /dev/null
+	done
+fi
+
 # serving the live host: a scrape passes promtool
 sv_start /
 if [ -n "$sv_port" ] && command -v promtool > /dev/null; then
 	expect "a live scrape passes promtool" sh -c "curl -sf --max-time 10 http://127.0.0.1:$sv_port/metrics | promtool check metrics"
+fi
+
+# contrib/thp-serve.service, emulated, for systemd need not run here: thp
+# serve as an unprivileged user with the unit's capabilities and no new
+# privileges, /proc mounted as ProtectProc= mounts it; its system calls, socket
+# families and memory mappings (strace) are those the unit allows
+UNIT=contrib/thp-serve.service
+unit_val() { sed -n "s/^$1=//p" $UNIT; }
+unit_caps=$(unit_val AmbientCapabilities | tr 'A-Z ' 'a-z\n' | sed 's/^cap_/,+/' | tr -d '\n')
+# as_unit CMD...: CMD as the unit runs it (exec'd, so $! is CMD's process)
+as_unit() {
+	exec unshare -m --propagation private sh -c "mount -t proc -o hidepid=$(unit_val ProtectProc) proc /proc &&
+		exec setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all$unit_caps \
+		--ambient-caps=-all$unit_caps --bounding-set=-all$unit_caps --no-new-privs \"\$@\"" sh "$@"
+}
+# strace_unit CMD...: as_unit, with the system calls of CMD in $sv_tmp/unit/trace
+strace_unit() { as_unit strace -f -qq -o "$sv_tmp/unit/trace" "$@"; }
+# syscall_set GROUP...: the system calls in systemd's GROUPs (@system-service, ...)
+syscall_set() {
+	for g; do
+		systemd-analyze syscall-filter 2> /dev/null | awk -v G="$g" '
+			/^@/ { grp = $1; next }
+			/^ *#/ || NF == 0 { next }
+			{ m[grp] = m[grp] " " $1 }
+			function add(g,   n, a, i) { n = split(m[g], a, " "); for (i = 1; i <= n; i++) if (a[i] ~ /^@/) add(a[i]); else out[a[i]] = 1 }
+			END { add(G); for (s in out) print s }'
+	done | sort -u
+}
+if [ "$(id -u)" != 0 ]; then
+	skip "thp-serve.service emulated: needs root (a mount namespace, setpriv)"
+elif ! command -v strace > /dev/null || ! command -v systemd-analyze > /dev/null; then
+	skip "thp-serve.service emulated: needs strace and systemd-analyze"
+elif [ -z "$HOG" ]; then
+	skip "thp-serve.service emulated: HOG (tests/live/hog) is not set"
+else
+	# root's hog, with an environment the doctor reports on (/proc/PID/environ is 0400)
+	hog_start env MALLOC_CONF=thp:always "$HOG" 16 --huge
+	"$THP" metrics --pids > "$sv_tmp/root.prom"
+	(as_unit "$THP" metrics --pids) > "$sv_tmp/unit.prom"
+	expect "as the unit runs it, metrics reads the memory of another user's process (root's hog)" \
+		grep -q "^thp_process_anon_huge_bytes{pid=\"$hog_pid\"" "$sv_tmp/unit.prom"
+	expect "as the unit runs it, metrics reads the environment of another user's process (jemalloc-thp)" \
+		grep -q '^thp_doctor_findings{id="jemalloc-thp"' "$sv_tmp/unit.prom"
+	unreadable() { awk '$1 == "thp_processes_unreadable" {print $2}' "$1"; }
+	# (hidepid=invisible hides what even CAP_SYS_PTRACE may not read: not counted)
+	expect "as the unit runs it, metrics finds no more unreadable processes than root ($(unreadable "$sv_tmp/unit.prom") and $(unreadable "$sv_tmp/root.prom"))" \
+		[ "$(unreadable "$sv_tmp/unit.prom")" -le "$(unreadable "$sv_tmp/root.prom")" ]
+
+	mkdir "$sv_tmp/unit"
+	chown 65534 "$sv_tmp/unit"
+	chmod 711 "$sv_tmp"
+	sv_wrap=strace_unit sv_start /
+	if [ -z "$sv_port" ]; then
+		bad "thp serve as the unit runs it did not start: $(cat "$sv_tmp/err.$$")"
+	else
+		expect "thp serve as the unit runs it: /metrics answered" curl -sf -o /dev/null --max-time 10 "http://127.0.0.1:$sv_port/metrics"
+		curl -s -o /dev/null --max-time 10 "http://127.0.0.1:$sv_port/nope"
+		python3 tests/live/slowconn.py "$sv_port" 20 1 one > /dev/null
+		kill "$(pgrep -P "$sv_pid")"
+		wait "$sv_pid"
+		trace=$sv_tmp/unit/trace
+		allow=$(unit_val SystemCallFilter | grep -v '^~')
+		deny=$(unit_val SystemCallFilter | sed -n 's/^~//p')
+		# shellcheck disable=SC2086
+		syscall_set $allow > "$sv_tmp/allow"
+		# shellcheck disable=SC2086
+		syscall_set $deny | comm -13 - "$sv_tmp/allow" > "$sv_tmp/allowed"
+		sed -n 's/^[0-9]* \([a-z0-9_]*\)(.*/\1/p' "$trace" | sort -u > "$sv_tmp/used"
+		expect "every system call thp serve made is in the unit's SystemCallFilter= (not: $(comm -23 "$sv_tmp/used" "$sv_tmp/allowed" | tr '\n' ' '))" \
+			[ -z "$(comm -23 "$sv_tmp/used" "$sv_tmp/allowed")" ]
+		families=$(sed -n 's/^[0-9]* socket(\(AF_[A-Z0-9]*\),.*/\1/p' "$trace" | sort -u | tr '\n' ' ')
+		expect "thp serve opened sockets of the unit's RestrictAddressFamilies= only ($families)" \
+			sh -c "for f in $families; do echo ' $(unit_val RestrictAddressFamilies) ' | grep -q \" \$f \" || exit 1; done"
+		expect "thp serve mapped no memory writable and executable (MemoryDenyWriteExecute=yes)" \
+			sh -c "! grep -qE 'mmap\(.*PROT_WRITE\|PROT_EXEC|mprotect\(.*PROT_EXEC' '$trace'"
+	fi
+	hog_stop
 fi
 sv_cleanup
 trap - EXIT INT TERM

@@ -55,6 +55,10 @@ else
 	"$THP" trace -d 5 --json > "$tr_tmp/a.json" 2> "$tr_tmp/a.err" &
 	tr_pid=$!
 	tr_wait "$tr_tmp/a.err" '^Tracing'
+	if [ "$before" = "not mounted" ]; then
+		expect "the host does not see the tracefs mount of a running trace" \
+			sh -c "! grep -q ' tracefs ' /proc/mounts"
+	fi
 	sh -c 'echo 1 > /proc/sys/vm/compact_memory' &
 	tr_writer=$!
 	wait "$tr_writer"
@@ -79,7 +83,9 @@ else
 		expect "histogram buckets add up to the count" \
 			jq -e 'all(.histograms[]; .count == ([.buckets[].count] | add))' "$j" > /dev/null
 		expect "no events lost at this rate" jq -e '.lost_events == 0' "$j" > /dev/null
-		expect "tracefs state is as before the trace" [ "$before" = "$(tr_state)" ]
+		after=$(tr_state)
+		[ "$before" = "$after" ] || printf 'tracefs before:\n%s\nafter:\n%s\n' "$before" "$after" >&2
+		expect "tracefs state is as before the trace" [ "$before" = "$after" ]
 		expect "no thp instance is left" sh -c "! ls -d $TT/instances/thp-trace-* 2>/dev/null"
 
 		# 2. With tracefs mounted beforehand: top-level state untouched, tracefs

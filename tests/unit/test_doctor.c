@@ -102,6 +102,60 @@ static void stalls_sampled(void **state)
 	free(before);
 }
 
+/* TLB shootdowns: a finding at 1000 a second per CPU during a sample, none
+ * since boot; the compaction finding shows the rate beside its own */
+static void tlb_shootdowns(void **state)
+{
+	struct thp_status *now = calloc(1, sizeof(*now)), *before = calloc(1, sizeof(*before));
+	struct thp_host h = { 0 };
+	struct thp_findings *r;
+	const struct thp_finding *f;
+	(void)state;
+
+	host(before, 1000);
+	host(now, 1050);
+	before->tlb = (struct thp_tlb_irqs){ true, 4, 1000000 };
+	now->tlb = (struct thp_tlb_irqs){ true, 4, 1000000 + 40000 };
+	h.st = now;
+	h.before = before;
+	h.sample_secs = 10; /* 4000 a second: 1000 per CPU */
+	r = run(&h);
+	f = find(r, "tlb-shootdowns");
+	assert_non_null(f);
+	assert_string_equal(f->ev[0].name, "TLB shootdowns");
+	assert_true(f->ev[0].x == 4000.0);
+	f = find(r, "compaction-stalls");
+	assert_non_null(f);
+	assert_string_equal(f->ev[f->nev - 2].name, "TLB shootdowns");
+	free(r);
+	/* just under the line */
+	now->tlb.total = 1000000 + 39990;
+	r = run(&h);
+	assert_null(find(r, "tlb-shootdowns"));
+	free(r);
+	/* a CPU went offline: its column, and the sum, are gone */
+	now->tlb = (struct thp_tlb_irqs){ true, 3, 999999 + 90000 };
+	r = run(&h);
+	assert_null(find(r, "tlb-shootdowns"));
+	free(r);
+	/* no TLB row: no finding, and the compaction finding says so */
+	now->tlb = before->tlb = (struct thp_tlb_irqs){ false, 4, 0 };
+	r = run(&h);
+	assert_null(find(r, "tlb-shootdowns"));
+	f = find(r, "compaction-stalls");
+	assert_string_equal(f->ev[f->nev - 2].text, "not counted on this architecture (no TLB row)");
+	free(r);
+	/* since boot there is no finding, however many */
+	now->tlb = (struct thp_tlb_irqs){ true, 1, 1ull << 40 };
+	h.before = NULL;
+	h.uptime = 10;
+	r = run(&h);
+	assert_null(find(r, "tlb-shootdowns"));
+	free(r);
+	free(now);
+	free(before);
+}
+
 static void severity_order(void **state)
 {
 	struct thp_status *st = calloc(1, sizeof(*st));
@@ -188,7 +242,8 @@ static void parsers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(stalls_sampled), cmocka_unit_test(severity_order),
+		cmocka_unit_test(stalls_sampled),
+		cmocka_unit_test(tlb_shootdowns), cmocka_unit_test(severity_order),
 		cmocka_unit_test(inherited),      cmocka_unit_test(parsers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -126,6 +126,7 @@ static void skips_foreign_and_malformed(void **state)
 	assert_non_null(strstr(warned, "x: not JSON at byte"));
 	assert_non_null(strstr(warned, "without its settings"));
 	assert_non_null(strstr(warned, "without its findings"));
+	assert_non_null(strstr(warned, "x: empty (no JSON document in it)"));
 	thp_fleet_free(&f);
 }
 

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "core/proc.h"
+#include "core/ptables.h"
 
 static void pstatus(void **state)
 {
@@ -37,6 +38,97 @@ static void pstatus(void **state)
 	assert_true(thp_pstatus_kthread(&s));
 	assert_int_equal(thp_pstatus_parse("Name:\tx\n", &s), -ENODATA);
 	assert_int_equal(thp_pstatus_parse("", &s), -ENODATA);
+}
+
+static void pstatus_pte(void **state)
+{
+	struct thp_pstatus s;
+	(void)state;
+	assert_int_equal(thp_pstatus_parse("Name:\tpostgres\nPid:\t7\nRssShmem:\t 1048576 kB\n"
+					   "VmPTE:\t    2096 kB\n", &s), 0);
+	assert_true(s.has_pte);
+	assert_true(s.pte == 2096 * 1024);
+	assert_true(s.rss_shmem == 1048576ull * 1024);
+	/* a kernel thread or zombie shows neither */
+	assert_int_equal(thp_pstatus_parse("Name:\tz\nPid:\t8\n", &s), 0);
+	assert_false(s.has_pte);
+	assert_true(s.pte == 0 && s.rss_shmem == 0);
+	/* malformed values are not taken: a sign, no unit, another unit, garbage,
+	 * a value past 2^64 bytes */
+	static const char *const bad[] = { "-4 kB", "4", "4 MB", "4 kBx", "x kB", " kB",
+					   "18014398509481984 kB", "99999999999999999999999 kB" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char buf[128];
+		snprintf(buf, sizeof(buf), "Pid:\t9\nVmPTE:\t%s\nRssShmem:\t%s\n", bad[i], bad[i]);
+		assert_int_equal(thp_pstatus_parse(buf, &s), 0);
+		assert_false(s.has_pte);
+		assert_true(s.rss_shmem == 0);
+	}
+	/* the largest value that fits in bytes */
+	assert_int_equal(thp_pstatus_parse("Pid:\t9\nVmPTE:\t18014398509481983 kB\n", &s), 0);
+	assert_true(s.has_pte && s.pte == 18014398509481983ull * 1024);
+}
+
+/* A VMA [START, END) named NAME with RSS bytes resident, SHMEM_PMD of them PMD-mapped. */
+static struct thp_vma vma(uint64_t start, uint64_t end, const char *perms, const char *name,
+			  uint64_t rss, uint64_t shmem_pmd)
+{
+	struct thp_vma v;
+	memset(&v, 0, sizeof(v));
+	v.start = start;
+	v.end = end;
+	snprintf(v.perms, sizeof(v.perms), "%s", perms);
+	snprintf(v.name, sizeof(v.name), "%s", name);
+	v.m.rss = rss;
+	v.m.shmem_pmd = shmem_pmd;
+	return v;
+}
+
+static void ptables(void **state)
+{
+	const uint64_t M = 1 << 20, G = 1 << 30, B = 0x7f0000000000ull;
+	struct thp_vma v;
+	(void)state;
+	/* 1 GiB aligned and touched: 512 tables go */
+	v = vma(B, B + G, "rw-p", "", G, 0);
+	assert_true(thp_vma_pt_replaced(&v) == 512);
+	/* the same, 4 KiB off alignment: 511 whole slots inside */
+	v = vma(B + 4096, B + 4096 + G, "rw-p", "", G, 0);
+	assert_true(thp_vma_pt_replaced(&v) == 511);
+	/* 1 GiB mapped, 3 MiB resident: as many tables as 3 MiB fills, rounded up */
+	v = vma(B, B + G, "rw-p", "", 3 * M, 0);
+	assert_true(thp_vma_pt_replaced(&v) == 2);
+	/* shared anonymous memory and SysV shared memory count */
+	v = vma(B, B + 16 * M, "rw-s", "/dev/zero (deleted)", 16 * M, 0);
+	assert_true(thp_vma_pt_replaced(&v) == 8);
+	v = vma(B, B + 16 * M, "rw-s", "/SYSV00000000 (deleted)", 16 * M, 0);
+	assert_true(thp_vma_pt_replaced(&v) == 8);
+	/* shmem already PMD-mapped has no table to lose */
+	v = vma(B, B + 16 * M, "rw-s", "/dev/zero (deleted)", 16 * M, 12 * M);
+	assert_true(thp_vma_pt_replaced(&v) == 2);
+	v = vma(B, B + 16 * M, "rw-s", "/dev/zero (deleted)", 4 * M, 8 * M);
+	assert_true(thp_vma_pt_replaced(&v) == 0);
+	/* files, stacks, special and hugetlb mappings keep what they have */
+	v = vma(B, B + 16 * M, "r-xp", "/usr/lib/libc.so.6", 16 * M, 0);
+	v.inode = 42;
+	assert_true(thp_vma_pt_replaced(&v) == 0);
+	v = vma(B, B + 16 * M, "rw-p", "[stack]", 16 * M, 0);
+	assert_true(thp_vma_pt_replaced(&v) == 0);
+	v = vma(B, B + 16 * M, "r-xp", "[vdso]", 16 * M, 0);
+	assert_true(thp_vma_pt_replaced(&v) == 0);
+	v = vma(B, B + 16 * M, "rw-s", "/dev/hugepages/x", 16 * M, 0);
+	snprintf(v.vmflags, sizeof(v.vmflags), "rd wr sh mr mw me ms de ht");
+	assert_true(thp_vma_pt_replaced(&v) == 0);
+	/* the estimate: VmPTE less 4 KiB per table, never below 0 */
+	assert_true(thp_pt_estimate(2100 * 1024, 512) == 52 * 1024);
+	assert_true(thp_pt_estimate(8192, 2) == 0);
+	assert_true(thp_pt_estimate(8192, 3) == 0);
+	assert_true(thp_pt_estimate(8192, UINT64_MAX) == 0);
+	/* shared memory's tables: 8 bytes per 4 KiB page, PMD-mapped left out, at most VmPTE */
+	assert_true(thp_pt_shmem(G, 0, 4 * M) == 2 * M);
+	assert_true(thp_pt_shmem(G, G / 2, 4 * M) == M);
+	assert_true(thp_pt_shmem(G, 2 * G, 4 * M) == 0);
+	assert_true(thp_pt_shmem(G, 0, 64 * 1024) == 64 * 1024);
 }
 
 static void cgroup(void **state)
@@ -207,6 +299,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pstatus),
+		cmocka_unit_test(pstatus_pte),
+		cmocka_unit_test(ptables),
 		cmocka_unit_test(cgroup),
 		cmocka_unit_test(smaps_parse),
 		cmocka_unit_test(origin_and_stream),

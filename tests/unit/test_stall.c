@@ -58,6 +58,19 @@ static void buckets(void **state)
 	assert_int_equal(thp_hist_lo_us(10), 512);
 }
 
+/* A trace that saw no event yet: flushing it does nothing (a quiet host). */
+static void flush_nothing(void **state)
+{
+	struct seen v = { 0 };
+	struct thp_trace *t = thp_trace_new(NULL, collect, &v);
+
+	(void)state;
+	assert_int_equal(thp_trace_flush(t, 10 * MS), 0);
+	assert_int_equal(thp_trace_finish(t), 0);
+	assert_int_equal(v.n, 0);
+	thp_trace_free(t);
+}
+
 /* Begin on CPU 0, end on CPU 1, and the end is read (queued) before the begin. */
 static void direct_with_migration(void **state)
 {
@@ -355,6 +368,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(buckets),
+		cmocka_unit_test(flush_nothing),
 		cmocka_unit_test(direct_with_migration),
 		cmocka_unit_test(interleaved_threads),
 		cmocka_unit_test(kcompactd_proactive_manual),

@@ -20,24 +20,14 @@ description:
   - Reads only; check mode changes nothing either.
 version_added: 0.1.0
 author: thp maintainers
-requirements:
-  - thp (the command) on the managed host
+extends_documentation_fragment:
+  - thp.thp.thp
 options:
   doctor:
     description:
       - Also run C(thp doctor --json) and set C(thp_doctor).
     type: bool
     default: false
-  root:
-    description:
-      - Read the recorded tree below this directory (C(thp --root)), such as a capture,
-        instead of the running kernel.
-    type: path
-  binary:
-    description:
-      - "The thp command: a name looked up in C(PATH), or a path."
-    type: str
-    default: thp
 seealso:
   - module: thp.thp.thp_settings
   - module: thp.thp.thp_hugetlb

@@ -20,8 +20,8 @@ description:
     the kernel gives fewer pages than asked (the pool then holds what the kernel gave).
 version_added: 0.1.0
 author: thp maintainers
-requirements:
-  - thp (the command) on the managed host
+extends_documentation_fragment:
+  - thp.thp.thp
 options:
   pools:
     description:
@@ -33,16 +33,6 @@ options:
     description:
       - Size the pools of this NUMA node instead of the host-wide ones.
     type: int
-  root:
-    description:
-      - Act on the recorded tree below this directory (C(thp --root)) instead of the running
-        kernel; used to test playbooks on a copy of a capture.
-    type: path
-  binary:
-    description:
-      - "The thp command: a name looked up in C(PATH), or a path."
-    type: str
-    default: thp
 notes:
   - Writing pools needs root on the managed host (C(become)).
   - Pools set here do not survive reboot; for pages of 1 GiB, reserve them on the kernel

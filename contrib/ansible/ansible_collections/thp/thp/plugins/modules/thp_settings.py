@@ -22,8 +22,8 @@ description:
     C(thp persist), so that boot applies the same settings.
 version_added: 0.1.0
 author: thp maintainers
-requirements:
-  - thp (the command) on the managed host
+extends_documentation_fragment:
+  - thp.thp.thp
 options:
   settings:
     description:
@@ -41,16 +41,6 @@ options:
       - A C(thp.conf) that thp did not write is never replaced; the task fails instead.
     type: bool
     default: false
-  root:
-    description:
-      - Act on the recorded tree below this directory (C(thp --root)) instead of the running
-        kernel; used to test playbooks on a copy of a capture.
-    type: path
-  binary:
-    description:
-      - "The thp command: a name looked up in C(PATH), or a path."
-    type: str
-    default: thp
 notes:
   - Writing settings needs root on the managed host (C(become)).
   - C(thp restore) on the host puts back the settings saved before the last change.
