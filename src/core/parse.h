@@ -58,4 +58,12 @@ uint64_t thp_parse_size_dir(const char *name);
  * Returns 0, -EINVAL (empty, garbage, unknown unit) or -ERANGE. */
 int thp_parse_size(const char *buf, uint64_t *bytes);
 
+/* Trims spaces at both ends of [*S, *S+*LEN). */
+void thp_trim(const char **s, size_t *len);
+
+/* Calls FN for each line of the NUL-terminated BUF with its 1-based number
+ * (without the newline); stops at, and returns, a non-zero return of FN. */
+int thp_each_line(const char *buf, int (*fn)(const char *s, size_t len, int line, void *ctx),
+		  void *ctx);
+
 #endif

@@ -141,7 +141,4 @@ const struct thp_size *thp_status_pmd_size(const struct thp_status *st);
  * "never"), after resolving inherit; NULL when it cannot be known. */
 const char *thp_status_pmd_policy(const struct thp_status *st);
 
-/* One-line meaning of a known setting, or NULL. */
-const char *thp_setting_meaning(const char *name, bool khugepaged);
-
 #endif
