@@ -129,7 +129,7 @@ else
 	held_set KILL
 	expect "SIGKILL during set: half written" sh -c "grep -q '\[always\]' '$T/enabled' && grep -q '^1$' '$T/khugepaged/defrag'"
 	expect "SIGKILL during set: the journal stays" [ -f "$R/run/thp/journal" ]
-	expect "SIGKILL during set: status shows the unfinished change" sh -c "'$THP' --root '$R' status | grep -q \"^Pending: 'thp set enabled=always defrag=never khugepaged.defrag=0' (pid [0-9]*) did not\""
+	expect "SIGKILL during set: status shows the unfinished change" sh -c "'$THP' --root '$R' status | tr -s '\n ' ' ' | grep -q \"Pending: 'thp --root $R set enabled=always defrag=never khugepaged.defrag=0' (pid [0-9]*) did not\""
 	expect "SIGKILL during set: doctor finds it, fix 'thp restore'" sh -c "'$THP' --root '$R' doctor --json | jq -e '.findings[] | select(.id == \"journal-pending\") | .fix == [\"thp restore\"]' > /dev/null"
 	expect "restore after SIGKILL: exit 0" [ "$(rc_of "$THP" --root "$R" restore)" = 0 ]
 	expect "restore after SIGKILL: says what it puts back" grep -q "did not finish; putting back what it changed" "$tmp/out"

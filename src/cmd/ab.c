@@ -418,7 +418,7 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	thp_setting_read(&ctx->root, "sys/kernel/mm/transparent_hugepage/enabled", "enabled", &en);
 	thp_busy_sample(&ctx->root, 250, &busy);
-	if (modes_begin(ctx, "ab", &a.modes, argc, argv)) {
+	if (modes_begin(ctx, "ab", &a.modes)) {
 		free(a.runs);
 		return 1;
 	}

@@ -1097,7 +1097,7 @@ static int check_size(const struct bench *b, const char *arg)
 	return 2;
 }
 
-static int bench_modes(struct bench *b, const struct modes *m, int argc, char **argv)
+static int bench_modes(struct bench *b, const struct modes *m)
 {
 	struct json_object *results, *doc;
 	struct thp_busy busy;
@@ -1108,7 +1108,7 @@ static int bench_modes(struct bench *b, const struct modes *m, int argc, char **
 		thp_err("bench: --modes switches the host's 'enabled' policy and needs root");
 		return 1;
 	}
-	if (modes_begin(b->ctx, "bench", m, argc, argv))
+	if (modes_begin(b->ctx, "bench", m))
 		return 1;
 	results = json_object_new_array();
 	thp_busy_sample(&b->ctx->root, 200, &busy);
@@ -1257,7 +1257,7 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	if ((rc = check_size(b, size_arg)))
 		goto out;
-	rc = bench_modes(b, &m, argc, argv);
+	rc = bench_modes(b, &m);
 out:
 	free(b);
 	return rc;

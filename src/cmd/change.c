@@ -187,15 +187,14 @@ bool thp_change_allowed(const struct thp_ctx *ctx)
 	return true;
 }
 
-int thp_change_run(struct thp_ctx *ctx, struct thp_changes *cs, const char *saved, bool user_file,
-		   int argc, char **argv)
+int thp_change_run(struct thp_ctx *ctx, struct thp_changes *cs, const char *saved, bool user_file)
 {
 	struct thp_journal j;
 	char journal[4200];
 	int err, signo = 0;
 
 	thp_shown_path(ctx, THP_JOURNAL, journal, sizeof(journal));
-	err = thp_journal_push(&j, &ctx->root, cs, argc, argv);
+	err = thp_journal_push(&j, &ctx->root, cs);
 	if (err) {
 		thp_err("cannot write the journal '%s': %s%s; nothing was changed", journal,
 			err == -EEXIST ? "another thp started a change meanwhile" : thp_file_strerror(err),

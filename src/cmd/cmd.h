@@ -64,13 +64,12 @@ void thp_shown_path(const struct thp_ctx *ctx, const char *rel, char *buf, size_
  * without root). */
 bool thp_change_allowed(const struct thp_ctx *ctx);
 
-/* Makes the wanted changes of CS as one transaction of the command ARGV: the
- * journal first, then every write read back and rolled back on failure or a
- * signal; reports them (SAVED: where the previous state is, as shown; FILE:
+/* Makes the wanted changes of CS as one transaction: the journal first,
+ * then every write read back and rolled back on failure or a signal; reports
+ * them (SAVED: where the previous state is, as shown; FILE:
  * a file the user named). Returns the exit status; a signal that
  * interrupted it ends thp after the rollback. */
-int thp_change_run(struct thp_ctx *ctx, struct thp_changes *cs, const char *saved, bool user_file,
-		   int argc, char **argv);
+int thp_change_run(struct thp_ctx *ctx, struct thp_changes *cs, const char *saved, bool user_file);
 
 /* Prints the planned (DRY) or made changes of CS; nothing more in text after
  * a failure ERR. */

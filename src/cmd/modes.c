@@ -68,8 +68,7 @@ int modes_signal(void)
 
 /* Checks every switching mode of M against the kernel's 'enabled' and
  * journals the policy. Returns 0 or 1 (printed). */
-static int journal_policy(struct thp_ctx *ctx, const char *cmd, const struct modes *m, int argc,
-			  char **argv)
+static int journal_policy(struct thp_ctx *ctx, const char *cmd, const struct modes *m)
 {
 	char why[512], shown[4200];
 	struct thp_change *en;
@@ -89,7 +88,7 @@ static int journal_policy(struct thp_ctx *ctx, const char *cmd, const struct mod
 			return 1;
 		}
 	}
-	err = thp_journal_push(&journal, &ctx->root, cs, argc, argv);
+	err = thp_journal_push(&journal, &ctx->root, cs);
 	if (err) {
 		thp_shown_path(ctx, THP_JOURNAL, shown, sizeof(shown));
 		thp_err("cannot save the THP policy to '%s': %s%s", shown,
@@ -100,14 +99,14 @@ static int journal_policy(struct thp_ctx *ctx, const char *cmd, const struct mod
 	return 0;
 }
 
-int modes_begin(struct thp_ctx *ctx, const char *cmd, const struct modes *m, int argc, char **argv)
+int modes_begin(struct thp_ctx *ctx, const char *cmd, const struct modes *m)
 {
 	struct sigaction sa;
 	int n = 0;
 
 	for (int i = 0; i < m->n; i++)
 		n += modes_switches(m->word[i]);
-	if (n && journal_policy(ctx, cmd, m, argc, argv))
+	if (n && journal_policy(ctx, cmd, m))
 		return 1;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal; /* no SA_RESTART: a wait returns EINTR and sees the flag */

@@ -24,12 +24,12 @@ int modes_parse(const char *cmd, const char *list, const char *const *allowed, s
 /* True for "always", "madvise" and "never": modes that switch the host policy. */
 bool modes_switches(const char *mode);
 
-/* Starts a measurement of command CMD (run as ARGV) under the modes M: when M
+/* Starts a measurement of command CMD under the modes M: when M
  * holds a switching mode, puts back a change an earlier run left unfinished,
  * checks that the kernel offers every mode, and journals the policy. From now
  * on SIGINT, SIGTERM and SIGHUP only set a flag (modes_signal). Prints the
  * error and returns 1 on failure, else 0. */
-int modes_begin(struct thp_ctx *ctx, const char *cmd, const struct modes *m, int argc, char **argv);
+int modes_begin(struct thp_ctx *ctx, const char *cmd, const struct modes *m);
 /* Switches the host policy for MODE; other modes run under the prior policy.
  * Returns 0 or 1 (printed). */
 int modes_apply(const char *mode);

@@ -43,7 +43,7 @@ static void refuse(const struct thp_state_file *f, const char *shown)
  * is applied as it is and removed once done; any other file goes through a
  * change of its own. Returns the exit status. */
 static int put_back(struct thp_ctx *ctx, const struct thp_state_file *f, const char *shown,
-		    bool journal, bool dry, int argc, char **argv)
+		    bool journal, bool dry)
 {
 	struct thp_changes *cs = thp_changes_load(&ctx->root);
 	char why[512];
@@ -59,7 +59,7 @@ static int put_back(struct thp_ctx *ctx, const struct thp_state_file *f, const c
 	} else if (!thp_change_allowed(ctx)) {
 		rc = 1;
 	} else if (!journal) {
-		rc = thp_change_run(ctx, cs, NULL, false, argc, argv);
+		rc = thp_change_run(ctx, cs, NULL, false);
 	} else {
 		err = thp_changes_apply(&ctx->root, cs, &signo);
 		thp_change_report(ctx, cs, false, err, NULL, false);
@@ -105,7 +105,7 @@ static int from_journal(struct thp_ctx *ctx, struct thp_state_file *f, bool dry,
 	if (!ctx->json)
 		printf("'%s' (pid %d) did not finish; putting back what it changed (journal %s)\n",
 		       f->s.command, (int)f->s.owner, shown);
-	return put_back(ctx, f, shown, true, dry, 0, NULL);
+	return put_back(ctx, f, shown, true, dry);
 }
 
 int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
@@ -158,7 +158,7 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 		thp_err("restore: '%s' was saved in an earlier boot: the kernel has started afresh since, "
 			"so it is not applied", shown);
 	else
-		rc = put_back(ctx, f, shown, false, dry, argc, argv);
+		rc = put_back(ctx, f, shown, false, dry);
 out:
 	free(f);
 	return rc;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../control/control.h"
+#include "../control/journal.h"
 #include "../core/changes.h"
 #include "../render/render.h"
 #include "cmd.h"
@@ -119,8 +120,7 @@ static int list_keys(const struct thp_ctx *ctx)
  * named), or the default saved state below the root. Values that a journal
  * of a change still running or left unfinished holds are saved as they
  * were before that change. Returns 0 or -errno. */
-static int save_state(const struct thp_ctx *ctx, const struct thp_changes *cs, const char *file,
-		      int argc, char **argv)
+static int save_state(const struct thp_ctx *ctx, const struct thp_changes *cs, const char *file)
 {
 	struct thp_state_file *j = malloc(sizeof(*j));
 	struct thp_state *s = calloc(1, sizeof(*s));
@@ -133,7 +133,7 @@ static int save_state(const struct thp_ctx *ctx, const struct thp_changes *cs, c
 	if (!j || !s)
 		goto out;
 	thp_boot_id(&ctx->root, s->boot, sizeof(s->boot));
-	thp_state_command(s, argc, argv);
+	thp_state_own_command(s);
 	thp_changes_snapshot(cs, &s->values);
 	thp_state_load(&ctx->root, THP_JOURNAL, j);
 	for (int i = 0; (j->status == THP_STATE_CURRENT || j->status == THP_STATE_RUNNING) &&
@@ -157,14 +157,14 @@ out:
 }
 
 /* Only --save FILE: records the current state. */
-static int save_only(const struct thp_ctx *ctx, const char *file, int argc, char **argv)
+static int save_only(const struct thp_ctx *ctx, const char *file)
 {
 	struct thp_changes *cs = thp_changes_load(&ctx->root);
 	int err;
 
 	if (!cs)
 		return 1;
-	err = save_state(ctx, cs, file, argc, argv);
+	err = save_state(ctx, cs, file);
 	free(cs);
 	if (err) {
 		thp_err("cannot write '%s': %s", file, thp_file_strerror(err));
@@ -216,7 +216,7 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 		return thp_usage_error("set");
 	}
 	if (optind >= argc)
-		return save_only(ctx, file, argc, argv);
+		return save_only(ctx, file);
 	cs = thp_changes_load(&ctx->root);
 	if (!cs)
 		return 1;
@@ -237,12 +237,12 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 		return rc;
 	}
 	thp_saved_path(ctx, file, saved, sizeof(saved));
-	if ((rc = save_state(ctx, cs, file, argc, argv)) != 0) {
+	if ((rc = save_state(ctx, cs, file)) != 0) {
 		thp_err("cannot save the previous state to '%s': %s; nothing was changed", saved,
 			thp_file_strerror(rc));
 		rc = 1;
 	} else {
-		rc = thp_change_run(ctx, cs, saved, file != NULL, argc, argv);
+		rc = thp_change_run(ctx, cs, saved, file != NULL);
 	}
 	free(cs);
 	return rc;

@@ -23,8 +23,18 @@ static unsigned long long own_start(void)
 	return start;
 }
 
+void thp_state_own_command(struct thp_state *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (thp_read_user("/proc/self/cmdline", &buf, &len) == 0)
+		thp_state_command(s, buf, len);
+	free(buf);
+}
+
 int thp_journal_push(struct thp_journal *j, const struct thp_root *root,
-		     const struct thp_changes *cs, int argc, char **argv)
+		     const struct thp_changes *cs)
 {
 	char *text;
 	int dir, err;
@@ -34,7 +44,7 @@ int thp_journal_push(struct thp_journal *j, const struct thp_root *root,
 	thp_boot_id(root, j->s.boot, sizeof(j->s.boot));
 	j->s.owner = getpid();
 	j->s.owner_start = own_start();
-	thp_state_command(&j->s, argc, argv);
+	thp_state_own_command(&j->s);
 	for (int i = 0; i < cs->n; i++)
 		if (cs->v[i].want[0] && cs->v[i].old[0])
 			thp_kv_set(&j->s.values, cs->v[i].key, cs->v[i].old, 0);

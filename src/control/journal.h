@@ -20,11 +20,14 @@ struct thp_journal {
 };
 
 /* Journals the current value of every setting of CS that has a wanted value
- * (thp_changes_want), for the command ARGV. Writes nothing to the kernel.
- * Returns 0, -EEXIST when a journal exists already (never replaced), or
- * -errno of the state directory or the write. */
+ * (thp_changes_want), with this process as owner. Writes nothing to the
+ * kernel. Returns 0, -EEXIST when a journal exists already (never replaced),
+ * or -errno of the state directory or the write. */
 int thp_journal_push(struct thp_journal *j, const struct thp_root *root,
-		     const struct thp_changes *cs, int argc, char **argv);
+		     const struct thp_changes *cs);
+
+/* Sets the command of S to this process's command line. */
+void thp_state_own_command(struct thp_state *s);
 
 /* Puts the settings of VALUES back below ROOT: CS is read afresh, asked for
  * each value, and applied with read-back and rollback (thp_changes_apply).

@@ -204,13 +204,16 @@ __attribute__((format(printf, 4, 5))) static void put(char *buf, size_t cap, siz
 	*len += n > 0 ? (size_t)n : 0;
 }
 
-void thp_state_command(struct thp_state *s, int argc, char **argv)
+void thp_state_command(struct thp_state *s, const char *cmdline, size_t len)
 {
-	size_t len = 0;
+	size_t n = 0;
 
-	put(s->command, sizeof(s->command), &len, "thp");
-	for (int i = 0; i < argc; i++)
-		put(s->command, sizeof(s->command), &len, " %s", argv[i]);
+	s->command[0] = '\0';
+	for (size_t i = 0; i < len; i += strnlen(cmdline + i, len - i) + 1) {
+		const char *arg = cmdline + i, *slash = i ? NULL : memrchr(arg, '/', strnlen(arg, len));
+		put(s->command, sizeof(s->command), &n, "%s%.*s", i ? " " : "",
+		    (int)strnlen(slash ? slash + 1 : arg, len - i), slash ? slash + 1 : arg);
+	}
 }
 
 char *thp_state_format(const struct thp_state *s, const char *comment)

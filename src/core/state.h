@@ -50,8 +50,10 @@ struct thp_state {
 int thp_state_parse(const char *buf, size_t len, struct thp_state *s, int *line, char *why,
 		    size_t cap);
 
-/* Sets S's command to "thp ARGV[0] ARGV[1] ...", cut to fit. */
-void thp_state_command(struct thp_state *s, int argc, char **argv);
+/* Sets S's command from LEN bytes of /proc/PID/cmdline text (arguments
+ * ending in NUL): the arguments joined by spaces, the program by its base
+ * name ("thp set enabled=never"), cut to fit. */
+void thp_state_command(struct thp_state *s, const char *cmdline, size_t len);
 
 /* The file form of S (its values in their order), with COMMENT as '#'
  * lines; malloc'd, NULL when out of memory. */

@@ -87,7 +87,7 @@ else
 	}
 	if kill_bench $other; then
 		expect "bench SIGKILL leaves the journal" [ -f $J ]
-		expect "status shows the unfinished bench" sh -c "'$THP' status --no-procs | grep -q \"^Pending: 'thp bench khugepaged -s 4M --timeout 60 --modes $other' (pid $pid) did not\""
+		expect "status shows the unfinished bench" sh -c "'$THP' status --no-procs | tr -s '\n ' ' ' | grep -q \"Pending: 'thp bench khugepaged -s 4M --timeout 60 --modes $other' (pid $pid) did not\""
 		expect "doctor: journal-pending, fixed by 'thp restore'" sh -c "'$THP' doctor --json | jq -e '.findings[] | select(.id == \"journal-pending\") | .fix == [\"thp restore\"]' > /dev/null"
 		expect "thp restore reads the journal" sh -c "'$THP' restore > /dev/null"
 		expect "thp restore puts the prior policy '$orig' back" [ "$(enabled_now)" = "$orig" ]
