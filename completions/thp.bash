@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bash completion for thp. Commands and options come from thp's own --help, so
 # they follow the installed version; PIDs from /proc; 'ps' columns from
-# 'thp ps --help'; 'set' keys and their allowed values from the running
-# kernel's /sys/kernel/mm/transparent_hugepage.
+# 'thp ps --help'; the keys of 'set' and 'persist' and their values from
+# 'thp set --list-keys' (the running kernel, or the --root given).
 
 # _thp_opts TEXT: the option names (-x, --long) in help TEXT, not counting
 # the usage lines (they show the global options before the command)
@@ -45,32 +45,17 @@ _thp_sizes()
 	done
 }
 
-# KEY=VALUE words of 'thp set': the writable settings that HELP (its --help)
-# names, with the choices each file offers ("always [madvise] never" -> always,
-# madvise, never); "KEY=" alone for a number
+# KEY=VALUE words of 'thp set' and 'thp persist': the keys that 'thp set
+# --list-keys' names for this host (run as "$@", e.g. thp --root DIR), each
+# with the values it takes ("KEY=" alone for a wide range of numbers)
 _thp_set_keys()
 {
-	local T=/sys/kernel/mm/transparent_hugepage f n key kb size v vals
-	[ -d "$T" ] || return
-	for f in "$T"/* "$T"/khugepaged/* "$T"/hugepages-*kB/*enabled; do
-		[ -f "$f" ] && [ -n "$(find "$f" -maxdepth 0 -perm -u+w 2> /dev/null)" ] || continue
-		n=${f#"$T"/}
-		case $n in
-		hugepages-*)
-			kb=${n#hugepages-}
-			size=$(_thp_size_word "${kb%%kB/*}")
-			key=hugepages.$size.${n##*/}
-			;;
-		*)
-			grep -qw -- "${n##*/}" <<< "$1" || continue
-			key=${n/\//.}
-			;;
-		esac
-		vals=$(tr -d '[]' < "$f" 2> /dev/null)
-		case $key in use_zero_page | khugepaged.defrag) vals="0 1" ;; esac
+	local key vals v
+	"$@" set --list-keys 2> /dev/null | while read -r key vals; do
 		case $vals in
-		*[!0-9\ ]* | "0 1") for v in $vals; do printf '%s=%s\n' "$key" "$v"; done ;;
-		*) printf '%s=\n' "$key" ;;
+		0-1) printf '%s=0\n%s=1\n' "$key" "$key" ;;
+		[0-9]*-[0-9]*) printf '%s=\n' "$key" ;;
+		*) for v in $vals; do printf '%s=%s\n' "$key" "$v"; done ;;
 		esac
 	done
 }
@@ -84,11 +69,11 @@ _thp_reply()
 _thp()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local thp=${COMP_WORDS[0]} cmd="" i help
+	local thp=${COMP_WORDS[0]} cmd="" i help root=()
 	# the command is the first word that is not a global option or its argument
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		-R | --root | --sysroot) i=$((i + 1)) ;;
+		-R | --root | --sysroot) root=(--root "${COMP_WORDS[i + 1]}"); i=$((i + 1)) ;;
 		-*) ;;
 		*) cmd=${COMP_WORDS[i]}; break ;;
 		esac
@@ -145,7 +130,7 @@ _thp()
 		# reply with what follows the '=' once there is one
 		local word=${COMP_LINE:0:COMP_POINT} keys
 		word=${word##*[[:space:]]}
-		keys=$(_thp_set_keys "$help")
+		keys=$(_thp_set_keys "$thp" "${root[@]}")
 		if [[ $word == *=* ]]; then
 			mapfile -t COMPREPLY < <(compgen -W "$keys" -- "$word" | sed 's/^[^=]*=//')
 		else

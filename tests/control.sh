@@ -16,7 +16,7 @@ T=$R/sys/kernel/mm/transparent_hugepage
 # a copy of the fixture with the directories a host has (thp creates none but run/thp)
 fresh() { rm -rf "$R"; cp -a "$FX" "$R"; mkdir -p "$R/run" "$R/etc/tmpfiles.d" "$R/etc/systemd/system"; }
 # sums of every file of the tree, to prove that nothing changed
-tree_sum() { (cd "$1" && find sys proc -type f -exec md5sum {} + | sort -k2); }
+tree_sum() { (cd "$1" && find sys proc -type f ! -name boot_id ! -path 'proc/4242/*' -exec md5sum {} + | sort -k2); }
 same_as_fixture() { [ "$(tree_sum "$R")" = "$(tree_sum "$FX")" ]; }
 rc_of() { "$@" > "$tmp/out" 2>&1; echo $?; }
 
@@ -41,7 +41,7 @@ expect "set wrote enabled" grep -q '^\[always\] madvise never$' "$T/enabled"
 expect "set wrote khugepaged" [ "$(cat "$T/khugepaged/max_ptes_none")" = 0 ]
 expect "set wrote every size" [ "$(grep -l '\[advise\]' "$T"/hugepages-*/shmem_enabled | wc -l)" = 9 ]
 expect "state saved" grep -q '^khugepaged.max_ptes_none=511$' "$R/run/thp/saved.state"
-expect "no pending marker after a set" [ ! -e "$R/run/thp/saved.state.pending" ]
+expect "no journal after a set" [ ! -e "$R/run/thp/journal" ]
 expect "diff: exit 3 with 11 differences" [ "$(rc_of "$THP" --root "$R" diff)" = 3 ]
 expect "diff counts them" grep -q "^11 settings differ" "$tmp/out"
 expect "diff --json" sh -c "'$THP' --root '$R' diff --json | jq -e '.differences == 11' > /dev/null"
@@ -82,7 +82,7 @@ else
 	expect "failure midway names the file" grep -q "cannot write 'khugepaged.max_ptes_none'" "$tmp/out"
 	expect "failure midway says what was rolled back" grep -q "rolled back 2 settings already written: enabled, defrag" "$tmp/out"
 	expect "failure midway leaves the fixture exactly" same_as_fixture
-	expect "failure midway leaves no pending marker" [ ! -e "$R/run/thp/saved.state.pending" ]
+	expect "failure midway leaves no journal" [ ! -e "$R/run/thp/journal" ]
 fi
 
 # A rollback that fails too: strace fails the second write to 'enabled' (its
@@ -95,7 +95,8 @@ if [ "$(id -u)" = 0 ] && strace -f -qq -o /dev/null true 2> /dev/null; then
 	expect "failed rollback: exit 1" [ $? = 1 ]
 	expect "failed rollback: the others are rolled back" grep -q "rolled back 1 setting already written: defrag" "$tmp/out"
 	expect "failed rollback: names the setting left changed" grep -q "could not roll back enabled (Input/output error); the previous state is saved in" "$tmp/out"
-	expect "failed rollback: pending marker stays" [ -e "$R/run/thp/saved.state.pending" ]
+	expect "failed rollback: the journal stays" [ -f "$R/run/thp/journal" ]
+	expect "failed rollback: says 'thp restore' puts it back" grep -q "'thp restore' puts back what the journal holds" "$tmp/out"
 else
 	skip "failed rollback: needs root (bind mount) and strace"
 fi
@@ -127,12 +128,115 @@ else
 	fresh
 	held_set KILL
 	expect "SIGKILL during set: half written" sh -c "grep -q '\[always\]' '$T/enabled' && grep -q '^1$' '$T/khugepaged/defrag'"
-	expect "SIGKILL during set: pending marker stays" [ -e "$R/run/thp/saved.state.pending" ]
-	expect "after SIGKILL a new set keeps the old saved state" sh -c "'$THP' --root '$R' set use_zero_page=0 2>&1 | grep -q 'did not finish'"
+	expect "SIGKILL during set: the journal stays" [ -f "$R/run/thp/journal" ]
+	expect "SIGKILL during set: status shows the unfinished change" sh -c "'$THP' --root '$R' status | tr -s '\n ' ' ' | grep -q \"Pending: 'thp --root $R set enabled=always defrag=never khugepaged.defrag=0' (pid [0-9]*) did not\""
+	expect "SIGKILL during set: doctor finds it, fix 'thp restore'" sh -c "'$THP' --root '$R' doctor --json | jq -e '.findings[] | select(.id == \"journal-pending\") | .fix == [\"thp restore\"]' > /dev/null"
 	expect "restore after SIGKILL: exit 0" [ "$(rc_of "$THP" --root "$R" restore)" = 0 ]
+	expect "restore after SIGKILL: says what it puts back" grep -q "did not finish; putting back what it changed" "$tmp/out"
 	expect "restore after SIGKILL: the fixture exactly" same_as_fixture
-	expect "restore clears the pending marker" [ ! -e "$R/run/thp/saved.state.pending" ]
+	expect "restore removes the journal" [ ! -e "$R/run/thp/journal" ]
+	fresh
+	held_set KILL
+	expect "after SIGKILL a new set puts the unfinished change back first" sh -c "'$THP' --root '$R' set use_zero_page=0 2>&1 | grep -q 'did not finish; put back the 2 settings it had changed'"
+	expect "... and saves the state from before the killed set" grep -q '^enabled=madvise$' "$R/run/thp/saved.state"
+	expect "... then restore gives the fixture exactly" sh -c "'$THP' --root '$R' restore > /dev/null && [ \"\$(cd '$R' && find sys -type f -exec md5sum {} + | sort -k2)\" = \"\$(cd '$FX' && find sys -type f -exec md5sum {} + | sort -k2)\" ]"
 fi
+
+# Journals as a killed thp leaves them (format in core/state.h), in the fixture
+# copy whose boot id is BOOT.
+BOOT=7dc6ad8e-582a-4df8-83ba-81f984662768
+journal() { # journal BOOT_ID COMMAND KEY=VALUE...: the journal of a dead pid, with its end line
+	b=$1 c=$2
+	shift 2
+	mkdir -p "$R/run/thp" && chmod 700 "$R/run/thp"
+	printf 'thp-state 1\nboot %s\nowner 999999 1\ncommand %s\n' "$b" "$c" > "$R/run/thp/journal"
+	printf '%s\n' "$@" >> "$R/run/thp/journal"
+	echo "end $# $(cksum < "$R/run/thp/journal" | cut -d' ' -f1)" >> "$R/run/thp/journal"
+}
+enabled_is() { grep -q "\[$1\]" "$T/enabled"; }
+with_boot() { fresh; mkdir -p "$R/proc/sys/kernel/random"; echo "$BOOT" > "$R/proc/sys/kernel/random/boot_id"; }
+
+# A 'thp bench --modes always' killed with SIGKILL: the policy it switched to runs.
+with_boot
+journal "$BOOT" "thp bench khugepaged --modes always" enabled=madvise
+sed -i 's/.*/[always] madvise never/' "$T/enabled"
+expect "killed bench: thp set puts its policy back first" sh -c "'$THP' --root '$R' set enabled=never 2>&1 | grep -q \"'thp bench khugepaged --modes always' (pid 999999) did not finish; put back the 1 setting\""
+expect "killed bench: the set's value runs" enabled_is never
+expect "killed bench: the journal is gone" [ ! -e "$R/run/thp/journal" ]
+expect "killed bench: the saved previous state is the one before the bench" grep -q '^enabled=madvise$' "$R/run/thp/saved.state"
+expect "killed bench: restore goes back to before the bench" sh -c "'$THP' --root '$R' restore > /dev/null && grep -q '\[madvise\]' '$T/enabled'"
+with_boot
+journal "$BOOT" "thp bench khugepaged --modes always" enabled=madvise
+sed -i 's/.*/[always] madvise never/' "$T/enabled"
+"$THP" --root "$R" set --save "$tmp/orig" > /dev/null
+expect "killed bench: set --save records the policy from before it" grep -q '^enabled=madvise$' "$tmp/orig"
+expect "killed bench: restore puts it back and removes the journal" sh -c "'$THP' --root '$R' restore > /dev/null && [ ! -e '$R/run/thp/journal' ]"
+expect "killed bench: the fixture exactly" same_as_fixture
+
+# A journal of an earlier boot: reported, never applied.
+with_boot
+journal 0b5e1c2d-0000-4000-8000-000000000001 "thp bench khugepaged --modes never" enabled=never
+expect "earlier boot: restore exits 1" [ "$(rc_of "$THP" --root "$R" restore)" = 1 ]
+expect "earlier boot: restore says why" grep -q "in an earlier boot: the kernel has started afresh since, so it is not applied; removed it" "$tmp/out"
+expect "earlier boot: nothing written" same_as_fixture
+expect "earlier boot: the journal is removed" [ ! -e "$R/run/thp/journal" ]
+journal 0b5e1c2d-0000-4000-8000-000000000001 "thp bench khugepaged --modes never" enabled=never
+expect "earlier boot: set goes on" sh -c "'$THP' --root '$R' set defrag=never 2>&1 | grep -q 'left by .* in an earlier boot'"
+expect "earlier boot: set did not apply the journal" enabled_is madvise
+printf 'thp-state 1\nboot 0b5e1c2d-0000-4000-8000-000000000001\ncommand thp set\nenabled=never\n' > "$tmp/s"
+echo "end 1 $(cksum < "$tmp/s" | cut -d' ' -f1)" >> "$tmp/s"
+cp "$tmp/s" "$R/run/thp/saved.state"
+expect "earlier boot: restore of the saved state exits 1" [ "$(rc_of "$THP" --root "$R" restore)" = 1 ]
+expect "earlier boot: ... and says why" grep -q "saved in an earlier boot" "$tmp/out"
+expect "earlier boot: restore FILE of that boot applies it (a file the user keeps)" sh -c "'$THP' --root '$R' restore '$tmp/s' > /dev/null && grep -q '\[never\]' '$T/enabled'"
+
+# Damaged, cut, duplicate-key and empty files: refused, nothing written.
+refused() { # refused WHAT MESSAGE [FILE]: restore refuses with MESSAGE, writes nothing
+	expect "$1: restore exits 1" [ "$(rc_of "$THP" --root "$R" restore ${3:+"$3"})" = 1 ]
+	expect "$1: restore says '$2'" grep -q "$2" "$tmp/out"
+	expect "$1: nothing written" same_as_fixture
+}
+with_boot
+journal "$BOOT" "thp bench bloat --modes always" enabled=always defrag=never
+sed -i 's/^defrag=never/defrag=always/' "$R/run/thp/journal"
+refused "changed journal" "the journal '.*' is damaged: line 7: the checksum does not match"
+expect "changed journal: it stays" [ -f "$R/run/thp/journal" ]
+expect "changed journal: set refuses too" [ "$(rc_of "$THP" --root "$R" set enabled=never)" = 1 ]
+expect "changed journal: set wrote nothing" same_as_fixture
+expect "changed journal: doctor finds it" sh -c "'$THP' --root '$R' doctor --json | jq -e '[.findings[].id] | index(\"journal-damaged\")' > /dev/null"
+journal "$BOOT" "thp bench bloat --modes always" enabled=always defrag=never
+sed -i '$d' "$R/run/thp/journal"
+refused "cut journal" "it has no end line: the file is cut short"
+journal "$BOOT" "thp bench bloat --modes always" enabled=always defrag=never enabled=never
+refused "journal with a key twice" "line 7: 'enabled' is given twice (lines 5 and 7)"
+journal "$BOOT" "thp bench bloat --modes always" enabled=always
+head -c 40 "$R/run/thp/journal" > "$tmp/cut" && cp "$tmp/cut" "$R/run/thp/journal"
+refused "journal cut in its header" "the file is cut short"
+: > "$R/run/thp/journal"
+refused "empty journal" "it holds no setting"
+rm "$R/run/thp/journal"
+"$THP" --root "$R" set --save "$tmp/s" enabled=always > /dev/null
+"$THP" --root "$R" restore "$tmp/s" > /dev/null
+head -n 5 "$tmp/s" > "$R/run/thp/saved.state"
+refused "cut saved state" "it has no end line: the file is cut short"
+: > "$R/run/thp/saved.state"
+refused "empty saved state" "it holds no setting"
+: > "$tmp/empty"
+refused "empty FILE" "it holds no setting" "$tmp/empty"
+printf 'enabled=always\nenabled=never\n' > "$tmp/twice"
+refused "FILE with a key twice" "line 2: 'enabled' is given twice" "$tmp/twice"
+
+# A journal whose thp still runs (its /proc/PID/stat shows the same start time).
+with_boot
+journal "$BOOT" "thp bench bloat --modes always" enabled=madvise
+sed -i 's/^owner .*/owner 4242 3050613/' "$R/run/thp/journal"
+head -n -1 "$R/run/thp/journal" > "$tmp/j" && echo "end 1 $(cksum < "$tmp/j" | cut -d' ' -f1)" >> "$tmp/j" && cp "$tmp/j" "$R/run/thp/journal"
+mkdir -p "$R/proc/4242"
+echo "4242 (thp) S 1 4242 4242 0 -1 4194560 100 0 0 0 5 3 0 0 20 0 1 0 3050613 10000000 500" > "$R/proc/4242/stat"
+refused "running change" "is changing THP settings now and puts them back when it ends"
+expect "running change: set refuses" [ "$(rc_of "$THP" --root "$R" set enabled=never)" = 1 ]
+expect "running change: set says wait" grep -q "is changing THP settings now .*; wait until it ends" "$tmp/out"
+rm -r "$R/proc/4242"
 
 # persist: files parse back to the settings, --check finds drift
 fresh

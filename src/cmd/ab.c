@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,11 +154,12 @@ static int run_once(struct ab *a, const char *mode, struct run *r, struct tree *
 		close(ep[0]);
 		return 1;
 	}
-	modes_watch_child(pid);
 	pfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	for (;;) {
+	for (int ended = 0;;) {
 		pid_t w;
 
+		if (modes_signal() && !ended++)
+			kill(pid, SIGTERM); /* thp is asked to stop: so is the command */
 		if (pfd >= 0) {
 			struct pollfd p = { pfd, POLLIN, 0 };
 			poll(&p, 1, SAMPLE_MS);
@@ -173,7 +175,6 @@ static int run_once(struct ab *a, const char *mode, struct run *r, struct tree *
 			peak = h;
 	}
 	r->m[M_WALL] = (double)(thp_now_ns() - t0);
-	modes_watch_child(0);
 	if (pfd >= 0)
 		close(pfd);
 	if (read(ep[0], &err, sizeof(err)) == sizeof(err) && err) {
@@ -349,7 +350,7 @@ static int run_all(struct ab *a)
 		return 1;
 	}
 	for (int round = 0; round < a->n && !rc; round++) {
-		for (int i = 0; i < a->modes.n && !rc; i++) {
+		for (int i = 0; i < a->modes.n && !rc && !modes_signal(); i++) {
 			struct run *r = &a->runs[a->nruns];
 			r->round = round;
 			r->arm = (i + round) % a->modes.n;
@@ -417,13 +418,17 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	thp_setting_read(&ctx->root, "sys/kernel/mm/transparent_hugepage/enabled", "enabled", &en);
 	thp_busy_sample(&ctx->root, 250, &busy);
-	if (modes_begin(&ctx->root, &a.modes)) {
+	if (modes_begin(ctx, "ab", &a.modes)) {
 		free(a.runs);
 		return 1;
 	}
 	rc = run_all(&a);
 	if (modes_end())
 		rc = 1;
+	if (modes_signal()) {
+		free(a.runs);
+		return thp_die_by(modes_signal());
+	}
 	if (rc) {
 		free(a.runs);
 		return rc;

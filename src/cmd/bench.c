@@ -639,7 +639,7 @@ static int khugepaged_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LE
 			last = huge;
 		}
 		v[K_DONE] = (double)huge >= v[K_TARGET];
-		if (v[K_DONE] || now >= b->timeout * 1e9)
+		if (v[K_DONE] || now >= b->timeout * 1e9 || modes_signal())
 			break;
 		nanosleep(&tick, NULL);
 	}
@@ -889,6 +889,8 @@ static int run_all(struct bench *b)
 	for (int rep = 0; rep < b->reps; rep++) {
 		for (int i = 0; i < b->narms; i++) {
 			int a = (i + rep) % b->narms;
+			if (modes_signal())
+				return 1; /* asked to stop: the caller puts the policy back */
 			double v[COLS_MAX] = { 0 };
 			char t[COLS_MAX][TEXT_LEN] = { { 0 } };
 			bool missing[COLS_MAX] = { 0 };
@@ -1106,7 +1108,7 @@ static int bench_modes(struct bench *b, const struct modes *m)
 		thp_err("bench: --modes switches the host's 'enabled' policy and needs root");
 		return 1;
 	}
-	if (modes_begin(&b->ctx->root, m))
+	if (modes_begin(b->ctx, "bench", m))
 		return 1;
 	results = json_object_new_array();
 	thp_busy_sample(&b->ctx->root, 200, &busy);
@@ -1137,6 +1139,10 @@ static int bench_modes(struct bench *b, const struct modes *m)
 	}
 	if (modes_end())
 		rc = 1;
+	if (modes_signal()) {
+		json_object_put(results);
+		return thp_die_by(modes_signal());
+	}
 	if (b->ctx->json && !rc) {
 		doc = json_object_new_object();
 		json_object_object_add(doc, "schema", json_object_new_string("thp-bench/1"));

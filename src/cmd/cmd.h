@@ -43,21 +43,61 @@ int cmd_metrics(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_serve(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_report(struct thp_ctx *ctx, int argc, char **argv);
 
-struct thp_knobs;
+struct thp_changes;
+struct thp_state_file;
 
-/* Reads the writable THP settings below ROOT (malloc'd), or explains why not
- * and returns NULL. */
-struct thp_knobs *thp_knobs_load(const struct thp_root *root);
+/* Reads the settings below ROOT that thp writes (malloc'd), or explains why
+ * not and returns NULL. */
+struct thp_changes *thp_changes_load(const struct thp_root *root);
 
-/* Asks KS for the KEY=VALUE arguments ARGV[0..ARGC) of command CMD. Returns 0,
+/* Asks CS for the KEY=VALUE arguments ARGV[0..ARGC) of command CMD. Returns 0,
  * or the exit status (2) after explaining a malformed or refused one. */
-int thp_want_args(struct thp_knobs *ks, int argc, char **argv, const char *cmd);
-
-/* Where 'thp set' saves the state before its change, below the root. */
-#define SAVED_DEFAULT THP_STATE_DIR "/saved.state"
+int thp_want_args(struct thp_changes *cs, int argc, char **argv, const char *cmd);
 
 /* The saved state as shown to the user: FILE, or the default below the root. */
 void thp_saved_path(const struct thp_ctx *ctx, const char *file, char *buf, size_t cap);
+
+/* REL below the root as shown to the user: "/run/thp/journal", "DIR/run/thp/journal". */
+void thp_shown_path(const struct thp_ctx *ctx, const char *rel, char *buf, size_t cap);
+
+/* False, after saying so, when thp may not change settings (the live system
+ * without root). */
+bool thp_change_allowed(const struct thp_ctx *ctx);
+
+/* Makes the wanted changes of CS as one transaction: the journal first,
+ * then every write read back and rolled back on failure or a signal; reports
+ * them (SAVED: where the previous state is, as shown; FILE:
+ * a file the user named). Returns the exit status; a signal that
+ * interrupted it ends thp after the rollback. */
+int thp_change_run(struct thp_ctx *ctx, struct thp_changes *cs, const char *saved, bool user_file);
+
+/* Prints the planned (DRY) or made changes of CS; nothing more in text after
+ * a failure ERR. */
+void thp_change_report(const struct thp_ctx *ctx, const struct thp_changes *cs, bool dry, int err,
+		       const char *saved, bool user_file);
+
+/* Explains on stderr why a change of CS failed (ERR, or signal SIGNO); KEPT
+ * names where the previous state is kept. */
+void thp_change_explain(const struct thp_changes *cs, int err, int signo, const char *kept);
+
+/* Before a change by command CMD: deals with the journal an earlier thp left.
+ * None, or one from an earlier boot (removed): nothing to do. One of a
+ * change that did not finish: its settings are put back now (with DRY, only
+ * said). Returns 0 when the change may go on, or 1 after explaining why not
+ * (a change still running, a damaged journal, a failed put-back). */
+int thp_recover(struct thp_ctx *ctx, const char *cmd, bool dry);
+
+/* Explains that the journal (shown as JOURNAL) is damaged. */
+void thp_journal_damaged(const char *journal, const struct thp_state_file *f, const char *cmd);
+
+/* Fills J from the journal below ROOT; the journaled values are compared with
+ * the running ones of CS (NULL: not compared). */
+void thp_journal_read(const struct thp_root *root, const struct thp_changes *cs,
+		      struct thp_host_journal *j);
+
+/* Ends the process by SIGNO (the default action), after a change was put back. */
+int thp_die_by(int signo);
+
 int cmd_bench(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_ab(struct thp_ctx *ctx, int argc, char **argv);
 

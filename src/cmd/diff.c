@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../control/settings.h"
-#include "../core/persist.h"
+#include "../core/changes.h"
+#include "../core/state.h"
 #include "../render/render.h"
 #include "cmd.h"
 
@@ -16,7 +16,7 @@ static void usage(void)
 	puts("Usage: thp [--root DIR] diff [options] [FILE | --root OTHER]\n"
 	     "\n"
 	     "Compare every writable THP setting of this host with a saved state (FILE,\n"
-	     "default /" SAVED_DEFAULT ", written by 'thp set') or with another root\n"
+	     "default /" THP_SAVED ", written by 'thp set') or with another root\n"
 	     "such as a 'thp capture' directory. Exit status 3 when they differ.\n"
 	     "\n"
 	     "Options:\n"
@@ -26,16 +26,16 @@ static void usage(void)
 	     "  -h, --help        show this help");
 }
 
-/* Loads the other side: the knobs below OTHER, or the saved state FILE. */
+/* Loads the other side: the settings below OTHER, or the saved state FILE. */
 static int load_other(const struct thp_ctx *ctx, const char *other, const char *file,
 		      struct thp_kvlist *l, char *label, size_t cap)
 {
-	char *buf = NULL;
-	int err, bad;
+	struct thp_state_file *f;
+	int err;
 
 	if (other) {
 		struct thp_root r;
-		struct thp_knobs *ks;
+		struct thp_changes *cs;
 
 		snprintf(label, cap, "%s", other);
 		err = thp_root_open(&r, other);
@@ -43,24 +43,33 @@ static int load_other(const struct thp_ctx *ctx, const char *other, const char *
 			thp_err("cannot open root '%s': %s", other, strerror(-err));
 			return err;
 		}
-		ks = thp_knobs_load(&r);
+		cs = thp_changes_load(&r);
 		thp_root_done(&r);
-		if (!ks)
+		if (!cs)
 			return -ENOENT;
-		thp_knobs_snapshot(ks, l);
-		free(ks);
+		thp_changes_snapshot(cs, l);
+		free(cs);
 		return 0;
 	}
+	f = malloc(sizeof(*f));
+	if (!f)
+		return -ENOMEM;
 	thp_saved_path(ctx, file, label, cap);
-	err = file ? thp_read_user(file, &buf, NULL) : thp_read(&ctx->root, SAVED_DEFAULT, &buf, NULL);
-	if (err) {
-		thp_err("cannot read saved state '%s': %s", label, strerror(-err));
-		return err;
-	}
-	err = thp_state_parse(buf, l, &bad);
-	free(buf);
+	if (file)
+		thp_state_load_user(&ctx->root, file, f);
+	else
+		thp_state_load(&ctx->root, THP_SAVED, f);
+	err = f->status == THP_STATE_ABSENT ? -ENOENT : f->err;
 	if (err)
-		thp_err("'%s' line %d: not KEY=VALUE of a THP setting", label, bad);
+		thp_err("cannot read saved state '%s': %s", label, strerror(-err));
+	else if (f->status == THP_STATE_DAMAGED && f->line)
+		thp_err("'%s' line %d: %s", label, f->line, f->why);
+	else if (f->status == THP_STATE_DAMAGED)
+		thp_err("'%s': %s", label, f->why);
+	if (!err && f->status == THP_STATE_DAMAGED)
+		err = -EINVAL;
+	*l = f->s.values;
+	free(f);
 	return err;
 }
 
@@ -73,7 +82,7 @@ int cmd_diff(struct thp_ctx *ctx, int argc, char **argv)
 	};
 	const char *other = NULL, *file = NULL;
 	struct thp_kvlist *mine = calloc(1, sizeof(*mine)), *theirs = calloc(1, sizeof(*theirs));
-	struct thp_knobs *ks = NULL;
+	struct thp_changes *cs = NULL;
 	char label[4200];
 	bool all = false;
 	int c, ndiff = 0, rc = 1;
@@ -95,9 +104,9 @@ int cmd_diff(struct thp_ctx *ctx, int argc, char **argv)
 		rc = thp_usage_error("diff");
 		goto out;
 	}
-	if (!mine || !theirs || !(ks = thp_knobs_load(&ctx->root)))
+	if (!mine || !theirs || !(cs = thp_changes_load(&ctx->root)))
 		goto out;
-	thp_knobs_snapshot(ks, mine);
+	thp_changes_snapshot(cs, mine);
 	if (load_other(ctx, other, file, theirs, label, sizeof(label)))
 		goto out;
 	/* every key of either side, in write order */
@@ -146,6 +155,6 @@ int cmd_diff(struct thp_ctx *ctx, int argc, char **argv)
 out:
 	free(mine);
 	free(theirs);
-	free(ks);
+	free(cs);
 	return rc;
 }

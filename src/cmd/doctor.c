@@ -7,9 +7,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../control/drift.h"
 #include "../core/doctor.h"
-#include "../core/persist.h"
+#include "../core/drift.h"
+#include "../core/state.h"
 #include "../render/render.h"
 #include "cmd.h"
 
@@ -212,45 +212,85 @@ static void diff_set(struct thp_host_diff *d, const char *key, const char *other
 		snprintf(d->source, sizeof(d->source), "%s", source);
 }
 
-/* Fills P as 'thp persist --check' sees the host: drift between persisted and
- * running values, and changes since the state 'thp set' saved. */
-static void read_persist(const struct thp_root *root, struct thp_host_persist *p)
+/* Adds a diff to *D (counting *N) when the running value of KV's setting in
+ * CS differs from KV's, which comes from SOURCE. */
+static void diff_running(const struct thp_changes *cs, const struct thp_kv *kv, const char *source,
+			 struct thp_host_diff *d, int *n)
 {
-	struct thp_knobs *ks = malloc(sizeof(*ks));
+	const struct thp_change *c = thp_change_find(cs, kv->key);
+
+	if (c && c->old[0] && strcmp(c->old, kv->value) != 0) {
+		diff_set(d, c->key, kv->value, c->old, source, kv->line);
+		(*n)++;
+	}
+}
+
+/* Fills P as 'thp persist --check' sees the host (CS: the running settings):
+ * drift between persisted and running values, and changes since the state
+ * 'thp set' saved in this boot. */
+static void read_persist(const struct thp_root *root, const struct thp_changes *cs,
+			 struct thp_host_persist *p)
+{
 	struct thp_persisted *pe = malloc(sizeof(*pe));
-	struct thp_kvlist *saved = malloc(sizeof(*saved));
+	struct thp_state_file *saved = malloc(sizeof(*saved));
 	struct thp_drift *d = calloc(THP_KV_MAX, sizeof(*d));
 	uint64_t sizes[THP_SIZES_MAX];
-	char *buf = NULL;
-	int n, bad;
+	int n;
 
-	memset(p, 0, sizeof(*p));
-	if (!ks || !pe || !saved || !d || thp_knobs_read(root, ks))
+	if (!pe || !saved || !d)
 		goto out;
 	p->known = true;
-	n = thp_knobs_sizes(ks, sizes, THP_SIZES_MAX);
+	n = thp_changes_sizes(cs, sizes, THP_SIZES_MAX);
 	thp_persisted_read(root, sizes, n, pe);
 	p->npersisted = pe->values.n;
-	n = thp_drift_check(ks, pe, d, THP_KV_MAX);
+	n = thp_drift_check(cs, pe, d, THP_KV_MAX);
 	for (int i = 0; i < n && p->ndrift < THP_DIFFS_MAX; i++) {
 		diff_set(&p->drift[p->ndrift], d[i].key, d[i].persisted, d[i].running, d[i].source, d[i].line);
 		snprintf(p->drift[p->ndrift++].refused, sizeof(p->drift[0].refused), "%s", d[i].refused);
 	}
-	if (thp_read(root, SAVED_DEFAULT, &buf, NULL) || thp_state_parse(buf, saved, &bad))
-		goto out;
-	p->saved = true;
-	for (int i = 0; i < saved->n && p->nchanged < THP_DIFFS_MAX; i++) {
-		const struct thp_knob *kn = thp_knob_find(ks, saved->v[i].key);
-		if (kn && kn->old[0] && strcmp(kn->old, saved->v[i].value) != 0)
-			diff_set(&p->changed[p->nchanged++], kn->key, saved->v[i].value, kn->old,
-				 "/" SAVED_DEFAULT, saved->v[i].line);
-	}
+	thp_state_load(root, THP_SAVED, saved);
+	p->saved = saved->status == THP_STATE_CURRENT;
+	for (int i = 0; p->saved && i < saved->s.values.n && p->nchanged < THP_DIFFS_MAX; i++)
+		diff_running(cs, &saved->s.values.v[i], "/" THP_SAVED, &p->changed[p->nchanged],
+			     &p->nchanged);
 out:
-	free(buf);
-	free(ks);
 	free(pe);
 	free(saved);
 	free(d);
+}
+
+void thp_journal_read(const struct thp_root *root, const struct thp_changes *cs,
+		      struct thp_host_journal *j)
+{
+	struct thp_state_file *f = malloc(sizeof(*f));
+
+	memset(j, 0, sizeof(*j));
+	if (!f)
+		return;
+	thp_state_load(root, THP_JOURNAL, f);
+	j->status = f->status;
+	j->pid = (int)f->s.owner;
+	j->line = f->line;
+	snprintf(j->command, sizeof(j->command), "%s", f->s.command[0] ? f->s.command : "thp");
+	snprintf(j->why, sizeof(j->why), "%s", f->why);
+	snprintf(j->boot, sizeof(j->boot), "%s", f->s.boot);
+	snprintf(j->boot_now, sizeof(j->boot_now), "%s", f->boot_now);
+	for (int i = 0; cs && f->status != THP_STATE_DAMAGED && i < f->s.values.n && j->nchanged < THP_DIFFS_MAX; i++)
+		diff_running(cs, &f->s.values.v[i], "/" THP_JOURNAL, &j->changed[j->nchanged], &j->nchanged);
+	free(f);
+}
+
+/* Reads what the rules need of the writable settings: persistence and the journal. */
+static void read_settings(const struct thp_root *root, struct thp_host *h)
+{
+	struct thp_changes *cs = malloc(sizeof(*cs));
+	bool read = cs && thp_changes_read(root, cs) == 0;
+
+	memset(&h->persist, 0, sizeof(h->persist));
+	if (read)
+		read_persist(root, cs, &h->persist);
+	thp_journal_read(root, read ? cs : NULL, &h->journal);
+	free(cs);
 }
 
 int thp_doctor_exit(const struct thp_findings *r, enum thp_severity min)
@@ -284,7 +324,7 @@ int thp_diagnose(const struct thp_root *root, double sample, struct thp_diagnosi
 	h->st = d->st;
 	if (thp_host_read(root, h))
 		return -ENOMEM;
-	read_persist(root, &h->persist);
+	read_settings(root, h);
 	thp_doctor_run(h, d->r);
 	return 0;
 }

@@ -5,13 +5,15 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../control/control.h"
-#include "cmd.h"
+#include "../control/journal.h"
 
-static struct thp_switch sw;
-static volatile pid_t child;
+static struct thp_journal journal;
+static struct thp_changes *cs;
+static volatile sig_atomic_t stop;
 
 int modes_parse(const char *cmd, const char *list, const char *const *allowed, struct modes *m)
 {
@@ -56,42 +58,58 @@ bool modes_switches(const char *mode)
 
 static void on_signal(int sig)
 {
-	if (child > 0)
-		kill(child, SIGTERM);
-	thp_switch_end_signal(&sw);
-	signal(sig, SIG_DFL);
-	raise(sig);
+	stop = sig;
 }
 
-static const char *perm_hint(int err)
+int modes_signal(void)
 {
-	return err == -EACCES || err == -EPERM || err == -EROFS ? " (run as root)" : "";
+	return stop;
 }
 
-int modes_begin(const struct thp_root *root, const struct modes *m)
+/* Checks every switching mode of M against the kernel's 'enabled' and
+ * journals the policy. Returns 0 or 1 (printed). */
+static int journal_policy(struct thp_ctx *ctx, const char *cmd, const struct modes *m)
 {
-	const char *want[MODES_MAX + 1], *bad;
-	struct sigaction sa;
-	int n = 0, err;
+	char why[512], shown[4200];
+	struct thp_change *en;
+	int err;
 
-	for (int i = 0; i < m->n; i++)
-		if (modes_switches(m->word[i]))
-			want[n++] = m->word[i];
-	want[n] = NULL;
-	if (n) {
-		err = thp_switch_begin(&sw, root, want, &bad);
-		if (err == -EINVAL && bad) {
-			thp_err("this kernel does not offer 'enabled=%s'", bad);
-			return 1;
-		}
-		if (err) {
-			thp_err("cannot save the THP policy to '/%s': %s%s", THP_SWITCH_JOURNAL,
-				thp_file_strerror(err), perm_hint(err));
+	if (thp_recover(ctx, cmd, false))
+		return 1;
+	cs = thp_changes_load(&ctx->root);
+	if (!cs)
+		return 1;
+	en = thp_change_find(cs, "enabled");
+	for (int i = 0; i < m->n; i++) {
+		/* each mode is checked; the journal needs one wanted value */
+		if (modes_switches(m->word[i]) &&
+		    (!en || thp_change_check(cs, en, m->word[i], true, en->want, why, sizeof(why)) != 0)) {
+			thp_err("this kernel does not offer 'enabled=%s'", m->word[i]);
 			return 1;
 		}
 	}
+	err = thp_journal_push(&journal, &ctx->root, cs);
+	if (err) {
+		thp_shown_path(ctx, THP_JOURNAL, shown, sizeof(shown));
+		thp_err("cannot save the THP policy to '%s': %s%s", shown,
+			err == -EEXIST ? "another thp started a change meanwhile" : thp_file_strerror(err),
+			thp_root_hint(err));
+		return 1;
+	}
+	return 0;
+}
+
+int modes_begin(struct thp_ctx *ctx, const char *cmd, const struct modes *m)
+{
+	struct sigaction sa;
+	int n = 0;
+
+	for (int i = 0; i < m->n; i++)
+		n += modes_switches(m->word[i]);
+	if (n && journal_policy(ctx, cmd, m))
+		return 1;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
+	sa.sa_handler = on_signal; /* no SA_RESTART: a wait returns EINTR and sees the flag */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -101,31 +119,44 @@ int modes_begin(const struct thp_root *root, const struct modes *m)
 
 int modes_apply(const char *mode)
 {
-	int err;
+	const struct thp_kv *prior = thp_kv_get(&journal.s.values, "enabled");
+	char why[512];
+	int err, signo = 0;
 
-	if (!modes_switches(mode) && !sw.active)
+	if (!journal.open || (!modes_switches(mode) && !prior))
 		return 0;
-	err = thp_switch_set(&sw, modes_switches(mode) ? mode : sw.prior);
-	if (err) {
-		thp_err("cannot write 'enabled': %s%s", thp_strerror(err), perm_hint(err));
+	err = thp_changes_read(journal.root, cs);
+	if (!err)
+		err = thp_changes_want(cs, "enabled", modes_switches(mode) ? mode : prior->value, why,
+				       sizeof(why));
+	if (!err)
+		err = thp_changes_apply(journal.root, cs, &signo);
+	if (signo)
+		stop = signo;
+	if (err && !signo) {
+		thp_err("cannot write 'enabled': %s%s", thp_strerror(err), thp_root_hint(err));
 		return 1;
 	}
-	return 0;
+	return err ? 1 : 0;
 }
 
 int modes_end(void)
 {
-	int err = thp_switch_end(&sw);
+	const struct thp_kv *prior = thp_kv_get(&journal.s.values, "enabled");
+	char why[512];
+	int err, signo = 0;
 
+	if (!journal.open)
+		return 0;
+	err = thp_journal_pop(&journal, cs, &signo, why, sizeof(why));
+	free(cs);
+	cs = NULL;
+	if (signo)
+		stop = signo;
 	if (err) {
-		thp_err("cannot restore 'enabled=%s': %s; 'thp restore /%s' puts it back later",
-			sw.prior, thp_strerror(err), THP_SWITCH_JOURNAL);
+		thp_err("cannot restore 'enabled=%s': %s; 'thp restore' puts it back later",
+			prior ? prior->value : "?", err == -EINVAL ? why : thp_strerror(err));
 		return 1;
 	}
 	return 0;
-}
-
-void modes_watch_child(pid_t pid)
-{
-	child = pid;
 }

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "../core/root.h"
+#include "cmd.h"
 
 #define MODES_MAX 8
 #define MODE_LEN 16
@@ -24,16 +24,20 @@ int modes_parse(const char *cmd, const char *list, const char *const *allowed, s
 /* True for "always", "madvise" and "never": modes that switch the host policy. */
 bool modes_switches(const char *mode);
 
-/* Saves the host policy (journal under /run/thp) when M holds a switching mode,
- * and installs the signal handlers that undo it and end a watched child.
- * Prints the error and returns 1 on failure, else 0. */
-int modes_begin(const struct thp_root *root, const struct modes *m);
+/* Starts a measurement of command CMD under the modes M: when M
+ * holds a switching mode, puts back a change an earlier run left unfinished,
+ * checks that the kernel offers every mode, and journals the policy. From now
+ * on SIGINT, SIGTERM and SIGHUP only set a flag (modes_signal). Prints the
+ * error and returns 1 on failure, else 0. */
+int modes_begin(struct thp_ctx *ctx, const char *cmd, const struct modes *m);
 /* Switches the host policy for MODE; other modes run under the prior policy.
  * Returns 0 or 1 (printed). */
 int modes_apply(const char *mode);
-/* Puts the prior policy back. Returns 0 or 1 (printed). */
+/* Puts the prior policy back and removes the journal. Returns 0 or 1 (printed). */
 int modes_end(void);
-/* A signal that ends thp also sends SIGTERM to PID (0: none). */
-void modes_watch_child(pid_t pid);
+/* The signal that asked thp to stop since modes_begin(), or 0: measuring
+ * loops check it and end early; the command then ends by it (thp_die_by)
+ * once modes_end() has put the policy back. */
+int modes_signal(void);
 
 #endif

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "../control/control.h"
-#include "../control/drift.h"
+#include "../core/drift.h"
 #include "../core/persist.h"
 #include "../render/render.h"
 #include "cmd.h"
@@ -48,22 +48,12 @@ static void usage(void)
 	     "  -h, --help        show this help");
 }
 
-/* Shown form of a root-relative default PATH, or FILE itself. */
-static void shown_path(const struct thp_ctx *ctx, const char *file, const char *path, char *buf,
-		       size_t cap)
-{
-	if (file)
-		snprintf(buf, cap, "%s", file);
-	else
-		snprintf(buf, cap, "%s/%s", ctx->root.live ? "" : ctx->root.path, path);
-}
-
-static int check(const struct thp_ctx *ctx, const struct thp_knobs *ks)
+static int check(const struct thp_ctx *ctx, const struct thp_changes *cs)
 {
 	struct thp_persisted *p = malloc(sizeof(*p));
 	struct thp_drift *d = calloc(THP_KV_MAX, sizeof(*d));
 	uint64_t sizes[THP_SIZES_MAX];
-	int n, nsizes = thp_knobs_sizes(ks, sizes, THP_SIZES_MAX);
+	int n, nsizes = thp_changes_sizes(cs, sizes, THP_SIZES_MAX);
 
 	if (!p || !d) {
 		free(p);
@@ -71,7 +61,7 @@ static int check(const struct thp_ctx *ctx, const struct thp_knobs *ks)
 		return 1;
 	}
 	thp_persisted_read(&ctx->root, sizes, nsizes, p);
-	n = thp_drift_check(ks, p, d, THP_KV_MAX);
+	n = thp_drift_check(cs, p, d, THP_KV_MAX);
 	if (ctx->json) {
 		struct json_object *o = json_object_new_object(), *a = json_object_new_array(),
 				   *src = json_object_new_array();
@@ -235,7 +225,10 @@ static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp
 	bool theirs;
 	int dir, err;
 
-	shown_path(ctx, file, path, shown, sizeof(shown));
+	if (file)
+		snprintf(shown, sizeof(shown), "%s", file);
+	else
+		thp_shown_path(ctx, path, shown, sizeof(shown));
 	if (!text) {
 		thp_err("out of memory");
 		return 1;
@@ -300,7 +293,7 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 						 [CMDLINE] = "--cmdline", [CHECK] = "--check" };
 	enum mode mode = TMPFILES;
 	const char *file = NULL, *given = NULL, *writes = NULL;
-	struct thp_knobs *ks = NULL;
+	struct thp_changes *cs = NULL;
 	struct thp_kvlist *l = NULL;
 	bool dry = false, force = false;
 	int c, rc = 1;
@@ -338,21 +331,21 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 		return thp_usage_error("persist");
 	}
 	l = calloc(1, sizeof(*l));
-	ks = thp_knobs_load(&ctx->root);
-	if (!ks || !l)
+	cs = thp_changes_load(&ctx->root);
+	if (!cs || !l)
 		goto out;
 	if (mode == CHECK) {
-		rc = check(ctx, ks);
+		rc = check(ctx, cs);
 		goto out;
 	}
-	rc = thp_want_args(ks, argc - optind, argv + optind, "persist");
+	rc = thp_want_args(cs, argc - optind, argv + optind, "persist");
 	if (rc)
 		goto out;
-	for (int i = 0; i < ks->n; i++) {
-		const struct thp_knob *kn = &ks->k[i];
-		const char *v = optind < argc ? kn->want : kn->old;
-		if (v[0])
-			thp_kv_set(l, kn->key, v, 0);
+	for (int i = 0; i < cs->n; i++) {
+		const struct thp_change *c = &cs->v[i];
+		const char *v = optind < argc ? c->want : c->old;
+		if (v[0] && (c->k.d->flags & THP_PERSIST))
+			thp_kv_set(l, c->key, v, 0);
 	}
 	if (mode == CMDLINE) {
 		cmdline(ctx, l);
@@ -361,7 +354,7 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 		rc = write_out(ctx, mode, l, file, dry, force);
 	}
 out:
-	free(ks);
+	free(cs);
 	free(l);
 	return rc;
 }

@@ -286,7 +286,7 @@ static void append_sizes(const char *const *keys, int from, int n, const char *f
 
 	for (int i = from; i < n && ns < THP_KV_MAX; i++) {
 		struct thp_key k;
-		if (thp_key_parse(keys[i], &k) == 0 && k.group == THP_KEY_SIZE && strcmp(k.file, file) == 0)
+		if (thp_key_parse(keys[i], &k) == 0 && k.d->place == THP_PLACE_SIZE && strcmp(k.d->file, file) == 0)
 			sizes[ns++] = k.size;
 	}
 	qsort(sizes, (size_t)ns, sizeof(sizes[0]), cmp_u64);
@@ -308,16 +308,16 @@ static const char *diff_text(const char *const *keys, int n, char *buf, size_t c
 	for (int i = 0; i < n; i++) {
 		struct thp_key k;
 		bool seen = false;
-		if (thp_key_parse(keys[i], &k) != 0 || k.group != THP_KEY_SIZE) {
+		if (thp_key_parse(keys[i], &k) != 0 || k.d->place != THP_PLACE_SIZE) {
 			len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, "%s%s", len ? ", " : "", keys[i]);
 			continue;
 		}
 		for (int j = 0; j < i && !seen; j++) {
 			struct thp_key o;
-			seen = thp_key_parse(keys[j], &o) == 0 && o.group == THP_KEY_SIZE && strcmp(o.file, k.file) == 0;
+			seen = thp_key_parse(keys[j], &o) == 0 && o.d->place == THP_PLACE_SIZE && strcmp(o.d->file, k.d->file) == 0;
 		}
 		if (!seen)
-			append_sizes(keys, i, n, k.file, buf, cap, &len);
+			append_sizes(keys, i, n, k.d->file, buf, cap, &len);
 	}
 	return buf;
 }

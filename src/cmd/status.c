@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/changes.h"
+#include "../core/settings.h"
+#include "../core/state.h"
 #include "../core/status.h"
 #include "../render/render.h"
 #include "cmd.h"
@@ -109,7 +112,7 @@ static void print_settings(const struct thp_status *st, const struct thp_setting
 	char val[64], det[512], mb[96];
 
 	for (int i = 0; i < n; i++) {
-		const char *m = thp_setting_meaning(st, v[i].name, khugepaged, mb, sizeof(mb));
+		const char *m = thp_status_setting_meaning(st, v[i].name, khugepaged, mb, sizeof(mb));
 		const char *row[] = { v[i].name, setting_value(&v[i], val, sizeof(val)),
 				      setting_detail(&v[i], det, sizeof(det)), m ? m : "" };
 		out_table_row(t, row);
@@ -273,14 +276,79 @@ static void print_boot(const struct thp_status *st)
 	out_table_print(t, 2);
 }
 
-static void print_text(const struct thp_status *st, const struct opts *o)
+/* "enabled always, was madvise; defrag ..." for the settings J finds changed. */
+static void journal_changes(const struct thp_host_journal *j, char *buf, size_t cap)
 {
-	char policy[1024], now[1024];
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < j->nchanged && len < cap; i++)
+		len += (size_t)snprintf(buf + len, cap - len, "%s%s %s, was %s", i ? "; " : "",
+					j->changed[i].key, j->changed[i].running, j->changed[i].other);
+}
+
+/* The line about a journal J (shown as SHOWN) that the status shows; "" without one. */
+static void journal_line(const struct thp_host_journal *j, const char *shown, char *buf, size_t cap)
+{
+	char changes[1024];
+
+	journal_changes(j, changes, sizeof(changes));
+	switch (j->status) {
+	case THP_STATE_CURRENT:
+		if (j->nchanged)
+			snprintf(buf, cap, "'%s' (pid %d) did not finish: %d setting%s it changed %s not "
+				 "back (%s); 'thp restore' puts %s back.", j->command, j->pid, j->nchanged,
+				 j->nchanged == 1 ? "" : "s", j->nchanged == 1 ? "is" : "are", changes,
+				 j->nchanged == 1 ? "it" : "them");
+		else
+			snprintf(buf, cap, "'%s' (pid %d) did not finish, but its settings are back; "
+				 "'thp restore' removes its journal %s.", j->command, j->pid, shown);
+		break;
+	case THP_STATE_RUNNING:
+		snprintf(buf, cap, "'%s' (pid %d) is changing THP settings now%s%s%s; it puts them back "
+			 "when it ends.", j->command, j->pid, changes[0] ? " (" : "", changes,
+			 changes[0] ? ")" : "");
+		break;
+	case THP_STATE_OTHER_BOOT:
+		snprintf(buf, cap, "a journal of '%s' from an earlier boot is left in %s; 'thp restore' "
+			 "removes it.", j->command, shown);
+		break;
+	case THP_STATE_DAMAGED:
+		snprintf(buf, cap, "the journal %s is damaged (%s); see 'thp doctor'.", shown, j->why);
+		break;
+	default:
+		buf[0] = '\0';
+	}
+}
+
+/* Reads the journal below the root of CTX into J, with the running values. */
+static void read_journal(const struct thp_root *root, struct thp_host_journal *j)
+{
+	struct thp_changes *cs;
+
+	thp_journal_read(root, NULL, j);
+	if (j->status == THP_STATE_ABSENT || j->status == THP_STATE_DAMAGED)
+		return;
+	cs = malloc(sizeof(*cs));
+	if (cs && thp_changes_read(root, cs) == 0)
+		thp_journal_read(root, cs, j);
+	free(cs);
+}
+
+static void print_text(const struct thp_ctx *ctx, const struct thp_status *st, const struct opts *o)
+{
+	struct thp_host_journal j;
+	char policy[1024], now[1024], shown[4200], pending[2048];
 
 	out_verdict(st, policy, sizeof(policy), now, sizeof(now));
 	out_wrap("THP:", policy, WIDTH);
 	if (now[0])
 		out_wrap("Now:", now, WIDTH);
+	read_journal(&ctx->root, &j);
+	thp_shown_path(ctx, THP_JOURNAL, shown, sizeof(shown));
+	journal_line(&j, shown, pending, sizeof(pending));
+	if (pending[0])
+		out_wrap("Pending:", pending, WIDTH);
 	putchar('\n');
 	print_kernel(st, o);
 	if (st->dir) {
@@ -310,7 +378,7 @@ static struct json_object *json_setting(const struct thp_status *st, const struc
 	static const char *const kinds[] = { "absent", "error", "choice", "int", "text" };
 	struct json_object *o = json_object_new_object();
 	char mb[96];
-	const char *m = thp_setting_meaning(st, s->name, khugepaged, mb, sizeof(mb));
+	const char *m = thp_status_setting_meaning(st, s->name, khugepaged, mb, sizeof(mb));
 
 	json_object_object_add(o, "name", json_object_new_string(s->name));
 	json_object_object_add(o, "kind", json_object_new_string(kinds[s->kind]));
@@ -415,8 +483,39 @@ static struct json_object *json_procs(const struct thp_procs *p)
 	return o;
 }
 
+/* The journal as JSON; NULL when there is none. */
+static struct json_object *json_journal(const struct thp_root *root)
+{
+	static const char *const states[] = { [THP_STATE_CURRENT] = "unfinished",
+					      [THP_STATE_RUNNING] = "running",
+					      [THP_STATE_OTHER_BOOT] = "earlier-boot",
+					      [THP_STATE_DAMAGED] = "damaged" };
+	struct json_object *o, *a;
+	struct thp_host_journal j;
+
+	read_journal(root, &j);
+	if (j.status == THP_STATE_ABSENT)
+		return NULL;
+	o = json_object_new_object();
+	a = json_object_new_array();
+	json_object_object_add(o, "state", json_object_new_string(states[j.status]));
+	json_object_object_add(o, "command", json_object_new_string(j.command));
+	json_object_object_add(o, "pid", j.pid ? json_object_new_int(j.pid) : NULL);
+	json_object_object_add(o, "error", j.status == THP_STATE_DAMAGED ? json_object_new_string(j.why) : NULL);
+	for (int i = 0; i < j.nchanged; i++) {
+		struct json_object *x = json_object_new_object();
+		json_object_object_add(x, "key", json_object_new_string(j.changed[i].key));
+		json_object_object_add(x, "running", json_object_new_string(j.changed[i].running));
+		json_object_object_add(x, "journaled", json_object_new_string(j.changed[i].other));
+		json_object_array_add(a, x);
+	}
+	json_object_object_add(o, "changed", a);
+	return o;
+}
+
 struct json_object *thp_status_json(const struct thp_root *root, const struct thp_status *st)
 {
+	struct json_object *journal = json_journal(root);
 	struct json_object *o = json_object_new_object(), *v = json_object_new_object();
 	struct json_object *boot = json_object_new_array();
 	char policy[1024], now[1024];
@@ -450,6 +549,8 @@ struct json_object *thp_status_json(const struct thp_root *root, const struct th
 	}
 	add_counters(o, "boot", st->cmdline_err, boot);
 	json_object_object_add(o, "processes", json_procs(&st->procs));
+	if (journal)
+		json_object_object_add(o, "journal", journal);
 	return o;
 }
 
@@ -487,7 +588,7 @@ int cmd_status(struct thp_ctx *ctx, int argc, char **argv)
 	if (ctx->json)
 		rc = out_json_print(thp_status_json(&ctx->root, st)) ? 1 : 0;
 	else {
-		print_text(st, &o);
+		print_text(ctx, st, &o);
 		rc = fflush(stdout) ? 1 : 0;
 	}
 	free(st);

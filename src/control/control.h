@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* control.h - the only code that writes to the kernel (sysfs, procfs, prctl, madvise) */
+/* control.h - the only code that writes to the kernel (sysfs, procfs, prctl,
+ * madvise) and the files thp keeps */
 #ifndef THP_CONTROL_H
 #define THP_CONTROL_H
 
@@ -11,6 +12,7 @@
 #include <sys/types.h>
 
 #include "../core/root.h"
+#include "../core/state.h"
 
 /* Writes VALUE to the kernel file REL below ROOT in one write(2), as sysfs wants
  * (the file is truncated first, as a shell redirection does, so that a recorded
@@ -18,6 +20,15 @@
  * Returns 0, or -errno (a short write is -EIO). Validation and read-back are
  * the caller's job. */
 int thp_write_file(const struct thp_root *root, const char *rel, const char *value);
+
+struct thp_changes;
+
+/* Writes every wanted change of CS in order and reads each back. On the first
+ * failure, or when SIGINT, SIGTERM or SIGHUP arrives (the handlers only note
+ * it), puts back every value already written (last first). Refuses with
+ * -EPERM before any write on the live root without root. Returns 0, the
+ * failure's -errno, or -EINTR with *SIGNO set. */
+int thp_changes_apply(const struct thp_root *root, struct thp_changes *cs, int *signo);
 
 /* THP mode of a process, as PR_GET_THP_DISABLE reports it. */
 enum thp_mode {
@@ -43,10 +54,11 @@ int thp_pidfd_open(pid_t pid);
  * without CAP_SYS_NICE or ptrace access, -EAGAIN/-ENOMEM when no huge page
  * could be had. */
 int thp_collapse_range(int pidfd, uint64_t start, uint64_t len);
-/* Where thp keeps its state (saved settings, journals), below the root: a
- * directory created 0700, owned by root and never a symbolic link. */
-#define THP_STATE_DIR "run/thp"
 
+struct thp_region;
+
+/* madvise(2) with ADVICE on the whole of thp's own region R. Returns 0 or -errno. */
+int thp_region_advise(const struct thp_region *r, int advice);
 /* Opens THP_STATE_DIR below ROOT (creating it 0700 with CREATE; its parent
  * must exist). Returns an open directory descriptor or -errno: -ELOOP when it
  * is a symbolic link, -EUCLEAN when it is not owned by the caller (root) or is
@@ -82,6 +94,10 @@ int thp_file_write_with(int dirfd, const char *name, mode_t mode, thp_fill_fn fi
 /* thp_file_write_with() for the NUL-terminated text DATA. */
 int thp_file_write(int dirfd, const char *name, const char *data, mode_t mode);
 
+/* thp_file_write() of a file that must not exist yet: -EEXIST when it does
+ * (or appears meanwhile), and nothing is replaced. */
+int thp_file_write_new(int dirfd, const char *name, const char *data, mode_t mode);
+
 /* Points NAME in DIRFD at TARGET (a symbolic link), replacing an old link
  * but nothing else (-EISDIR, -EEXIST). Returns 0 or -errno. */
 int thp_file_link(int dirfd, const char *target, const char *name);
@@ -100,31 +116,5 @@ void thp_signals_release(const sigset_t *old);
  * Returns 0 or -errno (-EXDEV: a link on the way points outside the recorded
  * tree). */
 int thp_root_unlink(const struct thp_root *r, const char *rel);
-
-/* A temporary change of the global THP policy ('enabled'). The prior value is
- * written to a journal before the first change, so that an interrupted run can
- * be undone; thp_switch_end() restores it and removes the journal. */
-struct thp_switch {
-	const struct thp_root *root;
-	char prior[32];   /* the policy to restore */
-	char journal[96]; /* below the root */
-	bool active;      /* the journal exists and the policy may differ from prior */
-};
-
-/* Where the journal of the policy switch lives, below the root. */
-#define THP_SWITCH_JOURNAL_NAME "bench.journal"
-#define THP_SWITCH_JOURNAL THP_STATE_DIR "/" THP_SWITCH_JOURNAL_NAME
-
-/* Validates MODES (NULL-terminated) against the kernel's choices for 'enabled',
- * reads the prior policy (or takes it from the journal of an interrupted run)
- * and writes the journal. Returns 0 or -errno; *BAD names a refused mode. */
-int thp_switch_begin(struct thp_switch *s, const struct thp_root *root,
-		     const char *const *modes, const char **bad);
-/* Writes MODE to 'enabled' and reads it back. Returns 0, -errno or -EIO (read-back). */
-int thp_switch_set(struct thp_switch *s, const char *mode);
-/* Restores the prior policy, reads it back and removes the journal. Returns 0 or -errno. */
-int thp_switch_end(struct thp_switch *s);
-/* The same, with async-signal-safe calls only, for a signal handler. */
-void thp_switch_end_signal(struct thp_switch *s);
 
 #endif

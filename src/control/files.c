@@ -120,7 +120,9 @@ static int create_temp(int dirfd, const char *name, mode_t mode, char tmp[NAME_M
 	return -EEXIST;
 }
 
-int thp_file_write_with(int dirfd, const char *name, mode_t mode, thp_fill_fn fill, void *arg)
+/* thp_file_write_with(), renaming with renameat2() FLAGS. */
+static int write_with(int dirfd, const char *name, mode_t mode, thp_fill_fn fill, void *arg,
+		      unsigned flags)
 {
 	char tmp[NAME_MAX + 1];
 	sigset_t old;
@@ -141,12 +143,17 @@ int thp_file_write_with(int dirfd, const char *name, mode_t mode, thp_fill_fn fi
 		err = -errno;
 	if (!err && thp_signals_pending())
 		err = -EINTR; /* ends thp once released: the old file stays whole */
-	if (!err && renameat(dirfd, tmp, dirfd, name) != 0)
+	if (!err && renameat2(dirfd, tmp, dirfd, name, flags) != 0)
 		err = -errno;
 	if (err)
 		unlinkat(dirfd, tmp, 0);
 	thp_signals_release(&old);
 	return err;
+}
+
+int thp_file_write_with(int dirfd, const char *name, mode_t mode, thp_fill_fn fill, void *arg)
+{
+	return write_with(dirfd, name, mode, fill, arg, 0);
 }
 
 struct text {
@@ -173,7 +180,14 @@ int thp_file_write(int dirfd, const char *name, const char *data, mode_t mode)
 {
 	struct text t = { data, strlen(data) };
 
-	return thp_file_write_with(dirfd, name, mode, fill_text, &t);
+	return write_with(dirfd, name, mode, fill_text, &t, 0);
+}
+
+int thp_file_write_new(int dirfd, const char *name, const char *data, mode_t mode)
+{
+	struct text t = { data, strlen(data) };
+
+	return write_with(dirfd, name, mode, fill_text, &t, RENAME_NOREPLACE);
 }
 
 int thp_file_link(int dirfd, const char *target, const char *name)

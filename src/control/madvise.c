@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* madvise.c - advice to another process's memory: process_madvise(MADV_COLLAPSE) */
+/* madvise.c - advice to memory: thp's own regions (madvise) and another
+ * process's (process_madvise(MADV_COLLAPSE)) */
 #include "control.h"
 
+#include "../core/exp.h"
+
 #include <errno.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -33,4 +37,9 @@ int thp_collapse_range(int pidfd, uint64_t start, uint64_t len)
 	if (n < 0)
 		return -errno;
 	return (uint64_t)n == len ? 0 : -EAGAIN;
+}
+
+int thp_region_advise(const struct thp_region *r, int advice)
+{
+	return madvise(r->addr, r->len, advice) ? -errno : 0;
 }

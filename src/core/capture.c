@@ -18,6 +18,7 @@
 const char *const thp_capture_host_paths[] = {
 	"proc/sys/kernel/osrelease",
 	"proc/sys/kernel/hostname",
+	"proc/sys/kernel/random/boot_id",
 	"proc/self/auxv",
 	"proc/cmdline",
 	"proc/uptime",
@@ -45,6 +46,7 @@ const char *const thp_capture_host_paths[] = {
 	"etc/tmpfiles.d/*.conf",
 	"run/tmpfiles.d/*.conf",
 	"run/thp/saved.state",
+	"run/thp/journal",
 	NULL,
 };
 

@@ -91,6 +91,19 @@ struct thp_host_persist {
 	struct thp_host_diff changed[THP_DIFFS_MAX];
 };
 
+/* The journal of a change of THP settings (run/thp/journal), if one is there. */
+struct thp_host_journal {
+	int status;         /* enum thp_state_status; THP_STATE_ABSENT: none */
+	char command[256];  /* what wrote it */
+	int pid;
+	char boot[40];      /* the boot it was written in, and this one ("" when unknown) */
+	char boot_now[40];
+	int line;           /* DAMAGED: where, 0: the file as a whole */
+	char why[192];      /* DAMAGED: what is wrong */
+	int nchanged;       /* settings whose running value differs from the journaled one */
+	struct thp_host_diff changed[THP_DIFFS_MAX];
+};
+
 /* Everything the rules look at. Rules only read it. */
 struct thp_host {
 	const struct thp_status *st;     /* the host now */
@@ -103,7 +116,8 @@ struct thp_host {
 	int psi_err;                     /* 0, or -errno of /proc/pressure/memory */
 	struct thp_psi psi;
 	struct thp_hugetlb *hugetlb;     /* static pools per size (NULL in hand-built models) */
-	struct thp_host_persist persist; /* filled by the caller (control layer) */
+	struct thp_host_persist persist; /* filled by the caller */
+	struct thp_host_journal journal; /* filled by the caller */
 	int nprocs;
 	struct thp_host_proc *procs;     /* user-space processes, in /proc order */
 	struct thp_denied unreadable;    /* processes whose status could not be read (permission) */

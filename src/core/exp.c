@@ -49,11 +49,6 @@ void thp_region_unmap(struct thp_region *r)
 	r->len = 0;
 }
 
-int thp_region_advise(const struct thp_region *r, int advice)
-{
-	return madvise(r->addr, r->len, advice) ? -errno : 0;
-}
-
 size_t thp_region_pmd_bytes(const struct thp_region *r)
 {
 	uintptr_t a = (uintptr_t)r->addr, end = a + r->len;

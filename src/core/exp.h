@@ -35,8 +35,6 @@ struct thp_region {
  * can be huge. Returns 0 or -errno. */
 int thp_region_map(struct thp_region *r, size_t len, bool aligned);
 void thp_region_unmap(struct thp_region *r);
-/* madvise(2) on the whole region. Returns 0 or -errno. */
-int thp_region_advise(const struct thp_region *r, int advice);
 /* Bytes of the region covered by whole, aligned 2 MiB blocks: what THP can map. */
 size_t thp_region_pmd_bytes(const struct thp_region *r);
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* keys.c - the writable THP settings: names, sysfs paths, write order */
+/* keys.c - keys of the settings thp writes: names, paths, write order */
 #include "keys.h"
 
 #include <errno.h>
@@ -10,37 +10,11 @@
 
 #include "parse.h"
 
-/* Every writable file outside the per-size directories, in write order. */
-static const struct {
-	const char *file;
-	enum thp_key_group group;
-	enum thp_key_type type;
-} files[] = {
-	{ "enabled", THP_KEY_TOP, THP_VAL_CHOICE },
-	{ "defrag", THP_KEY_TOP, THP_VAL_CHOICE },
-	{ "shmem_enabled", THP_KEY_TOP, THP_VAL_CHOICE },
-	{ "use_zero_page", THP_KEY_TOP, THP_VAL_BOOL },
-	{ "shrink_underused", THP_KEY_TOP, THP_VAL_BOOL },
-	{ "defrag", THP_KEY_KHUGEPAGED, THP_VAL_BOOL },
-	{ "pages_to_scan", THP_KEY_KHUGEPAGED, THP_VAL_POSITIVE },
-	{ "scan_sleep_millisecs", THP_KEY_KHUGEPAGED, THP_VAL_UINT },
-	{ "alloc_sleep_millisecs", THP_KEY_KHUGEPAGED, THP_VAL_UINT },
-	{ "max_ptes_none", THP_KEY_KHUGEPAGED, THP_VAL_PTES },
-	{ "max_ptes_swap", THP_KEY_KHUGEPAGED, THP_VAL_PTES },
-	{ "max_ptes_shared", THP_KEY_KHUGEPAGED, THP_VAL_PTES },
-	{ "enabled", THP_KEY_SIZE, THP_VAL_CHOICE },
-	{ "shmem_enabled", THP_KEY_SIZE, THP_VAL_CHOICE },
-};
-
-#define NFILES (int)(sizeof(files) / sizeof(files[0]))
-
-static int find_file(enum thp_key_group g, const char *name, size_t len)
+/* The setting 'thp set' writes that is file [NAME, NAME+LEN) at place P, or NULL. */
+static const struct thp_setting_desc *writable(enum thp_place p, const char *name, size_t len)
 {
-	for (int i = 0; i < NFILES; i++)
-		if (files[i].group == g && strlen(files[i].file) == len &&
-		    strncmp(files[i].file, name, len) == 0)
-			return i;
-	return -1;
+	const struct thp_setting_desc *d = thp_setting_desc_find(p, name, len);
+	return d && (d->flags & THP_SET) ? d : NULL;
 }
 
 int thp_size_parse(const char *s, size_t len, uint64_t *bytes)
@@ -69,105 +43,86 @@ const char *thp_size_name(uint64_t bytes, char *buf, size_t cap)
 
 int thp_key_parse(const char *key, struct thp_key *k)
 {
-	const char *dot;
-	int i;
-
 	memset(k, 0, sizeof(*k));
-	if (strncmp(key, "khugepaged.", 11) == 0) {
-		k->group = THP_KEY_KHUGEPAGED;
-		i = find_file(k->group, key + 11, strlen(key + 11));
-	} else if (strncmp(key, "hugepages.", 10) == 0) {
-		key += 10;
-		dot = strchr(key, '.');
-		if (!dot)
-			return -ENOENT;
-		k->group = THP_KEY_SIZE;
-		if (!(dot - key == 3 && strncasecmp(key, "all", 3) == 0) &&
-		    thp_size_parse(key, (size_t)(dot - key), &k->size))
-			return -EINVAL;
-		i = find_file(k->group, dot + 1, strlen(dot + 1));
-	} else {
-		k->group = THP_KEY_TOP;
-		i = find_file(k->group, key, strlen(key));
+	for (int p = THP_PLACE_COUNT - 1; p >= 0; p--) {
+		const char *prefix = thp_place_prefix((enum thp_place)p), *rest = key + strlen(prefix);
+		const char *dot;
+
+		if (strncmp(key, prefix, strlen(prefix)) != 0)
+			continue;
+		if (p == THP_PLACE_SIZE) {
+			dot = strchr(rest, '.');
+			if (!dot)
+				return -ENOENT;
+			if (!(dot - rest == 3 && strncasecmp(rest, "all", 3) == 0) &&
+			    thp_size_parse(rest, (size_t)(dot - rest), &k->size))
+				return -EINVAL;
+			rest = dot + 1;
+		}
+		k->d = writable((enum thp_place)p, rest, strlen(rest));
+		return k->d ? 0 : -ENOENT;
 	}
-	if (i < 0)
-		return -ENOENT;
-	k->file = files[i].file;
-	k->type = files[i].type;
-	k->rank = i;
-	return 0;
+	return -ENOENT;
 }
 
 void thp_key_path(const struct thp_key *k, char *buf, size_t cap)
 {
-	switch (k->group) {
-	case THP_KEY_TOP:
-		snprintf(buf, cap, THP_SYSFS_DIR "/%s", k->file);
-		break;
-	case THP_KEY_KHUGEPAGED:
-		snprintf(buf, cap, THP_SYSFS_DIR "/khugepaged/%s", k->file);
-		break;
-	case THP_KEY_SIZE:
-		snprintf(buf, cap, THP_SYSFS_DIR "/hugepages-%llukB/%s",
-			 (unsigned long long)(k->size >> 10), k->file);
-		break;
-	}
+	char dir[128];
+
+	thp_place_dir(k->d->place, k->size, dir, sizeof(dir));
+	snprintf(buf, cap, "%s/%s", dir, k->d->file);
 }
 
 void thp_key_format(const struct thp_key *k, char *buf, size_t cap)
 {
-	char sz[24];
+	char sz[24] = "all";
 
-	switch (k->group) {
-	case THP_KEY_TOP:
-		snprintf(buf, cap, "%s", k->file);
-		break;
-	case THP_KEY_KHUGEPAGED:
-		snprintf(buf, cap, "khugepaged.%s", k->file);
-		break;
-	case THP_KEY_SIZE:
-		snprintf(buf, cap, "hugepages.%s.%s",
-			 k->size ? thp_size_name(k->size, sz, sizeof(sz)) : "all", k->file);
-		break;
-	}
+	if (k->d->place != THP_PLACE_SIZE)
+		snprintf(buf, cap, "%s%s", thp_place_prefix(k->d->place), k->d->file);
+	else
+		snprintf(buf, cap, "%s%s.%s", thp_place_prefix(k->d->place),
+			 k->size ? thp_size_name(k->size, sz, sizeof(sz)) : sz, k->d->file);
+}
+
+/* The per-size page size of the directory in [DIR, DIR+LEN) (hugepages-64kB), or 0. */
+static uint64_t size_of_dir(const char *dir, size_t len)
+{
+	char name[64];
+
+	if (len >= sizeof(name))
+		return 0;
+	snprintf(name, sizeof(name), "%.*s", (int)len, dir);
+	return thp_parse_size_dir(name) << 10;
 }
 
 int thp_key_from_path(const char *path, char *key, size_t cap)
 {
-	size_t dl = strlen(THP_SYSFS_DIR);
-	const char *rest, *slash;
+	const char *slash = strrchr(path, '/');
 	struct thp_key k = { 0 };
-	int i;
+	char dir[128];
 
 	while (*path == '/')
 		path++;
-	if (strncmp(path, THP_SYSFS_DIR, dl) != 0 || path[dl] != '/')
+	if (!slash)
 		return -ENOENT;
-	rest = path + dl + 1;
-	slash = strchr(rest, '/');
-	if (!slash) {
-		k.group = THP_KEY_TOP;
-		i = find_file(k.group, rest, strlen(rest));
-	} else if (strncmp(rest, "khugepaged/", 11) == 0) {
-		k.group = THP_KEY_KHUGEPAGED;
-		i = find_file(k.group, rest + 11, strlen(rest + 11));
-	} else {
-		uint64_t kb = 0;
-		char dir[64];
+	for (int p = 0; p < THP_PLACE_COUNT && !k.d; p++) {
+		size_t dl;
 
-		if ((size_t)(slash - rest) >= sizeof(dir))
-			return -ENOENT;
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - rest), rest);
-		kb = thp_parse_size_dir(dir);
-		if (!kb || strchr(slash + 1, '/'))
-			return -ENOENT;
-		k.group = THP_KEY_SIZE;
-		k.size = kb << 10;
-		i = find_file(k.group, slash + 1, strlen(slash + 1));
+		if (p == THP_PLACE_SIZE) {
+			const char *sd = slash - 1;
+			while (sd > path && *sd != '/')
+				sd--;
+			k.size = size_of_dir(sd + 1, (size_t)(slash - sd - 1));
+			if (!k.size)
+				continue;
+		}
+		thp_place_dir((enum thp_place)p, k.size, dir, sizeof(dir));
+		dl = strlen(dir);
+		if (path + dl == slash && strncmp(path, dir, dl) == 0)
+			k.d = writable((enum thp_place)p, slash + 1, strlen(slash + 1));
 	}
-	if (i < 0)
+	if (!k.d)
 		return -ENOENT;
-	k.file = files[i].file;
 	thp_key_format(&k, key, cap);
 	return 0;
 }
@@ -205,11 +160,11 @@ static int cmp_kv(const void *a, const void *b)
 
 	if (ex || ey)
 		return ex != ey ? (ex ? 1 : -1) : strcmp(x->key, y->key);
-	if (kx.group != ky.group)
-		return (int)kx.group - (int)ky.group;
+	if (kx.d->place != ky.d->place)
+		return (int)kx.d->place - (int)ky.d->place;
 	if (kx.size != ky.size)
 		return kx.size < ky.size ? -1 : 1;
-	return kx.rank - ky.rank;
+	return (int)(kx.d - ky.d);
 }
 
 void thp_kv_sort(struct thp_kvlist *l)

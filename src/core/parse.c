@@ -299,4 +299,28 @@ int thp_split_fields(const char *p, const char *end, const char **f, size_t *len
 		nf++;
 	}
 	return nf;
+
+void thp_trim(const char **s, size_t *len)
+{
+	while (*len && isspace((unsigned char)**s)) {
+		(*s)++;
+		(*len)--;
+	}
+	while (*len && isspace((unsigned char)(*s)[*len - 1]))
+		(*len)--;
+}
+
+int thp_each_line(const char *buf, int (*fn)(const char *s, size_t len, int line, void *ctx),
+		  void *ctx)
+{
+	int line = 0, rc = 0;
+
+	for (const char *p = buf; *p && rc == 0;) {
+		size_t len = strcspn(p, "\n");
+		rc = fn(p, len, ++line, ctx);
+		p += len;
+		if (*p)
+			p++;
+	}
+	return rc;
 }

@@ -74,4 +74,12 @@ void thp_unescape_octal(char *dst, size_t cap, const char *s, size_t n);
  * OPTS and copies its value into VAL (cut at CAP-1). Returns 0, or -ENOENT. */
 int thp_mount_option(const char *opts, const char *key, char *val, size_t cap);
 
+/* Trims spaces at both ends of [*S, *S+*LEN). */
+void thp_trim(const char **s, size_t *len);
+
+/* Calls FN for each line of the NUL-terminated BUF with its 1-based number
+ * (without the newline); stops at, and returns, a non-zero return of FN. */
+int thp_each_line(const char *buf, int (*fn)(const char *s, size_t len, int line, void *ctx),
+		  void *ctx);
+
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* persist.c - saved state, tmpfiles.d, systemd unit and command-line forms of settings */
+/* persist.c - tmpfiles.d, systemd unit and command-line forms of settings */
 #include "persist.h"
 
 #include <ctype.h>
@@ -14,69 +14,6 @@
 
 #include "parse.h"
 
-/* Trims spaces at both ends of [*S, *S+*LEN). */
-static void trim(const char **s, size_t *len)
-{
-	while (*len && isspace((unsigned char)**s)) {
-		(*s)++;
-		(*len)--;
-	}
-	while (*len && isspace((unsigned char)(*s)[*len - 1]))
-		(*len)--;
-}
-
-/* Calls FN for each line of BUF with its 1-based number; stops at a non-zero return. */
-static int each_line(const char *buf, int (*fn)(const char *s, size_t len, int line, void *ctx),
-		     void *ctx)
-{
-	int line = 0, rc = 0;
-
-	for (const char *p = buf; *p && rc == 0;) {
-		size_t len = strcspn(p, "\n");
-		rc = fn(p, len, ++line, ctx);
-		p += len;
-		if (*p)
-			p++;
-	}
-	return rc;
-}
-
-static int state_line(const char *s, size_t len, int line, void *ctx)
-{
-	struct thp_kvlist *l = ctx;
-	char key[THP_KEY_MAX], value[THP_VALUE_MAX];
-	const char *eq, *v;
-	size_t klen, vlen;
-	struct thp_key k;
-
-	trim(&s, &len);
-	if (len == 0 || *s == '#')
-		return 0;
-	eq = memchr(s, '=', len);
-	if (!eq)
-		return line;
-	klen = (size_t)(eq - s);
-	v = eq + 1;
-	vlen = len - klen - 1;
-	trim(&s, &klen);
-	trim(&v, &vlen);
-	if (!klen || !vlen || klen >= sizeof(key) || vlen >= sizeof(value))
-		return line;
-	snprintf(key, sizeof(key), "%.*s", (int)klen, s);
-	snprintf(value, sizeof(value), "%.*s", (int)vlen, v);
-	if (thp_key_parse(key, &k) || (k.group == THP_KEY_SIZE && !k.size))
-		return line;
-	thp_key_format(&k, key, sizeof(key));
-	return thp_kv_set(l, key, value, line) ? line : 0;
-}
-
-int thp_state_parse(const char *buf, struct thp_kvlist *l, int *bad)
-{
-	memset(l, 0, sizeof(*l));
-	*bad = each_line(buf, state_line, l);
-	return *bad ? -EINVAL : 0;
-}
-
 /* Finishes the open_memstream string *S; NULL when writing failed. */
 static char *close_stream(FILE *f, char **s)
 {
@@ -87,26 +24,6 @@ static char *close_stream(FILE *f, char **s)
 		return NULL;
 	}
 	return *s;
-}
-
-char *thp_state_format(const struct thp_kvlist *l, const char *header)
-{
-	char *s = NULL;
-	size_t n;
-	FILE *f = open_memstream(&s, &n);
-
-	if (!f)
-		return NULL;
-	for (const char *p = header; p && *p;) {
-		size_t len = strcspn(p, "\n");
-		fprintf(f, "# %.*s\n", (int)len, p);
-		p += len;
-		if (*p)
-			p++;
-	}
-	for (int i = 0; i < l->n; i++)
-		fprintf(f, "%s=%s\n", l->v[i].key, l->v[i].value);
-	return close_stream(f, &s);
 }
 
 /* Copies the next whitespace-separated field of [*P, END) into BUF; false at the end. */
@@ -144,7 +61,7 @@ static int tmpfiles_line(const char *s, size_t len, int line, void *ctx)
 			return 0;
 	arg = p;
 	alen = (size_t)(end - p);
-	trim(&arg, &alen);
+	thp_trim(&arg, &alen);
 	if (!alen || alen >= sizeof(value) || thp_kv_get(l, key))
 		return 0;
 	snprintf(value, sizeof(value), "%.*s", (int)alen, arg);
@@ -156,7 +73,7 @@ int thp_tmpfiles_parse(const char *buf, struct thp_kvlist *l)
 {
 	int before = l->n;
 
-	each_line(buf, tmpfiles_line, l);
+	thp_each_line(buf, tmpfiles_line, l);
 	return l->n - before;
 }
 
@@ -165,7 +82,7 @@ static bool abs_path(const char *key, char *buf, size_t cap)
 {
 	struct thp_key k;
 
-	if (thp_key_parse(key, &k) != 0 || (k.group == THP_KEY_SIZE && !k.size))
+	if (thp_key_parse(key, &k) != 0 || (k.d->place == THP_PLACE_SIZE && !k.size))
 		return false;
 	buf[0] = '/';
 	thp_key_path(&k, buf + 1, cap - 1);
@@ -255,27 +172,12 @@ char *thp_unit_format(const struct thp_kvlist *l)
 	return close_stream(f, &s);
 }
 
-/* Boot options and the key each one sets; per-size ones end with the file name. */
-static const struct boot_opt {
-	const char *opt;
-	const char *key; /* top-level key, or per-size file */
-	bool per_size;
-} boot_opts[] = {
-	{ "transparent_hugepage", "enabled", false },
-	{ "transparent_hugepage_shmem", "shmem_enabled", false },
-	{ "thp_anon", "enabled", true },
-	{ "thp_shmem", "shmem_enabled", true },
-};
-
-#define NBOOT (int)(sizeof(boot_opts) / sizeof(boot_opts[0]))
-
-/* True when ENTRY is a per-size key of FILE; its size goes to *SIZE. */
-static bool size_key(const struct thp_kv *entry, const char *file, uint64_t *size)
+/* True when ENTRY is a per-size key of setting D; its size goes to *SIZE. */
+static bool size_key(const struct thp_kv *entry, const struct thp_setting_desc *d, uint64_t *size)
 {
 	struct thp_key k;
 
-	if (thp_key_parse(entry->key, &k) || k.group != THP_KEY_SIZE || !k.size ||
-	    strcmp(k.file, file) != 0)
+	if (thp_key_parse(entry->key, &k) || k.d != d || !k.size)
 		return false;
 	*size = k.size;
 	return true;
@@ -285,7 +187,7 @@ static bool size_key(const struct thp_kv *entry, const char *file, uint64_t *siz
  * per value in order of first appearance (the kernel adds repeated options up).
  * Separate options rather than one joined with ';', which GRUB would take
  * for the end of the command line. */
-static void per_size_groups(FILE *f, const struct thp_kvlist *l, const char *opt, const char *file)
+static void per_size_groups(FILE *f, const struct thp_kvlist *l, const struct thp_setting_desc *d)
 {
 	bool done[THP_KV_MAX] = { false };
 	uint64_t size;
@@ -293,13 +195,13 @@ static void per_size_groups(FILE *f, const struct thp_kvlist *l, const char *opt
 	for (int i = 0; i < l->n; i++) {
 		bool first = true;
 
-		if (done[i] || !size_key(&l->v[i], file, &size))
+		if (done[i] || !size_key(&l->v[i], d, &size))
 			continue;
-		fprintf(f, " %s=", opt);
+		fprintf(f, " %s=", d->boot);
 		for (int j = i; j < l->n; j++) {
 			char sz[24];
 
-			if (!size_key(&l->v[j], file, &size) || strcmp(l->v[j].value, l->v[i].value) != 0)
+			if (!size_key(&l->v[j], d, &size) || strcmp(l->v[j].value, l->v[i].value) != 0)
 				continue;
 			fprintf(f, "%s%s", first ? "" : ",", thp_size_name(size, sz, sizeof(sz)));
 			first = false;
@@ -319,19 +221,18 @@ char *thp_cmdline_format(const struct thp_kvlist *l, struct thp_kvlist *rest)
 	if (!f)
 		return NULL;
 	memset(rest, 0, sizeof(*rest));
-	for (int b = 0; b < NBOOT; b++) {
-		const struct thp_kv *kv = thp_kv_get(l, boot_opts[b].key);
+	for (int b = 0; b < thp_nsetting_descs; b++) {
+		const struct thp_setting_desc *d = &thp_setting_descs[b];
+		const struct thp_kv *kv = thp_kv_get(l, d->file);
 
-		if (boot_opts[b].per_size)
-			per_size_groups(f, l, boot_opts[b].opt, boot_opts[b].key);
-		else if (kv)
-			fprintf(f, " %s=%s", boot_opts[b].opt, kv->value);
+		if (d->boot && d->place == THP_PLACE_SIZE)
+			per_size_groups(f, l, d);
+		else if (d->boot && d->place == THP_PLACE_TOP && kv)
+			fprintf(f, " %s=%s", d->boot, kv->value);
 	}
 	for (int i = 0; i < l->n; i++) {
 		struct thp_key k;
-		bool boot = thp_key_parse(l->v[i].key, &k) == 0 && k.group != THP_KEY_KHUGEPAGED &&
-			    (strcmp(k.file, "enabled") == 0 || strcmp(k.file, "shmem_enabled") == 0);
-		if (!boot)
+		if (thp_key_parse(l->v[i].key, &k) != 0 || !k.d->boot)
 			thp_kv_set(rest, l->v[i].key, l->v[i].value, 0);
 	}
 	out = close_stream(f, &s);
@@ -347,12 +248,12 @@ struct cmdline_ctx {
 	int found;
 };
 
-/* Sets FILE to VALUE for each size of C in [LO, HI]. */
-static void set_sizes(struct cmdline_ctx *c, const char *file, uint64_t lo, uint64_t hi,
-		      const char *value)
+/* Sets per-size setting D to VALUE for each size of C in [LO, HI]. */
+static void set_sizes(struct cmdline_ctx *c, const struct thp_setting_desc *d, uint64_t lo,
+		      uint64_t hi, const char *value)
 {
 	for (int i = 0; i < c->nsizes; i++) {
-		struct thp_key k = { .group = THP_KEY_SIZE, .size = c->sizes[i], .file = file };
+		struct thp_key k = { d, c->sizes[i] };
 		char key[THP_KEY_MAX];
 
 		if (k.size < lo || k.size > hi)
@@ -363,7 +264,8 @@ static void set_sizes(struct cmdline_ctx *c, const char *file, uint64_t lo, uint
 }
 
 /* Parses "16K-64K,2M:always;1M:never" of a thp_anon=/thp_shmem= option. */
-static void parse_per_size(struct cmdline_ctx *c, const char *file, const char *val, size_t vlen)
+static void parse_per_size(struct cmdline_ctx *c, const struct thp_setting_desc *d, const char *val,
+			   size_t vlen)
 {
 	char buf[512];
 
@@ -383,7 +285,7 @@ static void parse_per_size(struct cmdline_ctx *c, const char *file, const char *
 			hi = lo;
 			if (dash && thp_size_parse(dash + 1, strlen(dash + 1), &hi))
 				continue;
-			set_sizes(c, file, lo, hi, colon + 1);
+			set_sizes(c, d, lo, hi, colon + 1);
 		}
 	}
 }
@@ -392,17 +294,18 @@ static int cmdline_param(const char *key, size_t klen, const char *val, size_t v
 {
 	struct cmdline_ctx *c = ctx;
 
-	for (int b = 0; b < NBOOT && val; b++) {
+	for (int b = 0; b < thp_nsetting_descs && val; b++) {
+		const struct thp_setting_desc *d = &thp_setting_descs[b];
 		char value[THP_VALUE_MAX];
 
-		if (strlen(boot_opts[b].opt) != klen || strncmp(key, boot_opts[b].opt, klen) != 0)
+		if (!d->boot || strlen(d->boot) != klen || strncmp(key, d->boot, klen) != 0)
 			continue;
 		c->found++;
-		if (boot_opts[b].per_size) {
-			parse_per_size(c, boot_opts[b].key, val, vlen);
+		if (d->place == THP_PLACE_SIZE) {
+			parse_per_size(c, d, val, vlen);
 		} else if (vlen < sizeof(value)) {
 			snprintf(value, sizeof(value), "%.*s", (int)vlen, val);
-			thp_kv_set(c->l, boot_opts[b].key, value, 0);
+			thp_kv_set(c->l, d->file, value, 0);
 		}
 	}
 	return 0;

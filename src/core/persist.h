@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* persist.h - text forms of a set of THP settings: the saved state that
- * 'thp restore' reads, tmpfiles.d lines, a systemd unit, kernel command-line
- * options. Each parser takes a buffer; each formatter returns a malloc'd string. */
+/* persist.h - text forms of a set of THP settings at boot: tmpfiles.d lines,
+ * a systemd unit, kernel command-line options (the saved state is in
+ * state.h). Each parser takes a buffer; each formatter returns a malloc'd
+ * string. */
 #ifndef THP_PERSIST_H
 #define THP_PERSIST_H
 
@@ -9,14 +10,6 @@
 
 #include "keys.h"
 #include "root.h"
-
-/* Parses "KEY=VALUE" lines ('#' comments and blank lines skipped) into L.
- * Returns 0, or -EINVAL with *BAD set to the 1-based line that is not a
- * KEY=VALUE of a writable setting of one size. */
-int thp_state_parse(const char *buf, struct thp_kvlist *l, int *bad);
-
-/* "KEY=VALUE" lines after HEADER (each of its lines becomes a '#' comment). */
-char *thp_state_format(const struct thp_kvlist *l, const char *header);
 
 /* Collects the 'w' lines of a tmpfiles.d file that write a THP setting into L,
  * first one per path winning as in systemd-tmpfiles; other lines are ignored.

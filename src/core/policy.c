@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* policy.c - the THP sysfs tree: global settings, per-size (mTHP) policy, khugepaged */
 #include "internal.h"
+#include "settings.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -10,63 +11,28 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Known files in documentation order, with the kind of value each must hold. */
-static const struct known {
-	const char *name;
-	bool khugepaged;
-	enum thp_kind kind; /* THP_CHOICE, THP_INT, or THP_TEXT for "either" */
-	const char *meaning;
-} known[] = {
-	{ "enabled", false, THP_CHOICE, "THP for anonymous memory on page fault" },
-	{ "defrag", false, THP_CHOICE, "what a THP fault does when no huge block is free" },
-	{ "shmem_enabled", false, THP_CHOICE, "THP for tmpfs and shared anonymous memory" },
-	{ "use_zero_page", false, THP_INT, "a read fault maps the shared huge zero page" },
-	{ "shrink_underused", false, THP_INT, "split THPs that are mostly zero pages under memory pressure" },
-	{ "anon_beside_full", false, THP_INT, "anonymous THP beside a full mapping (kernel-specific)" },
-	{ "hpage_pmd_size", false, THP_INT, "size of a PMD-mapped huge page in bytes" },
-	{ "pages_to_scan", true, THP_INT, "pages scanned in each pass" },
-	{ "scan_sleep_millisecs", true, THP_INT, "sleep between passes (0 keeps a CPU busy)" },
-	{ "alloc_sleep_millisecs", true, THP_INT, "wait after a failed huge page allocation" },
-	{ "defrag", true, THP_TEXT, "khugepaged may compact memory to get a huge page" },
-	{ "max_ptes_none", true, THP_INT, "empty PTEs allowed in a range it collapses" },
-	{ "max_ptes_swap", true, THP_INT, "swapped-out PTEs allowed in a range it collapses" },
-	{ "max_ptes_shared", true, THP_INT, "shared PTEs allowed in a range it collapses" },
-	{ "full_scans", true, THP_INT, "complete passes over all registered memory since boot" },
-	{ "pages_collapsed", true, THP_INT, "huge pages made by collapsing since boot" },
-};
-
-#define NKNOWN (int)(sizeof(known) / sizeof(known[0]))
-
-/* Index of a known file in KNOWN, or NKNOWN. */
-static int known_index(const char *name, bool khugepaged)
+/* Rank of a known file of place P in the settings table (its documented
+ * order); one past the last for a file thp does not know. */
+static int known_rank(const char *name, enum thp_place p)
 {
-	for (int i = 0; i < NKNOWN; i++)
-		if (known[i].khugepaged == khugepaged && strcmp(known[i].name, name) == 0)
-			return i;
-	return NKNOWN;
+	const struct thp_setting_desc *d = thp_setting_desc_find(p, name, strlen(name));
+	return d ? (int)(d - thp_setting_descs) : thp_nsetting_descs;
 }
 
-const char *thp_setting_meaning(const struct thp_status *st, const char *name, bool khugepaged, char *buf,
-				size_t cap)
+const char *thp_status_setting_meaning(const struct thp_status *st, const char *name, bool khugepaged,
+				       char *buf, size_t cap)
 {
-	int i = known_index(name, khugepaged);
+	const char *m = thp_setting_meaning(name, khugepaged);
 	uint64_t ptes = thp_status_ptes_per_pmd(st);
+	const char *any = m ? strstr(m, " (511: any)") : NULL;
 
-	if (i == NKNOWN)
-		return NULL;
-	if (!khugepaged || strcmp(name, "max_ptes_none") != 0 || !ptes)
-		return known[i].meaning;
-	snprintf(buf, cap, "%s (%llu: any)", known[i].meaning, (unsigned long long)(ptes - 1));
+	if (!any)
+		return m;
+	if (ptes)
+		snprintf(buf, cap, "%.*s (%llu: any)", (int)(any - m), m, (unsigned long long)(ptes - 1));
+	else /* the page size is not known */
+		snprintf(buf, cap, "%.*s", (int)(any - m), m);
 	return buf;
-}
-
-/* Turns a value of the wrong kind for a known file into a "malformed" error. */
-static void expect_kind(struct thp_setting *s, enum thp_kind want)
-{
-	if (s->kind == THP_MISSING || s->kind == THP_ERROR || want == THP_TEXT || s->kind == want)
-		return;
-	s->kind = THP_ERROR;
-	s->err = -EINVAL;
 }
 
 /* Copies at most CAP-1 bytes of S, stopping at the first newline. */
@@ -140,13 +106,13 @@ const struct thp_setting *thp_status_setting(const struct thp_status *st, const 
 	return thp_setting_find(st->settings, st->nsettings, name);
 }
 
-/* Orders settings as documented; ARG points to the khugepaged flag (qsort_r
- * keeps this reentrant for concurrent readers such as `thp serve`). */
+/* Orders settings as documented; ARG points to their place (qsort_r keeps
+ * this reentrant for concurrent readers such as `thp serve`). */
 static int cmp_setting(const void *a, const void *b, void *arg)
 {
-	bool sort_khugepaged = *(const bool *)arg;
+	enum thp_place p = *(const enum thp_place *)arg;
 	const struct thp_setting *x = a, *y = b;
-	int rx = known_index(x->name, sort_khugepaged), ry = known_index(y->name, sort_khugepaged);
+	int rx = known_rank(x->name, p), ry = known_rank(y->name, p);
 	return rx != ry ? rx - ry : strcmp(x->name, y->name);
 }
 
@@ -164,7 +130,7 @@ static int cmp_counter(const void *a, const void *b)
 /* Reads every regular file of directory DIR into V (at most MAX), skipping SKIP.
  * Returns the count, or -errno when the directory cannot be listed. */
 static int read_settings_dir(const struct thp_root *root, const char *dir, struct thp_setting *v,
-			     int max, const char *skip, bool khugepaged)
+			     int max, const char *skip, enum thp_place place)
 {
 	char path[512];
 	struct dirent *de;
@@ -174,8 +140,9 @@ static int read_settings_dir(const struct thp_root *root, const char *dir, struc
 	if (!d)
 		return -errno;
 	while ((de = readdir(d)) && n < max) {
-		int k = known_index(de->d_name, khugepaged);
-		bool is_known = k < NKNOWN;
+		const struct thp_setting_desc *known =
+			thp_setting_desc_find(place, de->d_name, strlen(de->d_name));
+		bool is_known = known != NULL;
 
 		if (de->d_name[0] == '.' || (skip && strcmp(de->d_name, skip) == 0))
 			continue;
@@ -186,11 +153,11 @@ static int read_settings_dir(const struct thp_root *root, const char *dir, struc
 		if (!is_known && v[n].kind == THP_ERROR && v[n].err == -EISDIR)
 			continue;
 		if (is_known)
-			expect_kind(&v[n], known[k].kind);
+			thp_setting_expect(known, &v[n]);
 		n++;
 	}
 	closedir(d);
-	qsort_r(v, (size_t)n, sizeof(*v), cmp_setting, &khugepaged);
+	qsort_r(v, (size_t)n, sizeof(*v), cmp_setting, &place);
 	return n;
 }
 
@@ -243,6 +210,17 @@ static const char *shmem_effective(const struct thp_status *st, const struct thp
 	return resolve(&z->shmem_enabled, top);
 }
 
+/* Reads FILE of the per-size directory SIZEDIR into S, as the table describes it. */
+static void read_size_file(const struct thp_root *root, const char *sizedir, const char *file,
+			   struct thp_setting *s)
+{
+	char path[640];
+
+	snprintf(path, sizeof(path), "%s/%s", sizedir, file);
+	thp_setting_read(root, path, file, s);
+	thp_setting_expect(thp_setting_desc_find(THP_PLACE_SIZE, file, strlen(file)), s);
+}
+
 static void read_sizes(const struct thp_root *root, struct thp_status *st)
 {
 	char path[512];
@@ -263,13 +241,9 @@ static void read_sizes(const struct thp_root *root, struct thp_status *st)
 			continue;
 		memset(z, 0, sizeof(*z));
 		z->bytes = kb * 1024;
-		snprintf(path, sizeof(path), "%s/%s/enabled", st->dir, de->d_name);
-		thp_setting_read(root, path, "enabled", &z->enabled);
-		expect_kind(&z->enabled, THP_CHOICE);
-		snprintf(path, sizeof(path), "%s/%s/shmem_enabled", st->dir, de->d_name);
-		thp_setting_read(root, path, "shmem_enabled", &z->shmem_enabled);
-		expect_kind(&z->shmem_enabled, THP_CHOICE);
 		snprintf(path, sizeof(path), "%s/%s", st->dir, de->d_name);
+		read_size_file(root, path, "enabled", &z->enabled);
+		read_size_file(root, path, "shmem_enabled", &z->shmem_enabled);
 		read_stats(root, path, z);
 		st->nsizes++;
 	}
@@ -314,10 +288,11 @@ void thp_policy_read(const struct thp_root *root, struct thp_status *st)
 	if (pmd.kind == THP_INT)
 		st->pmd_size = pmd.num;
 	int n = read_settings_dir(root, st->dir, st->settings, THP_SETTINGS_MAX, "hpage_pmd_size",
-			      false);
+			      THP_PLACE_TOP);
 	st->nsettings = n < 0 ? 0 : n;
 	snprintf(path, sizeof(path), "%s/khugepaged", st->dir);
-	n = read_settings_dir(root, path, st->khugepaged, THP_SETTINGS_MAX, NULL, true);
+	n = read_settings_dir(root, path, st->khugepaged, THP_SETTINGS_MAX, NULL,
+			      THP_PLACE_KHUGEPAGED);
 	st->nkhugepaged = n < 0 ? 0 : n;
 	st->khugepaged_err = n < 0 ? n : 0;
 	read_sizes(root, st);

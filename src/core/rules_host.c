@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rules_host.c - doctor rules about host policy and health */
 #include "rules.h"
+#include "state.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -530,5 +531,68 @@ void rule_persistence(const struct thp_host *h, struct thp_findings *out)
 		}
 		finding_fix(f, "thp persist");
 		finding_fix(f, "thp persist --cmdline   # or as kernel command-line options");
+	}
+}
+
+/* Adds what the journal H holds against the running values as evidence. */
+static void ev_journal(struct thp_finding *f, const struct thp_host_journal *j)
+{
+	for (int i = 0; i < j->nchanged; i++) {
+		const struct thp_host_diff *d = &j->changed[i];
+		ev_text(f, d->source, d->key, "running '%s', was '%s' before it", d->running, d->other);
+	}
+}
+
+void rule_journal(const struct thp_host *h, struct thp_findings *out)
+{
+	const struct thp_host_journal *j = &h->journal;
+	struct thp_finding *f;
+
+	switch (j->status) {
+	case THP_STATE_CURRENT:
+		f = finding_add(out, "journal-pending", THP_SEV_WARN,
+				"thp journals every temporary change before it writes; this one was "
+				"killed before it put the settings back, so the host runs with values "
+				"nobody chose to keep. The next change by thp puts them back first.");
+		finding_title(f, "'%s' (pid %d) did not finish: THP settings it changed were not put back.",
+			      j->command, j->pid);
+		ev_journal(f, j);
+		if (!j->nchanged)
+			ev_text(f, "/" THP_JOURNAL, "settings", "back at the journaled values already");
+		finding_fix(f, "thp restore");
+		break;
+	case THP_STATE_RUNNING:
+		f = finding_add(out, "journal-running", THP_SEV_INFO,
+				"While a measurement or a change runs, the values below are temporary: "
+				"it puts them back when it ends, also on SIGINT, SIGTERM and SIGHUP.");
+		finding_title(f, "'%s' (pid %d) is changing THP settings now.", j->command, j->pid);
+		ev_journal(f, j);
+		finding_fix(f, "wait until pid %d ends; if it is killed with SIGKILL: thp restore", j->pid);
+		break;
+	case THP_STATE_OTHER_BOOT:
+		f = finding_add(out, "journal-stale", THP_SEV_INFO,
+				"The kernel started with its own settings at boot: nothing in the journal "
+				"applies any more.");
+		finding_title(f, "A journal left by '%s' in an earlier boot is still in /" THP_JOURNAL ".",
+			      j->command);
+		ev_text(f, "/" THP_JOURNAL, "written in boot", "%s", j->boot);
+		ev_text(f, "/proc/sys/kernel/random/boot_id", "this boot", "%s", j->boot_now);
+		finding_fix(f, "thp restore   # says so and removes it");
+		break;
+	case THP_STATE_DAMAGED:
+		f = finding_add(out, "journal-damaged", THP_SEV_WARN,
+				"A journal holds the settings to put back after an interrupted change; "
+				"this one cannot be trusted, so 'thp restore' refuses it and settings it "
+				"held may still be changed.");
+		finding_title(f, "The journal /" THP_JOURNAL " is damaged.");
+		if (j->line)
+			ev_text(f, "/" THP_JOURNAL, "line", "%d: %s", j->line, j->why);
+		else
+			ev_text(f, "/" THP_JOURNAL, "file", "%s", j->why);
+		finding_fix(f, "cat /" THP_JOURNAL "   # the settings it held");
+		finding_fix(f, "thp set KEY=VALUE...   # as they should be, then: rm /" THP_JOURNAL);
+		break;
+	default:
+		break;
 	}
 }

@@ -155,7 +155,7 @@ const char *thp_status_pmd_policy(const struct thp_status *st);
 
 /* One-line meaning of a known setting of ST, or NULL; for max_ptes_none it
  * names the value that allows any (from the page sizes), written into BUF. */
-const char *thp_setting_meaning(const struct thp_status *st, const char *name, bool khugepaged, char *buf,
-				size_t cap);
+const char *thp_status_setting_meaning(const struct thp_status *st, const char *name, bool khugepaged,
+				       char *buf, size_t cap);
 
 #endif

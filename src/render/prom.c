@@ -3,6 +3,8 @@
 #include "prom.h"
 #include "escape.h"
 
+#include "../core/settings.h"
+
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>

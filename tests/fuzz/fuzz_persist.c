@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* fuzz_persist.c - saved state, tmpfiles.d drop-ins, units and kernel command
- * lines as 'thp restore' and 'thp persist --check' read them; what parses
- * must format and parse back to the same list */
+/* fuzz_persist.c - saved states and journals, tmpfiles.d drop-ins, units and
+ * kernel command lines as 'thp restore' and 'thp persist --check' read them;
+ * a state that parses must format and parse back to the same list */
 #include "core/persist.h"
+#include "core/state.h"
 #include "fuzz.h"
 
 static void same(const struct thp_kvlist *a, const struct thp_kvlist *b)
@@ -17,22 +18,21 @@ static void same(const struct thp_kvlist *a, const struct thp_kvlist *b)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const uint64_t sizes[] = { 16 << 10, 64 << 10, 2 << 20, 1 << 30 };
-	static struct thp_kvlist l, back, rest;
-	char *s = fuzz_str(data, size), *out;
-	int bad;
+	static struct thp_state st, back;
+	static struct thp_kvlist l, rest;
+	char *s = fuzz_str(data, size), *out, why[192];
+	int line;
 
-	memset(&l, 0, sizeof(l));
-	if (thp_state_parse(s, &l, &bad) == 0) {
-		out = thp_state_format(&l, "fuzz");
-		memset(&back, 0, sizeof(back));
-		if (!out || thp_state_parse(out, &back, &bad) != 0)
+	if (thp_state_parse((const char *)data, size, &st, &line, why, sizeof(why)) == 0) {
+		out = thp_state_format(&st, "fuzz");
+		if (!out || thp_state_parse(out, strlen(out), &back, &line, why, sizeof(why)) != 0)
 			abort();
-		same(&l, &back);
+		same(&st.values, &back.values);
 		free(out);
 		memset(&rest, 0, sizeof(rest));
-		free(thp_cmdline_format(&l, &rest));
-		free(thp_tmpfiles_format(&l));
-		free(thp_unit_format(&l));
+		free(thp_cmdline_format(&st.values, &rest));
+		free(thp_tmpfiles_format(&st.values));
+		free(thp_unit_format(&st.values));
 	}
 	memset(&l, 0, sizeof(l));
 	thp_tmpfiles_parse(s, &l);

@@ -4,6 +4,22 @@
 # feature or root says why when it is skipped.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+# As root, the host's THP settings are saved first (thp set --save) and put
+# back when the suite ends, also on SIGINT and SIGTERM: a test that stops
+# half way leaves no change behind.
+live_saved=
+if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/mm/transparent_hugepage ]; then
+	live_saved=$(mktemp)
+	"$THP" set --save "$live_saved" > /dev/null
+fi
+live_put_back() { [ -z "$live_saved" ] || "$THP" restore "$live_saved" > /dev/null 2>&1; }
+# live_traps [CMD]: on exit and on SIGINT/SIGTERM run CMD (a test's own
+# clean-up), then put the settings back; without CMD only the latter.
+live_traps() {
+	trap "$1${1:+; }live_put_back; rm -f '$live_saved'" EXIT
+	trap "$1${1:+; }live_put_back; rm -f '$live_saved'; exit 130" INT TERM
+}
+live_traps
 for t in tests/live/t_*.sh; do
 	. "$t"
 done

@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # thp bench/ab --modes (root): the host policy is switched for the measurement and
-# put back exactly, also when thp is killed with SIGTERM or a journal is left behind.
+# put back exactly, also when thp is killed with SIGTERM; after SIGKILL the
+# journal it leaves is shown, put back by 'thp restore' and by the next change,
+# and never taken for the state before that change; a journal of an earlier
+# boot or a damaged one is refused without writing.
 T=/sys/kernel/mm/transparent_hugepage
-J=/run/thp/bench.journal
+J=/run/thp/journal
 
 # the host's THP settings, without counters
 thp_state() { "$THP" status --json --no-procs | jq -S '{settings, khugepaged: [.khugepaged[] | select(.name != "full_scans" and .name != "pages_collapsed")], sizes: [.sizes[] | del(.stats)]}'; }
@@ -70,30 +73,66 @@ else
 	expect "ab --modes: exact prior state" same_state "$before"
 
 	# SIGKILL cannot be caught: the journal is what 'thp restore' reads
-	"$THP" bench khugepaged -s 4M --timeout 60 --modes $other > /dev/null &
-	pid=$!
-	if wait_enabled $other; then
-		kill -KILL $pid
-		wait $pid
-		expect "bench SIGKILL leaves the journal" [ -f $J ]
-		expect "thp restore reads the journal" sh -c "'$THP' restore $J > /dev/null"
-		expect "thp restore puts the prior policy '$orig' back" [ "$(enabled_now)" = "$orig" ]
-		rm -f $J
-	else
+	kill_bench() { # kill_bench MODE: a bench --modes MODE killed with SIGKILL once MODE runs
+		"$THP" bench khugepaged -s 4M --timeout 60 --modes "$1" > /dev/null &
+		pid=$!
+		if wait_enabled "$1"; then
+			kill -KILL $pid
+			wait $pid
+			return 0
+		fi
 		kill $pid 2>/dev/null; wait $pid
-		bad "bench --modes $other never switched the policy"
+		bad "bench --modes $1 never switched the policy"
+		return 1
+	}
+	if kill_bench $other; then
+		expect "bench SIGKILL leaves the journal" [ -f $J ]
+		expect "status shows the unfinished bench" sh -c "'$THP' status --no-procs | tr -s '\n ' ' ' | grep -q \"Pending: 'thp bench khugepaged -s 4M --timeout 60 --modes $other' (pid $pid) did not\""
+		expect "doctor: journal-pending, fixed by 'thp restore'" sh -c "'$THP' doctor --json | jq -e '.findings[] | select(.id == \"journal-pending\") | .fix == [\"thp restore\"]' > /dev/null"
+		expect "thp restore reads the journal" sh -c "'$THP' restore > /dev/null"
+		expect "thp restore puts the prior policy '$orig' back" [ "$(enabled_now)" = "$orig" ]
+		expect "thp restore removes the journal" [ ! -e $J ]
 	fi
 
-	# a journal left by a killed run holds the true prior policy: the next run restores it
-	mkdir -p /run/thp
-	printf 'enabled=%s\n' "$orig" > $J
-	echo $other > $T/enabled
-	"$THP" bench bloat -s 4M --modes madvise > /dev/null
-	expect "a stale journal's prior policy is restored" [ "$(enabled_now)" = "$orig" ]
-	expect "the stale journal is removed" [ ! -e $J ]
+	# the case that used to end at the bench's prior policy: a killed bench, a
+	# set, a later bench; the host ends at what the set chose
+	for third in always madvise never; do
+		[ "$third" != "$orig" ] && [ "$third" != "$other" ] && break
+	done
+	st=$(mktemp)
+	if kill_bench $other; then
+		expect "set after a killed bench: exit 0" "$THP" set -s "$st" enabled=$third > /dev/null 2>&1
+		expect "set after a killed bench: its value runs" [ "$(enabled_now)" = "$third" ]
+		expect "set after a killed bench: the journal is gone" [ ! -e $J ]
+		expect "set after a killed bench: the previous state is the one before the bench" grep -qx "enabled=$orig" "$st"
+		"$THP" bench bloat -s 4M --modes $other > /dev/null
+		expect "a later bench ends at the set's '$third', not at '$orig'" [ "$(enabled_now)" = "$third" ]
+		"$THP" restore "$st" > /dev/null
+		expect "restore of the saved state gives '$orig'" [ "$(enabled_now)" = "$orig" ]
+	fi
+	rm -f "$st"
+
+	# journal FIRST_LINES...: a journal of a dead thp (its end line added)
+	journal() {
+		mkdir -p /run/thp
+		printf '%s\n' "$@" > $J
+		echo "end 1 $(cksum < $J | cut -d' ' -f1)" >> $J
+	}
+	boot=$(cat /proc/sys/kernel/random/boot_id)
+	journal "thp-state 1" "boot 00000000-0000-4000-8000-000000000000" "owner 999999 1" "command thp bench" "enabled=$other"
+	expect "a journal of an earlier boot: restore exits 1" sh -c "! '$THP' restore 2> /dev/null"
+	expect "... applies nothing" [ "$(enabled_now)" = "$orig" ]
+	expect "... and removes it" [ ! -e $J ]
+	journal "thp-state 1" "boot $boot" "owner 999999 1" "command thp bench" "enabled=$other"
+	sed -i "s/^enabled=$other/enabled=$third/" $J
+	expect "a damaged journal: restore exits 1" sh -c "! '$THP' restore 2> /dev/null"
+	expect "... applies nothing" [ "$(enabled_now)" = "$orig" ]
+	expect "... a set is refused" sh -c "! '$THP' set -s '$before.s' enabled=$other 2> /dev/null"
+	expect "... and writes nothing" [ "$(enabled_now)" = "$orig" ]
+	rm -f $J
 
 	# whatever happened above, leave the host as it was
 	[ "$(enabled_now)" = "$orig" ] || { echo "$orig" > $T/enabled; bad "enabled had to be restored by the test"; }
-	rm -f "$before" $J
+	rm -f "$before" "$before.s" $J
 	"$made_run" && rmdir /run/thp 2>/dev/null
 fi

@@ -52,7 +52,7 @@ thp_saved=
 doctor_restore() {
 	[ -n "$redis_pid" ] && kill "$redis_pid" 2> /dev/null && wait "$redis_pid" 2> /dev/null
 	redis_pid=
-	[ -n "$thp_saved" ] && echo "$thp_saved" > "$TE"
+	[ -n "$thp_saved" ] && "$THP" restore "$dtmp/saved" > /dev/null
 	thp_saved=
 }
 if [ "$(id -u)" != 0 ]; then
@@ -63,9 +63,8 @@ elif ! command -v redis-server > /dev/null; then
 	bad "doctor with Redis: redis-server is not installed (scripts/deps test installs it)"
 else
 	thp_saved=$(sed -n 's/.*\[\([a-z]*\)\].*/\1/p' "$TE")
-	trap 'doctor_restore' EXIT
-	trap 'doctor_restore; exit 130' INT TERM
-	echo always > "$TE"
+	live_traps doctor_restore
+	"$THP" set -s "$dtmp/saved" enabled=always > /dev/null
 	port=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 20000))
 	redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --daemonize no \
 		--dir "$dtmp" --logfile "$dtmp/redis.log" &
@@ -83,7 +82,7 @@ else
 	fi
 	was=$thp_saved
 	doctor_restore
-	trap - EXIT INT TERM
+	live_traps
 	expect "enabled restored to '$was' after the Redis test" grep -q "\[$was\]" "$TE"
 fi
 rm -rf "$dtmp"

@@ -19,8 +19,7 @@ else
 	else
 		hp_prior=$(cat "$HP/nr_hugepages")
 		hp_restore() { echo "$hp_prior" > "$HP/nr_hugepages"; }
-		trap 'hp_restore' EXIT
-		trap 'hp_restore; exit 130' INT TERM
+		live_traps hp_restore
 		want=$((hp_prior + 8))
 		out=$("$THP" hugetlb set "2M=$want" 2>&1)
 		rc=$?
@@ -37,6 +36,6 @@ else
 		expect "hugetlb set back to $hp_prior" "$THP" hugetlb set "2M=$hp_prior" > /dev/null
 		expect "hugetlb pool is back to $hp_prior" [ "$(cat "$HP/nr_hugepages")" = "$hp_prior" ]
 		hp_restore
-		trap - EXIT INT TERM
+		live_traps
 	fi
 fi

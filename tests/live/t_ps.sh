@@ -89,16 +89,9 @@ if [ "$(id -u)" -ne 0 ] || [ ! -r /proc/kpageflags ]; then
 elif [ ! -f "$T/hugepages-64kB/enabled" ]; then
 	skip "--folios 64 KiB: this kernel has no per-size THP (hugepages-64kB, Linux 6.8+)"
 else
-	for f in "$T"/hugepages-*/enabled; do
-		printf '%s %s\n' "$f" "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$f")"
-	done > "$pstmp/saved"
-	ps_restore() {
-		while read -r f v; do echo "$v" > "$f"; done < "$pstmp/saved"
-	}
-	trap 'ps_restore; exit 1' INT TERM
-	trap 'ps_restore' EXIT
-	for f in "$T"/hugepages-*/enabled; do echo never > "$f"; done
-	echo always > "$T/hugepages-64kB/enabled"
+	ps_restore() { "$THP" restore "$pstmp/saved" > /dev/null; }
+	live_traps ps_restore
+	"$THP" set -s "$pstmp/saved" hugepages.all.enabled=never hugepages.64K.enabled=always > /dev/null
 	fb=$(cat "$T/hugepages-64kB/stats/anon_fault_fallback" 2>/dev/null || echo 0)
 	ps_start m "$HOG" 16
 	mpid=$ps_pid
@@ -106,7 +99,7 @@ else
 	"$THP" show "$mpid" --rollup --json > "$pstmp/m.json"
 	got=$(jq '.folios["anon-thp-pte-aligned-64kB"]' "$pstmp/m.json")
 	ps_restore
-	trap - EXIT INT TERM
+	live_traps
 	if [ "$fa" != "$fb" ]; then
 		skip "--folios 64 KiB: some 64 KiB faults fell back to small pages (memory fragmented)"
 	else

@@ -4,7 +4,7 @@
 sv_tmp=$(mktemp -d)
 sv_pids=
 sv_cleanup() { for p in $sv_pids; do kill "$p" 2> /dev/null; wait "$p" 2> /dev/null; done; rm -rf "$sv_tmp"; }
-trap 'sv_cleanup' EXIT INT TERM
+live_traps sv_cleanup
 
 # sv_start ROOT [OPTION...]: starts thp serve (behind the command $sv_wrap, if
 # set) on a free loopback port; sets sv_pid and sv_port
@@ -232,4 +232,4 @@ else
 	hog_stop
 fi
 sv_cleanup
-trap - EXIT INT TERM
+live_traps

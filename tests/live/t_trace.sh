@@ -25,8 +25,7 @@ tr_cleanup() {
 	[ -n "$tr_mounted_by_test" ] && umount "$TT" 2>/dev/null
 	rm -rf "$tr_tmp"
 }
-trap 'tr_cleanup' EXIT
-trap 'tr_cleanup; exit 130' INT TERM
+live_traps tr_cleanup
 
 if command -v setpriv > /dev/null; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$THP" trace -d 1 > /dev/null 2> "$tr_tmp/err"
@@ -115,4 +114,4 @@ else
 	fi
 fi
 tr_cleanup
-trap - EXIT INT TERM
+live_traps

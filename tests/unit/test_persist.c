@@ -12,10 +12,11 @@
 
 #include <cmocka.h>
 
-#include "control/drift.h"
-#include "control/settings.h"
+#include "core/changes.h"
+#include "core/drift.h"
 #include "core/keys.h"
 #include "core/persist.h"
+#include "core/state.h"
 
 #define FIXTURE "tests/fixtures/live-6.18"
 
@@ -27,10 +28,10 @@ static void keys(void **state)
 	(void)state;
 
 	assert_int_equal(thp_key_parse("enabled", &k), 0);
-	assert_int_equal(k.group, THP_KEY_TOP);
-	assert_int_equal(k.type, THP_VAL_CHOICE);
+	assert_int_equal(k.d->place, THP_PLACE_TOP);
+	assert_int_equal(k.d->shows, THP_CHOICE);
 	assert_int_equal(thp_key_parse("khugepaged.max_ptes_none", &k), 0);
-	assert_int_equal(k.type, THP_VAL_PTES);
+	assert_true(k.d->flags & THP_PTES);
 	thp_key_path(&k, buf, sizeof(buf));
 	assert_string_equal(buf, "sys/kernel/mm/transparent_hugepage/khugepaged/max_ptes_none");
 	assert_int_equal(thp_key_parse("hugepages.64k.shmem_enabled", &k), 0);
@@ -98,36 +99,95 @@ static void kvlist(void **state)
 	assert_int_equal(thp_kv_set(&l, "enabled", "a-value-far-too-long-for-it", 0), -E2BIG);
 }
 
+/* Parses TEXT as a state file; returns the error and leaves the line in *LINE. */
+static int parse(const char *text, struct thp_state *st, int *line)
+{
+	char why[192];
+
+	return thp_state_parse(text, strlen(text), st, line, why, sizeof(why));
+}
+
 static void state_file(void **state)
 {
-	struct thp_kvlist l, back;
-	char *text;
-	int bad;
+	struct thp_state *s = calloc(1, sizeof(*s)), *back = calloc(1, sizeof(*back));
+	char *text, why[192];
+	int line;
 	(void)state;
 
-	assert_int_equal(thp_state_parse("# saved\n\nenabled=never\n  defrag = madvise \n"
-					 "hugepages.2048kB.enabled=inherit\n", &l, &bad), 0);
-	assert_int_equal(l.n, 3);
-	assert_string_equal(l.v[1].value, "madvise");
-	assert_string_equal(l.v[2].key, "hugepages.2M.enabled");
-	assert_int_equal(l.v[2].line, 5);
-	text = thp_state_format(&l, "two\nlines");
+	/* a plain KEY=VALUE list, as written by hand */
+	assert_int_equal(parse("# saved\n\nenabled=never\n  defrag = madvise \n"
+			       "hugepages.2048kB.enabled=inherit\n", s, &line), 0);
+	assert_int_equal(s->version, 0);
+	assert_int_equal(s->values.n, 3);
+	assert_string_equal(s->values.v[1].value, "madvise");
+	assert_string_equal(s->values.v[2].key, "hugepages.2M.enabled");
+	assert_int_equal(s->values.v[2].line, 5);
+	/* the file form: version, boot, owner, command, values, end with checksum */
+	snprintf(s->boot, sizeof(s->boot), "7dc6ad8e-582a-4df8-83ba-81f984662768");
+	s->owner = 4242;
+	s->owner_start = 99;
+	snprintf(s->command, sizeof(s->command), "thp bench\n--modes always");
+	text = thp_state_format(s, "two\nlines");
 	assert_non_null(text);
-	assert_string_equal(text, "# two\n# lines\nenabled=never\ndefrag=madvise\nhugepages.2M.enabled=inherit\n");
-	assert_int_equal(thp_state_parse(text, &back, &bad), 0);
-	assert_int_equal(back.n, l.n);
-	for (int i = 0; i < l.n; i++) {
-		assert_string_equal(back.v[i].key, l.v[i].key);
-		assert_string_equal(back.v[i].value, l.v[i].value);
+	assert_non_null(strstr(text, "thp-state 1\nboot 7dc6ad8e-582a-4df8-83ba-81f984662768\nowner 4242 99\n"
+				     "command thp bench?--modes always\n# two\n# lines\nenabled=never\n"));
+	assert_int_equal(parse(text, back, &line), 0);
+	assert_int_equal(back->version, 1);
+	assert_string_equal(back->boot, s->boot);
+	assert_int_equal(back->owner, 4242);
+	assert_true(back->owner_start == 99);
+	assert_int_equal(back->values.n, 3);
+	for (int i = 0; i < s->values.n; i++) {
+		assert_string_equal(back->values.v[i].key, s->values.v[i].key);
+		assert_string_equal(back->values.v[i].value, s->values.v[i].value);
 	}
+	/* cut anywhere before its last newline, it is refused: no end line, or a
+	 * checksum over less */
+	for (size_t cut = 0; cut < strlen(text) - 1; cut++) {
+		assert_int_equal(thp_state_parse(text, cut, back, &line, why, sizeof(why)), -EINVAL);
+	}
+	/* one byte changed */
+	text[strlen("thp-state 1\nboot 7")] = '8';
+	assert_int_equal(thp_state_parse(text, strlen(text), back, &line, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "the checksum does not match: the file was changed or damaged");
 	free(text);
-	assert_int_equal(thp_state_parse("enabled=never\nbogus=1\n", &l, &bad), -EINVAL);
-	assert_int_equal(bad, 2);
-	assert_int_equal(thp_state_parse("enabled\n", &l, &bad), -EINVAL);
-	assert_int_equal(thp_state_parse("enabled=\n", &l, &bad), -EINVAL);
-	assert_int_equal(thp_state_parse("=never\n", &l, &bad), -EINVAL);
-	assert_int_equal(thp_state_parse("hugepages.all.enabled=never\n", &l, &bad), -EINVAL);
-	assert_int_equal(thp_state_parse("khugepaged.full_scans=3\n", &l, &bad), -EINVAL);
+	/* the end line: counts, checksum, nothing after it */
+	assert_int_equal(parse("thp-state 1\nenabled=never\nend 2 1\n", back, &line), -EINVAL);
+	assert_int_equal(line, 3);
+	assert_int_equal(parse("thp-state 2\nenabled=never\n", back, &line), -EINVAL);
+	assert_int_equal(line, 1);
+	/* refused: a key twice, no key at all, bad lines */
+	assert_int_equal(parse("enabled=never\ndefrag=never\nenabled=always\n", back, &line), -EINVAL);
+	assert_int_equal(line, 3);
+	assert_int_equal(parse("", back, &line), -EINVAL);
+	assert_int_equal(line, 0);
+	assert_int_equal(parse("# only a comment\n", back, &line), -EINVAL);
+	assert_int_equal(parse("enabled=never\nbogus=1\n", back, &line), -EINVAL);
+	assert_int_equal(line, 2);
+	assert_int_equal(parse("enabled\n", back, &line), -EINVAL);
+	assert_int_equal(parse("enabled=\n", back, &line), -EINVAL);
+	assert_int_equal(parse("=never\n", back, &line), -EINVAL);
+	assert_int_equal(parse("hugepages.all.enabled=never\n", back, &line), -EINVAL);
+	assert_int_equal(parse("khugepaged.full_scans=3\n", back, &line), -EINVAL);
+	assert_int_equal(parse("boot 1\nenabled=never\n", back, &line), -EINVAL); /* no header without a version */
+	assert_int_equal(thp_state_parse("enabled=never\n\0x", 16, back, &line, why, sizeof(why)), -EINVAL);
+	free(s);
+	free(back);
+}
+
+/* POSIX cksum(1): the values 'printf ... | cksum' prints. */
+static void cksum(void **state)
+{
+	unsigned long long start;
+	(void)state;
+
+	assert_true(thp_cksum("", 0) == 4294967295u);
+	assert_true(thp_cksum("a", 1) == 1220704766u);
+	assert_true(thp_cksum("hello\n", 6) == 3015617425u);
+	assert_true(thp_cksum("123456789", 9) == 930766865u);
+	assert_int_equal(thp_stat_start_parse("42 (a) b) c) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 777 19", &start), 0);
+	assert_true(start == 777);
+	assert_int_equal(thp_stat_start_parse("42 (a) S 1", &start), -EINVAL);
 }
 
 static void tmpfiles(void **state)
@@ -218,15 +278,16 @@ static void cmdline(void **state)
 static void persist_round_trip(void **state)
 {
 	struct thp_root r;
-	struct thp_knobs *ks = malloc(sizeof(*ks));
+	struct thp_changes *cs = malloc(sizeof(*cs));
 	struct thp_kvlist *l = malloc(sizeof(*l)), *back = calloc(1, sizeof(*back));
+	struct thp_state *st = calloc(1, sizeof(*st)), *st2 = malloc(sizeof(*st2));
 	char *t;
 	int bad;
 	(void)state;
 
 	assert_int_equal(thp_root_open(&r, FIXTURE), 0);
-	assert_int_equal(thp_knobs_read(&r, ks), 0);
-	thp_knobs_snapshot(ks, l);
+	assert_int_equal(thp_changes_read(&r, cs), 0);
+	thp_changes_snapshot(cs, l);
 	assert_int_equal(l->n, 29);
 	t = thp_tmpfiles_format(l);
 	assert_int_equal(thp_tmpfiles_parse(t, back), l->n);
@@ -241,96 +302,100 @@ static void persist_round_trip(void **state)
 	free(t);
 	for (int i = 0; i < l->n; i++)
 		assert_string_equal(thp_kv_get(back, l->v[i].key)->value, l->v[i].value);
-	t = thp_state_format(l, "x");
-	assert_int_equal(thp_state_parse(t, back, &bad), 0);
-	assert_int_equal(back->n, l->n);
+	st->values = *l;
+	t = thp_state_format(st, "x");
+	assert_int_equal(parse(t, st2, &bad), 0);
+	assert_int_equal(st2->values.n, l->n);
 	free(t);
 	thp_root_close(&r);
-	free(ks);
+	free(cs);
 	free(l);
 	free(back);
+	free(st);
+	free(st2);
 }
 
-/* Forgets what KS was asked for, so that a setting may be asked again. */
-static void unask(struct thp_knobs *ks)
+/* Forgets what CS was asked for, so that a setting may be asked again. */
+static void unask(struct thp_changes *cs)
 {
-	for (int i = 0; i < ks->n; i++) {
-		ks->k[i].want[0] = '\0';
-		ks->k[i].want_all = false;
+	for (int i = 0; i < cs->n; i++) {
+		cs->v[i].want[0] = '\0';
+		cs->v[i].want_all = false;
 	}
 }
 
-static void knob_checks(void **state)
+static void change_checks(void **state)
 {
 	struct thp_root r;
-	struct thp_knobs *ks = malloc(sizeof(*ks));
+	struct thp_changes *cs = malloc(sizeof(*cs));
 	char why[256];
 	(void)state;
 
 	assert_int_equal(thp_root_open(&r, FIXTURE), 0);
-	assert_int_equal(thp_knobs_read(&r, ks), 0);
-	assert_true(ks->ptes_max == 511);
+	assert_int_equal(thp_changes_read(&r, cs), 0);
+	assert_true(cs->ptes_max == 511);
 	/* write order: top-level, khugepaged, per-size ascending */
-	assert_string_equal(ks->k[0].key, "enabled");
-	assert_string_equal(ks->k[5].key, "khugepaged.defrag");
-	assert_string_equal(ks->k[12].key, "hugepages.8K.shmem_enabled");
-	assert_string_equal(ks->k[ks->n - 1].key, "hugepages.2M.shmem_enabled");
-	assert_int_equal(thp_knobs_want(ks, "enabled", "sometimes", why, sizeof(why)), -EINVAL);
+	assert_string_equal(cs->v[0].key, "enabled");
+	assert_string_equal(cs->v[5].key, "khugepaged.pages_to_scan");
+	assert_string_equal(cs->v[8].key, "khugepaged.defrag");
+	assert_string_equal(cs->v[12].key, "hugepages.8K.shmem_enabled");
+	assert_string_equal(cs->v[cs->n - 1].key, "hugepages.2M.shmem_enabled");
+	assert_int_equal(thp_changes_want(cs, "enabled", "sometimes", why, sizeof(why)), -EINVAL);
 	assert_string_equal(why, "'enabled' accepts always, madvise, never");
-	assert_int_equal(thp_knobs_want(ks, "enabled", "always", why, sizeof(why)), 0);
+	assert_int_equal(thp_changes_want(cs, "enabled", "always", why, sizeof(why)), 0);
 	/* a setting is asked for once */
-	assert_int_equal(thp_knobs_want(ks, "enabled", "always", why, sizeof(why)), -EEXIST);
+	assert_int_equal(thp_changes_want(cs, "enabled", "always", why, sizeof(why)), -EEXIST);
 	assert_string_equal(why, "'enabled' is given twice");
-	assert_int_equal(thp_knobs_want(ks, "shmem_enabled", "force", why, sizeof(why)), 0);
-	assert_int_equal(thp_knobs_want(ks, "khugepaged.max_ptes_none", "512", why, sizeof(why)), -EINVAL);
-	assert_int_equal(thp_knobs_want(ks, "khugepaged.max_ptes_none", "511", why, sizeof(why)), 0);
-	assert_int_equal(thp_knobs_want(ks, "khugepaged.pages_to_scan", "0", why, sizeof(why)), -EINVAL);
-	assert_int_equal(thp_knobs_want(ks, "khugepaged.scan_sleep_millisecs", "4294967296", why, sizeof(why)), -EINVAL);
+	assert_int_equal(thp_changes_want(cs, "shmem_enabled", "force", why, sizeof(why)), 0);
+	assert_int_equal(thp_changes_want(cs, "khugepaged.max_ptes_none", "512", why, sizeof(why)), -EINVAL);
+	assert_int_equal(thp_changes_want(cs, "khugepaged.max_ptes_none", "511", why, sizeof(why)), 0);
+	assert_int_equal(thp_changes_want(cs, "khugepaged.pages_to_scan", "0", why, sizeof(why)), -EINVAL);
+	assert_int_equal(thp_changes_want(cs, "khugepaged.scan_sleep_millisecs", "4294967296", why, sizeof(why)), -EINVAL);
 	/* a number as a user types it: decimal, no leading zero; a file may have one */
-	assert_int_equal(thp_knobs_want(ks, "khugepaged.scan_sleep_millisecs", "007", why, sizeof(why)), -EINVAL);
+	assert_int_equal(thp_changes_want(cs, "khugepaged.scan_sleep_millisecs", "007", why, sizeof(why)), -EINVAL);
 	assert_string_equal(why, "'khugepaged.scan_sleep_millisecs' accepts a decimal integer from 0 to 4294967295");
-	assert_int_equal(thp_knobs_want(ks, "khugepaged.scan_sleep_millisecs", "0x7", why, sizeof(why)), -EINVAL);
-	assert_int_equal(thp_knobs_want(ks, "khugepaged.scan_sleep_millisecs", "7", why, sizeof(why)), 0);
-	assert_string_equal(thp_knob_find(ks, "khugepaged.scan_sleep_millisecs")->want, "7");
+	assert_int_equal(thp_changes_want(cs, "khugepaged.scan_sleep_millisecs", "0x7", why, sizeof(why)), -EINVAL);
+	assert_int_equal(thp_changes_want(cs, "khugepaged.scan_sleep_millisecs", "7", why, sizeof(why)), 0);
+	assert_string_equal(thp_change_find(cs, "khugepaged.scan_sleep_millisecs")->want, "7");
 	char canon[THP_VALUE_MAX];
-	assert_int_equal(thp_knob_check(ks, thp_knob_find(ks, "khugepaged.scan_sleep_millisecs"), "007\n",
+	assert_int_equal(thp_change_check(cs, thp_change_find(cs, "khugepaged.scan_sleep_millisecs"), "007\n",
 					false, canon, why, sizeof(why)), 0);
 	assert_string_equal(canon, "7");
-	assert_int_equal(thp_knobs_want(ks, "use_zero_page", "2", why, sizeof(why)), -EINVAL);
-	assert_int_equal(thp_knobs_want(ks, "use_zero_page", "-1", why, sizeof(why)), -EINVAL);
-	assert_int_equal(thp_knobs_want(ks, "hugepages.8K.enabled", "never", why, sizeof(why)), -ENOENT);
-	assert_int_equal(thp_knobs_want(ks, "hugepages.4M.enabled", "never", why, sizeof(why)), -ENOENT);
-	assert_int_equal(thp_knobs_want(ks, "hugepages.2M.enabled", "within_size", why, sizeof(why)), -EINVAL);
-	assert_int_equal(thp_knobs_want(ks, "anon_beside_full", "1", why, sizeof(why)), -ENOENT);
+	assert_int_equal(thp_changes_want(cs, "use_zero_page", "2", why, sizeof(why)), -EINVAL);
+	assert_int_equal(thp_changes_want(cs, "use_zero_page", "-1", why, sizeof(why)), -EINVAL);
+	assert_int_equal(thp_changes_want(cs, "hugepages.8K.enabled", "never", why, sizeof(why)), -ENOENT);
+	assert_int_equal(thp_changes_want(cs, "hugepages.4M.enabled", "never", why, sizeof(why)), -ENOENT);
+	assert_int_equal(thp_changes_want(cs, "hugepages.2M.enabled", "within_size", why, sizeof(why)), -EINVAL);
+	assert_int_equal(thp_changes_want(cs, "anon_beside_full", "1", why, sizeof(why)), -ENOENT);
 	/* "all" reaches every size with the file: 8K has shmem_enabled only */
-	assert_int_equal(thp_knobs_want(ks, "hugepages.all.enabled", "never", why, sizeof(why)), 0);
-	assert_int_equal(thp_knobs_changes(ks), 4); /* enabled, shmem_enabled, scan_sleep, 2M */
-	assert_string_equal(thp_knob_find(ks, "hugepages.2M.enabled")->want, "never");
+	assert_int_equal(thp_changes_want(cs, "hugepages.all.enabled", "never", why, sizeof(why)), 0);
+	assert_int_equal(thp_changes_count(cs), 4); /* enabled, shmem_enabled, scan_sleep, 2M */
+	assert_string_equal(thp_change_find(cs, "hugepages.2M.enabled")->want, "never");
 	/* a size's own key may follow "all"; "all" may not follow it, nor come twice */
-	assert_int_equal(thp_knobs_want(ks, "hugepages.2M.enabled", "always", why, sizeof(why)), 0);
-	assert_string_equal(thp_knob_find(ks, "hugepages.2M.enabled")->want, "always");
-	assert_int_equal(thp_knobs_want(ks, "hugepages.2048K.enabled", "never", why, sizeof(why)), -EEXIST);
+	assert_int_equal(thp_changes_want(cs, "hugepages.2M.enabled", "always", why, sizeof(why)), 0);
+	assert_string_equal(thp_change_find(cs, "hugepages.2M.enabled")->want, "always");
+	assert_int_equal(thp_changes_want(cs, "hugepages.2048K.enabled", "never", why, sizeof(why)), -EEXIST);
 	assert_string_equal(why, "'hugepages.2M.enabled' is given twice");
-	assert_int_equal(thp_knobs_want(ks, "hugepages.all.enabled", "never", why, sizeof(why)), -EEXIST);
+	assert_int_equal(thp_changes_want(cs, "hugepages.all.enabled", "never", why, sizeof(why)), -EEXIST);
 	assert_string_equal(why, "'hugepages.all.enabled' is given twice");
-	unask(ks);
-	assert_int_equal(thp_knobs_want(ks, "hugepages.64K.shmem_enabled", "never", why, sizeof(why)), 0);
-	assert_int_equal(thp_knobs_want(ks, "hugepages.all.shmem_enabled", "never", why, sizeof(why)), -EEXIST);
+	unask(cs);
+	assert_int_equal(thp_changes_want(cs, "hugepages.64K.shmem_enabled", "never", why, sizeof(why)), 0);
+	assert_int_equal(thp_changes_want(cs, "hugepages.all.shmem_enabled", "never", why, sizeof(why)), -EEXIST);
 	assert_string_equal(why, "'hugepages.64K.shmem_enabled' is given twice ('hugepages.all.shmem_enabled' covers it too)");
 	thp_root_close(&r);
-	free(ks);
+	free(cs);
 }
 
 static void drift(void **state)
 {
 	struct thp_root r;
-	struct thp_knobs *ks = malloc(sizeof(*ks));
+	struct thp_changes *cs = malloc(sizeof(*cs));
 	struct thp_persisted *p = calloc(1, sizeof(*p));
 	struct thp_drift d[8];
 	(void)state;
 
 	assert_int_equal(thp_root_open(&r, FIXTURE), 0);
-	assert_int_equal(thp_knobs_read(&r, ks), 0);
+	assert_int_equal(thp_changes_read(&r, cs), 0);
 	p->nsources = 1;
 	strcpy(p->sources[0], "/etc/tmpfiles.d/thp.conf");
 	thp_kv_set(&p->values, "enabled", "madvise", 1);   /* agrees */
@@ -338,7 +403,7 @@ static void drift(void **state)
 	thp_kv_set(&p->values, "shmem_enabled", "huge", 3); /* refused */
 	thp_kv_set(&p->values, "hugepages.4M.enabled", "never", 4); /* absent */
 	thp_kv_set(&p->values, "khugepaged.pages_to_scan", "04096", 5); /* agrees */
-	assert_int_equal(thp_drift_check(ks, p, d, 8), 3);
+	assert_int_equal(thp_drift_check(cs, p, d, 8), 3);
 	assert_string_equal(d[0].key, "defrag");
 	assert_string_equal(d[0].running, "madvise");
 	assert_string_equal(d[0].refused, "");
@@ -348,7 +413,7 @@ static void drift(void **state)
 	assert_string_equal(d[2].running, "");
 	assert_string_equal(d[2].refused, "this kernel has no 'hugepages.4M.enabled'");
 	thp_root_close(&r);
-	free(ks);
+	free(cs);
 	free(p);
 }
 
@@ -356,9 +421,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(keys),      cmocka_unit_test(kvlist),
-		cmocka_unit_test(state_file), cmocka_unit_test(tmpfiles),
+		cmocka_unit_test(state_file), cmocka_unit_test(cksum), cmocka_unit_test(tmpfiles),
 		cmocka_unit_test(unit_file), cmocka_unit_test(cmdline),
-		cmocka_unit_test(persist_round_trip), cmocka_unit_test(knob_checks),
+		cmocka_unit_test(persist_round_trip), cmocka_unit_test(change_checks),
 		cmocka_unit_test(drift),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

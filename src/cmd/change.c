@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* change.c - a change of THP settings as 'thp set' and 'thp restore' make it
+ * (journal, apply with read-back and rollback, report), and what a new change
+ * does first with a journal an earlier run left behind */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../control/journal.h"
+#include "../render/render.h"
+#include "cmd.h"
+
+struct thp_changes *thp_changes_load(const struct thp_root *root)
+{
+	struct thp_changes *cs = malloc(sizeof(*cs));
+	int err = cs ? thp_changes_read(root, cs) : -ENOMEM;
+
+	if (err == -ENOENT && root->live)
+		thp_err("this kernel has no /" THP_SYSFS_DIR " (built without THP)");
+	else if (err == -ENOENT)
+		thp_err("'%s' has no " THP_SYSFS_DIR, root->path);
+	else if (err == -EOPNOTSUPP)
+		thp_err("RHEL 6's redhat_transparent_hugepage is not supported: it predates these settings");
+	else if (err)
+		thp_err("cannot read THP settings below '%s': %s", root->path, strerror(-err));
+	if (err) {
+		free(cs);
+		return NULL;
+	}
+	return cs;
+}
+
+int thp_want_args(struct thp_changes *cs, int argc, char **argv, const char *cmd)
+{
+	char why[512];
+
+	for (int i = 0; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+		int err;
+
+		if (!eq || eq == argv[i] || !eq[1]) {
+			thp_err("%s: '%s' is not KEY=VALUE", cmd, argv[i]);
+			return thp_usage_error(cmd);
+		}
+		*eq = '\0';
+		err = thp_changes_want(cs, argv[i], eq + 1, why, sizeof(why));
+		*eq = '=';
+		if (err) {
+			thp_err("%s; nothing was changed", why);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+int thp_die_by(int signo)
+{
+	signal(signo, SIG_DFL);
+	raise(signo);
+	return 128 + signo;
+}
+
+static const char *result_word(const struct thp_change *c)
+{
+	switch (c->result) {
+	case THP_CHANGE_WRITTEN: return "written";
+	case THP_CHANGE_FAILED: return "failed";
+	case THP_CHANGE_ROLLED_BACK: return "rolled back";
+	case THP_CHANGE_STUCK: return "rollback failed";
+	default: return "not written";
+	}
+}
+
+void thp_change_report(const struct thp_ctx *ctx, const struct thp_changes *cs, bool dry, int err,
+		       const char *saved, bool user_file)
+{
+	struct out_table *t;
+	int n = thp_changes_count(cs);
+
+	if (ctx->json) {
+		struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+		for (int i = 0; i < cs->n; i++) {
+			const struct thp_change *c = &cs->v[i];
+			struct json_object *x;
+			if (!c->want[0])
+				continue;
+			x = json_object_new_object();
+			json_object_object_add(x, "key", json_object_new_string(c->key));
+			json_object_object_add(x, "from", json_object_new_string(c->old));
+			json_object_object_add(x, "to", json_object_new_string(c->want));
+			json_object_object_add(x, "result", json_object_new_string(
+				strcmp(c->want, c->old) == 0 ? "unchanged" : dry ? "planned" : result_word(c)));
+			json_object_array_add(a, x);
+		}
+		json_object_object_add(o, "dry_run", json_object_new_boolean(dry));
+		json_object_object_add(o, "ok", json_object_new_boolean(err == 0));
+		json_object_object_add(o, "saved", saved ? json_object_new_string(saved) : NULL);
+		json_object_object_add(o, "changes", a);
+		out_json_print(o);
+		return;
+	}
+	if (err)
+		return;
+	if (n == 0) {
+		puts("nothing to change: every setting already has that value");
+		return;
+	}
+	printf(dry ? "would change %d setting%s (dry run, nothing written):\n"
+		   : "changed %d setting%s:\n", n, n == 1 ? "" : "s");
+	t = out_table_new(4, NULL, true);
+	for (int i = 0; i < cs->n; i++) {
+		const struct thp_change *c = &cs->v[i];
+		if (thp_change_pending(c))
+			out_table_row(t, (const char *const[]){ c->key, c->old, "->", c->want });
+	}
+	out_table_print(t, 2);
+	if (saved)
+		printf("the previous state is saved in %s; 'thp restore%s%s' puts it back\n", saved,
+		       user_file ? " " : "", user_file ? saved : "");
+}
+
+void thp_change_explain(const struct thp_changes *cs, int err, int signo, const char *kept)
+{
+	char undone[1024] = "", stuck[1024] = "";
+	int nundone = 0, nstuck = 0;
+
+	for (int i = 0; i < cs->n; i++) {
+		const struct thp_change *c = &cs->v[i];
+		size_t u = strlen(undone), s = strlen(stuck);
+
+		if (c->err && c->got[0])
+			thp_err("'%s' reads '%s' after writing '%s'", c->key, c->got, c->want);
+		else if (c->err)
+			thp_err("cannot write '%s': %s%s", c->key, strerror(-c->err),
+				c->err == -EACCES || c->err == -EPERM ? " (run as root)" : "");
+		if (c->result == THP_CHANGE_ROLLED_BACK && u < sizeof(undone) - 64)
+			snprintf(undone + u, sizeof(undone) - u, "%s%s", nundone++ ? ", " : "", c->key);
+		if (c->result == THP_CHANGE_STUCK && s < sizeof(stuck) - 64)
+			snprintf(stuck + s, sizeof(stuck) - s, "%s%s (%s)", nstuck++ ? ", " : "",
+				 c->key, strerror(-c->undo_err));
+	}
+	if (signo && sigabbrev_np(signo))
+		thp_err("interrupted by SIG%s", sigabbrev_np(signo));
+	else if (signo)
+		thp_err("interrupted by signal %d", signo);
+	else if (err == -EPERM)
+		thp_err("cannot change THP settings: %s (run as root)", strerror(-err));
+	if (nundone)
+		thp_err("rolled back %d setting%s already written: %s", nundone, nundone == 1 ? "" : "s",
+			undone);
+	else if (!nstuck)
+		thp_err("nothing was changed");
+	if (nstuck)
+		thp_err("could not roll back %s; the previous state is saved in %s", stuck,
+			kept ? kept : "(nowhere)");
+}
+
+/* True when a setting of CS could not be put back after a failure. */
+static bool any_stuck(const struct thp_changes *cs)
+{
+	for (int i = 0; i < cs->n; i++)
+		if (cs->v[i].result == THP_CHANGE_STUCK)
+			return true;
+	return false;
+}
+
+void thp_shown_path(const struct thp_ctx *ctx, const char *rel, char *buf, size_t cap)
+{
+	size_t n = strlen(ctx->root.path);
+
+	if (ctx->root.live)
+		snprintf(buf, cap, "/%s", rel);
+	else
+		snprintf(buf, cap, "%.*s/%s", (int)(n > 1 && ctx->root.path[n - 1] == '/' ? n - 1 : n),
+			 ctx->root.path, rel);
+}
+
+bool thp_change_allowed(const struct thp_ctx *ctx)
+{
+	if (ctx->root.live && geteuid() != 0) {
+		thp_err("cannot change THP settings: %s (run as root)", strerror(EPERM));
+		return false;
+	}
+	return true;
+}
+
+int thp_change_run(struct thp_ctx *ctx, struct thp_changes *cs, const char *saved, bool user_file)
+{
+	struct thp_journal j;
+	char journal[4200];
+	int err, signo = 0;
+
+	thp_shown_path(ctx, THP_JOURNAL, journal, sizeof(journal));
+	err = thp_journal_push(&j, &ctx->root, cs);
+	if (err) {
+		thp_err("cannot write the journal '%s': %s%s; nothing was changed", journal,
+			err == -EEXIST ? "another thp started a change meanwhile" : thp_file_strerror(err),
+			thp_root_hint(err));
+		return 1;
+	}
+	err = thp_changes_apply(&ctx->root, cs, &signo);
+	/* the host holds one complete state, the old or the new: the journal is done */
+	if (!any_stuck(cs))
+		thp_journal_drop(&j);
+	thp_change_report(ctx, cs, false, err, saved, user_file);
+	if (!err)
+		return 0;
+	thp_change_explain(cs, err, signo, any_stuck(cs) ? journal : saved);
+	if (any_stuck(cs))
+		thp_err("'thp restore' puts back what the journal holds");
+	return signo ? thp_die_by(signo) : 1;
+}
+
+/* "'thp bench --modes always' (pid 4242)" for the journal F. */
+static const char *who(const struct thp_state_file *f, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "'%s' (pid %d)", f->s.command[0] ? f->s.command : "thp", (int)f->s.owner);
+	return buf;
+}
+
+int thp_recover(struct thp_ctx *ctx, const char *cmd, bool dry)
+{
+	struct thp_state_file *f = malloc(sizeof(*f));
+	struct thp_changes *cs = malloc(sizeof(*cs));
+	char journal[4200], by[320], why[512];
+	int rc = 1, err, signo = 0;
+
+	if (!f || !cs) {
+		thp_err("out of memory");
+		goto out;
+	}
+	thp_shown_path(ctx, THP_JOURNAL, journal, sizeof(journal));
+	thp_state_load(&ctx->root, THP_JOURNAL, f);
+	if (f->err == -EXDEV || f->err == -ELOOP || f->err == -ENOTDIR)
+		f->status = THP_STATE_ABSENT; /* no state directory of thp's: the change refuses it */
+	switch (f->status) {
+	case THP_STATE_ABSENT:
+		rc = 0;
+		break;
+	case THP_STATE_RUNNING:
+		thp_err("%s: %s is changing THP settings now (journal '%s'); wait until it ends",
+			cmd, who(f, by, sizeof(by)), journal);
+		break;
+	case THP_STATE_DAMAGED:
+		thp_journal_damaged(journal, f, cmd);
+		break;
+	case THP_STATE_OTHER_BOOT:
+		if (!dry && (err = thp_journal_remove(&ctx->root)) != 0) {
+			thp_err("%s: cannot remove '%s', left from an earlier boot: %s", cmd, journal,
+				thp_file_strerror(err));
+			break;
+		}
+		thp_err("%s: %s '%s', left by %s in an earlier boot: the kernel has started afresh since",
+			cmd, dry ? "would remove" : "removed", journal, who(f, by, sizeof(by)));
+		rc = 0;
+		break;
+	case THP_STATE_CURRENT:
+		if (dry) {
+			thp_err("%s: %s did not finish; a change first puts back the settings it had changed (journal '%s')",
+				cmd, who(f, by, sizeof(by)), journal);
+			rc = 0;
+			break;
+		}
+		err = thp_values_apply(&ctx->root, &f->s.values, cs, &signo, why, sizeof(why));
+		if (err == -EINVAL) {
+			thp_err("%s: the journal '%s' of %s: %s; nothing was changed", cmd, journal,
+				who(f, by, sizeof(by)), why);
+			break;
+		}
+		if (err) {
+			thp_change_explain(cs, err, signo, journal);
+			rc = signo ? thp_die_by(signo) : 1;
+			break;
+		}
+		thp_journal_remove(&ctx->root);
+		if ((err = thp_changes_count(cs)) != 0)
+			thp_err("%s: %s did not finish; put back the %d setting%s it had changed", cmd,
+				who(f, by, sizeof(by)), err, err == 1 ? "" : "s");
+		else
+			thp_err("%s: %s did not finish; the settings it had changed were back already",
+				cmd, who(f, by, sizeof(by)));
+		rc = 0;
+		break;
+	}
+out:
+	free(f);
+	free(cs);
+	return rc;
+}
+
+void thp_journal_damaged(const char *journal, const struct thp_state_file *f, const char *cmd)
+{
+	if (f->err) {
+		thp_err("%s: cannot read the journal '%s': %s%s; nothing was changed", cmd, journal,
+			thp_file_strerror(f->err), thp_root_hint(f->err));
+		return;
+	}
+	if (f->line)
+		thp_err("%s: the journal '%s' is damaged: line %d: %s; nothing was changed", cmd, journal,
+			f->line, f->why);
+	else
+		thp_err("%s: the journal '%s' is damaged: %s; nothing was changed", cmd, journal, f->why);
+	thp_err("look at it, set what it should hold with 'thp set', then remove it");
+}

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* restore.c - `thp restore [FILE]`: put back what the journal of an unfinished
+ * change holds, or else the state saved before the last `thp set` */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../control/control.h"
+#include "../control/journal.h"
+#include "cmd.h"
+
+static void usage(void)
+{
+	puts("Usage: thp [--root DIR] restore [options] [FILE]\n"
+	     "\n"
+	     "Put back the THP settings that a change which did not finish had changed\n"
+	     "(its journal, /" THP_JOURNAL "); without one, the settings saved by the last\n"
+	     "'thp set' (/" THP_SAVED ") or in FILE. The same checks, read-back and\n"
+	     "rollback as 'thp set'. Settings the file does not name are left alone; a\n"
+	     "damaged or cut file, or one from an earlier boot, is refused.\n"
+	     "\n"
+	     "Options:\n"
+	     "  -n, --dry-run     show the changes, write nothing\n"
+	     "  -J, --json        report as JSON\n"
+	     "  -h, --help        show this help");
+}
+
+/* Explains why the state file F, shown as SHOWN, cannot be put back. */
+static void refuse(const struct thp_state_file *f, const char *shown)
+{
+	if (f->err)
+		thp_err("cannot read saved state '%s': %s%s", shown, strerror(-f->err),
+			f->err == -ENOENT ? " (nothing was saved: 'thp set' saves the state it changes)" : "");
+	else if (f->line)
+		thp_err("'%s' line %d: %s; nothing was changed", shown, f->line, f->why);
+	else
+		thp_err("'%s': %s; nothing was changed", shown, f->why);
+}
+
+/* Puts back the values of F (shown as SHOWN). The journal itself (JOURNAL)
+ * is applied as it is and removed once done; any other file goes through a
+ * change of its own. Returns the exit status. */
+static int put_back(struct thp_ctx *ctx, const struct thp_state_file *f, const char *shown,
+		    bool journal, bool dry)
+{
+	struct thp_changes *cs = thp_changes_load(&ctx->root);
+	char why[512];
+	int bad, rc = 1, err, signo = 0;
+
+	if (!cs)
+		return 1;
+	if (thp_changes_want_list(cs, &f->s.values, &bad, why, sizeof(why)) != 0) {
+		thp_err("'%s' line %d: %s; nothing was changed", shown, f->s.values.v[bad].line, why);
+	} else if (dry || thp_changes_count(cs) == 0) {
+		thp_change_report(ctx, cs, dry, 0, NULL, false);
+		rc = 0;
+	} else if (!thp_change_allowed(ctx)) {
+		rc = 1;
+	} else if (!journal) {
+		rc = thp_change_run(ctx, cs, NULL, false);
+	} else {
+		err = thp_changes_apply(&ctx->root, cs, &signo);
+		thp_change_report(ctx, cs, false, err, NULL, false);
+		if (err)
+			thp_change_explain(cs, err, signo, shown);
+		rc = !err ? 0 : signo ? thp_die_by(signo) : 1;
+	}
+	if (journal && !dry && rc == 0)
+		thp_journal_remove(&ctx->root);
+	free(cs);
+	return rc;
+}
+
+/* 'thp restore' without FILE: the journal of an unfinished change first. */
+static int from_journal(struct thp_ctx *ctx, struct thp_state_file *f, bool dry, bool *done)
+{
+	char shown[4200];
+	int err;
+
+	*done = true;
+	thp_shown_path(ctx, THP_JOURNAL, shown, sizeof(shown));
+	thp_state_load(&ctx->root, THP_JOURNAL, f);
+	switch (f->status) {
+	case THP_STATE_ABSENT:
+		*done = false;
+		return 0;
+	case THP_STATE_DAMAGED:
+		thp_journal_damaged(shown, f, "restore");
+		return 1;
+	case THP_STATE_RUNNING:
+		thp_err("restore: '%s' (pid %d) is changing THP settings now and puts them back when it "
+			"ends (journal '%s')", f->s.command, (int)f->s.owner, shown);
+		return 1;
+	case THP_STATE_OTHER_BOOT:
+		err = dry ? 0 : thp_journal_remove(&ctx->root);
+		thp_err("restore: '%s' was written by '%s' in an earlier boot: the kernel has started "
+			"afresh since, so it is not applied%s", shown, f->s.command,
+			dry ? "" : err ? " (and it cannot be removed)" : "; removed it");
+		return 1;
+	case THP_STATE_CURRENT:
+		break;
+	}
+	if (!ctx->json)
+		printf("'%s' (pid %d) did not finish; putting back what it changed (journal %s)\n",
+		       f->s.command, (int)f->s.owner, shown);
+	return put_back(ctx, f, shown, true, dry);
+}
+
+int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "dry-run", no_argument, NULL, 'n' }, { "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },    { NULL, 0, NULL, 0 },
+	};
+	struct thp_state_file *f = malloc(sizeof(*f));
+	const char *file = NULL;
+	char shown[4200];
+	bool dry = false, done = false;
+	int c, rc = 1;
+
+	if (!f) {
+		thp_err("out of memory");
+		return 1;
+	}
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "nJh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'n': dry = true; break;
+		case 'J': ctx->json = true; break;
+		case 'h': usage(); rc = 0; goto out;
+		default: rc = thp_usage_error("restore"); goto out;
+		}
+	}
+	if (argc - optind > 1) {
+		thp_err("restore: unexpected argument '%s'", argv[optind + 1]);
+		rc = thp_usage_error("restore");
+		goto out;
+	}
+	file = optind < argc ? argv[optind] : NULL;
+	if (!file) {
+		rc = from_journal(ctx, f, dry, &done);
+		if (done)
+			goto out;
+		rc = 1;
+	}
+	thp_saved_path(ctx, file, shown, sizeof(shown));
+	if (file)
+		thp_state_load_user(&ctx->root, file, f);
+	else
+		thp_state_load(&ctx->root, THP_SAVED, f);
+	if (f->status == THP_STATE_ABSENT)
+		f->err = -ENOENT;
+	if (f->status == THP_STATE_ABSENT || f->status == THP_STATE_DAMAGED)
+		refuse(f, shown);
+	else if (f->status == THP_STATE_OTHER_BOOT && !file)
+		thp_err("restore: '%s' was saved in an earlier boot: the kernel has started afresh since, "
+			"so it is not applied", shown);
+	else
+		rc = put_back(ctx, f, shown, false, dry);
+out:
+	free(f);
+	return rc;
+}
