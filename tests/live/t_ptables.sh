@@ -42,8 +42,7 @@ else
 	else
 		pt_prior=$(cat "$HP/nr_hugepages")
 		pt_restore() { echo "$pt_prior" > "$HP/nr_hugepages"; }
-		trap 'pt_restore' EXIT
-		trap 'pt_restore; exit 130' INT TERM
+		live_traps pt_restore
 		echo $((pt_prior + 520)) > "$HP/nr_hugepages"
 		if [ "$(cat "$HP/free_hugepages")" -lt 512 ]; then
 			skip "page-table estimate against hugetlb: the pool could not grow by 512 pages"
@@ -59,7 +58,7 @@ else
 			hog_stop
 		fi
 		pt_restore
-		trap - EXIT INT TERM
+		live_traps
 	fi
 fi
 hog_wait=
