@@ -137,25 +137,23 @@ static void absent(const struct thp_changes *cs, const struct thp_key *k, const 
 {
 	const struct thp_setting_desc *anon = thp_setting_desc_find(THP_PLACE_SIZE, "enabled", 7);
 	const struct thp_setting_desc *shm = thp_setting_desc_find(THP_PLACE_SIZE, "shmem_enabled", 13);
-	bool sized = false, this_size = false;
+	bool size = k->d->place == THP_PLACE_SIZE, sized = false, this_size = false;
 
 	for (int i = 0; i < cs->n; i++) {
-		bool size = cs->v[i].k.d->place == THP_PLACE_SIZE;
-		sized |= size;
-		this_size |= size && cs->v[i].k.size == k->size;
+		bool sz = cs->v[i].k.d->place == THP_PLACE_SIZE;
+		sized |= sz;
+		this_size |= sz && cs->v[i].k.size == k->size;
 	}
-	if (k->d->place == THP_PLACE_SIZE && this_size && k->d == anon)
+	if (size && this_size && k->d == anon)
 		snprintf(why, cap, "'%s': this size has no anonymous control (the kernel gives folios "
 			 "of this size to shmem and files only)", canon);
-	else if (k->d->place == THP_PLACE_SIZE && this_size)
-		snprintf(why, cap, "this kernel has no '%s'", canon);
-	else if (k->d->place == THP_PLACE_SIZE && sized)
+	else if (size && !this_size && sized)
 		snprintf(why, cap, "this kernel has no '%s' (no hugepages-%llukB directory; 'thp status' lists the sizes)",
 			 canon, (unsigned long long)(k->size >> 10));
-	else if (k->d->place == THP_PLACE_SIZE)
+	else if (size && !sized)
 		snprintf(why, cap, "this kernel has no '%s' (per-size THP needs Linux %s+, per-size shmem %s+)",
 			 canon, anon->since, shm->since);
-	else if (k->d->since)
+	else if (!size && k->d->since)
 		snprintf(why, cap, "this kernel has no '%s' (it came with Linux %s)", canon, k->d->since);
 	else
 		snprintf(why, cap, "this kernel has no '%s'", canon);

@@ -299,6 +299,7 @@ int thp_split_fields(const char *p, const char *end, const char **f, size_t *len
 		nf++;
 	}
 	return nf;
+}
 
 void thp_trim(const char **s, size_t *len)
 {

@@ -193,7 +193,7 @@ static void put_khugepaged(FILE *f, const struct thp_status *st)
 
 	for (int i = 0; i < st->nkhugepaged; i++) {
 		const struct thp_setting *s = &st->khugepaged[i];
-		const char *m = thp_setting_meaning(st, s->name, true, mb, sizeof(mb));
+		const char *m = thp_status_setting_meaning(st, s->name, true, mb, sizeof(mb));
 		size_t n = strlen(s->name), sn;
 
 		if (s->kind != THP_INT)
