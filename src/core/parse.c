@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -299,6 +300,19 @@ int thp_split_fields(const char *p, const char *end, const char **f, size_t *len
 		nf++;
 	}
 	return nf;
+}
+
+void thp_put(char *buf, size_t cap, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*len >= cap)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *len, cap - *len, fmt, ap);
+	va_end(ap);
+	*len += n > 0 ? (size_t)n : 0;
 }
 
 void thp_trim(const char **s, size_t *len)

@@ -74,6 +74,10 @@ void thp_unescape_octal(char *dst, size_t cap, const char *s, size_t n);
  * OPTS and copies its value into VAL (cut at CAP-1). Returns 0, or -ENOENT. */
 int thp_mount_option(const char *opts, const char *key, char *val, size_t cap);
 
+/* Appends printf output of FMT to BUF (CAP bytes) at *LEN and adds its length
+ * to *LEN; once *LEN reaches CAP the text was cut and later calls add nothing. */
+__attribute__((format(printf, 4, 5))) void thp_put(char *buf, size_t cap, size_t *len, const char *fmt, ...);
+
 /* Trims spaces at both ends of [*S, *S+*LEN). */
 void thp_trim(const char **s, size_t *len);
 

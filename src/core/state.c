@@ -189,21 +189,6 @@ int thp_state_parse(const char *buf, size_t len, struct thp_state *s, int *line,
 	return why[0] ? -EINVAL : 0;
 }
 
-/* Appends the text of FMT to the buffer [*BUF, *BUF+CAP) at *LEN. */
-__attribute__((format(printf, 4, 5))) static void put(char *buf, size_t cap, size_t *len,
-						       const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (*len >= cap)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *len, cap - *len, fmt, ap);
-	va_end(ap);
-	*len += n > 0 ? (size_t)n : 0;
-}
-
 void thp_state_command(struct thp_state *s, const char *cmdline, size_t len)
 {
 	size_t n = 0;
@@ -211,7 +196,7 @@ void thp_state_command(struct thp_state *s, const char *cmdline, size_t len)
 	s->command[0] = '\0';
 	for (size_t i = 0; i < len; i += strnlen(cmdline + i, len - i) + 1) {
 		const char *arg = cmdline + i, *slash = i ? NULL : memrchr(arg, '/', strnlen(arg, len));
-		put(s->command, sizeof(s->command), &n, "%s%.*s", i ? " " : "",
+		thp_put(s->command, sizeof(s->command), &n, "%s%.*s", i ? " " : "",
 		    (int)strnlen(slash ? slash + 1 : arg, len - i), slash ? slash + 1 : arg);
 	}
 }
@@ -228,19 +213,19 @@ char *thp_state_format(const struct thp_state *s, const char *comment)
 	for (char *c = command; *c; c++)
 		if (iscntrl((unsigned char)*c))
 			*c = '?'; /* one line */
-	put(buf, cap, &len, "thp-state %d\nboot %s\n", THP_STATE_VERSION, s->boot[0] ? s->boot : "unknown");
+	thp_put(buf, cap, &len, "thp-state %d\nboot %s\n", THP_STATE_VERSION, s->boot[0] ? s->boot : "unknown");
 	if (s->owner)
-		put(buf, cap, &len, "owner %d %llu\n", (int)s->owner, s->owner_start);
-	put(buf, cap, &len, "command %s\n", command);
+		thp_put(buf, cap, &len, "owner %d %llu\n", (int)s->owner, s->owner_start);
+	thp_put(buf, cap, &len, "command %s\n", command);
 	for (const char *p = comment; *p;) {
 		size_t n = strcspn(p, "\n");
-		put(buf, cap, &len, "# %.*s\n", (int)n, p);
+		thp_put(buf, cap, &len, "# %.*s\n", (int)n, p);
 		p += n + (p[n] == '\n');
 	}
 	for (int i = 0; i < s->values.n; i++)
-		put(buf, cap, &len, "%s=%s\n", s->values.v[i].key, s->values.v[i].value);
+		thp_put(buf, cap, &len, "%s=%s\n", s->values.v[i].key, s->values.v[i].value);
 	if (len < cap)
-		put(buf, cap, &len, "end %d %u\n", s->values.n, thp_cksum(buf, len));
+		thp_put(buf, cap, &len, "end %d %u\n", s->values.n, thp_cksum(buf, len));
 	if (len >= cap) {
 		free(buf);
 		return NULL;

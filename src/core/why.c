@@ -3,7 +3,6 @@
 #include "why.h"
 #include "parse.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -205,21 +204,6 @@ unsigned thp_vma_mthp(const struct thp_vma *v, const struct thp_why_ctx *c)
 	return mask;
 }
 
-/* Appends printf output at *LEN of BUF (CAP bytes), never past its end. */
-static void put(char *buf, size_t cap, size_t *len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (*len >= cap)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *len, cap - *len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		*len = *len + (size_t)n < cap ? *len + (size_t)n : cap - 1;
-}
-
 /* "64 KiB mTHP (hugepages-64kB always), 128 KiB mTHP (hugepages-128kB madvise); " */
 static void put_mthp(const struct thp_vma *v, const struct thp_why_ctx *c, char *buf, size_t cap,
 		     size_t *len)
@@ -230,12 +214,12 @@ static void put_mthp(const struct thp_vma *v, const struct thp_why_ctx *c, char 
 
 	for (int i = 0; i < c->nsizes; i++)
 		if (mask & (1u << i))
-			put(buf, cap, len, "%s%s mTHP (hugepages-%llukB %s%s)", *len ? ", " : "",
+			thp_put(buf, cap, len, "%s%s mTHP (hugepages-%llukB %s%s)", *len ? ", " : "",
 			    thp_size_words(c->sizes[i].bytes, sz, sizeof(sz)),
 			    (unsigned long long)(c->sizes[i].bytes >> 10), anon ? "" : "shmem_enabled ",
 			    anon ? c->sizes[i].anon : c->sizes[i].shmem);
 	if (*len)
-		put(buf, cap, len, "; %s: ", thp_size_words(c->pmd_size, sz, sizeof(sz)));
+		thp_put(buf, cap, len, "; %s: ", thp_size_words(c->pmd_size, sz, sizeof(sz)));
 }
 
 static void put_hugetlb(const struct thp_vma *v, char *buf, size_t cap, size_t *len)
@@ -243,10 +227,10 @@ static void put_hugetlb(const struct thp_vma *v, char *buf, size_t cap, size_t *
 	char a[32], b[32];
 	uint64_t held = v->m.private_hugetlb + v->m.shared_hugetlb;
 
-	put(buf, cap, len, "hugetlbfs: static %s pages, not THP",
+	thp_put(buf, cap, len, "hugetlbfs: static %s pages, not THP",
 	    v->page_size ? thp_size_words(v->page_size, a, sizeof(a)) : "huge");
 	if (held)
-		put(buf, cap, len, "; %s held (%s)", thp_size_words(held, b, sizeof(b)),
+		thp_put(buf, cap, len, "; %s held (%s)", thp_size_words(held, b, sizeof(b)),
 		    v->m.shared_hugetlb && v->m.private_hugetlb ? "shared and private"
 		    : v->m.shared_hugetlb ? "Shared_Hugetlb" : "Private_Hugetlb");
 }
@@ -259,15 +243,15 @@ static void put_shmem(const struct thp_vma *v, enum thp_why w, const struct thp_
 
 	if (w == THP_WHY_SHMEM) {
 		bool anon = thp_vma_shmem_kind(v, c->mounts) == THP_SHM_ANON;
-		put(buf, cap, len, "%s: shmem_enabled%s is '%s'%s",
+		thp_put(buf, cap, len, "%s: shmem_enabled%s is '%s'%s",
 		    anon ? "shared anonymous memory" : "SysV or memfd shmem", anon ? " (PMD size)" : "",
 		    word ? word : "unknown", adv);
 	} else if (m) {
-		put(buf, cap, len, "tmpfs %s mounted huge=%s%s", m->point, m->huge, adv);
+		thp_put(buf, cap, len, "tmpfs %s mounted huge=%s%s", m->point, m->huge, adv);
 	} else if (word) {
-		put(buf, cap, len, "tmpfs: shmem_enabled '%s' overrides every mount's huge= option", word);
+		thp_put(buf, cap, len, "tmpfs: shmem_enabled '%s' overrides every mount's huge= option", word);
 	} else {
-		put(buf, cap, len, "tmpfs: its mount's huge= option is unknown (no mountinfo)");
+		thp_put(buf, cap, len, "tmpfs: its mount's huge= option is unknown (no mountinfo)");
 	}
 }
 
@@ -285,19 +269,19 @@ static void put_file(const struct thp_vma *v, const struct thp_why_ctx *c, char 
 			fs = &large_fs[i];
 	thp_size_words(c->pmd_size, pmd, sizeof(pmd));
 	if (!m)
-		put(buf, cap, len, "file (filesystem unknown): huge only with large folios or read-only collapse");
+		thp_put(buf, cap, len, "file (filesystem unknown): huge only with large folios or read-only collapse");
 	else if (fs && since(c, fs->major, fs->minor))
-		put(buf, cap, len, "%s file: large folios (Linux %d.%d+%s%s), PMD only where a %s folio lines up",
+		thp_put(buf, cap, len, "%s file: large folios (Linux %d.%d+%s%s), PMD only where a %s folio lines up",
 		    m->fstype, fs->major, fs->minor, fs->except ? ", not " : "", fs->except ? fs->except : "", pmd);
 	else if (fs)
-		put(buf, cap, len, "%s file: large folios only from Linux %d.%d", m->fstype, fs->major, fs->minor);
+		thp_put(buf, cap, len, "%s file: large folios only from Linux %d.%d", m->fstype, fs->major, fs->minor);
 	else
-		put(buf, cap, len, "%s file: no large folios known for it", m->fstype);
+		thp_put(buf, cap, len, "%s file: no large folios known for it", m->fstype);
 	/* read-only text collapse (CONFIG_READ_ONLY_THP_FOR_FS) shows as THPeligible */
 	if (v->eligible == 1)
-		put(buf, cap, len, "; read-only collapse possible (THPeligible 1)");
+		thp_put(buf, cap, len, "; read-only collapse possible (THPeligible 1)");
 	else if (v->eligible == 0 && v->perms[1] != 'w')
-		put(buf, cap, len, "; no read-only collapse (THPeligible 0)");
+		thp_put(buf, cap, len, "; no read-only collapse (THPeligible 0)");
 }
 
 static const char *const reasons[] = {
@@ -329,10 +313,10 @@ const char *thp_vma_why_text(const struct thp_vma *v, enum thp_why w, const stru
 	case THP_WHY_TMPFS: put_shmem(v, w, c, buf, cap, &len); break;
 	case THP_WHY_FILE: put_file(v, c, buf, cap, &len); break;
 	case THP_WHY_NO_SLOT:
-		put(buf, cap, &len, "no aligned %s slot inside (too small or misaligned)",
+		thp_put(buf, cap, &len, "no aligned %s slot inside (too small or misaligned)",
 		    thp_size_words(c->pmd_size, pmd, sizeof(pmd)));
 		break;
-	default: put(buf, cap, &len, "%s", reasons[w]); break;
+	default: thp_put(buf, cap, &len, "%s", reasons[w]); break;
 	}
 	return buf;
 }
