@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "render/render.h"
 
 #ifndef THP_VERSION
 #define THP_VERSION "0.0.0"
@@ -13,31 +14,39 @@
 
 static int cmd_help(struct thp_ctx *ctx, int argc, char **argv);
 
+/* What main enforces before a command runs (not for 'CMD --help'):
+ * LIVE_ONLY  works on the running kernel and this machine: refuses --root (exit 2);
+ * NEEDS_ROOT on the live host, refuses to run without root (exit 1);
+ * WRITES     may change the host: before its first change on the live host the
+ *            command asks thp_need_root(), which refuses without root (exit 1). */
+enum { LIVE_ONLY = 1, NEEDS_ROOT = 2, WRITES = 4 };
+
 static const struct command {
 	const char *name;
 	thp_cmd_fn fn;
+	unsigned flags;
 	const char *summary;
 } commands[] = {
-	{ "status", cmd_status, "is THP on? every layer of policy, and counters since boot" },
-	{ "exec", cmd_exec, "run a command with THP disabled, enabled where advised, or enabled" },
-	{ "collapse", cmd_collapse, "collapse a running process's memory into huge pages now" },
-	{ "hugetlb", cmd_hugetlb, "static huge page pools: sizes, NUMA nodes, users; set and plan" },
-	{ "ps", cmd_ps, "which processes hold huge pages, and how much of their memory is huge" },
-	{ "show", cmd_show, "one process: each mapping, and why it has huge pages or not" },
-	{ "capture", cmd_capture, "record the files thp reads, for 'thp --root DIR' elsewhere" },
-	{ "set", cmd_set, "change THP settings safely (checked, read back, rolled back)" },
-	{ "restore", cmd_restore, "put back the settings saved before the last 'thp set'" },
-	{ "diff", cmd_diff, "compare the settings with a saved state or another root" },
-	{ "persist", cmd_persist, "keep the settings across reboot, or check what is kept" },
-	{ "watch", cmd_watch, "fault, compaction, khugepaged and split rates per interval" },
-	{ "doctor", cmd_doctor, "what is wrong with THP on this host, the evidence, and the fix" },
-	{ "trace", cmd_trace, "how long threads stall in compaction and reclaim (root)" },
-	{ "bench", cmd_bench, "measure one THP mechanism: fault, bloat, cow, collapse, ..." },
-	{ "ab", cmd_ab, "A/B a command across THP modes: time, RSS, faults, huge pages" },
-	{ "metrics", cmd_metrics, "THP state in the Prometheus text format" },
-	{ "serve", cmd_serve, "serve 'thp metrics' over HTTP for Prometheus" },
-	{ "report", cmd_report, "many hosts in one table, from their JSON or captures" },
-	{ "help", cmd_help, "show help for thp or for one command" },
+	{ "status", cmd_status, 0, "is THP on? every layer of policy, and counters since boot" },
+	{ "exec", cmd_exec, LIVE_ONLY, "run a command with THP disabled, enabled where advised, or enabled" },
+	{ "collapse", cmd_collapse, LIVE_ONLY, "collapse a running process's memory into huge pages now" },
+	{ "hugetlb", cmd_hugetlb, WRITES, "static huge page pools: sizes, NUMA nodes, users; set and plan" },
+	{ "ps", cmd_ps, 0, "which processes hold huge pages, and how much of their memory is huge" },
+	{ "show", cmd_show, 0, "one process: each mapping, and why it has huge pages or not" },
+	{ "capture", cmd_capture, 0, "record the files thp reads, for 'thp --root DIR' elsewhere" },
+	{ "set", cmd_set, WRITES, "change THP settings safely (checked, read back, rolled back)" },
+	{ "restore", cmd_restore, WRITES, "put back the settings saved before the last 'thp set'" },
+	{ "diff", cmd_diff, 0, "compare the settings with a saved state or another root" },
+	{ "persist", cmd_persist, WRITES, "keep the settings across reboot, or check what is kept" },
+	{ "watch", cmd_watch, 0, "fault, compaction, khugepaged and split rates per interval" },
+	{ "doctor", cmd_doctor, 0, "what is wrong with THP on this host, the evidence, and the fix" },
+	{ "trace", cmd_trace, LIVE_ONLY | NEEDS_ROOT, "how long threads stall in compaction and reclaim" },
+	{ "bench", cmd_bench, LIVE_ONLY | WRITES, "measure one THP mechanism: fault, bloat, cow, collapse, ..." },
+	{ "ab", cmd_ab, LIVE_ONLY | WRITES, "A/B a command across THP modes: time, RSS, faults, huge pages" },
+	{ "metrics", cmd_metrics, 0, "THP state in the Prometheus text format" },
+	{ "serve", cmd_serve, 0, "serve 'thp metrics' over HTTP for Prometheus" },
+	{ "report", cmd_report, 0, "many hosts in one table, from their JSON or captures" },
+	{ "help", cmd_help, 0, "show help for thp or for one command" },
 };
 
 static void usage(FILE *f)
@@ -49,7 +58,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "Commands:\n", f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-10s %s%s\n", commands[i].name, commands[i].summary,
+			commands[i].flags & NEEDS_ROOT ? " (root)" : "");
 	fputs("\n"
 	      "Global options:\n"
 	      "  -R, --root DIR   read /proc and /sys below DIR (a 'thp capture') instead of /\n"
@@ -83,7 +93,41 @@ static int cmd_help(struct thp_ctx *ctx, int argc, char **argv)
 		return 2;
 	}
 	hargv[0] = argv[1];
+	ctx->cmd = c->name;
 	return c->fn(ctx, 2, hargv);
+}
+
+/* Whether ARGV asks only for the command's help, which every command gives
+ * wherever and by whomever it runs. */
+static bool help_only(int argc, char **argv)
+{
+	return argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0);
+}
+
+/* Enforces the rules of command C (its flags) for CTX. Returns 0, or the exit
+ * status after saying why C cannot run here. */
+static int check_rules(const struct command *c, const struct thp_ctx *ctx)
+{
+	if ((c->flags & LIVE_ONLY) && !ctx->root.live) {
+		thp_err("%s: works on the running kernel only; it cannot be used with --root", c->name);
+		return thp_usage_error(c->name);
+	}
+	return c->flags & NEEDS_ROOT ? thp_need_root(ctx, NULL) : 0;
+}
+
+/* Runs command C (or --version without one) and then the one check of
+ * stdout. Returns the exit status. */
+static int run(const struct command *c, struct thp_ctx *ctx, int argc, char **argv)
+{
+	int rc = 0;
+
+	ctx->cmd = c ? c->name : "version";
+	ctx->writes = c && (c->flags & WRITES);
+	if (c && !help_only(argc, argv))
+		rc = check_rules(c, ctx);
+	if (!rc)
+		rc = c ? c->fn(ctx, argc, argv) : thp_version(ctx, THP_VERSION);
+	return thp_stdout_done(rc);
 }
 
 int main(int argc, char **argv)
@@ -104,7 +148,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'R': rootdir = optarg; break;
 		case 'J': ctx.json = true; break;
-		case 'h': usage(stdout); return 0;
+		case 'h': usage(stdout); return thp_stdout_done(0);
 		case 'V': version = true; break;
 		default: fputs("Try 'thp --help' for more information.\n", stderr); return 2;
 		}
@@ -125,7 +169,7 @@ int main(int argc, char **argv)
 		thp_err("cannot open root '%s': %s", rootdir, strerror(-rc));
 		return 1;
 	}
-	rc = cmd ? cmd->fn(&ctx, argc, argv) : thp_version(&ctx, THP_VERSION);
+	rc = run(cmd, &ctx, argc, argv);
 	thp_root_done(&ctx.root);
 	return rc;
 }

@@ -1,11 +1,27 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Shared helpers of the shell test suites: counting, and the closing summary line.
 pass=0 fail=0 skipped=0
+# FAIL and SKIP lines go to the suite's own standard output (descriptor 9),
+# also from a check whose output is redirected ("expect ... > /dev/null")
+exec 9>&1
 ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); printf 'FAIL: %s\n' "$*"; }
-skip() { skipped=$((skipped + 1)); printf 'SKIP: %s\n' "$*"; }
-# expect DESCRIPTION COMMAND...: passes when COMMAND succeeds
-expect() { _desc=$1; shift; if "$@"; then ok; else bad "$_desc"; fi; }
+bad() { fail=$((fail + 1)); printf 'FAIL: %s\n' "$*" >&9; }
+skip() { skipped=$((skipped + 1)); printf 'SKIP: %s\n' "$*" >&9; }
+# expect DESCRIPTION COMMAND [ARG...]: passes when the one COMMAND succeeds.
+# A compound check ("a && b", "a || b", pipes) is an expect_sh; tests/lint-tests.sh
+# rejects "expect ... && ...", which would check only the first part.
+expect() {
+	[ $# -ge 2 ] || { bad "expect needs a description and a command: $*"; return; }
+	_desc=$1
+	shift
+	if "$@"; then ok; else bad "$_desc"; fi
+}
+# expect_sh DESCRIPTION 'SHELL EXPRESSION': passes when the expression, run in
+# a subshell that sees the suite's variables and functions, succeeds
+expect_sh() {
+	[ $# -eq 2 ] || { bad "expect_sh needs a description and one expression: $*"; return; }
+	if (eval "$2"); then ok; else bad "$1"; fi
+}
 # summary NAME: prints "NAME: N passed, N failed, N skipped" and fails on any failure
 summary() {
 	printf '%s: %d passed, %d failed, %d skipped\n' "$1" "$pass" "$fail" "$skipped"
@@ -19,7 +35,7 @@ summary() {
 hog_start() {
 	hog_dir=$(mktemp -d)
 	mkfifo "$hog_dir/in"
-	"$@" < "$hog_dir/in" > "$hog_dir/out" 2>&1 &
+	"$@" < "$hog_dir/in" > "$hog_dir/out" 2>&1 9>&- &
 	hog_pid=$!
 	exec 8> "$hog_dir/in"
 	_i=0

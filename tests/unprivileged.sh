@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The golden and CLI suites again as an unprivileged user (nobody), and the
-# commands that change the kernel refusing with "(run as root)" and exit 1.
+# commands that change the kernel refusing in one wording ("thp: CMD: ...
+# needs root (run as root)") with exit 1.
 # Run as root; the checkout and the build must be readable by nobody.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
@@ -27,12 +28,13 @@ fi
 expect "golden suite as nobody" as_nobody env THP="$THP" sh tests/golden.sh
 expect "CLI suite as nobody" as_nobody env THP="$THP" sh tests/cli.sh
 
-# root_only CMD ARGS...: refused as nobody on the live host, exit 1, "(run as root)"
+# root_only CMD ARGS...: refused as nobody on the live host before any change,
+# exit 1, "thp: CMD: ... needs root (run as root)"
 root_only() {
 	as_nobody "$THP" "$@" > /dev/null 2> "$tmp/err" < /dev/null
 	rc=$?
 	expect "thp $* as nobody: exit 1 (got $rc)" [ "$rc" -eq 1 ]
-	expect "thp $* as nobody says to run as root" grep -q '^thp: .*(run as root)' "$tmp/err"
+	expect "thp $* as nobody says it needs root" grep -qx "thp: $1: .*needs root (run as root)" "$tmp/err"
 }
 # each names a change of host state; as nobody the kernel refuses any write
 T=/sys/kernel/mm/transparent_hugepage
@@ -47,6 +49,8 @@ for c in $cmds; do
 	restore) root_only restore "$tmp/saved.state" ;;
 	persist) root_only persist ;;
 	trace) root_only trace ;;
+	bench) root_only bench fault -s 4M --modes "$other" ;;
+	ab) root_only ab -n 1 --modes "$other" -- true ;;
 	esac
 done
 summary unprivileged

@@ -126,7 +126,7 @@ static int run_once(struct ab *a, const char *mode, struct run *r, struct tree *
 		thp_err("ab: cannot create a pipe: %s", strerror(errno));
 		return 1;
 	}
-	fflush(stdout);
+	thp_flush();
 	t0 = thp_now_ns();
 	pid = fork();
 	if (pid == 0) {
@@ -399,16 +399,13 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	if (modes_parse("ab", list, allowed, &a.modes))
 		return 2;
-	if (!ctx->root.live) {
-		thp_err("ab: runs commands on this machine and cannot use --root");
-		return 1;
-	}
 	for (int i = 0; i < a.modes.n; i++) {
-		if (modes_switches(a.modes.word[i]) && geteuid() != 0) {
-			thp_err("ab: mode '%s' switches the host's 'enabled' policy and needs root "
-				"('disabled' and 'current' do not)", a.modes.word[i]);
+		char what[96];
+
+		snprintf(what, sizeof(what), "mode '%s', which switches the host's 'enabled' policy,",
+			 a.modes.word[i]);
+		if (modes_switches(a.modes.word[i]) && thp_need_root(ctx, what))
 			return 1;
-		}
 	}
 	a.cmd = argv + optind;
 	a.runs = calloc((size_t)a.n * (size_t)a.modes.n, sizeof(*a.runs));

@@ -440,7 +440,7 @@ static int cow_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN], boo
 		thp_region_unmap(&r);
 		return err;
 	}
-	fflush(stdout);
+	thp_flush();
 	thp_vmstat_snap(&b->ctx->root, &s0);
 	t0 = thp_now_ns();
 	pid = fork();
@@ -1104,10 +1104,8 @@ static int bench_modes(struct bench *b, const struct modes *m)
 	char enabled[32];
 	int rc = 0;
 
-	if (m->n && geteuid() != 0) {
-		thp_err("bench: --modes switches the host's 'enabled' policy and needs root");
+	if (m->n && thp_need_root(b->ctx, "--modes, which switches the host's 'enabled' policy,"))
 		return 1;
-	}
 	if (modes_begin(b->ctx, "bench", m))
 		return 1;
 	results = json_object_new_array();
@@ -1134,7 +1132,7 @@ static int bench_modes(struct bench *b, const struct modes *m)
 			if (i)
 				putchar('\n');
 			print_text(b, mode, enabled);
-			fflush(stdout);
+			thp_flush();
 		}
 	}
 	if (modes_end())
@@ -1242,11 +1240,6 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 	if (optind + 1 < argc) {
 		thp_err("bench: unexpected argument '%s'", argv[optind + 1]);
 		rc = thp_usage_error("bench");
-		goto out;
-	}
-	if (!ctx->root.live) {
-		thp_err("bench: experiments measure the running kernel and cannot use --root");
-		rc = 1;
 		goto out;
 	}
 	b->size = size ? size : b->x->size;

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../control/journal.h"
 #include "../render/render.h"
@@ -176,15 +175,6 @@ void thp_shown_path(const struct thp_ctx *ctx, const char *rel, char *buf, size_
 	else
 		snprintf(buf, cap, "%.*s/%s", (int)(n > 1 && ctx->root.path[n - 1] == '/' ? n - 1 : n),
 			 ctx->root.path, rel);
-}
-
-bool thp_change_allowed(const struct thp_ctx *ctx)
-{
-	if (ctx->root.live && geteuid() != 0) {
-		thp_err("cannot change THP settings: %s (run as root)", strerror(EPERM));
-		return false;
-	}
-	return true;
 }
 
 int thp_change_run(struct thp_ctx *ctx, struct thp_changes *cs, const char *saved, bool user_file)

@@ -15,6 +15,8 @@
 struct thp_ctx {
 	struct thp_root root;
 	bool json;
+	const char *cmd; /* the command's name, for messages */
+	bool writes;     /* the command may change the host (WRITES in main's table) */
 };
 
 /* A command: parses its own options from ARGV (ARGV[0] is its name) and returns
@@ -59,10 +61,6 @@ void thp_saved_path(const struct thp_ctx *ctx, const char *file, char *buf, size
 
 /* REL below the root as shown to the user: "/run/thp/journal", "DIR/run/thp/journal". */
 void thp_shown_path(const struct thp_ctx *ctx, const char *rel, char *buf, size_t cap);
-
-/* False, after saying so, when thp may not change settings (the live system
- * without root). */
-bool thp_change_allowed(const struct thp_ctx *ctx);
 
 /* Makes the wanted changes of CS as one transaction: the journal first,
  * then every write read back and rolled back on failure or a signal; reports
@@ -192,5 +190,11 @@ void thp_root_done(struct thp_root *r);
 
 /* Handles an unknown option or stray argument: prints a hint, returns 2. */
 int thp_usage_error(const char *cmd);
+
+/* Returns 0 when the command of CTX may go on: it works below a recorded tree,
+ * or thp runs as root. Otherwise says "thp: CMD: WHAT needs root (run as
+ * root)" (WHAT NULL: the command needs root) and returns 1, the exit status.
+ * Only commands marked WRITES in main's table ask it with a WHAT. */
+int thp_need_root(const struct thp_ctx *ctx, const char *what);
 
 #endif

@@ -332,10 +332,6 @@ int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	if (!thp_opt_u64("collapse", "process id", argv[optind], 1, THP_PID_MAX, &pid))
 		return thp_usage_error("collapse");
-	if (!ctx->root.live) {
-		thp_err("collapse: works on the running kernel only, not under --root");
-		return thp_usage_error("collapse");
-	}
 	if (check_kernel(ctx, &pmd))
 		return 1;
 	pidfd = thp_pidfd_open((pid_t)pid);
@@ -405,5 +401,5 @@ int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 			rc = 1;
 	free(r);
 	free(t);
-	return fflush(stdout) ? 1 : rc;
+	return rc;
 }

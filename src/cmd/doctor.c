@@ -390,11 +390,8 @@ int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
 		rc = thp_doctor_exit(d.r, min);
 		if (ctx->json)
 			rc = out_json_print(thp_doctor_json(&ctx->root, &d, min, rc)) ? 1 : rc;
-		else {
+		else
 			print_text(d.r, &d.h);
-			if (fflush(stdout))
-				rc = 1;
-		}
 	}
 	thp_diagnosis_free(&d);
 	return rc;

@@ -83,7 +83,7 @@ static int status(const struct thp_ctx *ctx)
 		return out_json_print(o) ? 1 : 0;
 	}
 	printf("%s: %s\n", mode_name(mode), mode_meaning(mode));
-	return fflush(stdout) ? 1 : 0;
+	return 0;
 }
 
 /* Sets MODE and reads it back. Returns 0, or prints why and returns 125. */

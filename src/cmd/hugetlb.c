@@ -320,7 +320,7 @@ static int show(struct thp_ctx *ctx, const struct thp_hugetlb *h, const struct o
 			print_users(u, n, denied, err, o);
 	}
 	free(u);
-	return fflush(stdout) ? 1 : 0;
+	return 0;
 }
 
 /* One requested pool size, and what the kernel made of it. */
@@ -571,7 +571,7 @@ static int set(struct thp_ctx *ctx, const struct thp_hugetlb *h, char **args, in
 	for (int i = 0; i < nargs; i++)
 		if (parse_assign(args[i], &c[i]))
 			return thp_usage_error("hugetlb");
-	if (validate(ctx, h, c, nargs, o))
+	if ((!o->dry_run && thp_need_root(ctx, "changing a pool")) || validate(ctx, h, c, nargs, o))
 		return 1;
 	undo_line(undo, sizeof(undo), c, nargs, o);
 	if (o->node >= 0)
@@ -623,7 +623,7 @@ static int set(struct thp_ctx *ctx, const struct thp_hugetlb *h, char **args, in
 			printf("nothing changed: every pool written before the failure was put back\n");
 		else if (!o->dry_run)
 			printf("undo: %s\n", undo);
-		rc = fflush(stdout) ? 1 : 0;
+		rc = 0;
 	}
 	for (int i = 0; i < nargs; i++)
 		if (!o->dry_run && c[i].after != c[i].want)
@@ -755,7 +755,7 @@ static int plan(struct thp_ctx *ctx, const struct thp_hugetlb *h, const char *ar
 	       "                 mount -t hugetlbfs -o pagesize=%s,uid=USER,mode=0700 none DIR\n",
 	       (want + 1023) / 1024, (want + 1023) / 1024,
 	       out_size_spec(b[2], 32, h->default_size ? h->default_size : h->pools[0].size));
-	return fflush(stdout) ? 1 : 0;
+	return 0;
 }
 
 int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)

@@ -241,6 +241,8 @@ static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp
 		free(cur);
 		return err ? 1 : 0;
 	}
+	if (!file && thp_need_root(ctx, "writing what boot applies"))
+		return 1;
 	dir = target_dir(ctx, mode, file, &name);
 	err = dir < 0 ? dir : thp_file_check(dir, name);
 	theirs = !err && !force && foreign(cur);

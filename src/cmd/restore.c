@@ -56,7 +56,7 @@ static int put_back(struct thp_ctx *ctx, const struct thp_state_file *f, const c
 	} else if (dry || thp_changes_count(cs) == 0) {
 		thp_change_report(ctx, cs, dry, 0, NULL, false);
 		rc = 0;
-	} else if (!thp_change_allowed(ctx)) {
+	} else if (thp_need_root(ctx, "changing THP settings")) {
 		rc = 1;
 	} else if (!journal) {
 		rc = thp_change_run(ctx, cs, NULL, false);

@@ -589,7 +589,7 @@ int cmd_status(struct thp_ctx *ctx, int argc, char **argv)
 		rc = out_json_print(thp_status_json(&ctx->root, st)) ? 1 : 0;
 	else {
 		print_text(ctx, st, &o);
-		rc = fflush(stdout) ? 1 : 0;
+		rc = 0;
 	}
 	free(st);
 	return rc;

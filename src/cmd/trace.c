@@ -378,12 +378,13 @@ static void catch_signals(void)
 		sigaction(sigs[i], &sa, NULL);
 }
 
-/* Reads the buffers until the duration is over or a signal comes. Returns 0 or -errno. */
+/* Reads the buffers until the duration is over, a signal comes or stdout
+ * cannot be written. Returns 0 or -errno. */
 static int trace_loop(struct run *r, struct thp_tracefs *tf)
 {
 	uint64_t end = r->o->seconds ? r->mono0 + (uint64_t)(r->o->seconds * 1e9) : UINT64_MAX;
 
-	while (!stop_signal) {
+	while (!stop_signal && !ferror(stdout)) {
 		uint64_t now = mono_ns(), mark;
 		long n;
 		int rc;
@@ -398,7 +399,7 @@ static int trace_loop(struct run *r, struct thp_tracefs *tf)
 			return (int)n;
 		if ((rc = thp_trace_flush(r->t, mark - MARGIN_NS)))
 			return rc;
-		fflush(stdout);
+		thp_flush();
 	}
 	return 0;
 }
@@ -417,14 +418,6 @@ int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	if (!ctx->root.live) {
-		thp_err("trace: traces the running kernel; it cannot be used with --root");
-		return 2;
-	}
-	if (geteuid() != 0) {
-		thp_err("trace needs root: kernel trace events are read through tracefs (run as root)");
-		return 1;
-	}
 	f = (struct thp_trace_filter){ o.pid, o.comm, (uint64_t)(o.min_ms * 1e6) };
 	r.t = thp_trace_new(&f, on_stall, &r);
 	r.events = o.json ? json_object_new_array() : NULL;
@@ -462,7 +455,7 @@ int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
 	if (!o.json) {
 		printf("%-12s %7s %7s %-15s %-17s %10s %5s %s\n", "TIME", "PID", "TID", "COMM", "KIND",
 		       "MS", "ORDER", "RESULT");
-		fflush(stdout);
+		thp_flush();
 	}
 	err = trace_loop(&r, tf);
 	if (!err && (n = thp_tracefs_read(tf, push, r.t)) < 0)

@@ -510,7 +510,7 @@ static int report(const struct opts *o, const struct thp_root *root_b, const str
 		print_text(o, b, r);
 		rc = 0;
 	}
-	if (fflush(stdout) || ferror(stdout))
+	if (thp_flush())
 		rc = -1;
 	if (rc == 0 && r->alert)
 		rc = 1;
@@ -588,10 +588,8 @@ static int run(const struct thp_root *root, const struct opts *o)
 	}
 	free(s[0]);
 	free(s[1]);
-	if (rc < 0) {
-		thp_err("cannot write the report: %s", strerror(errno ? errno : EIO));
+	if (rc < 0)
 		return 1;
-	}
 	return alerted ? 3 : 0;
 }
 

@@ -3,6 +3,7 @@
 #include "escape.h"
 #include "render.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,8 @@ static int emit(struct json_object *obj, int flags)
 	char *s = text(obj, flags);
 	int rc = s && puts(s) >= 0 ? 0 : -1;
 
+	if (s && rc)
+		thp_stdout_failed(errno);
 	free(s);
 	return rc;
 }

@@ -7,9 +7,61 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <assert.h>
+
 #include "../cmd/cmd.h"
 #include "escape.h"
 #include "render.h"
+
+static int stdout_errno; /* the first write error of stdout, or 0 */
+static bool stdout_closed;
+
+void thp_stdout_failed(int err)
+{
+	if (!stdout_errno)
+		stdout_errno = err;
+}
+
+int thp_flush(void)
+{
+	errno = 0;
+	if (stdout_closed || (fflush(stdout) == 0 && !ferror(stdout)))
+		return 0;
+	thp_stdout_failed(errno);
+	return -1;
+}
+
+int thp_stdout_done(int rc)
+{
+	bool failed = thp_flush() != 0 || ferror(stdout);
+
+	stdout_closed = true;
+	/* a descriptor closed from the start (>&-) that was never written is no error */
+	if (fclose(stdout) != 0 && errno != EBADF && !failed) {
+		thp_stdout_failed(errno);
+		failed = true;
+	}
+	if (!failed)
+		return rc;
+	/* the reason is lost when stdio dropped the failed buffer long before */
+	if (stdout_errno)
+		thp_err("write error: %s", strerror(stdout_errno));
+	else
+		thp_err("write error");
+	return 1;
+}
+
+int thp_need_root(const struct thp_ctx *ctx, const char *what)
+{
+	assert(!what || ctx->writes);
+	if (!ctx->root.live || geteuid() == 0)
+		return 0;
+	if (what)
+		thp_err("%s: %s needs root (run as root)", ctx->cmd, what);
+	else
+		thp_err("%s: needs root (run as root)", ctx->cmd);
+	return 1;
+}
 
 void thp_err(const char *fmt, ...)
 {
@@ -17,7 +69,7 @@ void thp_err(const char *fmt, ...)
 	char *msg = NULL;
 	int n;
 
-	fflush(stdout);
+	thp_flush();
 	va_start(ap, fmt);
 	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);

@@ -94,4 +94,17 @@ struct json_object *out_folio_json(const struct thp_folio_stats *s);
  * wrapped at WIDTH with continuation lines indented. */
 void out_wrap(const char *label, const char *text, int width);
 
+/* Records ERR, the errno of a write to stdout that has just failed, for
+ * thp_stdout_done (stdio forgets it). */
+void thp_stdout_failed(int err);
+
+/* Flushes stdout, remembering the first write error for thp_stdout_done.
+ * Returns 0, or -1 when stdout cannot be written. */
+int thp_flush(void);
+
+/* The one check after every command: flushes and closes stdout; on a write
+ * error (a full disk, a closed pipe) says "thp: write error: REASON" and
+ * returns 1, else returns RC. */
+int thp_stdout_done(int rc);
+
 #endif

@@ -13,7 +13,7 @@ expect "bench unknown experiment: exit 2" sh -c "'$THP' bench nosuch 2>/dev/null
 expect "bench bad size: exit 2" sh -c "'$THP' bench fault -s 12Q 2>/dev/null; [ \$? = 2 ]"
 expect "bench bad writer: exit 2" sh -c "'$THP' bench cow --writer both 2>/dev/null; [ \$? = 2 ]"
 expect "bench bad mode: exit 2" sh -c "'$THP' bench fault --modes always,sometimes 2>/dev/null; [ \$? = 2 ]"
-expect "bench with --root: exit 1" sh -c "'$THP' --root tests/fixtures/live-6.18 bench fault 2>/dev/null; [ \$? = 1 ]"
+expect "bench with --root: exit 2" sh -c "'$THP' --root tests/fixtures/live-6.18 bench fault 2>/dev/null; [ \$? = 2 ]"
 expect "ab without a command: exit 2" sh -c "'$THP' ab -n 2 2>/dev/null; [ \$? = 2 ]"
 expect "ab bad mode: exit 2" sh -c "'$THP' ab --modes current,fast -- true 2>/dev/null; [ \$? = 2 ]"
 expect "ab missing program: exit 1" sh -c "'$THP' ab -n 1 --modes current -- /nonexistent/prog 2>/dev/null; [ \$? = 1 ]"

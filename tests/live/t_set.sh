@@ -132,7 +132,7 @@ else
 		[ "$("$THP" diff --json "$st/orig" | jq .differences)" = "$(wc -l < "$st/all")" ]
 	"$THP" restore "$st/orig" > /dev/null
 	rc=$("$THP" persist --check > /dev/null 2>&1; echo $?)
-	expect "persist --check on this host runs (exit 0 or 3, got $rc)" sh -c '[ "$1" = 0 ] || [ "$1" = 3 ]' sh "$rc"
+	expect_sh "persist --check on this host runs (exit 0 or 3, got $rc)" '[ "$rc" = 0 ] || [ "$rc" = 3 ]'
 
 	settings_json > "$st/after"
 	expect "host ends in its prior state" cmp -s "$st/before" "$st/after"

@@ -30,7 +30,7 @@ live_traps tr_cleanup
 if command -v setpriv > /dev/null; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$THP" trace -d 1 > /dev/null 2> "$tr_tmp/err"
 	expect "trace without root exits 1" [ $? -eq 1 ]
-	expect "trace without root says so" grep -q '^thp: trace needs root' "$tr_tmp/err"
+	expect "trace without root says so" grep -qx 'thp: trace: needs root (run as root)' "$tr_tmp/err"
 else
 	skip "trace without root: setpriv (util-linux) is not installed"
 fi
