@@ -112,7 +112,14 @@ static void print_text(const struct thp_findings *r, const struct thp_host *h)
 		print_finding(&r->v[i]);
 		putchar('\n');
 	}
-	if (!r->n)
+	for (int i = 0; i < r->nunchecked; i++) {
+		const struct thp_unchecked *u = &r->unchecked[i];
+		printf("Not checked: %s (%s: %s)\n", u->what, u->path, thp_strerror(u->err));
+	}
+	if (!r->n && r->nunchecked)
+		printf("No findings in what could be checked%s; the rest is listed above.\n",
+		       h->before ? " during the sample" : "");
+	else if (!r->n)
 		printf("No findings: nothing about THP needs attention on this host%s.\n",
 		       h->before ? " during the sample" : "");
 	else
@@ -187,6 +194,15 @@ struct json_object *thp_doctor_json(const struct thp_root *root, const struct th
 	for (int i = 0; i < r->n; i++)
 		json_object_array_add(a, json_finding(&r->v[i]));
 	json_object_object_add(o, "findings", a);
+	a = json_object_new_array();
+	for (int i = 0; i < r->nunchecked; i++) {
+		struct json_object *u = json_object_new_object();
+		json_object_object_add(u, "what", json_object_new_string(r->unchecked[i].what));
+		json_object_object_add(u, "path", json_object_new_string(r->unchecked[i].path));
+		json_object_object_add(u, "error", json_object_new_string(thp_strerror(r->unchecked[i].err)));
+		json_object_array_add(a, u);
+	}
+	json_object_object_add(o, "unchecked", a);
 	json_object_object_add(o, "dropped", json_object_new_int(r->dropped));
 	json_object_object_add(o, "unreadable_processes", json_object_new_int(h->unreadable.n));
 	return o;

@@ -350,11 +350,55 @@ void thp_host_free(struct thp_host *h)
 	h->nprocs = 0;
 }
 
+static void add_unchecked(struct thp_findings *out, const char *what, const char *path, int err)
+{
+	struct thp_unchecked *u = &out->unchecked[out->nunchecked++];
+
+	u->what = what;
+	snprintf(u->path, sizeof(u->path), "%s", path);
+	u->err = err;
+}
+
+/* Why setting NAME gives no word: -ENOENT when absent, its read error, or
+ * -EINVAL when it is not a choice list with one selected word. */
+static int word_err(const struct thp_status *st, const char *name)
+{
+	const struct thp_setting *s = thp_status_setting(st, name);
+
+	if (!s || s->kind == THP_MISSING)
+		return -ENOENT;
+	return s->kind == THP_ERROR && s->err ? s->err : -EINVAL;
+}
+
+/* Names in OUT what no rule could judge on H: a kernel without THP, a THP or
+ * defrag policy that cannot be read, counters that cannot be read. */
+static void find_unchecked(const struct thp_host *h, struct thp_findings *out)
+{
+	const struct thp_status *st = h->st;
+	char path[96];
+
+	if (!st->dir) {
+		add_unchecked(out, "every THP rule: this kernel has no THP",
+			      "/sys/kernel/mm/transparent_hugepage", -ENOENT);
+		return;
+	}
+	if (!thp_setting_word(thp_status_setting(st, "enabled")))
+		add_unchecked(out, "the rules that depend on the THP policy",
+			      thp_src(h, "enabled", path, sizeof(path)), word_err(st, "enabled"));
+	if (!thp_setting_word(thp_status_setting(st, "defrag")))
+		add_unchecked(out, "the rules that depend on the defrag policy",
+			      thp_src(h, "defrag", path, sizeof(path)), word_err(st, "defrag"));
+	if (st->vmstat_err)
+		add_unchecked(out, "the rules that read the counters since boot", "/proc/vmstat",
+			      st->vmstat_err);
+}
+
 void thp_doctor_run(const struct thp_host *h, struct thp_findings *out)
 {
 	struct thp_finding tmp;
 
 	memset(out, 0, sizeof(*out));
+	find_unchecked(h, out);
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 		rules[i](h, out);
 	/* stable insertion sort: most severe first, rule order kept within a severity */

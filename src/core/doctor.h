@@ -51,10 +51,21 @@ struct thp_finding {
 	char fix[THP_FIX_MAX][200]; /* exact commands or configuration lines */
 };
 
+#define THP_UNCHECKED_MAX 4
+
+/* A part of the host the rules could not look at: no finding there means nothing. */
+struct thp_unchecked {
+	const char *what; /* the rules left out: "the rules that depend on the THP policy" */
+	char path[96];    /* the file that could not be read: "/proc/vmstat" */
+	int err;          /* why, a negative errno: -ENOENT absent, -EINVAL malformed, ... */
+};
+
 struct thp_findings {
 	int n;
 	int dropped; /* findings beyond THP_FINDINGS_MAX */
 	struct thp_finding v[THP_FINDINGS_MAX];
+	int nunchecked;
+	struct thp_unchecked unchecked[THP_UNCHECKED_MAX];
 };
 
 /* One user-space process as the rules see it. */
@@ -132,7 +143,7 @@ int thp_host_read(const struct thp_root *root, struct thp_host *h);
 void thp_host_free(struct thp_host *h);
 
 /* Runs every rule on H and fills OUT, most severe first (rule order within a
- * severity). */
+ * severity), and names what the rules could not look at. */
 void thp_doctor_run(const struct thp_host *h, struct thp_findings *out);
 
 /* "info", "warn", "crit". */
