@@ -13,17 +13,22 @@ WARN := -Wall -Wextra -Werror -Wno-format-truncation
 ifdef SAN
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 endif
-# pkg-config runs when a recipe needs it, after scripts/deps has installed it
-THP_CFLAGS = -std=gnu11 $(OPT) $(CPPFLAGS) $(WARN) $(SANFLAGS) -D_GNU_SOURCE -DTHP_VERSION='"$(VERSION)"' \
-	-Isrc $(shell pkg-config --cflags $(PKGS)) $(CFLAGS)
+# The libraries are found by pkg-config, once per make run, on any
+# distribution. Installing them is a step of its own ('make deps', Debian and
+# Ubuntu); 'make run' and 'make check' take it first and then build in a
+# sub-make, which finds what it installed.
 # libmicrohttpd and libarchive are not linked: 'thp serve' and 'thp report'
 # open them by their sonames (see src/cmd/serve.c, src/core/unpack.c)
 LINK_PKGS := $(filter-out libmicrohttpd libarchive,$(PKGS))
-soname = $(shell objdump -p $$(pkg-config --variable=libdir $(1))/$(1).so | awk '/SONAME/ {print $$2}')
-THP_LDLIBS = $(shell pkg-config --libs $(LINK_PKGS)) $(LDLIBS)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(LINK_PKGS) 2>/dev/null)
+# expanded by the recipes of serve.o and unpack.o alone
+soname = $(shell objdump -p "$$(pkg-config --variable=libdir $(1))/$(1).so" | awk '/SONAME/ {print $$2}')
+THP_CFLAGS = -std=gnu11 $(OPT) $(CPPFLAGS) $(WARN) $(SANFLAGS) -D_GNU_SOURCE -DTHP_VERSION='"$(VERSION)"' \
+	-Isrc $(PKG_CFLAGS) $(CFLAGS)
+THP_LDLIBS = $(PKG_LIBS) $(LDLIBS)
 $(B)/src/cmd/serve.o: CPPFLAGS += -DTHP_MHD_SONAME='"$(call soname,libmicrohttpd)"'
 $(B)/src/core/unpack.o: CPPFLAGS += -DTHP_ARCHIVE_SONAME='"$(call soname,libarchive)"'
-
 
 CORE := $(wildcard src/core/*.c)
 LIB_SRC := $(CORE) $(wildcard src/render/*.c) $(wildcard src/control/*.c) $(wildcard src/cmd/*.c)
@@ -32,14 +37,11 @@ UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # a recipe that fails leaves no half-written target that looks up to date (build/thp.1)
 .DELETE_ON_ERROR:
-.PHONY: all run check unit golden cli control outfiles report prometheus ansible live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind service san-thp
+.PHONY: all run check check-suites unit golden cli control outfiles report prometheus ansible live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind service san-thp fixtures-check libraries
 all: thp
 
-deps: $(B)/.deps
-$(B)/.deps: scripts/deps
-	@mkdir -p $(B)
+deps:
 	scripts/deps build
-	@touch $@
 deps-lint: $(B)/.deps-lint
 $(B)/.deps-lint: scripts/deps
 	@mkdir -p $(B)
@@ -55,9 +57,21 @@ $(B)/.deps-test: scripts/deps
 	scripts/deps test
 	@touch $@
 
-$(B)/%.o: %.c $(wildcard src/*/*.h) | $(B)/.deps
+# without the flags of every library: which ones pkg-config cannot find,
+# before the first compiler error
+libraries:
+ifeq ($(PKG_CFLAGS),)
+	@command -v pkg-config > /dev/null || { echo "thp: building needs pkg-config ('make deps' installs it on Debian and Ubuntu)" >&2; exit 1; }
+	@for p in $(PKGS); do pkg-config --exists $$p 2> /dev/null || m="$$m $$p"; done; \
+	echo "thp: pkg-config cannot find:$$m; install their development files ('make deps' does on Debian and Ubuntu)" >&2; \
+	exit 1
+endif
+
+# header dependencies: each object's .d file, written by the compiler
+$(B)/%.o: %.c | libraries
 	@mkdir -p $(dir $@)
-	$(CC) $(THP_CFLAGS) -c -o $@ $<
+	$(CC) $(THP_CFLAGS) -MMD -MP -c -o $@ $<
+-include $(LIB_OBJ:.o=.d) $(B)/src/main.d
 
 $(B)/libthp.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
@@ -68,12 +82,16 @@ $(B)/thp: $(B)/src/main.o $(B)/libthp.a
 thp: $(B)/thp
 	@[ "$(B)" = build ] && cp $(B)/thp thp || true
 
-run: thp
+run: deps
+	@$(MAKE) --no-print-directory thp
 	./thp status
 
+# pkg-config runs at the first link of a unit test, after deps-test
+CMOCKA_LIBS = $(eval CMOCKA_LIBS := $$(shell pkg-config --libs cmocka))$(CMOCKA_LIBS)
 $(B)/tests/%: tests/unit/%.c $(B)/libthp.a | $(B)/.deps-test
 	@mkdir -p $(dir $@)
-	$(CC) $(THP_CFLAGS) -o $@ $< $(B)/libthp.a $(THP_LDLIBS) $(shell pkg-config --libs cmocka)
+	$(CC) $(THP_CFLAGS) -MMD -MP -o $@ $< $(B)/libthp.a $(THP_LDLIBS) $(CMOCKA_LIBS)
+-include $(UNIT:=.d)
 
 unit: $(UNIT)
 	@for t in $(UNIT); do echo "== $$t"; $$t || exit 1; done
@@ -158,8 +176,14 @@ unprivileged: $(B)/thp | $(B)/.deps-test
 sanitize:
 	$(MAKE) B=build/san SAN=1 unit golden cli control outfiles report hostile
 
-check: deps-test thp man lint unit golden cli control outfiles report completion service prometheus ansible unprivileged live sanitize fuzz-smoke deb-test
+# every fixture a generator script derives is what it derives now
+fixtures-check:
+	tests/fixtures-check.sh
+
+check: deps-test
+	@$(MAKE) --no-print-directory check-suites
 	@echo "make check: all test suites passed"
+check-suites: thp man lint unit golden cli control outfiles report completion service prometheus ansible unprivileged fixtures-check live sanitize fuzz-smoke deb-test
 
 regen: $(B)/thp
 	THP=$(B)/thp THP_REGEN=1 tests/golden.sh
@@ -185,7 +209,7 @@ bench: thp $(B)/bench/spawn $(B)/bench/rawpread $(B)/bench/storm $(B)/tests/hog
 # Static analysis, configured for real bugs rather than style: cppcheck over
 # the tree, clang-tidy per file (.clang-tidy) with a stamp so reruns only look
 # at what changed.
-LINT_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DTHP_VERSION='"$(VERSION)"' -Isrc $(shell pkg-config --cflags $(PKGS))
+LINT_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DTHP_VERSION='"$(VERSION)"' -Isrc $(PKG_CFLAGS)
 TIDY_STAMP := $(patsubst %.c,build/lint/%.tidy,src/main.c $(LIB_SRC))
 lint: | $(B)/.deps-lint
 	tests/licence.sh
@@ -208,16 +232,17 @@ build/lint/%.tidy: %.c $(wildcard src/*/*.h) .clang-tidy | $(B)/.deps-lint
 FUZZ_TIME ?= 30
 FUZZ := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ:%=build/fuzz/fuzz_%)
-FUZZ_CFLAGS = -std=gnu11 -g -O1 -Wall -Wextra -D_GNU_SOURCE -Isrc -Itests/fuzz $(shell pkg-config --cflags $(PKGS)) \
+FUZZ_CFLAGS = -std=gnu11 -g -O1 -Wall -Wextra -D_GNU_SOURCE -Isrc -Itests/fuzz $(PKG_CFLAGS) \
 	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
-build/fuzz/%.o: %.c $(wildcard src/*/*.h) | $(B)/.deps-fuzz
+build/fuzz/%.o: %.c | $(B)/.deps-fuzz
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) -c -o $@ $<
+	clang $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
 # the core library and the escaper of the output layer (fuzz_escape)
 build/fuzz/libcore.a: $(CORE:%.c=build/fuzz/%.o) build/fuzz/src/render/escape.o
 	$(AR) rcs $@ $^
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzz/libcore.a
-	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libcore.a $(shell pkg-config --libs json-c)
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c build/fuzz/libcore.a
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< build/fuzz/libcore.a $(shell pkg-config --libs json-c)
+-include $(CORE:%.c=build/fuzz/%.d) build/fuzz/src/render/escape.d $(FUZZ_BIN:=.d)
 fuzz: $(FUZZ_BIN)
 	tests/fuzz/run.sh $(FUZZ_TIME) $(FUZZ)
 fuzz-smoke: $(FUZZ_BIN)
