@@ -354,6 +354,7 @@ for c in $cmds; do
 		lock= ;;
 	metrics) full "$c" --root $FX metrics ;;
 	serve) full "$c --help" serve --help ;;
+	report) full "$c" report $FX; full "$c --json" --json report $FX ;;
 	help) full "$c" help ;;
 	*) bad "$c: no /dev/full check for this command" ;;
 	esac

@@ -478,7 +478,7 @@ int cmd_report(struct thp_ctx *ctx, int argc, char **argv)
 			print_groups(&rp, group, ngroups);
 		else
 			print_hosts(&rp);
-		rc = fflush(stdout) ? 1 : 0;
+		rc = 0;
 	}
 	free(group);
 out:
