@@ -24,7 +24,8 @@ rc_of() { "$@" > "$tmp/out" 2>&1; echo $?; }
 fresh
 for kv in enabled=sometimes khugepaged.max_ptes_none=512 khugepaged.pages_to_scan=0 \
 	use_zero_page=2 hugepages.2M.enabled=within_size hugepages.8K.enabled=never \
-	hugepages.3M.enabled=never nosuch=1 khugepaged.full_scans=0 hugepages.64Q.enabled=never; do
+	hugepages.3M.enabled=never nosuch=1 khugepaged.full_scans=0 hugepages.64Q.enabled=never \
+	vm.compaction_proactiveness=101 vm.watermark_scale_factor=0 vm.nr_hugepages=1 vm.min_free_kbytes=-1; do
 	expect "set $kv is refused with exit 2" [ "$(rc_of "$THP" --root "$R" set enabled=always "$kv")" = 2 ]
 	expect "set $kv: message says nothing changed" grep -q "nothing was changed" "$tmp/out"
 done
@@ -268,6 +269,35 @@ expect "... and left as it was" grep -q "never$" "$R/etc/tmpfiles.d/thp.conf"
 expect "--force replaces it" sh -c "'$THP' --root '$R' persist --force > /dev/null && grep -q \"thp persist\" '$R/etc/tmpfiles.d/thp.conf'"
 expect "persist -o FILE" sh -c "'$THP' --root '$R' persist -o '$tmp/x.conf' enabled=never > /dev/null && [ \"\$(grep -c '^w ' '$tmp/x.conf')\" = 1 ]"
 expect "persist --cmdline" sh -c "'$THP' --root '$R' persist --cmdline enabled=never hugepages.64K.enabled=always | head -1 | grep -qx 'transparent_hugepage=never thp_anon=64K:always'"
+
+# vm.* sysctls: set with the THP settings, saved, restored; a saved state
+# without them (an older thp) neither differs in them nor restores them;
+# persisted to sysctl.d, where --check reads them.
+fresh
+V=$R/proc/sys/vm
+expect "set vm.*: exit 0" [ "$(rc_of "$THP" --root "$R" set enabled=never vm.compaction_proactiveness=0 vm.watermark_scale_factor=200)" = 0 ]
+expect "set wrote compaction_proactiveness" [ "$(cat "$V/compaction_proactiveness")" = 0 ]
+expect "set wrote watermark_scale_factor" [ "$(cat "$V/watermark_scale_factor")" = 200 ]
+expect "the saved state holds the vm.* values" grep -qx 'vm.watermark_scale_factor=10' "$R/run/thp/saved.state"
+# (jq prints true only when thp printed JSON: 'jq -e' alone passes on no input)
+expect "diff: 3 differences" sh -c "'$THP' --root '$R' diff --json | jq '.differences == 3' | grep -qx true"
+# the form of an older thp: KEY=VALUE lines only, no vm.* keys
+sed -n '/^[a-z][a-zA-Z0-9_.]*=/{/^vm\./d;p}' "$R/run/thp/saved.state" > "$tmp/old.state"
+expect "diff with a saved state without vm.* keys: 1 difference" sh -c "'$THP' --root '$R' diff --json '$tmp/old.state' | jq '.differences == 1' | grep -qx true"
+expect "restore: exit 0" [ "$(rc_of "$THP" --root "$R" restore)" = 0 ]
+expect "restore gives back the vm.* sysctls too" same_as_fixture
+mkdir -p "$R/etc/sysctl.d"
+expect "persist vm.*: exit 0" [ "$(rc_of "$THP" --root "$R" persist vm.compaction_proactiveness=0 vm.min_free_kbytes=90112)" = 0 ]
+expect "persist says where" grep -q "to $R/etc/sysctl.d/90-thp.conf" "$tmp/out"
+expect "persist wrote the sysctl.d lines" [ "$(grep -c '^vm\.[a-z_]* = [0-9]*$' "$R/etc/sysctl.d/90-thp.conf")" = 2 ]
+expect "persist of vm.* wrote no tmpfiles.d file" [ ! -e "$R/etc/tmpfiles.d/thp.conf" ]
+expect "persist --check finds the vm.* drift" sh -c "'$THP' --root '$R' persist --check --json | jq '[.drift[].key] == [\"vm.compaction_proactiveness\", \"vm.min_free_kbytes\"]' | grep -qx true"
+echo "vm/compaction_proactiveness = 20" > "$R/etc/sysctl.d/95-later.conf"
+expect "a later sysctl.d file wins" sh -c "'$THP' --root '$R' persist --check --json | jq '[.drift[].key] == [\"vm.min_free_kbytes\"]' | grep -qx true"
+expect "persist without keys leaves vm.* out" sh -c "'$THP' --root '$R' persist > /dev/null && ! grep -q vm '$R/etc/tmpfiles.d/thp.conf'"
+expect "persist of vm.* and THP keys together: exit 2" [ "$(rc_of "$THP" --root "$R" persist vm.compaction_proactiveness=0 enabled=never)" = 2 ]
+expect "persist --systemd of vm.*: exit 2" [ "$(rc_of "$THP" --root "$R" persist --systemd vm.compaction_proactiveness=0)" = 2 ]
+expect "persist of vm.* keys wrote nothing to the kernel" same_as_fixture
 
 # Without root, the live kernel is never written.
 if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then

@@ -123,6 +123,9 @@ int cmd_diff(struct thp_ctx *ctx, int argc, char **argv)
 		const char *here = a->value[0] ? a->value : NULL, *there = b ? b->value : NULL;
 		bool same = here && there && strcmp(here, there) == 0;
 
+		if (!other && !b)
+			continue; /* a saved state (of an older thp) that does not hold the key */
+
 		ndiff += !same;
 		if (same && !all)
 			continue;

@@ -22,9 +22,12 @@
 #define UNIT_NAME "thp.service"
 #define UNIT_DEFAULT UNIT_DIR "/" UNIT_NAME
 #define UNIT_WANTS "basic.target.wants"
+#define SYSCTL_DIR "etc/sysctl.d"
+#define SYSCTL_NAME "90-thp.conf"
+#define SYSCTL_DEFAULT SYSCTL_DIR "/" SYSCTL_NAME
 #define OURS "written by 'thp persist"
 
-enum mode { TMPFILES, SYSTEMD, CMDLINE, CHECK };
+enum mode { TMPFILES, SYSTEMD, CMDLINE, CHECK, SYSCTL /* chosen by vm.* keys, not an option */ };
 
 static void usage(void)
 {
@@ -33,13 +36,16 @@ static void usage(void)
 	     "Make THP settings survive reboot: the current settings, or only the KEY=VALUE\n"
 	     "given (keys as for 'thp set'). Every value is checked against what the running\n"
 	     "kernel accepts, and written in the order the kernel needs (per-size last).\n"
+	     "vm.* keys (compaction and watermarks) are persisted only when given, and go to\n"
+	     "a sysctl.d drop-in (/" SYSCTL_DEFAULT "), applied by systemd-sysctl at boot;\n"
+	     "give them in a command of their own.\n"
 	     "\n"
 	     "Options:\n"
 	     "      --tmpfiles    write a tmpfiles.d drop-in (default: /" TMPFILES_DEFAULT ")\n"
 	     "      --systemd     write and enable a oneshot unit (/" UNIT_DEFAULT ")\n"
 	     "      --cmdline     print kernel command-line options and how to add them\n"
-	     "      --check       compare what is persisted (tmpfiles.d, enabled units,\n"
-	     "                    /proc/cmdline) with the running kernel; exit 3 on drift\n"
+	     "      --check       compare what is persisted (sysctl.d, tmpfiles.d, enabled\n"
+	     "                    units, /proc/cmdline) with the running kernel; exit 3 on drift\n"
 	     "  -o, --output FILE write FILE instead of the default path\n"
 	     "  -n, --dry-run     print the file, write nothing (with --json: the file as it\n"
 	     "                    is and would be, and whether writing changes it)\n"
@@ -211,16 +217,22 @@ static int enable_unit(const struct thp_ctx *ctx)
  * name there. Returns the descriptor or -errno. */
 static int target_dir(const struct thp_ctx *ctx, enum mode mode, const char *file, const char **name)
 {
-	*name = mode == SYSTEMD ? UNIT_NAME : TMPFILES_NAME;
-	return file ? thp_file_dir(file, name)
-		    : thp_root_opendir_fd(&ctx->root, mode == SYSTEMD ? UNIT_DIR : TMPFILES_DIR, 0);
+	static const char *const dirs[] = { [TMPFILES] = TMPFILES_DIR, [SYSTEMD] = UNIT_DIR,
+					    [SYSCTL] = SYSCTL_DIR };
+	static const char *const names[] = { [TMPFILES] = TMPFILES_NAME, [SYSTEMD] = UNIT_NAME,
+					     [SYSCTL] = SYSCTL_NAME };
+
+	*name = names[mode];
+	return file ? thp_file_dir(file, name) : thp_root_opendir_fd(&ctx->root, dirs[mode], 0);
 }
 
 static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp_kvlist *l,
 		     const char *file, bool dry, bool force)
 {
-	const char *path = mode == SYSTEMD ? UNIT_DEFAULT : TMPFILES_DEFAULT, *name;
-	char *text = mode == SYSTEMD ? thp_unit_format(l) : thp_tmpfiles_format(l), *cur = NULL;
+	const char *path = mode == SYSTEMD ? UNIT_DEFAULT : mode == SYSCTL ? SYSCTL_DEFAULT : TMPFILES_DEFAULT, *name;
+	char *text = mode == SYSTEMD ? thp_unit_format(l) : mode == SYSCTL ? thp_sysctl_format(l)
+									   : thp_tmpfiles_format(l);
+	char *cur = NULL;
 	char shown[4200];
 	bool theirs;
 	int dir, err;
@@ -274,6 +286,10 @@ static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp
 		printf("wrote %d setting%s to %s and enabled it (basic.target.wants)\n"
 		       "it applies at every boot; to load it now: systemctl daemon-reload\n",
 		       l->n, l->n == 1 ? "" : "s", shown);
+	} else if (mode == SYSCTL) {
+		printf("wrote %d setting%s to %s\n"
+		       "systemd-sysctl applies it at every boot; to apply it now: sysctl -p %s\n",
+		       l->n, l->n == 1 ? "" : "s", shown, shown);
 	} else {
 		printf("wrote %d setting%s to %s\n"
 		       "systemd-tmpfiles applies it at every boot; to apply it now: systemd-tmpfiles --create %s\n",
@@ -298,7 +314,7 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 	struct thp_changes *cs = NULL;
 	struct thp_kvlist *l = NULL;
 	bool dry = false, force = false;
-	int c, rc = 1;
+	int c, rc = 1, nvm = 0;
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "o:nfJh", lo, NULL)) != -1) {
@@ -346,9 +362,26 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 	for (int i = 0; i < cs->n; i++) {
 		const struct thp_change *c = &cs->v[i];
 		const char *v = optind < argc ? c->want : c->old;
-		if (v[0] && (c->k.d->flags & THP_PERSIST))
-			thp_kv_set(l, c->key, v, 0);
+		bool named = (c->k.d->flags & THP_NAMED) != 0;
+
+		if (!v[0] || !(c->k.d->flags & THP_PERSIST) || (named && optind >= argc))
+			continue;
+		thp_kv_set(l, c->key, v, 0);
+		nvm += named;
 	}
+	if (nvm && nvm < l->n && mode != CMDLINE) {
+		thp_err("persist: vm.* settings go to /" SYSCTL_DEFAULT " and the others to a tmpfiles.d "
+			"file or unit; give them in two commands");
+		rc = thp_usage_error("persist");
+		goto out;
+	}
+	if (nvm && mode == SYSTEMD) {
+		thp_err("persist: vm.* settings go to a sysctl.d drop-in, not to a unit; leave out --systemd");
+		rc = thp_usage_error("persist");
+		goto out;
+	}
+	if (nvm && mode == TMPFILES)
+		mode = SYSCTL;
 	if (mode == CMDLINE) {
 		cmdline(ctx, l);
 		rc = 0;

@@ -10,6 +10,7 @@
 #include "../core/settings.h"
 #include "../core/state.h"
 #include "../core/status.h"
+#include "../core/vm.h"
 #include "../render/render.h"
 #include "cmd.h"
 
@@ -196,6 +197,63 @@ static void print_sizes(const struct thp_status *st, const struct opts *o)
 	}
 }
 
+/* Detail of the vm sysctl S (table row D): for a file the kernel lacks, since when. */
+static const char *vm_detail(const struct thp_setting_desc *d, const struct thp_setting *s, char *buf,
+			     size_t cap)
+{
+	if (s->kind != THP_MISSING)
+		return setting_detail(s, buf, cap);
+	snprintf(buf, cap, "(this kernel lacks it; Linux %s+%s)", d->since,
+		 strcmp(d->file, "zone_reclaim_mode") == 0 ? " with NUMA" : "");
+	return buf;
+}
+
+/* "min_free_kbytes: 66 MiB, 0.3% of RAM; ..." with the kernel's own value. */
+static void print_min_free(const struct thp_status *st, const struct opts *o)
+{
+	struct thp_min_free m;
+	char a[32], b[32], c[32], pct[32];
+	uint64_t kb, total;
+
+	if (!thp_vm_num(st, "min_free_kbytes", &kb) ||
+	    !thp_counter_get(st->meminfo, st->nmeminfo, "MemTotal", &total) || !total)
+		return;
+	out_pct(pct, sizeof(pct), kb << 10, total);
+	printf("  min_free_kbytes holds back %s, %s of RAM", out_size(a, sizeof(a), kb << 10, o->bytes), pct);
+	if (thp_min_free_default(st, &m))
+		printf("; the kernel would choose %s\n  (estimated: %s from RAM, %s for THP: 11 pageblocks in each of %d zones)",
+		       out_size(b, sizeof(b), m.kb << 10, o->bytes), out_size(c, sizeof(c), m.base_kb << 10, o->bytes),
+		       m.thp_kb ? out_size(a, sizeof(a), m.thp_kb << 10, o->bytes) : "none", st->nzones);
+	putchar('\n');
+}
+
+/* The settings of /proc/sys/vm that shape compaction and reclaim, and what
+ * kcompactd, kswapd and allocating threads did since boot. */
+static void print_vm(const struct thp_status *st, const struct opts *o)
+{
+	struct out_table *t = out_table_new(4, NULL, true);
+	uint64_t wake, scan, stalls;
+	char val[64], det[512], a[32], b[32], c[32];
+
+	puts("\nCompaction and watermarks (/" THP_SYSCTL_DIR ")");
+	for (int i = 0; i < st->nvm; i++) {
+		const struct thp_setting *s = &st->vm[i];
+		const struct thp_setting_desc *d = thp_setting_desc_find(THP_PLACE_VM, s->name, strlen(s->name));
+		const char *row[] = { s->name, setting_value(s, val, sizeof(val)),
+				      vm_detail(d, s, det, sizeof(det)), d->meaning };
+		out_table_row(t, row);
+	}
+	out_table_print(t, 2);
+	print_min_free(st, o);
+	if (thp_counter_get(st->vmstat, st->nvmstat, "compact_daemon_wake", &wake) &&
+	    thp_counter_get(st->vmstat, st->nvmstat, "pgscan_kswapd", &scan) &&
+	    thp_allocstalls(st->vmstat, st->nvmstat, &stalls))
+		printf("  since boot: kcompactd woke %s times, kswapd scanned %s pages, threads stalled\n"
+		       "  in direct reclaim %s times (allocstall_*); rates per second: thp watch\n",
+		       out_count(a, sizeof(a), wake), out_count(b, sizeof(b), scan),
+		       out_count(c, sizeof(c), stalls));
+}
+
 static void print_vmstat(const struct thp_status *st)
 {
 	struct out_table *t;
@@ -361,6 +419,7 @@ static void print_text(const struct thp_ctx *ctx, const struct thp_status *st, c
 		else
 			printf("  unknown: %s\n", thp_strerror(st->khugepaged_err ? st->khugepaged_err : -2));
 	}
+	print_vm(st, o);
 	print_vmstat(st);
 	print_meminfo(st, o, false);
 	print_meminfo(st, o, true);
@@ -455,6 +514,39 @@ static void add_counters(struct json_object *o, const char *key, int err, struct
 	json_object_object_add(o, key, v);
 }
 
+/* The "vm" object: the sysctls (with their keys for 'thp set'), the kernel's
+ * own min_free_kbytes (null when unknown) and the reclaim counters. */
+static struct json_object *json_vm(const struct thp_status *st)
+{
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array(), *m = NULL;
+	struct thp_min_free mf;
+	uint64_t v;
+
+	for (int i = 0; i < st->nvm; i++) {
+		const struct thp_setting_desc *d =
+			thp_setting_desc_find(THP_PLACE_VM, st->vm[i].name, strlen(st->vm[i].name));
+		struct json_object *x = json_setting(st, &st->vm[i], false);
+		char key[THP_KEY_MAX];
+
+		snprintf(key, sizeof(key), "vm.%s", d->file);
+		json_object_object_add(x, "key", json_object_new_string(key));
+		json_object_object_add(x, "meaning", json_object_new_string(d->meaning));
+		json_object_object_add(x, "since", json_object_new_string(d->since));
+		json_object_array_add(a, x);
+	}
+	json_object_object_add(o, "settings", a);
+	if (thp_min_free_default(st, &mf)) {
+		m = json_object_new_object();
+		json_object_object_add(m, "bytes", out_json_u64(mf.kb << 10));
+		json_object_object_add(m, "base_bytes", out_json_u64(mf.base_kb << 10));
+		json_object_object_add(m, "thp_bytes", out_json_u64(mf.thp_kb << 10));
+		json_object_object_add(m, "zones", json_object_new_int(st->nzones));
+	}
+	json_object_object_add(o, "min_free_kbytes_default", m);
+	json_object_object_add(o, "allocstall", thp_allocstalls(st->vmstat, st->nvmstat, &v) ? out_json_u64(v) : NULL);
+	return o;
+}
+
 static struct json_object *json_kernel(const struct thp_status *st)
 {
 	struct json_object *k = json_object_new_object();
@@ -532,6 +624,7 @@ struct json_object *thp_status_json(const struct thp_root *root, const struct th
 	json_object_object_add(o, "settings", json_settings(st, st->settings, st->nsettings, false));
 	json_object_object_add(o, "sizes", json_sizes(st));
 	json_object_object_add(o, "khugepaged", json_settings(st, st->khugepaged, st->nkhugepaged, true));
+	json_object_object_add(o, "vm", json_vm(st));
 	add_counters(o, "vmstat", st->vmstat_err, json_counters(st->vmstat, st->nvmstat, -1));
 	if (thp_counter_get(st->vmstat, st->nvmstat, "thp_fault_alloc", &alloc) &&
 	    thp_counter_get(st->vmstat, st->nvmstat, "thp_fault_fallback", &fb) && alloc + fb)

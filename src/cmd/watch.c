@@ -57,6 +57,9 @@ static const struct group {
 	{ "splits",
 	  { "thp_split_pmd", "thp_split_page", "thp_deferred_split_page" },
 	  { "split_pmd", "split_page", "deferred_split_page" } },
+	{ "reclaim",
+	  { "compact_daemon_wake", "pgscan_kswapd", "pgscan_direct" },
+	  { "kcompactd_wake", "kswapd_scan", "direct_scan" } },
 };
 #define NGROUPS (int)(sizeof(groups) / sizeof(groups[0]))
 
@@ -119,7 +122,8 @@ static void usage(void)
 	puts("Usage: thp [--root DIR] watch [options]\n"
 	     "\n"
 	     "Print THP activity per interval as rates: faults and fallbacks, compaction\n"
-	     "stalls, khugepaged collapses, splits, TLB shootdowns (the TLB row of\n"
+	     "stalls, khugepaged collapses, splits, background compaction and reclaim\n"
+	     "(kcompactd wake-ups, pages kswapd and allocating threads scanned), TLB shootdowns (the TLB row of\n"
 	     "/proc/interrupts, summed over CPUs), per-size mTHP counters that moved, and\n"
 	     "the state: AnonHugePages, free PMD-sized blocks per zone, memory pressure.\n"
 	     "\n"

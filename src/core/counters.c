@@ -20,7 +20,9 @@ static bool starts(const char *key, size_t klen, const char *prefix)
 
 static bool want_vmstat(const char *key, size_t klen)
 {
-	return starts(key, klen, "thp_") || starts(key, klen, "compact_");
+	return starts(key, klen, "thp_") || starts(key, klen, "compact_") ||
+	       starts(key, klen, "allocstall_") || (klen == 13 && strncmp(key, "pgscan_kswapd", 13) == 0) ||
+	       (klen == 13 && strncmp(key, "pgscan_direct", 13) == 0);
 }
 
 static const char *const meminfo_keys[] = {
@@ -162,6 +164,13 @@ static const char *const meanings[][2] = {
 	{ "compact_free_scanned", "pages the compaction free scanner looked at" },
 	{ "compact_isolated", "pages isolated for migration by compaction" },
 	{ "compact_daemon_wake", "times kcompactd woke up to compact in the background" },
+	{ "pgscan_kswapd", "pages kswapd scanned to reclaim memory in the background" },
+	{ "pgscan_direct", "pages scanned by allocating threads reclaiming memory themselves" },
+	{ "allocstall_dma", "times an allocation in the DMA zone stalled in direct reclaim" },
+	{ "allocstall_dma32", "times an allocation in the DMA32 zone stalled in direct reclaim" },
+	{ "allocstall_normal", "times an allocation in the Normal zone stalled in direct reclaim" },
+	{ "allocstall_movable", "times an allocation in the Movable zone stalled in direct reclaim" },
+	{ "allocstall_device", "times an allocation in the Device zone stalled in direct reclaim" },
 	{ "compact_daemon_migrate_scanned", "pages the migration scanner of kcompactd looked at" },
 	{ "compact_daemon_free_scanned", "pages the free scanner of kcompactd looked at" },
 	{ "compact_pages_moved", "pages moved by compaction (kernels before 3.8)" },

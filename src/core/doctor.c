@@ -13,6 +13,8 @@ static const thp_rule_fn rules[] = {
 	rule_always_always,
 	rule_compaction_stalls,
 	rule_no_huge_blocks,
+	rule_proactive_off,
+	rule_min_free_high,
 	rule_in_use_anyway,
 	rule_khugepaged,
 	rule_persistence,

@@ -9,8 +9,9 @@ void thp_policy_read(const struct thp_root *root, struct thp_status *st);
 void thp_counters_read(const struct thp_root *root, struct thp_status *st);
 void thp_boot_read(const struct thp_root *root, struct thp_status *st);
 
-/* Reads the thp_* and compact_* counters of /proc/vmstat into V (THP_COUNTERS_MAX
- * slots), setting *N. Returns 0 or -errno. */
+/* Reads the thp_*, compact_*, allocstall_* and pgscan_kswapd/_direct counters
+ * of /proc/vmstat into V (THP_COUNTERS_MAX slots), setting *N. Returns 0 or
+ * -errno. */
 int thp_vmstat_read(const struct thp_root *root, struct thp_counter *v, int *n);
 
 /* True for command-line parameters that shape THP or huge page pools. */

@@ -43,11 +43,32 @@ static bool next_field(const char **p, const char *end, char *buf, size_t cap)
 	return true;
 }
 
+/* Sets KEY to [V, V+LEN) in L, from LINE; an empty or too long value is left out. */
+static int put_kv(struct thp_kvlist *l, const char *key, const char *v, size_t len, int line)
+{
+	char value[THP_VALUE_MAX];
+
+	if (!len || len >= sizeof(value))
+		return 0;
+	snprintf(value, sizeof(value), "%.*s", (int)len, v);
+	thp_kv_set(l, key, value, line);
+	return 0;
+}
+
+/* Runs FN on every line of BUF with L; returns the number of keys L gained. */
+static int parse_lines(const char *buf, int (*fn)(const char *, size_t, int, void *), struct thp_kvlist *l)
+{
+	int before = l->n;
+
+	thp_each_line(buf, fn, l);
+	return l->n - before;
+}
+
 static int tmpfiles_line(const char *s, size_t len, int line, void *ctx)
 {
 	struct thp_kvlist *l = ctx;
 	const char *end = s + len, *p = s, *arg;
-	char type[16], path[512], key[THP_KEY_MAX], skip[64], value[THP_VALUE_MAX];
+	char type[16], path[512], key[THP_KEY_MAX], skip[64];
 	size_t alen;
 
 	if (!next_field(&p, end, type, sizeof(type)) || type[0] != 'w' ||
@@ -62,49 +83,121 @@ static int tmpfiles_line(const char *s, size_t len, int line, void *ctx)
 	arg = p;
 	alen = (size_t)(end - p);
 	thp_trim(&arg, &alen);
-	if (!alen || alen >= sizeof(value) || thp_kv_get(l, key))
-		return 0;
-	snprintf(value, sizeof(value), "%.*s", (int)alen, arg);
-	thp_kv_set(l, key, value, line);
-	return 0;
+	return thp_kv_get(l, key) ? 0 : put_kv(l, key, arg, alen, line);
 }
 
 int thp_tmpfiles_parse(const char *buf, struct thp_kvlist *l)
 {
-	int before = l->n;
-
-	thp_each_line(buf, tmpfiles_line, l);
-	return l->n - before;
+	return parse_lines(buf, tmpfiles_line, l);
 }
 
-/* Absolute sysfs path of KEY; false when it names no single file. */
+/* Absolute sysfs path of KEY; false when it names no single sysfs file (a
+ * /proc/sys key goes to a sysctl.d file instead). */
 static bool abs_path(const char *key, char *buf, size_t cap)
 {
 	struct thp_key k;
 
-	if (thp_key_parse(key, &k) != 0 || (k.d->place == THP_PLACE_SIZE && !k.size))
+	if (thp_key_parse(key, &k) != 0 || (k.d->place == THP_PLACE_SIZE && !k.size) ||
+	    k.d->place == THP_PLACE_VM)
 		return false;
 	buf[0] = '/';
 	thp_key_path(&k, buf + 1, cap - 1);
 	return true;
 }
 
-char *thp_tmpfiles_format(const struct thp_kvlist *l)
+/* Writes HEAD, LINE for every entry of L, then TAIL into a malloc'd string;
+ * NULL when writing failed. */
+static char *format_kvs(const struct thp_kvlist *l, const char *head,
+			void (*line)(FILE *f, const struct thp_kv *kv), const char *tail)
 {
-	char *s = NULL, path[256];
+	char *s = NULL;
 	size_t n;
 	FILE *f = open_memstream(&s, &n);
 
 	if (!f)
 		return NULL;
-	fputs("# Transparent Huge Pages settings, written by 'thp persist'.\n"
-	      "# systemd-tmpfiles applies them at boot in this order (per-size after\n"
-	      "# top-level); 'thp persist --check' compares them with the running kernel.\n", f);
-	for (int i = 0; i < l->n; i++) {
-		if (abs_path(l->v[i].key, path, sizeof(path)))
-			fprintf(f, "w %s - - - - %s\n", path, l->v[i].value);
-	}
+	fputs(head, f);
+	for (int i = 0; i < l->n; i++)
+		line(f, &l->v[i]);
+	fputs(tail, f);
 	return close_stream(f, &s);
+}
+
+static void tmpfiles_put(FILE *f, const struct thp_kv *kv)
+{
+	char path[256];
+
+	if (abs_path(kv->key, path, sizeof(path)))
+		fprintf(f, "w %s - - - - %s\n", path, kv->value);
+}
+
+char *thp_tmpfiles_format(const struct thp_kvlist *l)
+{
+	return format_kvs(l, "# Transparent Huge Pages settings, written by 'thp persist'.\n"
+			     "# systemd-tmpfiles applies them at boot in this order (per-size after\n"
+			     "# top-level); 'thp persist --check' compares them with the running kernel.\n",
+			  tmpfiles_put, "");
+}
+
+/* Copies sysctl key [K, K+LEN) into PATH below proc/sys: "vm.x" and "vm/x"
+ * both name proc/sys/vm/x (dots are separators unless a slash comes first). */
+static bool sysctl_path(const char *k, size_t len, char *path, size_t cap)
+{
+	const char *slash = memchr(k, '/', len), *dot = memchr(k, '.', len);
+	bool slashes = slash && (!dot || slash < dot);
+	int n = snprintf(path, cap, "proc/sys/%.*s", (int)len, k);
+
+	if (n < 0 || (size_t)n >= cap)
+		return false;
+	for (char *c = path + 9; *c && !slashes; c++)
+		if (*c == '.')
+			*c = '/';
+	return true;
+}
+
+static int sysctl_line(const char *s, size_t len, int line, void *ctx)
+{
+	struct thp_kvlist *l = ctx;
+	const char *eq = memchr(s, '=', len), *k = s, *v;
+	char path[256], key[THP_KEY_MAX];
+	size_t klen, vlen;
+
+	if (!eq)
+		return 0;
+	klen = (size_t)(eq - s);
+	thp_trim(&k, &klen);
+	if (klen && *k == '-') { /* an assignment whose failure systemd-sysctl ignores */
+		k++;
+		klen--;
+	}
+	v = eq + 1;
+	vlen = (size_t)(s + len - v);
+	thp_trim(&v, &vlen);
+	if (!klen || *k == '#' || *k == ';' || !sysctl_path(k, klen, path, sizeof(path)) ||
+	    thp_key_from_path(path, key, sizeof(key)) != 0)
+		return 0;
+	return put_kv(l, key, v, vlen, line);
+}
+
+int thp_sysctl_parse(const char *buf, struct thp_kvlist *l)
+{
+	return parse_lines(buf, sysctl_line, l);
+}
+
+static void sysctl_put(FILE *f, const struct thp_kv *kv)
+{
+	struct thp_key k;
+
+	if (thp_key_parse(kv->key, &k) == 0 && k.d->place == THP_PLACE_VM)
+		fprintf(f, "%s = %s\n", kv->key, kv->value);
+}
+
+char *thp_sysctl_format(const struct thp_kvlist *l)
+{
+	return format_kvs(l, "# Compaction and watermark settings, written by 'thp persist'.\n"
+			     "# systemd-sysctl applies them at boot; 'thp persist --check' compares them\n"
+			     "# with the running kernel.\n",
+			  sysctl_put, "");
 }
 
 int thp_unit_parse(const char *buf, struct thp_kvlist *l)
@@ -145,31 +238,28 @@ int thp_unit_parse(const char *buf, struct thp_kvlist *l)
 	return found;
 }
 
+static void unit_put(FILE *f, const struct thp_kv *kv)
+{
+	char path[256];
+
+	if (abs_path(kv->key, path, sizeof(path)))
+		fprintf(f, "ExecStart=/bin/sh -c 'echo %s > %s'\n", kv->value, path);
+}
+
 char *thp_unit_format(const struct thp_kvlist *l)
 {
-	char *s = NULL, path[256];
-	size_t n;
-	FILE *f = open_memstream(&s, &n);
-
-	if (!f)
-		return NULL;
-	fputs("# Transparent Huge Pages settings, written by 'thp persist --systemd'.\n"
-	      "# 'thp persist --check' compares them with the running kernel.\n"
-	      "[Unit]\n"
-	      "Description=Transparent Huge Pages settings (thp persist)\n"
-	      "DefaultDependencies=no\n"
-	      "After=sysinit.target local-fs.target\n"
-	      "Before=basic.target\n"
-	      "\n"
-	      "[Service]\n"
-	      "Type=oneshot\n"
-	      "RemainAfterExit=yes\n", f);
-	for (int i = 0; i < l->n; i++) {
-		if (abs_path(l->v[i].key, path, sizeof(path)))
-			fprintf(f, "ExecStart=/bin/sh -c 'echo %s > %s'\n", l->v[i].value, path);
-	}
-	fputs("\n[Install]\nWantedBy=basic.target\n", f);
-	return close_stream(f, &s);
+	return format_kvs(l, "# Transparent Huge Pages settings, written by 'thp persist --systemd'.\n"
+			     "# 'thp persist --check' compares them with the running kernel.\n"
+			     "[Unit]\n"
+			     "Description=Transparent Huge Pages settings (thp persist)\n"
+			     "DefaultDependencies=no\n"
+			     "After=sysinit.target local-fs.target\n"
+			     "Before=basic.target\n"
+			     "\n"
+			     "[Service]\n"
+			     "Type=oneshot\n"
+			     "RemainAfterExit=yes\n",
+			  unit_put, "\n[Install]\nWantedBy=basic.target\n");
 }
 
 /* True when ENTRY is a per-size key of setting D; its size goes to *SIZE. */
@@ -393,29 +483,44 @@ static bool masked(const struct thp_root *root, const char *path, const struct s
 	       strcmp(target, "/dev/null") == 0;
 }
 
-/* tmpfiles.d: a file hides same-named ones in later directories (a link to
- * /dev/null masks them); across files the first line for a path wins. */
-static void read_tmpfiles(const struct thp_root *root, struct thp_persisted *p, struct thp_kvlist *l)
+/* Drop-in files of one kind: a file hides same-named ones in later
+ * directories (a link to /dev/null masks them). */
+struct dropins {
+	const char *const *dirs; /* four, in order of precedence */
+	int (*parse)(const char *buf, struct thp_kvlist *l);
+	bool later_wins; /* sysctl.d: the last assignment wins; tmpfiles.d: the first line */
+};
+
+static const char *const tmpfiles_dirs[] = { "etc/tmpfiles.d", "run/tmpfiles.d",
+					     "usr/local/lib/tmpfiles.d", "usr/lib/tmpfiles.d" };
+static const char *const sysctl_dirs[] = { "etc/sysctl.d", "run/sysctl.d", "usr/local/lib/sysctl.d",
+					   "usr/lib/sysctl.d" };
+static const struct dropins tmpfiles = { tmpfiles_dirs, thp_tmpfiles_parse, false };
+static const struct dropins sysctls = { sysctl_dirs, thp_sysctl_parse, true };
+
+/* Reads the drop-ins of kind K in name order into P. */
+static void read_dropins(const struct thp_root *root, const struct dropins *k, struct thp_persisted *p,
+			 struct thp_kvlist *l)
 {
-	static const char *const dirs[] = { "etc/tmpfiles.d", "run/tmpfiles.d",
-					    "usr/local/lib/tmpfiles.d", "usr/lib/tmpfiles.d" };
 	char *names[256], path[512];
 	int n = 0;
 
 	memset(l, 0, sizeof(*l));
 	for (size_t d = 0; d < 4; d++)
-		n = list_names(root, dirs[d], ".conf", names, n, 256);
+		n = list_names(root, k->dirs[d], ".conf", names, n, 256);
 	qsort(names, (size_t)n, sizeof(names[0]), cmp_str);
 	for (int i = 0; i < n; i++) {
 		for (size_t d = 0; d < 4; d++) {
 			struct stat sb;
-			int from = l->n;
+			int from;
 
-			snprintf(path, sizeof(path), "%s/%s", dirs[d], names[i]);
+			snprintf(path, sizeof(path), "%s/%s", k->dirs[d], names[i]);
 			if (thp_stat(root, path, &sb, AT_SYMLINK_NOFOLLOW) != 0)
 				continue;
-			if (!masked(root, path, &sb) && parse_file(root, path, thp_tmpfiles_parse, l) &&
-			    l->n > from)
+			if (k->later_wins)
+				memset(l, 0, sizeof(*l));
+			from = l->n;
+			if (!masked(root, path, &sb) && parse_file(root, path, k->parse, l) && l->n > from)
 				merge(p, l, from, add_source(p, path));
 			break;
 		}
@@ -467,7 +572,8 @@ void thp_persisted_read(const struct thp_root *root, const uint64_t *sizes, int 
 	if (thp_read_buf(root, "proc/cmdline", buf, sizeof(buf)) >= 0 &&
 	    thp_cmdline_parse(buf, sizes, nsizes, l) > 0)
 		merge(p, l, 0, add_source(p, "proc/cmdline"));
-	read_tmpfiles(root, p, l);
+	read_dropins(root, &sysctls, p, l);
+	read_dropins(root, &tmpfiles, p, l);
 	read_units(root, p, l);
 	free(l);
 }

@@ -19,6 +19,15 @@ int thp_tmpfiles_parse(const char *buf, struct thp_kvlist *l);
 /* A tmpfiles.d drop-in writing L in its order. */
 char *thp_tmpfiles_format(const struct thp_kvlist *l);
 
+/* Collects the assignments of a sysctl.d file ("vm.min_free_kbytes = 65536",
+ * "-vm/zone_reclaim_mode=0") that set a setting of the table into L, a later
+ * one winning as in systemd-sysctl; other lines are ignored. Returns the
+ * number of such lines. */
+int thp_sysctl_parse(const char *buf, struct thp_kvlist *l);
+
+/* A sysctl.d drop-in setting the /proc/sys keys of L in its order. */
+char *thp_sysctl_format(const struct thp_kvlist *l);
+
 /* Collects "echo VALUE > /sys/kernel/mm/transparent_hugepage/..." commands of a
  * unit or script into L, a later one winning. Returns the number found. */
 int thp_unit_parse(const char *buf, struct thp_kvlist *l);
@@ -40,7 +49,7 @@ int thp_cmdline_parse(const char *cmdline, const uint64_t *sizes, int nsizes, st
 
 /* What the host applies at boot: the effective value of every persisted
  * setting and the file it comes from. Boot applies the kernel command line,
- * then tmpfiles.d (systemd-tmpfiles-setup), then enabled units, so a later
+ * then sysctl.d (systemd-sysctl), then tmpfiles.d (systemd-tmpfiles-setup), then enabled units, so a later
  * source overrides an earlier one. */
 struct thp_persisted {
 	int nsources;
@@ -49,9 +58,10 @@ struct thp_persisted {
 	int source_of[THP_KV_MAX];          /* index into sources for each value */
 };
 
-/* Reads the THP settings persisted below ROOT: tmpfiles.d files in /etc, /run,
- * /usr/local/lib and /usr/lib (same name: the first directory wins; across
- * names: the first in name order wins), enabled units in /etc/systemd/system,
+/* Reads the THP settings persisted below ROOT: sysctl.d files (the same
+ * directories; across names the last assignment wins), tmpfiles.d files in
+ * /etc, /run, /usr/local/lib and /usr/lib (same name: the first directory
+ * wins; across names: the first in name order wins), enabled units in /etc/systemd/system,
  * and /proc/cmdline with per-size ranges over SIZES. Unreadable files are skipped. */
 void thp_persisted_read(const struct thp_root *root, const uint64_t *sizes, int nsizes,
 			struct thp_persisted *p);

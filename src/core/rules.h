@@ -22,6 +22,10 @@ void rule_no_huge_blocks(const struct thp_host *h, struct thp_findings *out);
 void rule_persistence(const struct thp_host *h, struct thp_findings *out);
 void rule_journal(const struct thp_host *h, struct thp_findings *out);
 
+/* Compaction and watermark rules (rules_vm.c). */
+void rule_proactive_off(const struct thp_host *h, struct thp_findings *out);
+void rule_min_free_high(const struct thp_host *h, struct thp_findings *out);
+
 /* Process rules (rules_proc.c). */
 void rule_workloads(const struct thp_host *h, struct thp_findings *out);
 void rule_thp_inherited(const struct thp_host *h, struct thp_findings *out);

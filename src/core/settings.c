@@ -9,6 +9,8 @@
 #define U32 UINT32_MAX
 #define SET (THP_SET | THP_PERSIST | THP_CAPTURE)
 #define SHOWN THP_CAPTURE
+#define I32 INT32_MAX
+#define VMSET (SET | THP_NAMED)
 
 /* In documentation order, which is also the order of status rows and of
  * writes within a place (places are written in enum order, sizes ascending). */
@@ -49,6 +51,20 @@ const struct thp_setting_desc thp_setting_descs[] = {
 	  "6.8", SET, "THP of this size for anonymous memory" },
 	{ THP_PLACE_SIZE, THP_CHOICE, "shmem_enabled", 0, 0, "always inherit within_size advise never",
 	  "thp_shmem", "6.11", SET, "THP of this size for tmpfs and shared anonymous memory" },
+	{ THP_PLACE_VM, THP_INT, "compaction_proactiveness", 0, 100, "", NULL, "5.9", VMSET,
+	  "how hard kcompactd compacts in the background (0: off)" },
+	{ THP_PLACE_VM, THP_INT, "watermark_scale_factor", 1, 3000, "", NULL, "4.6", VMSET,
+	  "gap between watermarks in 1/10000 of a zone: when kswapd wakes" },
+	{ THP_PLACE_VM, THP_INT, "watermark_boost_factor", 0, I32, "", NULL, "5.0", VMSET,
+	  "extra reclaim after fragmenting events, in 1/10000 of high (0: off)" },
+	{ THP_PLACE_VM, THP_INT, "min_free_kbytes", 0, I32, "", NULL, "2.6", VMSET,
+	  "memory kept free for atomic allocations; sets the min watermark" },
+	{ THP_PLACE_VM, THP_INT, "extfrag_threshold", 0, 1000, "", NULL, "2.6.35", VMSET,
+	  "fragmentation index above which compaction is tried before reclaim" },
+	{ THP_PLACE_VM, THP_INT, "compact_unevictable_allowed", 0, 1, "", NULL, "4.1", VMSET,
+	  "compaction may move unevictable (mlocked) pages" },
+	{ THP_PLACE_VM, THP_INT, "zone_reclaim_mode", 0, 7, "", NULL, "2.6.16", VMSET,
+	  "reclaim on the local node before allocating on another (0: off)" },
 };
 
 const int thp_nsetting_descs = (int)(sizeof(thp_setting_descs) / sizeof(thp_setting_descs[0]));
@@ -60,6 +76,7 @@ static const struct {
 	[THP_PLACE_TOP] = { "", THP_SYSFS_DIR },
 	[THP_PLACE_KHUGEPAGED] = { "khugepaged.", THP_SYSFS_DIR "/khugepaged" },
 	[THP_PLACE_SIZE] = { "hugepages.", NULL },
+	[THP_PLACE_VM] = { "vm.", THP_SYSCTL_DIR },
 };
 
 _Static_assert(sizeof(places) / sizeof(places[0]) == THP_PLACE_COUNT, "one row per place");

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* settings.h - the one table of THP settings: every file thp knows below the
- * THP sysfs directory, where it lives, what it holds and means, since which
+ * THP sysfs directory and the compaction and watermark sysctls of
+ * /proc/sys/vm, where it lives, what it holds and means, since which
  * kernel, and which commands carry it. Status rows, the checks of set,
  * persist and diff, help text, 'thp set --list-keys' (and so completion),
  * the manual's key list (checked by a test) and metrics derive from it. */
@@ -14,6 +15,7 @@
 #include "status.h"
 
 #define THP_SYSFS_DIR "sys/kernel/mm/transparent_hugepage"
+#define THP_SYSCTL_DIR "proc/sys/vm"
 
 /* Where a setting's file lives. Its key is the place's prefix and the file
  * name: "enabled", "khugepaged.defrag", "hugepages.64K.enabled". A place
@@ -22,6 +24,7 @@ enum thp_place {
 	THP_PLACE_TOP,        /* THP_SYSFS_DIR/FILE */
 	THP_PLACE_KHUGEPAGED, /* THP_SYSFS_DIR/khugepaged/FILE */
 	THP_PLACE_SIZE,       /* THP_SYSFS_DIR/hugepages-<size>kB/FILE, one per page size */
+	THP_PLACE_VM,         /* THP_SYSCTL_DIR/FILE: compaction and watermark sysctls */
 	THP_PLACE_COUNT
 };
 
@@ -31,6 +34,8 @@ enum {
 	THP_PERSIST = 1 << 1, /* 'thp persist' writes it at boot (tmpfiles.d 'w' line, unit) */
 	THP_CAPTURE = 1 << 2, /* 'thp capture' records it */
 	THP_PTES = 1 << 3,    /* a count of PTEs: at most (PMD size / page size) - 1 */
+	THP_NAMED = 1 << 4,   /* 'thp persist' writes it only when named (KEY=VALUE), as a
+			       * sysctl.d line, never from the current value alone */
 };
 
 /* One setting. */

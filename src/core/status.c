@@ -2,6 +2,7 @@
 /* status.c - assemble the whole THP state of a host from one root */
 #include "internal.h"
 #include "proc.h"
+#include "vm.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -104,6 +105,7 @@ int thp_status_read(const struct thp_root *root, struct thp_status *st, bool sca
 	read_kernel(root, st);
 	thp_policy_read(root, st);
 	thp_counters_read(root, st);
+	thp_vm_read(root, st);
 	thp_boot_read(root, st);
 	if (scan)
 		scan_procs(root, st);

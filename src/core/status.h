@@ -17,6 +17,7 @@
 #define THP_STATS_MAX 40
 #define THP_COUNTERS_MAX 96
 #define THP_BOOT_MAX 16
+#define THP_VM_MAX 8
 
 enum thp_kind {
 	THP_MISSING, /* the kernel has no such file */
@@ -86,6 +87,10 @@ struct thp_status {
 	int nkhugepaged;
 	int khugepaged_err;
 	struct thp_setting khugepaged[THP_SETTINGS_MAX];
+
+	int nvm;                  /* compaction and watermark sysctls (vm.h), table order */
+	struct thp_setting vm[THP_VM_MAX];
+	int nzones;               /* populated zones up to Normal (buddyinfo); 0: unknown */
 
 	int vmstat_err;
 	int nvmstat;

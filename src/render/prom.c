@@ -4,6 +4,7 @@
 #include "escape.h"
 
 #include "../core/settings.h"
+#include "../core/vm.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -244,6 +245,26 @@ static void put_vmstat(FILE *f, const struct thp_status *st)
 	}
 }
 
+/* The compaction and watermark sysctls this kernel has, and the kernel's own
+ * min_free_kbytes (estimated: vm.h). */
+static void put_vm(FILE *f, const struct thp_status *st)
+{
+	struct fam val = { "thp_vm_setting", "gauge",
+			   "Compaction and watermark sysctl of /proc/sys/vm (label: its name)", false };
+	struct thp_min_free m;
+
+	for (int i = 0; i < st->nvm; i++) {
+		if (st->vm[i].kind != THP_INT)
+			continue;
+		fam_open(f, &val);
+		out_prom_u64(f, val.name, st->vm[i].num, "setting", st->vm[i].name, OUT_PROM_END);
+	}
+	if (thp_min_free_default(st, &m))
+		single(f, "thp_vm_min_free_default_bytes", "gauge",
+		       "min_free_kbytes the kernel would choose for this host, estimated from MemTotal and zones",
+		       m.kb << 10);
+}
+
 /* TLB shootdowns from /proc/interrupts; absent where the kernel has no TLB row. */
 static void put_tlb(FILE *f, const struct thp_status *st)
 {
@@ -448,6 +469,7 @@ void out_prom_host(FILE *f, const struct out_prom_host *m)
 	put_kernel(f, m->st);
 	put_policy(f, m->st);
 	put_khugepaged(f, m->st);
+	put_vm(f, m->st);
 	put_vmstat(f, m->st);
 	put_tlb(f, m->st);
 	put_size_stats(f, m->st);

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # thp set/restore/persist against the running kernel (root only): every
-# setting round-trips, signals leave a complete state, the drop-in and unit
+# setting round-trips (the vm.* sysctls of /proc/sys/vm too), signals leave a complete state, the drop-in and unit
 # that persist writes are accepted by the tools that apply them at boot, and
 # the host ends in exactly its prior state (restored on failure and signals).
 T=/sys/kernel/mm/transparent_hugepage
@@ -8,7 +8,7 @@ T=/sys/kernel/mm/transparent_hugepage
 # the status JSON without counters, which move on their own
 settings_json() {
 	"$THP" status --json --no-procs | jq -S 'del(.vmstat, .meminfo, .hugetlb, .processes,
-		.fault_fallback_ratio, .verdict.now) | .sizes |= map(del(.stats)) |
+		.fault_fallback_ratio, .verdict.now, .vm.allocstall) | .sizes |= map(del(.stats)) |
 		.khugepaged |= map(select(.name != "full_scans" and .name != "pages_collapsed"))'
 }
 size_kb() { case $1 in *K) echo "${1%K}" ;; *M) echo $((${1%M} * 1024)) ;; *G) echo $((${1%G} * 1048576)) ;; esac; }
@@ -16,6 +16,7 @@ key_path() {
 	case $1 in
 	khugepaged.*) echo "$T/khugepaged/${1#khugepaged.}" ;;
 	hugepages.*) s=${1#hugepages.}; echo "$T/hugepages-$(size_kb "${s%%.*}")kB/${s#*.}" ;;
+	vm.*) echo "/proc/sys/vm/${1#vm.}" ;;
 	*) echo "$T/$1" ;;
 	esac
 }
@@ -86,15 +87,19 @@ else
 	# signals while strace holds the write to defrag
 	dv=$(other_value defrag)
 	ev=$(other_value enabled)
+	# held_live SIG [FILE VALUE KEY=VALUE...]: a live 'thp set' held in its
+	# write to FILE (default: defrag) until FILE holds VALUE, then sent SIG
 	held_live() {
+		sig=$1 hfile=${2:-$T/defrag} hval=${3:-$dv}
+		[ $# -gt 3 ] && shift 3 || set -- enabled="$ev" defrag="$dv" khugepaged.max_ptes_none=0
 		rm -f "$st/pid"
-		strace -f -qq -o /dev/null -P "$T/defrag" -e trace=write -e inject=write:delay_exit=1000000 \
-			sh -c "echo \$\$ > '$st/pid'; exec '$THP' set -s '$st/held' enabled=$ev defrag=$dv khugepaged.max_ptes_none=0" \
+		strace -f -qq -o /dev/null -P "$hfile" -e trace=write -e inject=write:delay_exit=1000000 \
+			sh -c "echo \$\$ > '$st/pid'; exec '$THP' set -s '$st/held' $*" \
 			> /dev/null 2>&1 &
 		spid=$!
 		i=0
-		while [ "$(file_value "$T/defrag")" != "$dv" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-		kill -"$1" "$(cat "$st/pid")"
+		while [ "$(file_value "$hfile")" != "$hval" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+		kill -"$sig" "$(cat "$st/pid")"
 		{ wait "$spid"; } 2> /dev/null
 	}
 	if ! strace -f -qq -o /dev/null true 2> /dev/null; then
@@ -105,6 +110,16 @@ else
 			settings_json > "$st/after"
 			expect "SIG$sig during a live set leaves the old state" cmp -s "$st/before" "$st/after"
 		done
+		W=/proc/sys/vm/watermark_scale_factor
+		if [ -f "$W" ] && [ -f /proc/sys/vm/compaction_proactiveness ]; then
+			pv=$(other_value vm.compaction_proactiveness)
+			wv=$(other_value vm.watermark_scale_factor)
+			held_live TERM "$W" "$wv" enabled="$ev" vm.compaction_proactiveness="$pv" vm.watermark_scale_factor="$wv"
+			settings_json > "$st/after"
+			expect "SIGTERM during a live set of vm.* sysctls puts them back" cmp -s "$st/before" "$st/after"
+		else
+			skip "vm.* sysctls interrupted by a signal: this kernel lacks watermark_scale_factor or compaction_proactiveness"
+		fi
 		held_live KILL
 		expect "SIGKILL during a live set leaves it half done" [ "$(file_value "$T/defrag")" = "$dv" ]
 		expect "SIGKILL during a live set leaves the journal" [ -f /run/thp/journal ]
@@ -114,22 +129,43 @@ else
 		expect "restore after SIGKILL gives the old state" cmp -s "$st/before" "$st/after"
 	fi
 
-	# the files persist writes are applied as written by the boot-time tools
+	# the files persist writes are applied as written by the boot-time tools:
+	# THP settings by systemd-tmpfiles and the unit, vm.* ones by sysctl
+	grep -v '^vm\.' "$st/all" > "$st/sys"
+	grep '^vm\.' "$st/all" > "$st/vm"
 	# shellcheck disable=SC2046
-	"$THP" persist -o "$st/thp.conf" $(cat "$st/all") > /dev/null
-	"$THP" persist --systemd -o "$st/thp.service" $(cat "$st/all") > /dev/null
+	"$THP" persist -o "$st/thp.conf" $(cat "$st/sys") > /dev/null
+	# shellcheck disable=SC2046
+	"$THP" persist --systemd -o "$st/thp.service" $(cat "$st/sys") > /dev/null
 	if command -v systemd-tmpfiles > /dev/null; then
 		expect "systemd-tmpfiles applies the drop-in" systemd-tmpfiles --create "$st/thp.conf"
 		expect "after the drop-in, every setting has its persisted value" \
-			[ "$("$THP" diff --json "$st/orig" | jq .differences)" = "$(wc -l < "$st/all")" ]
+			[ "$("$THP" diff --json "$st/orig" | jq .differences)" = "$(wc -l < "$st/sys")" ]
 		"$THP" restore "$st/orig" > /dev/null
 	else
 		skip "tmpfiles drop-in applied: systemd-tmpfiles is not installed"
 	fi
+	if [ ! -s "$st/vm" ]; then
+		skip "sysctl.d drop-in applied: this kernel has none of the vm.* sysctls"
+	elif ! command -v sysctl > /dev/null; then
+		skip "sysctl.d drop-in applied: sysctl (procps) is not installed"
+	else
+		# shellcheck disable=SC2046
+		expect "persist writes the vm.* sysctls to a sysctl.d file" \
+			"$THP" persist -o "$st/90-thp.conf" $(cat "$st/vm") > /dev/null
+		expect "sysctl applies the sysctl.d drop-in" sysctl -q -p "$st/90-thp.conf"
+		expect "after the sysctl.d drop-in, every vm.* setting has its persisted value" \
+			[ "$("$THP" diff --json "$st/orig" | jq .differences)" = "$(wc -l < "$st/vm")" ]
+		expect "restore puts the vm.* sysctls back" "$THP" restore "$st/orig" > /dev/null
+		for k in $(sed 's/=.*//' "$st/vm"); do
+			expect "$k is back at its saved value" \
+				[ "$(file_value "$(key_path "$k")")" = "$(sed -n "s/^$k=//p" "$st/orig")" ]
+		done
+	fi
 	sed -n "s/^ExecStart=\/bin\/sh -c '\(.*\)'$/\1/p" "$st/thp.service" > "$st/unit.sh"
 	expect "the unit's commands run" sh -e "$st/unit.sh"
 	expect "after the unit, every setting has its persisted value" \
-		[ "$("$THP" diff --json "$st/orig" | jq .differences)" = "$(wc -l < "$st/all")" ]
+		[ "$("$THP" diff --json "$st/orig" | jq .differences)" = "$(wc -l < "$st/sys")" ]
 	"$THP" restore "$st/orig" > /dev/null
 	rc=$("$THP" persist --check > /dev/null 2>&1; echo $?)
 	expect_sh "persist --check on this host runs (exit 0 or 3, got $rc)" '[ "$rc" = 0 ] || [ "$rc" = 3 ]'

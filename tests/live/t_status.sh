@@ -11,7 +11,7 @@ if [ ! -d "$T" ]; then
 	skip "status: this kernel has no $T"
 else
 	vm_before=$(mktemp)
-	grep -E '^(thp_|compact_)' /proc/vmstat > "$vm_before"
+	grep -E '^(thp_|compact_|allocstall_|pgscan_kswapd |pgscan_direct )' /proc/vmstat > "$vm_before"
 	"$THP" status --json > "$json"
 	expect "status --json exits 0 and is JSON" jq -e '.schema == "thp-status/1"' "$json" >/dev/null
 	for f in "$T"/*; do
@@ -46,7 +46,7 @@ else
 	done
 	expect "number of sizes" [ "$nsizes" = "$(jq '.sizes | length' "$json")" ]
 	# vmstat counters only grow: the JSON value lies between two live reads
-	grep -E '^(thp_|compact_)' /proc/vmstat > "$vm_before.after"
+	grep -E '^(thp_|compact_|allocstall_|pgscan_kswapd |pgscan_direct )' /proc/vmstat > "$vm_before.after"
 	while read -r k v0; do
 		v1=$(awk -v k="$k" '$1 == k {print $2}' "$vm_before.after")
 		got=$(jq -r --arg k "$k" '.vmstat[$k]' "$json")

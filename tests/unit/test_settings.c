@@ -105,16 +105,17 @@ static void capture_records_the_table(void **state)
 
 	for (int i = 0; i < thp_nsetting_descs; i++) {
 		const struct thp_setting_desc *d = &thp_setting_descs[i];
-		char dir[256];
+		char dir[256], path[320];
 		bool found = false;
 
 		if (!(d->flags & THP_CAPTURE))
 			continue;
 		thp_place_dir(d->place, 65536, dir, sizeof(dir));
+		snprintf(path, sizeof(path), "%s/%s", dir, d->file);
 		for (int j = 0; thp_capture_host_paths[j] && !found; j++) {
 			size_t n = strlen(thp_capture_host_paths[j]);
-			found = fnmatch(thp_capture_host_paths[j], dir, FNM_PATHNAME | FNM_LEADING_DIR) == 0 ||
-				(strncmp(dir, thp_capture_host_paths[j], n) == 0 && (!dir[n] || dir[n] == '/'));
+			found = fnmatch(thp_capture_host_paths[j], path, FNM_PATHNAME | FNM_LEADING_DIR) == 0 ||
+				(strncmp(path, thp_capture_host_paths[j], n) == 0 && (!path[n] || path[n] == '/'));
 		}
 		if (!found)
 			fail_msg("capture records no path above %s/%s", dir, d->file);
