@@ -108,10 +108,8 @@ static bool help_only(int argc, char **argv)
  * status after saying why C cannot run here. */
 static int check_rules(const struct command *c, const struct thp_ctx *ctx)
 {
-	if ((c->flags & LIVE_ONLY) && !ctx->root.live) {
-		thp_err("%s: works on the running kernel only; it cannot be used with --root", c->name);
-		return thp_usage_error(c->name);
-	}
+	if ((c->flags & LIVE_ONLY) && thp_live_only(ctx, NULL))
+		return 2;
 	return c->flags & NEEDS_ROOT ? thp_need_root(ctx, NULL) : 0;
 }
 

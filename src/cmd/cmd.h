@@ -197,4 +197,10 @@ int thp_usage_error(const char *cmd);
  * Only commands marked WRITES in main's table ask it with a WHAT. */
 int thp_need_root(const struct thp_ctx *ctx, const char *what);
 
+/* Returns 0 on the live host. Below a recorded tree says "thp: CMD: WHAT
+ * works on the running kernel only; it cannot be used with --root" (WHAT
+ * NULL: the whole command, as main's LIVE_ONLY) and returns 2, the exit
+ * status of a usage error. */
+int thp_live_only(const struct thp_ctx *ctx, const char *what);
+
 #endif

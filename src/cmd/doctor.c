@@ -396,10 +396,8 @@ int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
 		thp_err("doctor: unexpected argument '%s'", argv[optind]);
 		return thp_usage_error("doctor");
 	}
-	if (sample > 0 && !ctx->root.live) {
-		thp_err("doctor: --sample needs the live host, not a capture ('%s')", ctx->root.path);
+	if (sample > 0 && thp_live_only(ctx, "--sample"))
 		return 2;
-	}
 	if (thp_diagnose(&ctx->root, sample, &d)) {
 		thp_err("out of memory");
 	} else {

@@ -611,6 +611,8 @@ int cmd_show(struct thp_ctx *ctx, int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
+	if (o.tlb > 0 && thp_live_only(ctx, "--tlb"))
+		return 2;
 	err = thp_pstatus_read(&ctx->root, o.pid, &st);
 	if (err)
 		return proc_error(o.pid, "status", err);

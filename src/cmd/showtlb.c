@@ -181,10 +181,6 @@ int thp_show_tlb(struct thp_ctx *ctx, const struct thp_pstatus *st, double secs,
 	uint64_t walk_config = 0;
 	int n = 0, err;
 
-	if (!ctx->root.live) {
-		thp_err("show: --tlb needs the live host, not a recorded tree ('%s')", ctx->root.path);
-		return 1;
-	}
 	if (!(s = calloc(THREADS_MAX, sizeof(*s)))) {
 		thp_err("out of memory");
 		return 1;

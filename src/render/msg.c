@@ -63,6 +63,18 @@ int thp_need_root(const struct thp_ctx *ctx, const char *what)
 	return 1;
 }
 
+int thp_live_only(const struct thp_ctx *ctx, const char *what)
+{
+	if (ctx->root.live)
+		return 0;
+	if (what)
+		thp_err("%s: %s works on the running kernel only; it cannot be used with --root",
+			ctx->cmd, what);
+	else
+		thp_err("%s: works on the running kernel only; it cannot be used with --root", ctx->cmd);
+	return thp_usage_error(ctx->cmd);
+}
+
 void thp_err(const char *fmt, ...)
 {
 	va_list ap;
