@@ -1,15 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Benchmark of 'thp show PID --folios' (as root) on a process with 8 GiB
-# resident, once all PMD-mapped THP and once all 4 KiB pages: GiB analysed
-# per second, next to the floor of reading the same pagemap and kpageflags
-# entries with pread (build/bench/rawpread).
+# Benchmark of 'thp show PID --folios --rollup' (as root) on a process with
+# 8 GiB resident, once all PMD-mapped THP and once all 4 KiB pages, next to
+# its floor: build/bench/rawpread reads the same pagemap (512 KiB at a time)
+# and one kpageflags pread per run of contiguous page frames, and nothing else.
+# Runs are interleaved (bench/interleave.py); the targets: 4 KiB pages at most
+# 1.10x the floor, all PMD at most 10 ms. THPMAPS=PATH adds the kernel's
+# tools/mm/thpmaps (a copy that takes 'PID' and prints the rollup) to the runs.
 set -eu
 cd "$(dirname "$0")/.."
 THP=${THP:-./thp}
 HOG=${HOG:-build/tests/hog}
 RAW=${RAW:-build/bench/rawpread}
 MIB=${BENCH_FOLIOS_MIB:-8192}
+THPMAPS=${THPMAPS:-}
 if [ "$(id -u)" -ne 0 ]; then
 	echo "bench/folios.sh: skipped, --folios needs root"
 	exit 0
@@ -26,12 +30,16 @@ for mode in --huge --nohuge; do
 	i=0
 	while ! grep -q ready "$out/ready" 2>/dev/null && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
 	huge=$(awk '/^AnonHugePages:/ {print $2}' "/proc/$pid/smaps_rollup")
-	hyperfine -N --warmup 2 --runs "${BENCH_RUNS:-10}" --export-json "$out/r.json" \
-		-n "thp show --rollup" "$THP show $pid --rollup" \
-		-n "raw pread" "$RAW $pid" > /dev/null
 	echo "== $MIB MiB resident, $mode (AnonHugePages $huge kB)"
-	jq -r --argjson g "$MIB" '.results[] | "\(.command): median \(.median * 1000 | . * 100 | round / 100) ms, \($g / 1024 / .median | . * 10 | round / 10) GiB/s"' "$out/r.json"
-	jq -r '.results as $r | "ratio thp / raw pread: \(($r[0].median / $r[1].median) * 100 | round / 100)"' "$out/r.json"
+	set -- "floor (rawpread)=$RAW $pid" "thp show --folios --rollup=$THP show $pid --folios --rollup"
+	[ -n "$THPMAPS" ] && set -- "$@" "thpmaps=$THPMAPS $pid"
+	bench/interleave.py "$@"
+	if [ "$mode" = --huge ]; then
+		echo "target: thp at most 10 ms"
+	else
+		echo "target: thp at most 1.10x the floor"
+	fi
+	[ -n "$THPMAPS" ] || echo "thpmaps: not run (THPMAPS=PATH names a copy of tools/mm/thpmaps)"
 	exec 9>&-
 	wait
 done

@@ -113,7 +113,17 @@ static int collect(const struct thp_vma *v, void *ctx)
 	memset(r, 0, sizeof(*r));
 	r->v = *v;
 	r->why = thp_vma_why(v, &s->why);
-	if (s->scan_ok && v->m.rss) {
+	if (s->fr) {
+		int err = thp_folios_vma(s->fr, s->pagemap, v, &r->f);
+		if (err)
+			return err;
+		thp_folio_stats_add(&s->ftotal, &r->f);
+	}
+	if (r->f.walked) {
+		/* the page walk counted the PMD mappings: no second walk for them */
+		r->pmd = thp_folio_pmd(&r->f);
+		r->zero = r->f.huge_zero;
+	} else if (s->scan_ok && v->m.rss) {
 		struct thp_pmd_found f;
 		if (thp_pmd_scan_vma(s->pagemap, v, &f) == 0) {
 			r->pmd = f.pmd[THP_FOLIO_ANON] + f.pmd[THP_FOLIO_FILE];
@@ -124,12 +134,6 @@ static int collect(const struct thp_vma *v, void *ctx)
 	}
 	s->pmd_total += r->pmd;
 	s->zero_total += r->zero;
-	if (s->fr) {
-		int err = thp_folios_vma(s->fr, s->pagemap, v, &r->f);
-		if (err)
-			return err;
-		thp_folio_stats_add(&s->ftotal, &r->f);
-	}
 	s->n++;
 	return 0;
 }
@@ -584,7 +588,7 @@ static int show_maps(struct thp_ctx *ctx, struct show *s, const struct thp_pstat
 
 	snprintf(rel, sizeof(rel), "proc/%d/pagemap", (int)st->pid);
 	s->pagemap = thp_open(&ctx->root, rel);
-	s->scan_ok = s->pagemap >= 0; /* without pagemap, smaps alone */
+	s->scan_ok = s->pagemap >= 0 && thp_pmd_scan_works(s->pagemap); /* else smaps alone */
 	if (s->o->folios && s->pagemap < 0)
 		err = s->pagemap;
 	else

@@ -223,6 +223,17 @@ int thp_pmd_scan(int pm_fd, uint64_t start, uint64_t end, thp_pmd_range_fn fn, v
 	return 0;
 }
 
+static int no_range(uint64_t start, uint64_t end, unsigned kind, void *ctx)
+{
+	(void)start, (void)end, (void)kind, (void)ctx;
+	return 0;
+}
+
+bool thp_pmd_scan_works(int pm_fd)
+{
+	return thp_pmd_scan(pm_fd, 0, (uint64_t)sysconf(_SC_PAGESIZE), no_range, NULL) == 0;
+}
+
 /* Adds a PMD-mapped range to the thp_pmd_found CTX. */
 static void found_add(struct thp_pmd_found *f, uint64_t len, unsigned kind)
 {

@@ -78,6 +78,9 @@ typedef int (*thp_pmd_range_fn)(uint64_t start, uint64_t end, unsigned kind, voi
  * non-zero value, or -errno. */
 int thp_pmd_scan(int pagemap_fd, uint64_t start, uint64_t end, thp_pmd_range_fn fn, void *ctx);
 
+/* True when PAGEMAP_FD answers PAGEMAP_SCAN (asked about an empty page). */
+bool thp_pmd_scan_works(int pagemap_fd);
+
 /* What PAGEMAP_SCAN found PMD-mapped in one VMA, in bytes. */
 struct thp_pmd_found {
 	uint64_t pmd[2]; /* [THP_FOLIO_ANON], [THP_FOLIO_FILE] */

@@ -381,6 +381,8 @@ int thp_except_advised_read(const struct thp_root *root, pid_t pid, const struct
 	int err;
 
 	memset(e, 0, sizeof(*e));
+	if (!thp_except_advised_possible(c) || c->proc_thp_enabled != 1)
+		return 0; /* no mapping could be evidence: smaps (a walk of every page table) is not read */
 	err = thp_smaps_read(root, pid, ea_vma, &w);
 	return err > 0 ? 0 : err;
 }

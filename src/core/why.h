@@ -116,7 +116,8 @@ void thp_except_advised_evidence(const struct thp_vma *v, const struct thp_why_c
 bool thp_except_advised_inferred(const struct thp_ea_evidence *e);
 
 /* Reads /proc/PID/smaps and gathers the evidence of process PID (whose
- * THP_enabled C->proc_thp_enabled holds) into E. Returns 0 or -errno. */
+ * THP_enabled C->proc_thp_enabled holds) into E; reads nothing (E empty) when
+ * C rules the mode out. Returns 0 or -errno. */
 int thp_except_advised_read(const struct thp_root *root, pid_t pid, const struct thp_why_ctx *c,
 			    struct thp_ea_evidence *e);
 
