@@ -62,11 +62,11 @@ struct row {
 	struct thp_rollup r;
 	uint64_t pte;   /* VmPTE, summed over a group */
 	uint64_t npte;  /* processes that showed VmPTE */
-	struct thp_pstatus st, origin; /* origin.pid is 0 unless THP is off */
+	struct thp_pstatus st;
+	struct thp_pstatus *origin; /* who set THP off or except-advised; NULL when nobody */
 	char *cmd;
 	char *cgroup;
-	struct thp_folio_stats f;
-	bool has_folios;
+	struct thp_folio_stats *f; /* the page walk (--folios); NULL when it did not run */
 };
 
 struct opts {
@@ -258,15 +258,24 @@ static struct row *add_row(struct scan *sc)
 }
 
 /* THP off and who set it, or PR_THP_DISABLE_EXCEPT_ADVISED when the
- * host lets it be inferred (policy 'always', Linux 6.18+), and who set it. */
-static void proc_state(struct scan *sc, struct row *row)
+ * host lets it be inferred (policy 'always', Linux 6.18+), and who set it.
+ * Returns 0 or -ENOMEM. */
+static int proc_state(struct scan *sc, struct row *row)
 {
 	struct thp_ea_evidence e = { 0, 0 };
+	struct thp_pstatus origin = { 0 };
 
 	if (row->st.thp_enabled == 0)
-		thp_thp_origin(sc->root, &row->st, &row->origin);
-	else if (sc->infer && thp_except_advised_infer(sc->root, &row->st, &sc->why, &e, &row->origin))
+		thp_thp_origin(sc->root, &row->st, &origin);
+	else if (sc->infer && thp_except_advised_infer(sc->root, &row->st, &sc->why, &e, &origin))
 		row->st.except_advised = true;
+	if (!origin.pid)
+		return 0;
+	row->origin = malloc(sizeof(*row->origin));
+	if (!row->origin)
+		return -ENOMEM;
+	*row->origin = origin;
+	return 0;
 }
 
 /* Reads one process and keeps it as a row when it passes the filters. */
@@ -321,12 +330,13 @@ static int scan_proc(pid_t pid, void *ctx)
 	row->pte = st.pte;
 	row->npte = st.has_pte;
 	row->st = st;
-	proc_state(sc, row);
+	if (proc_state(sc, row))
+		return -ENOMEM;
 	row->cmd = strdup(cmd);
 	row->cgroup = strdup(cgpath);
-	row->f = f;
-	row->has_folios = sc->fr && !err;
-	return row->cmd && row->cgroup ? 0 : -ENOMEM;
+	if (sc->fr && !err && (row->f = malloc(sizeof(*row->f))))
+		*row->f = f;
+	return row->cmd && row->cgroup && (row->f || !sc->fr || err) ? 0 : -ENOMEM;
 }
 
 static uint64_t row_num(const struct row *r, enum col c)
@@ -353,7 +363,7 @@ static const char *row_text(const struct row *r, enum col c, struct scan *sc, ch
 	case C_USER: return thp_user_name(&sc->users, r->uid);
 	case C_COMMAND: return r->cmd;
 	case C_CGROUP: return r->cgroup;
-	case C_THP_STATE: return out_thp_state(buf, cap, &r->st, r->origin.pid ? &r->origin : NULL);
+	case C_THP_STATE: return out_thp_state(buf, cap, &r->st, r->origin);
 	default: return "";
 	}
 }
@@ -392,6 +402,18 @@ static const char *group_key(struct scan *sc, const struct row *r)
 }
 
 /* Folds rows with the same --by key into the first of them. */
+/* Adds *FROM to *INTO (taking it over when *INTO is NULL); *FROM ends NULL. */
+static void folio_merge(struct thp_folio_stats **into, struct thp_folio_stats **from)
+{
+	if (*from && *into) {
+		thp_folio_stats_add(*into, *from);
+		free(*from);
+	} else if (*from) {
+		*into = *from;
+	}
+	*from = NULL;
+}
+
 static void group_rows(struct scan *sc)
 {
 	size_t out = 0;
@@ -414,26 +436,29 @@ static void group_rows(struct scan *sc)
 			rollup_add(&g->r, &r->r);
 			g->pte += r->pte;
 			g->npte += r->npte;
-			thp_folio_stats_add(&g->f, &r->f);
-			g->has_folios |= r->has_folios;
+			folio_merge(&g->f, &r->f);
 			g->nprocs++;
 			free(r->cmd);
 			free(r->cgroup);
+			free(r->origin);
 		}
 	}
 	sc->n = out;
 }
 
-static void totals(const struct scan *sc, struct row *t)
+/* Sums the rows into T; its folio sums, when a row has any, go to F. */
+static void totals(const struct scan *sc, struct row *t, struct thp_folio_stats *f)
 {
 	memset(t, 0, sizeof(*t));
-	t->nprocs = 0;
+	memset(f, 0, sizeof(*f));
 	for (size_t i = 0; i < sc->n; i++) {
 		rollup_add(&t->r, &sc->rows[i].r);
 		t->pte += sc->rows[i].pte;
 		t->npte += sc->rows[i].npte;
-		thp_folio_stats_add(&t->f, &sc->rows[i].f);
-		t->has_folios |= sc->rows[i].has_folios;
+		if (sc->rows[i].f) {
+			thp_folio_stats_add(f, sc->rows[i].f);
+			t->f = f;
+		}
 		t->nprocs += sc->rows[i].nprocs;
 	}
 }
@@ -463,8 +488,8 @@ static const char *cell(struct scan *sc, const struct row *r, enum col c, bool t
 /* Value of folio column I of row R: the summary columns, then --by-size. */
 static uint64_t folio_value(const struct scan *sc, const struct row *r, int i)
 {
-	return i < OUT_FOLIO_COLS ? out_folio_col_value(&r->f, i)
-				  : thp_folio_order_bytes(&r->f, sc->size_order[i - OUT_FOLIO_COLS]);
+	return i < OUT_FOLIO_COLS ? out_folio_col_value(r->f, i)
+				  : thp_folio_order_bytes(r->f, sc->size_order[i - OUT_FOLIO_COLS]);
 }
 
 #define MAXCOLS (NCOLS * 2 + OUT_FOLIO_COLS + SIZES_MAX)
@@ -498,7 +523,7 @@ static void print_table(struct scan *sc, size_t shown, const struct row *total)
 		for (int i = 0; i < n; i++)
 			v[i] = cell(sc, r, o->cols[i], r == total, buf[i], sizeof(buf[i]));
 		for (int i = 0; i < nf; i++)
-			v[n + i] = r->has_folios ? out_size(buf[n + i], sizeof(buf[n + i]), folio_value(sc, r, i), o->bytes)
+			v[n + i] = r->f ? out_size(buf[n + i], sizeof(buf[n + i]), folio_value(sc, r, i), o->bytes)
 						 : "-";
 		out_table_row(t, v);
 	}
@@ -523,18 +548,18 @@ static struct json_object *row_json(struct scan *sc, const struct row *r, bool g
 	out_json_rollup(j, &r->r);
 	json_object_object_add(j, "pte", r->npte ? out_json_u64(r->pte) : NULL);
 	if (!group)
-		out_json_thp_state(j, &r->st, r->origin.pid ? &r->origin : NULL);
+		out_json_thp_state(j, &r->st, r->origin);
 	if (sc->o->folios) {
-		json_object_object_add(j, "folios", r->has_folios ? out_folio_json(&r->f) : NULL);
-		json_object_object_add(j, "mthp", r->has_folios ? out_json_u64(thp_folio_mthp(&r->f)) : NULL);
-		json_object_object_add(j, "huge_zero_mapped", r->has_folios ? out_json_u64(r->f.huge_zero) : NULL);
+		json_object_object_add(j, "folios", r->f ? out_folio_json(r->f) : NULL);
+		json_object_object_add(j, "mthp", r->f ? out_json_u64(thp_folio_mthp(r->f)) : NULL);
+		json_object_object_add(j, "huge_zero_mapped", r->f ? out_json_u64(r->f->huge_zero) : NULL);
 	}
 	if (sc->nsizes) {
 		struct json_object *bs = json_object_new_object();
 		char key[32];
 		for (int i = 0; i < sc->nsizes; i++) {
 			snprintf(key, sizeof(key), "%" PRIu64, sc->size_bytes[i]);
-			json_object_object_add(bs, key, r->has_folios ? out_json_u64(thp_folio_order_bytes(&r->f, sc->size_order[i]))
+			json_object_object_add(bs, key, r->f ? out_json_u64(thp_folio_order_bytes(r->f, sc->size_order[i]))
 							       : NULL);
 		}
 		json_object_object_add(j, "by_size", bs);
@@ -694,7 +719,7 @@ static void pick_sizes(struct scan *sc)
 		bool keep = on(z->anon_effective) || on(z->shmem_effective);
 
 		for (size_t k = 0; order > 0 && !keep && k < sc->n; k++)
-			keep = thp_folio_order_bytes(&sc->rows[k].f, order) > 0;
+			keep = sc->rows[k].f && thp_folio_order_bytes(sc->rows[k].f, order) > 0;
 		if (order > 0 && keep) {
 			sc->size_bytes[sc->nsizes] = z->bytes;
 			sc->size_order[sc->nsizes++] = order;
@@ -730,6 +755,7 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	struct opts o = { 0 };
 	struct scan sc = { 0 };
 	struct row total;
+	struct thp_folio_stats total_f;
 	size_t shown;
 	char mthp[256], line[200];
 	int rc = parse_opts(ctx, &o, argc, argv), err = 0;
@@ -786,7 +812,7 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 		qsort(sc.rows, sc.n, sizeof(sc.rows[0]), cmp_rows);
 	shown = o.limit >= 0 && (size_t)o.limit < sc.n ? (size_t)o.limit : sc.n;
 	if (o.totals)
-		totals(&sc, &total);
+		totals(&sc, &total, &total_f);
 	if (o.json)
 		print_json(&sc, shown, o.totals ? &total : NULL);
 	else if (sc.n == 0 && !o.all)
@@ -809,6 +835,8 @@ out:
 	for (size_t i = 0; i < sc.n; i++) {
 		free(sc.rows[i].cmd);
 		free(sc.rows[i].cgroup);
+		free(sc.rows[i].f);
+		free(sc.rows[i].origin);
 	}
 	free(sc.rows);
 	free(sc.host);
