@@ -665,6 +665,9 @@ int cmd_watch(struct thp_ctx *ctx, int argc, char **argv)
 			thp_root_close(&o.replay[i]);
 		return thp_usage_error("watch");
 	}
+	/* each interval reads the same files: keep them open (without memory, reopen them) */
+	if (!o.nreplay)
+		(void)thp_root_keep_open(&ctx->root);
 	rc = run(&ctx->root, &o);
 	for (int i = 0; i < o.nreplay; i++)
 		thp_root_done(&o.replay[i]);

@@ -37,6 +37,7 @@ int thp_root_open(struct thp_root *r, const char *path)
 	if (strlen(path) >= sizeof(r->path))
 		return -ENAMETOOLONG;
 	r->escape = NULL;
+	r->kept = NULL;
 	r->fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (r->fd < 0)
 		return -errno;
@@ -53,8 +54,37 @@ int thp_root_open(struct thp_root *r, const char *path)
 	return 0;
 }
 
+#define KEPT_SLOTS 512 /* open addressing; a file past 3/4 of it is not kept */
+
+struct thp_root_kept {
+	size_t n;
+	struct {
+		char *rel;
+		int fd;
+	} slot[KEPT_SLOTS];
+};
+
+int thp_root_keep_open(struct thp_root *r)
+{
+	if (!r->kept)
+		r->kept = calloc(1, sizeof(*r->kept));
+	return r->kept ? 0 : -ENOMEM;
+}
+
+static void kept_close(struct thp_root_kept *k)
+{
+	for (size_t i = 0; k && i < KEPT_SLOTS; i++)
+		if (k->slot[i].rel) {
+			close(k->slot[i].fd);
+			free(k->slot[i].rel);
+		}
+	free(k);
+}
+
 void thp_root_close(struct thp_root *r)
 {
+	kept_close(r->kept);
+	r->kept = NULL;
 	if (r->fd >= 0)
 		close(r->fd);
 	r->fd = -1;
@@ -397,12 +427,49 @@ int thp_open(const struct thp_root *r, const char *rel)
 	return regular(thp_root_openat(r, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0));
 }
 
-/* Reads FD into BUF from *LEN on until end of file or CAP-1 bytes.
+/* The slot of REL in K: where it is kept, or the free slot it would take. */
+static size_t kept_slot(const struct thp_root_kept *k, const char *rel)
+{
+	size_t h = 5381;
+
+	for (const char *c = rel; *c; c++)
+		h = h * 33 + (unsigned char)*c;
+	for (h %= KEPT_SLOTS; k->slot[h].rel && strcmp(k->slot[h].rel, rel) != 0; h = (h + 1) % KEPT_SLOTS)
+		;
+	return h;
+}
+
+/* Opens REL below R as thp_open(), or gives the descriptor kept for it.
+ * *KEPT: R keeps it (the caller must not close it). */
+static int open_kept(const struct thp_root *r, const char *rel, bool *kept)
+{
+	struct thp_root_kept *k = r->kept;
+	size_t i;
+	int fd;
+
+	*kept = false;
+	if (!k)
+		return thp_open(r, rel);
+	i = kept_slot(k, rel);
+	if (k->slot[i].rel) {
+		*kept = true;
+		return k->slot[i].fd;
+	}
+	fd = thp_open(r, rel);
+	if (fd < 0 || k->n >= KEPT_SLOTS * 3 / 4 || !(k->slot[i].rel = strdup(rel)))
+		return fd;
+	k->slot[i].fd = fd;
+	k->n++;
+	*kept = true;
+	return fd;
+}
+
+/* Reads FD into BUF from offset *LEN on until end of file or CAP-1 bytes.
  * Returns 0 at end of file, 1 when BUF is full, or -errno. */
 static int fill(int fd, char *buf, size_t cap, size_t *len)
 {
 	while (*len + 1 < cap) {
-		ssize_t n = read(fd, buf + *len, cap - 1 - *len);
+		ssize_t n = pread(fd, buf + *len, cap - 1 - *len, (off_t)*len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -417,18 +484,20 @@ static int fill(int fd, char *buf, size_t cap, size_t *len)
 ssize_t thp_read_buf(const struct thp_root *r, const char *rel, char *buf, size_t cap)
 {
 	size_t len = 0;
-	int fd = thp_open(r, rel), rc;
+	bool kept;
+	int fd = open_kept(r, rel, &kept), rc;
 
 	if (fd < 0)
 		return fd;
 	rc = fill(fd, buf, cap, &len);
-	close(fd);
+	if (!kept)
+		close(fd);
 	buf[len] = '\0';
 	return rc < 0 ? rc : (ssize_t)len;
 }
 
-/* Reads all of FD (closed after) into a malloc'd *OUT, as thp_read(). */
-static int read_all(int fd, char **out, size_t *outlen)
+/* Reads all of FD (closed after unless KEPT) into a malloc'd *OUT, as thp_read(). */
+static int read_all(int fd, bool kept, char **out, size_t *outlen)
 {
 	size_t cap = 8192, len = 0;
 	char *buf = NULL, *nb;
@@ -447,7 +516,8 @@ static int read_all(int fd, char **out, size_t *outlen)
 		rc = fill(fd, buf, cap, &len);
 		cap *= 2;
 	} while (rc == 1);
-	close(fd);
+	if (!kept)
+		close(fd);
 	if (rc < 0) {
 		free(buf);
 		return rc;
@@ -461,14 +531,17 @@ static int read_all(int fd, char **out, size_t *outlen)
 
 int thp_read(const struct thp_root *r, const char *rel, char **out, size_t *outlen)
 {
-	return read_all(thp_open(r, rel), out, outlen);
+	bool kept;
+	int fd = open_kept(r, rel, &kept);
+
+	return read_all(fd, kept, out, outlen);
 }
 
 int thp_read_user(const char *path, char **buf, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 
-	return read_all(regular(fd < 0 ? -errno : fd), buf, len);
+	return read_all(regular(fd < 0 ? -errno : fd), false, buf, len);
 }
 
 DIR *thp_opendir(const struct thp_root *r, const char *rel)

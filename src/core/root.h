@@ -25,6 +25,7 @@ struct thp_root {
 	char path[4096]; /* as given by the user, for messages */
 	bool live;       /* true when the root is "/" (the running kernel) */
 	struct thp_root_escape *escape; /* links leaving a recorded tree; NULL when live */
+	struct thp_root_kept *kept;     /* files kept open (thp_root_keep_open); NULL: none */
 };
 
 /* Largest file thp_read() accepts; longer files are cut here and flagged -EFBIG. */
@@ -33,6 +34,13 @@ struct thp_root {
 /* Opens PATH as root. Returns 0 or -errno. */
 int thp_root_open(struct thp_root *r, const char *path);
 void thp_root_close(struct thp_root *r);
+
+/* From now on thp_read_buf() and thp_read() keep each file they open below R
+ * open and read it again from its start instead of opening it anew: for a
+ * command that reads the same kernel files every interval (watch). Not for
+ * a root read from several threads. thp_root_close() closes the files.
+ * Returns 0 or -ENOMEM. */
+int thp_root_keep_open(struct thp_root *r);
 
 /* Strips leading '/' so that REL is resolved below the root. */
 const char *thp_rel(const char *rel);
