@@ -103,6 +103,8 @@ struct scan {
 	size_t n, cap;
 	struct thp_denied unreadable;
 	int missing;
+	uint64_t seen;                 /* processes looked at, for the progress count */
+	struct out_progress progress;
 	int folio_err;
 };
 
@@ -113,7 +115,8 @@ static void usage(void)
 	     "One row per process that holds huge pages (PMD-mapped THP, shmem or file PMD\n"
 	     "mappings, or hugetlbfs pages), largest THP first. Reads each process's\n"
 	     "smaps_rollup and status, one process at a time. smaps does not show mTHP\n"
-	     "(large folios mapped by PTEs): --folios finds them.\n"
+	     "(large folios mapped by PTEs): --folios finds them. A scan longer than a\n"
+	     "second counts the processes read on standard error (a terminal).\n"
 	     "\n"
 	     "Options:\n"
 	     "  -o, --output LIST   columns to show, comma-separated (see below)\n"
@@ -289,7 +292,10 @@ static int scan_proc(pid_t pid, void *ctx)
 	uint64_t held;
 	char cmd[4096], cg[8192] = "", cgpath[4096] = "";
 	struct row *row;
-	int err = thp_pstatus_read(sc->root, pid, &st);
+	int err;
+
+	out_progress(&sc->progress, "ps", ++sc->seen, "processes read");
+	err = thp_pstatus_read(sc->root, pid, &st);
 
 	if (err || thp_pstatus_kthread(&st))
 		return 0; /* exited, or a kernel thread */
@@ -785,6 +791,7 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 			return 1;
 		}
 	}
+	out_progress_init(&sc.progress);
 	if (o.pids) {
 		for (int i = 0; !err && i < o.npids; i++) {
 			struct thp_pstatus st;
@@ -797,6 +804,7 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	} else {
 		err = thp_proc_each(&ctx->root, scan_proc, &sc);
 	}
+	out_progress_end(&sc.progress);
 	if (err) {
 		thp_err("ps: cannot list processes: %s", thp_strerror(err));
 		rc = 1;

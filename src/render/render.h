@@ -107,4 +107,15 @@ int thp_flush(void);
  * returns 1, else returns RC. */
 int thp_stdout_done(int rc);
 
+/* A count on standard error while long work runs on a terminal: nothing in
+ * the first second, then "thp CMD: N UNIT" at most ten times a second, erased
+ * by out_progress_end(). Off when standard error is not a terminal. */
+struct out_progress {
+	double start, last;
+	bool tty, shown;
+};
+void out_progress_init(struct out_progress *p);
+void out_progress(struct out_progress *p, const char *cmd, uint64_t n, const char *unit);
+void out_progress_end(struct out_progress *p);
+
 #endif
