@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of resolving paths inside a recorded tree: every case through
  * thp_root_openat() (openat2 on this kernel) and through the component walk
- * that kernels before 5.6 use, with the same outcome. */
+ * that kernels before 5.6 use, with the same outcome; and of files kept open
+ * between reads. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -334,6 +335,34 @@ static void live_and_magic(void **state)
 	thp_root_close(&proc);
 }
 
+/* Files kept open (thp_root_keep_open) give their content now on each read,
+ * through both readers, and a file missing at first is found once it exists. */
+static void kept_open(void **state)
+{
+	struct thp_root r;
+	char buf[64], *all;
+
+	(void)state;
+	put("tree/kept", "1\n");
+	assert_int_equal(thp_root_open(&r, tree), 0);
+	assert_int_equal(thp_root_keep_open(&r), 0);
+	assert_int_equal(thp_read_buf(&r, "kept", buf, sizeof(buf)), 2);
+	assert_string_equal(buf, "1\n");
+	put("tree/kept", "22\n"); /* truncated in place: the same file, longer */
+	assert_int_equal(thp_read_buf(&r, "kept", buf, sizeof(buf)), 3);
+	assert_string_equal(buf, "22\n");
+	put("tree/kept", "3"); /* shorter */
+	assert_int_equal(thp_read(&r, "kept", &all, NULL), 0);
+	assert_string_equal(all, "3");
+	free(all);
+	assert_true(thp_read_buf(&r, "later", buf, sizeof(buf)) < 0);
+	put("tree/later", "here");
+	assert_int_equal(thp_read_buf(&r, "later", buf, sizeof(buf)), 4);
+	assert_string_equal(buf, "here");
+	thp_root_close(&r);
+	assert_null(r.kept);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +370,7 @@ int main(void)
 		cmocka_unit_test(names_the_link),
 		cmocka_unit_test(long_paths), cmocka_unit_test(writes),
 		cmocka_unit_test(links_as_links), cmocka_unit_test(live_and_magic),
+		cmocka_unit_test(kept_open),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
