@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rawpread - the floor of 'thp show PID --folios': pread a process's pagemap
- * for every resident mapping (512 KiB at a time) and the kpageflags entries of
- * each run of contiguous page frames, and nothing else.
- *   rawpread PID */
+ * for every mapping (512 KiB at a time) and the kpageflags entries of each run
+ * of contiguous page frames, and nothing else. Given several processes, it
+ * reads each in turn (the sum of the floors of 'thp ps --all --folios');
+ * one that cannot be read is skipped. --all: every process in /proc.
+ *   rawpread PID... | rawpread --all */
+#include <dirent.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,23 +17,26 @@
 
 static uint64_t pm[CHUNK], kf[CHUNK + 1];
 
-int main(int argc, char **argv)
+/* Reads the pagemap of process PID and the kpageflags of what it maps.
+ * Returns 0, or -1 when the process cannot be read. */
+static int floor_of(const char *pid, int kffd, uint64_t *entries, uint64_t *reads)
 {
 	char path[64], line[512];
 	FILE *maps;
-	int pmfd, kffd;
+	int pmfd;
 	long ps = sysconf(_SC_PAGESIZE);
-	uint64_t entries = 0, reads = 0;
 
-	if (argc != 2)
-		return fputs("usage: rawpread PID\n", stderr), 2;
-	snprintf(path, sizeof(path), "/proc/%s/maps", argv[1]);
+	snprintf(path, sizeof(path), "/proc/%s/maps", pid);
 	maps = fopen(path, "r");
-	snprintf(path, sizeof(path), "/proc/%s/pagemap", argv[1]);
+	snprintf(path, sizeof(path), "/proc/%s/pagemap", pid);
 	pmfd = open(path, O_RDONLY);
-	kffd = open("/proc/kpageflags", O_RDONLY);
-	if (!maps || pmfd < 0 || kffd < 0)
-		return perror("open"), 1;
+	if (!maps || pmfd < 0) {
+		if (maps)
+			fclose(maps);
+		if (pmfd >= 0)
+			close(pmfd);
+		return -1;
+	}
 	while (fgets(line, sizeof(line), maps)) {
 		unsigned long long start, end;
 		if (sscanf(line, "%llx-%llx", &start, &end) != 2 || strstr(line, "[vsyscall]"))
@@ -51,14 +57,43 @@ int main(int argc, char **argv)
 				while (j < n && (pm[j] >> 63) && (pm[j] & ((1ull << 55) - 1)) == pfn + (j - i))
 					j++;
 				if (pread(kffd, kf, (j - i + 1) * 8, (off_t)(pfn * 8)) < 0)
-					return perror("kpageflags"), 1;
-				reads++;
+					break;
+				(*reads)++;
 				i = j;
 			}
-			entries += n;
+			*entries += n;
 			v += n;
 		}
 	}
-	printf("%" PRIu64 " pagemap entries, %" PRIu64 " kpageflags reads\n", entries, reads);
+	fclose(maps);
+	close(pmfd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int kffd, done = 0;
+	uint64_t entries = 0, reads = 0;
+
+	if (argc < 2)
+		return fputs("usage: rawpread PID... | rawpread --all\n", stderr), 2;
+	kffd = open("/proc/kpageflags", O_RDONLY);
+	if (kffd < 0)
+		return perror("/proc/kpageflags"), 1;
+	if (strcmp(argv[1], "--all") == 0) {
+		DIR *d = opendir("/proc");
+		struct dirent *e;
+		while (d && (e = readdir(d)))
+			if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
+				done += floor_of(e->d_name, kffd, &entries, &reads) == 0;
+		if (d)
+			closedir(d);
+	}
+	for (int i = 1; i < argc && strcmp(argv[1], "--all") != 0; i++)
+		done += floor_of(argv[i], kffd, &entries, &reads) == 0;
+	if (!done)
+		return fputs("rawpread: no process could be read\n", stderr), 1;
+	printf("%d processes, %" PRIu64 " pagemap entries, %" PRIu64 " kpageflags reads\n", done, entries,
+	       reads);
 	return 0;
 }
