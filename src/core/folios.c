@@ -38,6 +38,8 @@ struct thp_pm_scan_arg {
 #define KPF_ZERO_PAGE (1ull << 24) /* with KPF_THP: the huge zero page */
 
 #define CHUNK 65536 /* pagemap entries per read: 512 KiB */
+#define GAP 16 /* page frames skipped to read two runs in one kpageflags pread (a system
+		* call costs about what 20 entries do) */
 #define SCAN_VEC 64
 
 struct thp_folio_reader {
@@ -47,6 +49,8 @@ struct thp_folio_reader {
 	unsigned cont_orders;
 	int scan; /* 1 works, 0 unsupported, -1 not tried yet */
 	uint64_t pm[CHUNK];
+	uint64_t kf_base; /* the page frame of kf[0] */
+	size_t kf_n;      /* entries of kf read for the current pagemap read */
 	uint64_t kf[CHUNK + 1];
 };
 
@@ -152,6 +156,40 @@ static int read_flags(struct thp_folio_reader *fr, uint64_t pfn, uint64_t *buf, 
 	return 0;
 }
 
+/* The end of the kpageflags window that starts at page frame LO for the run
+ * ending (exclusive) at HI, with the entry after it: grown over the pages of
+ * PM[M..N) that follow while each lies within GAP frames of it. */
+static uint64_t window_end(const uint64_t *pm, size_t m, size_t n, uint64_t lo, uint64_t hi)
+{
+	for (hi++; m < n; m++) {
+		uint64_t p = pm[m] & PM_PFN_MASK;
+
+		if (!(pm[m] & PM_PRESENT) || !p)
+			continue;
+		if (p < lo || p >= hi + GAP || p + 2 - lo > CHUNK + 1)
+			break;
+		if (p + 2 > hi)
+			hi = p + 2;
+	}
+	return hi;
+}
+
+/* Follows the pages of one run of contiguous page frames from VFN and PFN
+ * whose flags are F[0..N) and F[N] the frame after it. */
+static void walk_run(struct walk *w, uint64_t vfn, uint64_t pfn, const uint64_t *f, size_t n)
+{
+	uint64_t any = 0;
+
+	for (size_t k = 0; k < n; k++)
+		any |= f[k];
+	if (!(any & KPF_THP)) {
+		close_folio(w); /* what walk_page does for each page of it */
+		return;
+	}
+	for (size_t k = 0; k < n; k++)
+		walk_page(w, vfn + k, pfn + k, f[k], f[k + 1]);
+}
+
 /* Walks [START, END) of the address space page by page. */
 static int walk_range(struct thp_folio_reader *fr, int pm_fd, uint64_t start, uint64_t end,
 		      struct walk *w)
@@ -167,6 +205,7 @@ static int walk_range(struct thp_folio_reader *fr, int pm_fd, uint64_t start, ui
 		if (got < 8)
 			return -ESRCH; /* nothing more to read: the process has exited */
 		n = (size_t)got / 8;
+		fr->kf_n = 0;
 		for (size_t i = 0; i < n;) {
 			uint64_t pfn = fr->pm[i] & PM_PFN_MASK;
 			size_t j = i + 1;
@@ -179,12 +218,16 @@ static int walk_range(struct thp_folio_reader *fr, int pm_fd, uint64_t start, ui
 			}
 			while (j < n && (fr->pm[j] & PM_PRESENT) && (fr->pm[j] & PM_PFN_MASK) == pfn + (j - i))
 				j++;
-			/* one read per PFN run, with the entry after it for the tail check */
-			err = read_flags(fr, pfn, fr->kf, j - i + 1);
-			if (err)
-				return err;
-			for (size_t k = 0; k < j - i; k++)
-				walk_page(w, vfn + i + k, pfn + k, fr->kf[k], fr->kf[k + 1]);
+			/* one read per PFN run or window of close runs, with the
+			 * entry after each run for the tail check */
+			if (pfn < fr->kf_base || pfn + (j - i) + 1 > fr->kf_base + fr->kf_n) {
+				fr->kf_base = pfn;
+				fr->kf_n = window_end(fr->pm, j, n, pfn, pfn + (j - i)) - pfn;
+				err = read_flags(fr, pfn, fr->kf, fr->kf_n);
+				if (err)
+					return err;
+			}
+			walk_run(w, vfn + i, pfn, fr->kf + (pfn - fr->kf_base), j - i);
 			i = j;
 		}
 		vfn += n;
