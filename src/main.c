@@ -162,12 +162,9 @@ int main(int argc, char **argv)
 		thp_err("'%s' is not a thp command; see 'thp --help'", argv[0]);
 		return 2;
 	}
-	rc = thp_root_open(&ctx.root, rootdir);
-	if (rc) {
-		thp_err("cannot open root '%s': %s", rootdir, strerror(-rc));
+	if (thp_rootarg_open(&ctx.root, &ctx.rootarg, rootdir))
 		return 1;
-	}
 	rc = run(cmd, &ctx, argc, argv);
-	thp_root_done(&ctx.root);
+	thp_rootarg_close(&ctx.root, &ctx.rootarg);
 	return rc;
 }

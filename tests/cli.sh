@@ -48,6 +48,11 @@ expect "capture to .tar.gz" sh -c "'$THP' --root $FX capture -o '$tmp/cap.tar.gz
 mkdir "$tmp/x" && tar -xzf "$tmp/cap.tar.gz" -C "$tmp/x"
 expect "archive holds one folder named after it" [ -d "$tmp/x/cap/sys/kernel/mm/transparent_hugepage" ]
 expect "archive shows the same host" sh -c "'$THP' --root '$tmp/x/cap' status | diff '$tmp/want' -"
+expect "--root takes the archive itself" sh -c "'$THP' --root '$tmp/cap.tar.gz' status | diff '$tmp/want' -"
+expect "diff --root takes an archive: no difference from the tree it came from" sh -c "'$THP' --root $FX diff --root '$tmp/cap.tar.gz' > /dev/null"
+expect "--root of a file that is no archive: exit 1" [ "$(rc_err "$THP" --root "$tmp/want" status | sed 's/: [^:]*$//')" = "1|thp: cannot read capture archive '$tmp/want'" ]
+mkdir "$tmp/empty"
+expect "--root of a directory with neither proc nor sys: exit 1" [ "$(rc_err "$THP" --root "$tmp/empty" status)" = "1|thp: '$tmp/empty' does not look like a host root or a capture: it holds neither proc/ nor sys/" ]
 expect "capture --json reports files" sh -c "'$THP' --root $FX capture --json -o '$tmp/cap2' | jq -e '.files > 100' > /dev/null"
 # a capture records every file doctor reads: the same findings from the copy
 for fx in doctor-jemalloc doctor-vm-dmi doctor-persist-none doctor-inherited; do
@@ -195,7 +200,7 @@ done
 # thp collapse usage (the live suite collapses helper processes)
 expect "collapse without a PID: exit 2" [ "$(rc_err "$THP" collapse | cut -d'|' -f1)" = 2 ]
 expect "collapse with a bad range: exit 2" [ "$(rc_err "$THP" collapse 1 --range 3000-1000 | cut -d'|' -f1)" = 2 ]
-expect "collapse of a missing process: exit 1" [ "$(rc_err "$THP" collapse 2147483647)" = "1|thp: collapse: cannot open process 2147483647: no such process" ]
+expect "collapse of a missing process: exit 1" [ "$(rc_err "$THP" collapse 2147483647)" = "1|thp: collapse: no process 2147483647" ]
 
 # Strict numbers: every numeric argument is decimal without a leading zero
 # and in range, conflicting options are refused: a usage error (exit 2) that
@@ -361,5 +366,45 @@ for c in $cmds; do
 done
 kill "$wpid" 2> /dev/null # it may have ended: the live commands wait for the live lock
 wait "$wpid" 2> /dev/null
+# a process with no memory to look at gets one answer from every command
+sh -c 'sleep 0 & exec sleep 30' &
+zp=$!
+i=0
+while [ $i -lt 50 ] && ! grep -qs '^State:.Z' "/proc/$(cat "/proc/$zp/task/$zp/children" 2> /dev/null | tr -d ' ')/status"; do
+	sleep 0.1
+	i=$((i + 1))
+done
+z=$(cat "/proc/$zp/task/$zp/children" 2> /dev/null | tr -d ' ')
+if [ -n "$z" ] && grep -qs '^State:.Z' "/proc/$z/status"; then
+	for c in show ps collapse; do
+		a=$z
+		[ $c = ps ] && a="-p $z"
+		expect "$c on a zombie: exit 1, said so" [ "$(rc_err "$THP" $c $a)" = "1|thp: $c: process $z is a zombie: it has no memory" ]
+	done
+else
+	skip "zombie: no zombie process could be made here"
+fi
+kill "$zp"
+wait "$zp" 2> /dev/null
+if [ "$(cat /proc/2/comm 2> /dev/null)" = kthreadd ]; then
+	for c in show ps collapse; do
+		a=2
+		[ $c = ps ] && a="-p 2"
+		expect "$c on a kernel thread: exit 1, said so" [ "$(rc_err "$THP" $c $a)" = "1|thp: $c: process 2 is a kernel thread: it has no user memory" ]
+	done
+else
+	skip "kernel thread: PID 2 is not kthreadd here (a PID namespace)"
+fi
+if [ "$(id -u)" = 0 ]; then
+	expect "trace -p of no process: exit 1, said so" [ "$(rc_err "$THP" trace -p 999999 -d 1)" = "1|thp: trace: no process 999999" ]
+else
+	skip "trace -p of no process: trace needs root"
+fi
+if [ -d /sys/fs/cgroup ]; then
+	expect "ps --cgroup of no cgroup: exit 1, said so" [ "$(rc_err "$THP" ps --cgroup /no/such/cgroup)" = "1|thp: ps: no cgroup '/no/such/cgroup' (not below /sys/fs/cgroup, nor its v1 memory controller)" ]
+else
+	skip "ps --cgroup of no cgroup: no /sys/fs/cgroup here"
+fi
+expect "ps --cgroup '': exit 2" [ "$(rc_err "$THP" ps --cgroup '' | cut -d'|' -f1)" = 2 ]
 
 summary cli

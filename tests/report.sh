@@ -117,6 +117,10 @@ for a in link hard abs climb big bzip2.tar fifo; do
 	expect "hostile archive $a: the reason is named" grep -q "^thp: report: $tmp/$a: .*; skipped$" "$tmp/e"
 done
 expect "a FIFO named like an archive is not waited on" grep -q "fifo.tar.gz: it is not a regular file; skipped" "$tmp/e"
+for a in link hard abs climb big bzip2.tar fifo; do
+	case $a in *.tar) ;; *) a=$a.tar.gz ;; esac
+	expect "hostile archive $a as --root: refused, exit 1" [ "$(rc_of timeout 20 "$THP" --root "$tmp/$a" status)" = 1 ]
+done
 # SIGTERM at random moments while archives are read: the unpacked directory goes too
 mkdir "$tmp/killed"
 n=0
@@ -129,6 +133,21 @@ while [ $n -lt 12 ]; do
 	n=$((n + 1))
 done
 expect "12 runs killed by SIGTERM while reading archives: no unpacked directory left" [ -z "$(ls -A "$tmp/killed")" ]
+# --root ARCHIVE: the unpacked tree lives as long as thp, even one killed by SIGKILL
+mkdir "$tmp/x" "$tmp/killed9"
+tar -xzf "$tmp/jemalloc.tar.gz" -C "$tmp/x"
+"$THP" --root "$tmp/x/jemalloc" doctor > "$tmp/want" 2>&1
+expect "--root ARCHIVE: doctor as on the unpacked directory" sh -c "'$THP' --root '$tmp/jemalloc.tar.gz' doctor 2>&1 | cmp -s '$tmp/want' -"
+TMPDIR=$tmp/killed9 "$THP" --root "$tmp/jemalloc.tar.gz" watch -i 1 > /dev/null 2>&1 &
+p=$!
+i=0
+while [ -z "$(ls -A "$tmp/killed9")" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+expect "--root ARCHIVE: unpacked while thp runs" [ -n "$(ls -A "$tmp/killed9")" ]
+kill -KILL "$p"
+wait "$p" 2> /dev/null
+i=0
+while [ -n "$(ls -A "$tmp/killed9")" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+expect "--root ARCHIVE, thp killed by SIGKILL: the unpacked tree is removed after it" [ -z "$(ls -A "$tmp/killed9")" ]
 expect "hostile archives wrote nothing outside" [ -z "$(ls -A "$tmp/outside")" ]
 expect "hostile archives: no climbing file in the temporary directory's parent" [ ! -e "$tmp/outside-climb" ]
 expect "hostile archives: no climbing file beside the unpacked directory" [ ! -e "$tmp/t/outside-climb" ]

@@ -11,13 +11,37 @@
 #include "../core/doctor.h"
 #include "../core/root.h"
 
+/* A --root argument opened as a root: a directory, or a capture archive
+ * unpacked into DIR until thp_rootarg_close (or the end of thp, however it
+ * ends: a process of its own then removes DIR). */
+struct thp_rootarg {
+	char dir[4096]; /* the unpacked archive; "" for a directory */
+	int keeper;     /* keeps the remover waiting while open; -1 */
+};
+
 /* Global options, parsed by main before the command. */
 struct thp_ctx {
 	struct thp_root root;
+	struct thp_rootarg rootarg;
 	bool json;
 	const char *cmd; /* the command's name, for messages */
 	bool writes;     /* the command may change the host (WRITES in main's table) */
 };
+
+/* Opens ARG (a directory, or a capture archive: tar, plain or compressed) as
+ * root R. A directory other than / must hold proc/ or sys/. Returns 0, or 1
+ * after saying why not. */
+int thp_rootarg_open(struct thp_root *r, struct thp_rootarg *a, const char *arg);
+
+/* Closes R (saying which links of it were not followed) and removes A's
+ * unpacked archive. */
+void thp_rootarg_close(struct thp_root *r, struct thp_rootarg *a);
+
+/* Reads process PID's status into ST for command CMD. Returns 0, or 1 after
+ * saying why it has no memory to look at: no such process, a zombie, a kernel
+ * thread (unless KTHREAD_OK), or its status unreadable. */
+int thp_pid_target(const struct thp_ctx *ctx, const char *cmd, pid_t pid, bool kthread_ok,
+		   struct thp_pstatus *st);
 
 /* A command: parses its own options from ARGV (ARGV[0] is its name) and returns
  * the exit status: 0 ok, 1 error, 2 usage. */

@@ -332,7 +332,7 @@ int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	if (!thp_opt_u64("collapse", "process id", argv[optind], 1, THP_PID_MAX, &pid))
 		return thp_usage_error("collapse");
-	if (check_kernel(ctx, &pmd))
+	if (check_kernel(ctx, &pmd) || thp_pid_target(ctx, "collapse", (pid_t)pid, false, &ps))
 		return 1;
 	pidfd = thp_pidfd_open((pid_t)pid);
 	if (pidfd < 0) {
@@ -340,9 +340,7 @@ int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 			pidfd == -ESRCH ? "no such process" : strerror(-pidfd));
 		return 1;
 	}
-	err = thp_pstatus_read(&ctx->root, (pid_t)pid, &ps);
-	if (!err)
-		err = thp_collapse_targets(&ctx->root, (pid_t)pid, &sel, pmd, &t, &n, &sk);
+	err = thp_collapse_targets(&ctx->root, (pid_t)pid, &sel, pmd, &t, &n, &sk);
 	if (err) {
 		thp_err("collapse: cannot read /proc/%" PRIu64 "/smaps: %s%s", pid,
 			thp_proc_gone(err) ? "the process exited" : strerror(-err),

@@ -34,17 +34,15 @@ static int load_other(const struct thp_ctx *ctx, const char *other, const char *
 	int err;
 
 	if (other) {
-		struct thp_root r;
+		struct thp_root r = { .fd = -1 };
+		struct thp_rootarg a;
 		struct thp_changes *cs;
 
 		snprintf(label, cap, "%s", other);
-		err = thp_root_open(&r, other);
-		if (err) {
-			thp_err("cannot open root '%s': %s", other, strerror(-err));
-			return err;
-		}
+		if (thp_rootarg_open(&r, &a, other))
+			return -EINVAL;
 		cs = thp_changes_load(&r);
-		thp_root_done(&r);
+		thp_rootarg_close(&r, &a);
 		if (!cs)
 			return -ENOENT;
 		thp_changes_snapshot(cs, l);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ps.c - `thp ps`: which processes hold huge pages, and how much of their memory is huge */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <regex.h>
@@ -594,6 +595,29 @@ static void print_json(struct scan *sc, size_t shown, const struct row *total)
 	out_json_print(top);
 }
 
+/* False when the tree has a cgroup file system and neither its v2 hierarchy
+ * nor the v1 memory controller holds PATH. A capture records none: every
+ * path is taken there. */
+static bool cgroup_known(const struct thp_root *root, const char *path)
+{
+	static const char *const base[] = { "sys/fs/cgroup", "sys/fs/cgroup/memory" };
+	char rel[4200];
+	int fd = thp_root_openat(root, base[0], O_PATH | O_DIRECTORY, 0);
+
+	if (fd < 0)
+		return true;
+	close(fd);
+	for (size_t i = 0; i < sizeof(base) / sizeof(base[0]); i++) {
+		snprintf(rel, sizeof(rel), "%s/%s", base[i], path);
+		fd = thp_root_openat(root, rel, O_PATH | O_DIRECTORY, 0);
+		if (fd >= 0) {
+			close(fd);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Parses the options into O. Returns -1 to go on, or the exit status. */
 static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv)
 {
@@ -650,7 +674,13 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 			}
 			o->have_regex = true;
 			break;
-		case O_CGROUP: o->cgroup = optarg; break;
+		case O_CGROUP:
+			if (!*optarg) {
+				thp_err("ps: --cgroup needs a path, such as /system.slice");
+				return 2;
+			}
+			o->cgroup = optarg;
+			break;
 		case O_MIN:
 			if (!thp_opt_size("ps", "--min", optarg, 0, UINT64_MAX, NULL, &o->min))
 				return 2;
@@ -675,6 +705,11 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 	if (optind < argc) {
 		thp_err("ps: unexpected argument '%s'", argv[optind]);
 		return thp_usage_error("ps");
+	}
+	if (o->cgroup && !cgroup_known(&ctx->root, o->cgroup)) {
+		thp_err("ps: no cgroup '%s' (not below /sys/fs/cgroup, nor its v1 memory controller)",
+			o->cgroup);
+		return 1;
 	}
 	if (colarg) {
 		if ((rc = parse_cols(o, colarg)))
@@ -795,10 +830,9 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	if (o.pids) {
 		for (int i = 0; !err && i < o.npids; i++) {
 			struct thp_pstatus st;
-			if (thp_pstatus_read(&ctx->root, o.pids[i], &st) || thp_pstatus_kthread(&st)) {
-				thp_err("ps: no process %d (or it is a kernel thread)", (int)o.pids[i]);
+			if (thp_pid_target(ctx, "ps", o.pids[i], false, &st))
 				sc.missing++;
-			} else
+			else
 				err = scan_proc(o.pids[i], &sc);
 		}
 	} else {

@@ -73,15 +73,6 @@ static int take_json(struct report *rp, struct json_object *obj, const char *sho
 	return n;
 }
 
-static bool has_dir(const char *dir, const char *sub)
-{
-	char p[4200];
-	struct stat sb;
-
-	snprintf(p, sizeof(p), "%s/%s", dir, sub);
-	return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
-}
-
 /* Reads the capture at DIR (shown as SHOWN) as 'thp status' and 'thp doctor'
  * would. Returns 0 or -ENOMEM. */
 static int read_capture(struct report *rp, const char *dir, const char *shown)
@@ -106,27 +97,6 @@ static int read_capture(struct report *rp, const char *dir, const char *shown)
 	return err < 0 ? err : 0;
 }
 
-/* The capture inside an unpacked archive DIR: DIR itself, or its only
- * directory ('thp capture' packs one). Writes it to OUT; false when neither. */
-static bool capture_in(const char *dir, char *out, size_t cap)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int n = 0;
-
-	snprintf(out, cap, "%s", dir);
-	if (has_dir(dir, "proc") || has_dir(dir, "sys") || !d) {
-		if (d)
-			closedir(d);
-		return d != NULL;
-	}
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 && n++ == 0)
-			snprintf(out, cap, "%s/%s", dir, de->d_name);
-	closedir(d);
-	return n == 1 && (has_dir(out, "proc") || has_dir(out, "sys"));
-}
-
 static bool is_archive(const char *p)
 {
 	static const char *const ext[] = { ".tar.gz", ".tgz", ".tar.xz", ".tar.zst", ".tar" };
@@ -147,7 +117,7 @@ static int read_archive(struct report *rp, const char *path)
 	int err;
 
 	thp_signals_hold(&old);
-	err = thp_unpack(path, dir, sizeof(dir), why, sizeof(why));
+	err = thp_unpack(path, dir, sizeof(dir), why, sizeof(why), NULL, NULL);
 	if (err) { /* nothing is left of the directory */
 		skip(rp, path, err == -EINVAL || err == -ENOSYS ? why : strerror(-err));
 		thp_signals_release(&old);
@@ -155,7 +125,7 @@ static int read_archive(struct report *rp, const char *path)
 	}
 	if (thp_signals_pending())
 		; /* not read: the signal ends thp once the directory is gone */
-	else if (capture_in(dir, cap, sizeof(cap)))
+	else if (thp_unpack_capture_in(dir, cap, sizeof(cap)))
 		err = read_capture(rp, cap, path);
 	else
 		skip(rp, path, "not a capture (no proc or sys directory in it)");
@@ -177,7 +147,7 @@ static int read_input(struct report *rp, const char *path)
 		return 0;
 	}
 	if (S_ISDIR(sb.st_mode)) {
-		if (has_dir(path, "proc") || has_dir(path, "sys"))
+		if (thp_capture_dir(path))
 			return read_capture(rp, path, path);
 		skip(rp, path, "a directory that is not a capture (no proc or sys directory in it)");
 		return 0;

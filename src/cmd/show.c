@@ -611,19 +611,14 @@ int cmd_show(struct thp_ctx *ctx, int argc, char **argv)
 	struct thp_pstatus st;
 	struct thp_status *host;
 	char cmdline[4096] = "", state[160];
-	int rc = parse_opts(ctx, &o, argc, argv), err;
+	int rc = parse_opts(ctx, &o, argc, argv);
 
 	if (rc >= 0)
 		return rc;
 	if (o.tlb > 0 && thp_live_only(ctx, "--tlb"))
 		return 2;
-	err = thp_pstatus_read(&ctx->root, o.pid, &st);
-	if (err)
-		return proc_error(o.pid, "status", err);
-	if (thp_pstatus_kthread(&st)) {
-		thp_err("show: process %d is a kernel thread (it has no user memory)", (int)o.pid);
+	if (thp_pid_target(ctx, "show", o.pid, false, &st))
 		return 1;
-	}
 	if (o.tlb > 0)
 		return thp_show_tlb(ctx, &st, o.tlb, o.json, o.bytes);
 	thp_cmdline_read(&ctx->root, o.pid, cmdline, sizeof(cmdline));

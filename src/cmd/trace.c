@@ -413,11 +413,14 @@ int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
 	const char *what;
 	long n;
 	uint64_t lost;
+	struct thp_pstatus st;
 	double secs;
 	int rc = parse(argc, argv, &o), err;
 
 	if (rc >= 0)
 		return rc;
+	if (o.pid && thp_pid_target(ctx, "trace", o.pid, true, &st))
+		return 1; /* kernel threads stall too (kcompactd) */
 	f = (struct thp_trace_filter){ o.pid, o.comm, (uint64_t)(o.min_ms * 1e6) };
 	r.t = thp_trace_new(&f, on_stall, &r);
 	r.events = o.json ? json_object_new_array() : NULL;

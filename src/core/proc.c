@@ -183,6 +183,8 @@ int thp_pstatus_parse(const char *buf, struct thp_pstatus *s)
 			s->uid = (uid_t)x;
 		else if ((v = status_value(line, "THP_enabled")) && status_int(v, &x) == 0)
 			s->thp_enabled = x != 0;
+		else if ((v = status_value(line, "State")))
+			s->state = *v;
 		else if ((v = status_value(line, "Kthread")) && status_int(v, &x) == 0)
 			s->kthread = x != 0;
 		else if ((v = status_value(line, "VmPTE")))

@@ -36,6 +36,7 @@ struct thp_pstatus {
 	int kthread;     /* 1 kernel thread, 0 not, -1 not shown (before Linux 6.0) */
 	bool except_advised; /* PR_THP_DISABLE_EXCEPT_ADVISED, inferred (why.h); false from status */
 	bool has_pte;    /* VmPTE was shown (not for kernel threads and zombies) */
+	char state;      /* scheduler state from State: ('R', 'S', 'Z', ...); 0 when absent */
 	uint64_t pte;    /* VmPTE in bytes: page tables below the top level */
 	uint64_t rss_shmem; /* RssShmem in bytes (Linux 4.5+; 0 when absent) */
 	char name[THP_COMM_MAX];

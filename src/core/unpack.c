@@ -4,6 +4,7 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -221,7 +222,8 @@ static int unpack_entries(struct job *j)
 	return err;
 }
 
-int thp_unpack(const char *archive, char *dir, size_t cap, char *why, size_t wcap)
+int thp_unpack(const char *archive, char *dir, size_t cap, char *why, size_t wcap,
+	       thp_unpack_made_fn made, void *arg)
 {
 	const char *tmp = getenv("TMPDIR"), *lw = load();
 	struct job j = { .top = -1, .why = why, .wcap = wcap };
@@ -241,9 +243,10 @@ int thp_unpack(const char *archive, char *dir, size_t cap, char *why, size_t wca
 		close(fd);
 		return err;
 	}
-	j.top = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	j.a = p_archive_read_new();
-	if (j.top < 0 || !j.a)
+	err = made ? made(dir, arg) : 0;
+	j.top = err ? -1 : open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	j.a = err ? NULL : p_archive_read_new();
+	if (!err && (j.top < 0 || !j.a))
 		err = j.top < 0 ? -errno : -ENOMEM;
 	if (!err) { /* only the compressions of the archives thp names, no other decoder */
 		p_archive_read_support_filter_gzip(j.a);
@@ -263,4 +266,37 @@ int thp_unpack(const char *archive, char *dir, size_t cap, char *why, size_t wca
 	if (err)
 		thp_unpack_remove(dir);
 	return err;
+}
+
+static bool has_dir(const char *dir, const char *sub)
+{
+	char p[4200];
+	struct stat sb;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, sub);
+	return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+bool thp_capture_dir(const char *dir)
+{
+	return has_dir(dir, "proc") || has_dir(dir, "sys");
+}
+
+bool thp_unpack_capture_in(const char *dir, char *out, size_t cap)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	snprintf(out, cap, "%s", dir);
+	if (thp_capture_dir(dir) || !d) {
+		if (d)
+			closedir(d);
+		return d != NULL;
+	}
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 && n++ == 0)
+			snprintf(out, cap, "%s/%s", dir, de->d_name);
+	closedir(d);
+	return n == 1 && thp_capture_dir(out);
 }

@@ -4,6 +4,7 @@
 #ifndef THP_UNPACK_H
 #define THP_UNPACK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Limits of an archive thp unpacks: bytes of all files, and entries. A file
@@ -11,16 +12,30 @@
 #define THP_UNPACK_BYTES_MAX (512ull << 20)
 #define THP_UNPACK_ENTRIES_MAX 200000
 
+/* Called with the new directory DIR before anything is unpacked into it.
+ * Returns 0, or -errno to give up (DIR is then removed). */
+typedef int (*thp_unpack_made_fn)(const char *dir, void *arg);
+
 /* Unpacks ARCHIVE (a regular file: tar, plain or compressed with gzip, xz or
  * zstd) into a new directory of mode 0700 below $TMPDIR (else /tmp), whose
- * path is written to DIR (CAP bytes). Only directories and regular files are
- * taken, each at a relative path without '..' made only of directories
- * unpacked here, so nothing is written outside; a link, a device, an absolute
- * or climbing path, or an archive over the limits refuses the whole archive.
+ * path is written to DIR (CAP bytes) and given to MADE (unless NULL). Only
+ * directories and regular files are taken, each at a relative path without
+ * '..' made only of directories unpacked here, so nothing is written
+ * outside; a link, a device, an absolute or climbing path, or an archive over
+ * the limits refuses the whole archive.
  * On failure the directory is removed and WHY (WCAP bytes) says what was
  * wrong. Returns 0, or -errno (-ENOSYS: the libarchive library cannot be
  * loaded; -EINVAL: the archive was refused, a FIFO or device among them). */
-int thp_unpack(const char *archive, char *dir, size_t cap, char *why, size_t wcap);
+int thp_unpack(const char *archive, char *dir, size_t cap, char *why, size_t wcap,
+	       thp_unpack_made_fn made, void *arg);
+
+/* True when directory DIR holds a proc or sys directory, as a capture does. */
+bool thp_capture_dir(const char *dir);
+
+/* The capture inside an unpacked archive DIR: DIR itself, or its only
+ * directory ('thp capture' packs one). Writes it to OUT (CAP bytes); false
+ * when neither is a capture (thp_capture_dir). */
+bool thp_unpack_capture_in(const char *dir, char *out, size_t cap);
 
 /* Removes directory DIR made by thp_unpack() and everything in it. */
 void thp_unpack_remove(const char *dir);

@@ -21,10 +21,12 @@ static void pstatus(void **state)
 {
 	struct thp_pstatus s;
 	(void)state;
-	assert_int_equal(thp_pstatus_parse("Name:\tnode worker\nUmask:\t0022\nPid:\t1234\nPPid:\t77\n"
+	assert_int_equal(thp_pstatus_parse("Name:\tnode worker\nUmask:\t0022\nState:\tZ (zombie)\n"
+					   "Pid:\t1234\nPPid:\t77\n"
 					   "Uid:\t1000\t1000\t1000\t1000\nKthread:\t0\n"
 					   "THP_enabled:\t0\n", &s), 0);
 	assert_string_equal(s.name, "node worker");
+	assert_int_equal(s.state, 'Z');
 	assert_int_equal(s.pid, 1234);
 	assert_int_equal(s.ppid, 77);
 	assert_int_equal(s.uid, 1000);
@@ -34,6 +36,7 @@ static void pstatus(void **state)
 	assert_int_equal(thp_pstatus_parse("Name:\tkworker/0:1\nPid:\t9\nPPid:\t2\n", &s), 0);
 	assert_int_equal(s.thp_enabled, -1);
 	assert_int_equal(s.kthread, -1);
+	assert_int_equal(s.state, 0);
 	assert_true(s.uid == (uid_t)-1);
 	assert_true(thp_pstatus_kthread(&s));
 	assert_int_equal(thp_pstatus_parse("Name:\tx\n", &s), -ENODATA);

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* target.c - what a command is pointed at: one process, refused in one wording
+ * when it has no memory to look at, and the --root tree, a directory or a
+ * capture archive unpacked for as long as thp runs */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../core/proc.h"
+#include "../core/unpack.h"
+#include "cmd.h"
+
+int thp_pid_target(const struct thp_ctx *ctx, const char *cmd, pid_t pid, bool kthread_ok,
+		   struct thp_pstatus *st)
+{
+	int err = thp_pstatus_read(&ctx->root, pid, st);
+
+	if (thp_proc_gone(err))
+		thp_err("%s: no process %d", cmd, (int)pid);
+	else if (err)
+		thp_err("%s: cannot read '/proc/%d/status': %s%s", cmd, (int)pid, thp_strerror(err),
+			thp_root_hint(err));
+	else if (st->state == 'Z' || st->state == 'X')
+		thp_err("%s: process %d is a zombie: it has no memory", cmd, (int)pid);
+	else if (!kthread_ok && thp_pstatus_kthread(st))
+		thp_err("%s: process %d is a kernel thread: it has no user memory", cmd, (int)pid);
+	else
+		return 0;
+	return 1;
+}
+
+/* Runs in a process of its own until thp ends, however it ends (pipe P then
+ * reads end-of-file), and removes the unpacked tree DIR. */
+_Noreturn static void remover(const int p[2], const char *dir)
+{
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	ssize_t n;
+	char c;
+
+	setsid(); /* a Ctrl-C at the terminal is for thp, not for this */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	for (int fd = 0; fd < 3 && null >= 0; fd++)
+		dup2(null, fd); /* a pipe reading thp's output is not held open */
+	close(p[1]);
+	do
+		n = read(p[0], &c, 1);
+	while (n > 0 || (n < 0 && errno == EINTR));
+	thp_unpack_remove(dir);
+	_exit(0);
+}
+
+/* thp_unpack_made_fn: starts the process that removes DIR when thp ends,
+ * before anything is unpacked into it; ARG is the pipe whose end it waits for. */
+static int start_remover(const char *dir, void *arg)
+{
+	int *p = arg;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		remover(p, dir);
+	return pid < 0 ? -errno : 0;
+}
+
+/* Unpacks capture archive ARG into A->dir, removed when thp ends however it
+ * ends. Writes the capture's top directory to TOP. Returns 0 or 1 after
+ * saying why not. */
+static int unpack_root(struct thp_rootarg *a, const char *arg, char *top, size_t cap)
+{
+	char why[256];
+	sigset_t old;
+	int p[2], err;
+
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		thp_err("cannot unpack '%s': %s", arg, strerror(errno));
+		return 1;
+	}
+	thp_signals_hold(&old);
+	err = thp_unpack(arg, a->dir, sizeof(a->dir), why, sizeof(why), start_remover, p);
+	thp_signals_release(&old);
+	close(p[0]);
+	a->keeper = p[1];
+	if (err) {
+		a->dir[0] = '\0'; /* removed by thp_unpack */
+		thp_err("cannot read capture archive '%s': %s", arg,
+			err == -EINVAL || err == -ENOSYS ? why : strerror(-err));
+		return 1;
+	}
+	if (!thp_unpack_capture_in(a->dir, top, cap)) {
+		thp_err("'%s' is not a capture: it holds no proc or sys directory", arg);
+		return 1;
+	}
+	return 0;
+}
+
+int thp_rootarg_open(struct thp_root *r, struct thp_rootarg *a, const char *arg)
+{
+	char top[sizeof(a->dir) + 256];
+	const char *path = arg;
+	struct stat sb;
+	int err;
+
+	a->dir[0] = '\0';
+	a->keeper = -1;
+	if (stat(arg, &sb) == 0 && S_ISREG(sb.st_mode)) {
+		if (unpack_root(a, arg, top, sizeof(top))) {
+			thp_rootarg_close(r, a);
+			return 1;
+		}
+		path = top;
+	}
+	err = thp_root_open(r, path);
+	if (err)
+		thp_err("cannot open root '%s': %s", arg, strerror(-err));
+	else if (!r->live && !thp_capture_dir(path))
+		thp_err("'%s' does not look like a host root or a capture: it holds neither proc/ "
+			"nor sys/", arg);
+	else
+		return 0;
+	thp_rootarg_close(r, a);
+	return 1;
+}
+
+void thp_rootarg_close(struct thp_root *r, struct thp_rootarg *a)
+{
+	if (r->fd >= 0)
+		thp_root_done(r);
+	if (a->dir[0])
+		thp_unpack_remove(a->dir);
+	a->dir[0] = '\0';
+	if (a->keeper >= 0)
+		close(a->keeper);
+	a->keeper = -1;
+}
