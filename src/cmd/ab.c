@@ -334,6 +334,7 @@ static void usage(void)
 	     "                     current,disabled otherwise)\n"
 	     "  -n, --runs N       runs per arm (default 5)\n"
 	     "      --show-output  let CMD write to the terminal (default: /dev/null)\n"
+	     "  -q, --quiet        no notice on stderr of the policy the modes switch\n"
 	     "  -b, --bytes        print sizes in bytes\n"
 	     "  -J, --json         one JSON document with every run\n"
 	     "  -h, --help         show this help");
@@ -368,8 +369,8 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 	static const struct option lo[] = {
 		{ "modes", required_argument, NULL, 'm' }, { "runs", required_argument, NULL, 'n' },
 		{ "show-output", no_argument, NULL, 'o' }, { "bytes", no_argument, NULL, 'b' },
-		{ "json", no_argument, NULL, 'J' },        { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "json", no_argument, NULL, 'J' },        { "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },        { NULL, 0, NULL, 0 },
 	};
 	static const char *const allowed[] = { "always", "madvise", "never", "disabled", "current", NULL };
 	struct ab a = { .ctx = ctx, .n = 5 };
@@ -379,7 +380,7 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 	int c, rc, failed = 0, last = 0;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+m:n:bJh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+m:n:bJqh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'm': list = optarg; break;
 		case 'n':
@@ -387,6 +388,7 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 				return 2;
 			break;
 		case 'o': a.show_output = true; break;
+		case 'q': a.modes.quiet = true; break;
 		case 'b': a.bytes = true; break;
 		case 'J': ctx->json = true; break;
 		case 'h': usage(); return 0;

@@ -1067,6 +1067,7 @@ static void usage(void)
 	     "  -r, --reps N          repetitions per arm (default 3; bloat and khugepaged 1)\n"
 	     "      --modes LIST      repeat under each policy of always,madvise,never (root);\n"
 	     "                        the prior policy is restored after, also on signals\n"
+	     "  -q, --quiet           no notice on stderr of the policy --modes switches\n"
 	     "  -b, --bytes           print sizes in bytes\n"
 	     "  -J, --json            one JSON document with every run\n"
 	     "  -h, --help            show this help");
@@ -1170,7 +1171,8 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 		{ "timeout", required_argument, NULL, 't' }, { "loads", required_argument, NULL, 'L' },
 		{ "reps", required_argument, NULL, 'r' },    { "modes", required_argument, NULL, 'm' },
 		{ "bytes", no_argument, NULL, 'b' },         { "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 },
+		{ "quiet", no_argument, NULL, 'q' },         { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const policies[] = { "always", "madvise", "never", NULL };
 	struct bench *b = calloc(1, sizeof(*b));
@@ -1189,7 +1191,7 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 	b->timeout = 60;
 	b->loads = 10000000;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "s:r:bJh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:r:bJqh", lo, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (!thp_opt_size("bench", "--size", optarg, 4096, UINT64_MAX, NULL, &size))
@@ -1213,6 +1215,7 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 		case 'L': if (!thp_opt_u64("bench", "--loads", optarg, 1, 1ull << 40, &b->loads)) goto out; break;
 		case 'r': if (!thp_opt_int("bench", "--reps", optarg, 1, REPS_MAX, &reps)) goto out; break;
 		case 'm': if (modes_parse("bench", optarg, policies, &m)) goto out; break;
+		case 'q': m.quiet = true; break;
 		case 'b': b->bytes = true; break;
 		case 'J': ctx->json = true; break;
 		case 'h': usage(); rc = 0; goto out;

@@ -99,6 +99,21 @@ static int journal_policy(struct thp_ctx *ctx, const char *cmd, const struct mod
 	return 0;
 }
 
+/* Says on stderr, before anything is switched, which host-wide setting
+ * command CMD switches for the modes M, and that it is put back. */
+static void notice(const char *cmd, const struct modes *m)
+{
+	const struct thp_change *en = thp_change_find(cs, "enabled");
+	char list[MODES_MAX * (MODE_LEN + 2)] = "";
+
+	for (int i = 0; i < m->n; i++)
+		if (modes_switches(m->word[i]))
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 list[0] ? ", " : "", m->word[i]);
+	thp_err("%s: switches the host-wide THP policy 'enabled' (now '%s') to %s in turn, and puts "
+		"it back after, also on Ctrl-C (-q: no notice)", cmd, en->old, list);
+}
+
 int modes_begin(struct thp_ctx *ctx, const char *cmd, const struct modes *m)
 {
 	struct sigaction sa;
@@ -108,6 +123,8 @@ int modes_begin(struct thp_ctx *ctx, const char *cmd, const struct modes *m)
 		n += modes_switches(m->word[i]);
 	if (n && journal_policy(ctx, cmd, m))
 		return 1;
+	if (n && !m->quiet)
+		notice(cmd, m);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal; /* no SA_RESTART: a wait returns EINTR and sees the flag */
 	sigemptyset(&sa.sa_mask);

@@ -15,6 +15,7 @@
 struct modes {
 	int n;
 	char word[MODES_MAX][MODE_LEN];
+	bool quiet; /* no notice of the switch on stderr (-q) */
 };
 
 /* Splits the comma list LIST into M, accepting only words of ALLOWED (NULL-terminated).
@@ -26,7 +27,8 @@ bool modes_switches(const char *mode);
 
 /* Starts a measurement of command CMD under the modes M: when M
  * holds a switching mode, puts back a change an earlier run left unfinished,
- * checks that the kernel offers every mode, and journals the policy. From now
+ * checks that the kernel offers every mode, journals the policy and (unless
+ * M->quiet) says on stderr what it switches and that it is put back. From now
  * on SIGINT, SIGTERM and SIGHUP only set a flag (modes_signal). Prints the
  * error and returns 1 on failure, else 0. */
 int modes_begin(struct thp_ctx *ctx, const char *cmd, const struct modes *m);

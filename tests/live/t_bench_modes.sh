@@ -75,6 +75,13 @@ else
 	expect "ab --modes as root runs and restores the prior state" \
 		sh -c "'$THP' ab -n 1 --modes $other,current -- true > /dev/null"
 	expect "ab --modes: exact prior state" same_state "$before"
+	# the notice: what is switched, from what, and that it is put back; -q silences it
+	tmp_notice=$before.notice
+	"$THP" ab -n 1 --modes $other,current -- true > /dev/null 2> "$tmp_notice"
+	expect "ab --modes names the policy it switches, from and to" \
+		grep -qx "thp: ab: switches the host-wide THP policy 'enabled' (now '$orig') to $other in turn, and puts it back after, also on Ctrl-C (-q: no notice)" "$tmp_notice"
+	"$THP" ab -q -n 1 --modes $other -- true > /dev/null 2> "$tmp_notice"
+	expect "ab -q: no notice" [ ! -s "$tmp_notice" ]
 
 	# SIGKILL cannot be caught: the journal is what 'thp restore' reads
 	kill_bench() { # kill_bench MODE: a bench --modes MODE killed with SIGKILL once MODE runs
@@ -137,6 +144,6 @@ else
 
 	# whatever happened above, leave the host as it was
 	[ "$(enabled_now)" = "$orig" ] || { echo "$orig" > $T/enabled; bad "enabled had to be restored by the test"; }
-	rm -f "$before" "$before.s" $J
+	rm -f "$before" "$before.s" "$before.notice" $J
 	"$made_run" && rmdir /run/thp 2>/dev/null
 fi
