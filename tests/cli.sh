@@ -12,9 +12,11 @@ FX=tests/fixtures/debian-6.12-madvise
 rc_err() { "$@" > /dev/null 2> "$tmp/err"; echo "$?|$(head -1 "$tmp/err")"; }
 
 expect "--help exits 0 and lists status" sh -c "'$THP' --help | grep -q '^  status '"
-expect "--version" sh -c "'$THP' --version | grep -q '^thp [0-9]'"
-expect "--version lists kernel features" sh -c "'$THP' --root $FX --version | grep -q '^  MADV_COLLAPSE  *yes'"
-expect "--json --version" sh -c "'$THP' --root tests/fixtures/linux-4.19 --json --version | jq -e '.features.MADV_COLLAPSE == false and .features.THP' > /dev/null"
+expect "--version is one line" sh -c "'$THP' --version | grep -qx 'thp [0-9][0-9.]*'"
+expect "--version is only that line" [ "$("$THP" --version | wc -l)" = 1 ]
+expect "--json --version" sh -c "'$THP' --json --version | jq -e '.version | test(\"^[0-9]\")' > /dev/null"
+expect "status --features lists kernel features" sh -c "'$THP' --root $FX status --features | grep -q '^  MADV_COLLAPSE  *yes'"
+expect "status --features --json" sh -c "'$THP' --root tests/fixtures/linux-4.19 status --features --json | jq -e '.features.MADV_COLLAPSE == false and .features.THP' > /dev/null"
 expect "unknown command: exit 2" [ "$(rc_err "$THP" nosuch)" = "2|thp: 'nosuch' is not a thp command; see 'thp --help'" ]
 expect "unknown option: exit 2" [ "$(rc_err "$THP" status --bogus | cut -d'|' -f1)" = 2 ]
 expect "stray argument: exit 2" [ "$(rc_err "$THP" status extra)" = "2|thp: status: unexpected argument 'extra'" ]

@@ -123,8 +123,12 @@ int thp_die_by(int signo);
 int cmd_bench(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_ab(struct thp_ctx *ctx, int argc, char **argv);
 
-/* 'thp --version': prints VERSION and the kernel features the root shows. */
-int thp_version(struct thp_ctx *ctx, const char *version);
+/* 'thp --version': prints VERSION, one line (or {"version"} in JSON). */
+int thp_version(const struct thp_ctx *ctx, const char *version);
+
+/* 'thp status --features': prints the kernel's THP features the root shows,
+ * and since which Linux. Returns the exit status. */
+int thp_features_show(const struct thp_ctx *ctx);
 
 /* Options of 'thp metrics' that 'thp serve' takes too. */
 struct thp_metrics_opts {

@@ -19,6 +19,7 @@
 struct opts {
 	bool bytes;
 	bool procs;
+	bool features; /* --features: only the feature table */
 };
 
 static void usage(void)
@@ -32,6 +33,7 @@ static void usage(void)
 	     "  -J, --json        one JSON document (sizes in bytes)\n"
 	     "  -b, --bytes       print sizes in bytes\n"
 	     "      --no-procs    do not scan processes for the verdict\n"
+	     "      --features    only the kernel's THP features, and since which Linux\n"
 	     "  -h, --help        show this help");
 }
 
@@ -651,8 +653,8 @@ int cmd_status(struct thp_ctx *ctx, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "json", no_argument, NULL, 'J' },   { "bytes", no_argument, NULL, 'b' },
-		{ "no-procs", no_argument, NULL, 'P' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "no-procs", no_argument, NULL, 'P' }, { "features", no_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },     { NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .procs = true };
 	struct thp_status *st;
@@ -664,6 +666,7 @@ int cmd_status(struct thp_ctx *ctx, int argc, char **argv)
 		case 'J': ctx->json = true; break;
 		case 'b': o.bytes = true; break;
 		case 'P': o.procs = false; break;
+		case 'F': o.features = true; break;
 		case 'h': usage(); return 0;
 		default: return thp_usage_error("status");
 		}
@@ -672,6 +675,8 @@ int cmd_status(struct thp_ctx *ctx, int argc, char **argv)
 		thp_err("status: unexpected argument '%s'", argv[optind]);
 		return thp_usage_error("status");
 	}
+	if (o.features)
+		return thp_features_show(ctx);
 	st = malloc(sizeof(*st));
 	if (!st) {
 		thp_err("out of memory");

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* version.c - 'thp --version': the version and the kernel features detected */
+/* version.c - 'thp --version', and 'thp status --features': the kernel's THP
+ * features, detected */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,18 @@
 
 static const char *const have_word[] = { "unknown", "no", "yes" };
 
-int thp_version(struct thp_ctx *ctx, const char *version)
+int thp_version(const struct thp_ctx *ctx, const char *version)
+{
+	if (!ctx->json) {
+		printf("thp %s\n", version);
+		return 0;
+	}
+	struct json_object *o = json_object_new_object();
+	json_object_object_add(o, "version", json_object_new_string(version));
+	return out_json_print(o) ? 1 : 0;
+}
+
+int thp_features_show(const struct thp_ctx *ctx)
 {
 	struct thp_status *st = calloc(1, sizeof(*st));
 	struct thp_feature f[THP_FEATURES];
@@ -24,7 +36,6 @@ int thp_version(struct thp_ctx *ctx, const char *version)
 	n = thp_features(st, f);
 	if (ctx->json) {
 		struct json_object *o = json_object_new_object(), *fo = json_object_new_object();
-		json_object_object_add(o, "version", json_object_new_string(version));
 		json_object_object_add(o, "kernel", st->release_err ? NULL
 						    : json_object_new_string(st->release));
 		for (int i = 0; i < n; i++)
@@ -34,7 +45,6 @@ int thp_version(struct thp_ctx *ctx, const char *version)
 		free(st);
 		return out_json_print(o) ? 1 : 0;
 	}
-	printf("thp %s\n", version);
 	fputs("Kernel ", stdout);
 	out_esc_put(stdout, st->release_err ? "release unknown" : st->release);
 	if (!ctx->root.live) {
