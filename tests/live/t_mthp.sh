@@ -9,11 +9,11 @@ T=/sys/kernel/mm/transparent_hugepage
 mt=$(mktemp -d)
 MAPHOLD="python3 tests/live/maphold.py"
 
-# mt_start NAME CMD...: runs CMD with its stdin held open (fd 9) and waits for
-# "ready"; sets mt_pid
+# mt_start NAME CMD...: runs CMD with its stdin held open (fd 7; fd 9 carries
+# the FAIL lines of tests/lib.sh) and waits for "ready"; sets mt_pid
 mt_start() {
 	_n=$1; shift
-	"$@" < "$mt/hold" > "$mt/$_n" 2>&1 9>&- &
+	"$@" < "$mt/hold" > "$mt/$_n" 2>&1 7>&- 9>&- &
 	mt_pid=$!
 	_i=0
 	while ! grep -q ready "$mt/$_n" 2> /dev/null && kill -0 "$mt_pid" 2> /dev/null && [ $_i -lt 200 ]; do
@@ -24,7 +24,7 @@ mt_start() {
 word() { sed -n 's/.*\[\(.*\)\].*/\1/p' "$1"; }
 jqe() { jq -e "$@" > /dev/null; }
 mkfifo "$mt/hold"
-exec 9<> "$mt/hold"
+exec 7<> "$mt/hold"
 
 # the host state these tests change, put back on exit and on signals
 for f in "$T/enabled" "$T"/hugepages-*/enabled; do
@@ -34,7 +34,7 @@ mt_restore() {
 	while read -r f v; do echo "$v" > "$f"; done < "$mt/saved"
 	[ -n "${mt_mount:-}" ] && umount "$mt_mount" 2> /dev/null
 	[ -n "${mt_hp:-}" ] && echo "$mt_hp" > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
-	exec 9>&-
+	exec 7>&-
 	wait 2> /dev/null
 	rm -rf "$mt"
 }
