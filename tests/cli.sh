@@ -307,7 +307,7 @@ fi
 WX=$tmp/wfull
 cp -a tests/fixtures/debian-6.12-madvise "$WX"
 mkdir -p "$WX/run" "$WX/etc/tmpfiles.d"
-sleep 30 &
+sleep 3600 &
 wpid=$!
 # full DESCRIPTION ARGS...: runs thp ARGS to a file, then (after $between) to
 # /dev/full, both behind $lock when set
