@@ -123,9 +123,34 @@ static void print_settings(const struct thp_status *st, const struct thp_setting
 	out_table_print(t, 2);
 }
 
+/* The TLB reach line: what the data TLB covers with 4 KiB and with 2 MiB pages. */
+static const char *reach_text(const struct thp_tlb_reach *r, bool bytes, char *buf, size_t cap)
+{
+	char a[32], b[32];
+
+	out_size(a, sizeof(a), thp_tlb_reach_bytes(&r->k4, 4096), bytes);
+	out_size(b, sizeof(b), thp_tlb_reach_bytes(&r->m2, 2 << 20), bytes);
+	if (r->src == THP_TLB_SRC_CPUID && r->k4.entries && r->m2.entries)
+		snprintf(buf, cap, "with 4 KiB pages the data TLB covers %s; with 2 MiB pages, %s "
+			 "(cpuid: L%d %u entries for 4 KiB, L%d %u for 2 MiB)", a, b, r->k4.level,
+			 r->k4.entries, r->m2.level, r->m2.entries);
+	else if (r->src == THP_TLB_SRC_CPUID)
+		snprintf(buf, cap, "with 4 KiB pages the data TLB covers %s; with 2 MiB pages, %s "
+			 "(cpuid: L%d %u entries)", r->k4.entries ? a : "unknown",
+			 r->m2.entries ? b : "unknown", r->k4.entries ? r->k4.level : r->m2.level,
+			 r->k4.entries ? r->k4.entries : r->m2.entries);
+	else if (r->src == THP_TLB_SRC_CPUINFO)
+		snprintf(buf, cap, "with 4 KiB pages the TLBs cover %s (/proc/cpuinfo 'TLB size: %u 4K "
+			 "pages', instruction and data together); with 2 MiB pages, unknown", a,
+			 r->k4.entries);
+	else
+		snprintf(buf, cap, "unknown (%s)", r->why);
+	return buf;
+}
+
 static void print_kernel(const struct thp_status *st, const struct opts *o)
 {
-	char ps[32], pg[32], sup[160], rel[96];
+	char ps[32], pg[32], sup[160], rel[96], reach[256];
 	struct out_table *t = out_table_new(2, NULL, true);
 
 	snprintf(rel, sizeof(rel), "unknown (%s)", thp_strerror(st->release_err));
@@ -140,8 +165,9 @@ static void print_kernel(const struct thp_status *st, const struct opts *o)
 						: "unknown (no hpage_pmd_size)" },
 		{ "base page", st->page_size ? out_size(pg, sizeof(pg), st->page_size, o->bytes)
 					     : "unknown" },
+		{ "TLB reach", reach_text(&st->reach, o->bytes, reach, sizeof(reach)) },
 	};
-	for (size_t i = 0; i < 4; i++)
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		out_table_row(t, rows[i]);
 	puts("Kernel");
 	out_table_print(t, 2);
@@ -549,6 +575,34 @@ static struct json_object *json_vm(const struct thp_status *st)
 	return o;
 }
 
+/* One page size's data TLB: entries, level and the bytes they cover; null when unknown. */
+static struct json_object *json_reach_level(const struct thp_tlb_level *l, uint64_t page)
+{
+	struct json_object *o;
+
+	if (!l->entries)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "entries", json_object_new_int64(l->entries));
+	json_object_object_add(o, "level", json_object_new_int(l->level));
+	json_object_object_add(o, "bytes", out_json_u64(thp_tlb_reach_bytes(l, page)));
+	return o;
+}
+
+static struct json_object *json_reach(const struct thp_tlb_reach *r)
+{
+	static const char *const src[] = { [THP_TLB_SRC_NONE] = NULL, [THP_TLB_SRC_CPUID] = "cpuid",
+					   [THP_TLB_SRC_CPUINFO] = "cpuinfo" };
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "source", json_str_or_null(src[r->src]));
+	json_object_object_add(o, "data_only", json_object_new_boolean(r->src == THP_TLB_SRC_CPUID));
+	json_object_object_add(o, "pages_4k", json_reach_level(&r->k4, 4096));
+	json_object_object_add(o, "pages_2m", json_reach_level(&r->m2, 2 << 20));
+	json_object_object_add(o, "why_unknown", json_str_or_null(r->why));
+	return o;
+}
+
 static struct json_object *json_kernel(const struct thp_status *st)
 {
 	struct json_object *k = json_object_new_object();
@@ -562,6 +616,7 @@ static struct json_object *json_kernel(const struct thp_status *st)
 	json_object_object_add(k, "sysfs_dir", st->dir ? json_object_new_string(dir) : NULL);
 	json_object_object_add(k, "pmd_size", st->pmd_size ? out_json_u64(st->pmd_size) : NULL);
 	json_object_object_add(k, "page_size", st->page_size ? out_json_u64(st->page_size) : NULL);
+	json_object_object_add(k, "tlb_reach", json_reach(&st->reach));
 	return k;
 }
 

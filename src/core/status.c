@@ -107,6 +107,7 @@ int thp_status_read(const struct thp_root *root, struct thp_status *st, bool sca
 	thp_counters_read(root, st);
 	thp_vm_read(root, st);
 	thp_boot_read(root, st);
+	thp_tlb_reach_read(root, &st->reach);
 	if (scan)
 		scan_procs(root, st);
 	return 0;

@@ -10,6 +10,7 @@
 #include "parse.h"
 #include "proc.h"
 #include "root.h"
+#include "tlbreach.h"
 
 #define THP_NAME_MAX 48
 #define THP_SETTINGS_MAX 48
@@ -100,6 +101,7 @@ struct thp_status {
 	struct thp_counter meminfo[THP_COUNTERS_MAX];
 	int tlb_err;              /* 0, or -errno of /proc/interrupts */
 	struct thp_tlb_irqs tlb;  /* TLB shootdowns; tlb.present false without a TLB row */
+	struct thp_tlb_reach reach; /* data TLB sizes of the CPU */
 
 	int cmdline_err;
 	int nboot;
