@@ -15,6 +15,7 @@
 #include "../control/control.h"
 #include "../core/exp.h"
 #include "../core/parse.h"
+#include "../core/tlbcount.h"
 #include "../render/render.h"
 #include "cmd.h"
 #include "modes.h"
@@ -26,7 +27,7 @@
 #define TIMELINE_MAX 256
 #define MIB (1ull << 20)
 
-enum kind { K_COUNT, K_SIZE, K_TIME, K_FLAG, K_RATIO, K_TEXT };
+enum kind { K_COUNT, K_SIZE, K_TIME, K_FLAG, K_RATIO, K_REAL, K_TEXT };
 
 struct col {
 	const char *head; /* text header */
@@ -748,19 +749,26 @@ static void zeropage_read(struct bench *b)
 
 /* ---- chase: dependent loads across random pages, 4 KiB pages vs THP ---- */
 
-enum { H_NS, H_HUGE, H_MISSES, H_PERLOAD };
+enum { H_NS, H_HUGE, H_MISSES, H_PERLOAD, H_MPKI, H_WALK };
 static const struct col chase_cols[] = {
 	{ "PER LOAD", "ns_per_load", K_TIME },
 	{ "ANONHUGE", "anon_huge", K_SIZE },
-	{ "DTLB MISSES", "dtlb_load_misses", K_COUNT },
-	{ "MISSES/LOAD", "dtlb_misses_per_load", K_RATIO },
+	{ "DTLB MISSES", "dtlb_misses", K_COUNT },
+	{ "MISSES/LOAD", "dtlb_misses_per_load", K_REAL },
+	{ "MPKI", "dtlb_mpki", K_REAL },
+	{ "WALK%", "walk_pct", K_REAL },
 };
+
+static struct thp_tlb_walk chase_walk; /* the CPU's page-walk event, if it names one */
+static int dtlb_err; /* why the dTLB counters are unavailable (0: they work) */
 
 static void chase_setup(struct bench *b)
 {
 	static const char *const n[] = { "MADV_NOHUGEPAGE", "MADV_HUGEPAGE", NULL };
 	COLS(b, chase_cols);
 	arms(b, n);
+	thp_tlb_walk_find(&b->ctx->root, &chase_walk);
+	dtlb_err = 0;
 }
 
 static uint64_t rng_next(uint64_t *s)
@@ -801,15 +809,24 @@ static char **chase_build(const struct thp_region *r, uint64_t seed)
 	return start;
 }
 
-static int dtlb_err; /* why the dTLB counter is unavailable (0: it works) */
+/* The counter columns of one run from C (a column the CPU did not count is missing). */
+static void chase_counts(const struct thp_tlb_counts *c, uint64_t loads, double *v, bool *missing)
+{
+	missing[H_MISSES] = !thp_tlb_misses_per(c, 1, &v[H_MISSES]);
+	missing[H_PERLOAD] = !thp_tlb_misses_per(c, loads, &v[H_PERLOAD]);
+	missing[H_MPKI] = !thp_tlb_mpki(c, &v[H_MPKI]);
+	missing[H_WALK] = !thp_tlb_walk_pct(c, &v[H_WALK]);
+}
 
 static int chase_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN], bool *missing)
 {
 	struct thp_region r;
 	struct thp_vma vma = { 0 };
+	struct thp_tlb_thread tc;
+	struct thp_tlb_counts c = { 0 };
 	char **p;
 	uint64_t t0, ns;
-	int fd, err = map(b, &r, arm ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+	int err = map(b, &r, arm ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 
 	(void)t;
 	if (err)
@@ -819,21 +836,17 @@ static int chase_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN], b
 		thp_region_unmap(&r);
 		return -ENOMEM;
 	}
-	fd = thp_dtlb_open();
-	dtlb_err = fd < 0 ? fd : 0;
-	if (fd >= 0)
-		thp_counter_start(fd);
+	if (!dtlb_err && (dtlb_err = thp_tlb_open(0, &chase_walk, false, &tc)) == 0)
+		thp_tlb_enable(&tc);
 	t0 = thp_now_ns();
 	for (uint64_t i = 0; i < b->loads; i++)
 		p = (char **)*(char *volatile *)p;
 	ns = thp_now_ns() - t0;
-	if (fd >= 0) {
-		v[H_MISSES] = (double)thp_counter_stop(fd);
-		v[H_PERLOAD] = v[H_MISSES] / (double)b->loads;
-		close(fd);
-	} else {
-		missing[H_MISSES] = missing[H_PERLOAD] = true;
+	if (!dtlb_err) {
+		thp_tlb_read(&tc, &c);
+		thp_tlb_close(&tc);
 	}
+	chase_counts(&c, b->loads, v, missing);
 	__asm__ volatile("" : : "r"(p));
 	v[H_NS] = (double)ns / (double)b->loads;
 	vma_of(b, &r, 0, &vma);
@@ -850,11 +863,8 @@ static void chase_read(struct bench *b)
 	say(b, " THP obtained: %s of %s.", sz(a, sizeof(a), med(b, 1, H_HUGE)),
 	    sz(c, sizeof(c), (double)b->size));
 	if (dtlb_err)
-		note(b, "dTLB miss counts: unavailable, perf_event_open failed with %s: %s. ",
-		     errname(dtlb_err),
-		     dtlb_err == -EACCES || dtlb_err == -EPERM ? "kernel.perf_event_paranoid forbids it"
-							       : "the CPU or hypervisor does not expose "
-								 "the counter");
+		note(b, "dTLB counters: none, %s (perf_event_open: %s). ", thp_tlb_unavailable(dtlb_err),
+		     errname(dtlb_err));
 	note(b, "%s the guest's huge pages only help if the host backs its memory with huge "
 		"pages too.",
 	     thp_in_vm(&b->ctx->root) ? "This host is a virtual machine:" : "Inside a virtual machine,");
@@ -920,6 +930,7 @@ static const char *fmt_one(const struct bench *b, enum kind k, double x, char *b
 	case K_TIME: return out_ns(buf, cap, x);
 	case K_FLAG: return x != 0 ? "yes" : "no";
 	case K_RATIO: snprintf(buf, cap, x < 10 ? "%.2fx" : "%.0fx", x); return buf;
+	case K_REAL: snprintf(buf, cap, "%.3f", x); return buf;
 	default: return out_count(buf, cap, u64r(x));
 	}
 }
@@ -983,7 +994,7 @@ static void print_text(const struct bench *b, const char *mode, const char *enab
 
 static struct json_object *json_num(enum kind k, double x)
 {
-	return k == K_TIME || k == K_RATIO ? json_object_new_double(x) : out_json_u64(u64r(x));
+	return k == K_TIME || k == K_RATIO || k == K_REAL ? json_object_new_double(x) : out_json_u64(u64r(x));
 }
 
 static struct json_object *json_result(const struct bench *b, const char *mode, const char *enabled)

@@ -24,20 +24,14 @@ struct sampled {
 /* Explains why ERR (from opening the first counter) stops the count; returns 1. */
 static int open_error(int err)
 {
-	if (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV)
-		thp_err("show: this machine exposes no hardware TLB counters (perf_event_open: %s); "
-			"virtual machines often have no PMU", strerror(-err));
-	else if (thp_proc_denied(err))
-		thp_err("show: perf_event_open: %s (run as root, or allow it with "
-			"kernel.perf_event_paranoid)", strerror(-err));
-	else
-		thp_err("show: perf_event_open: %s", strerror(-err));
+	thp_err("show: %s (perf_event_open: %s)%s", thp_tlb_unavailable(err), strerror(-err),
+		err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV ? "; virtual machines often have no PMU" : "");
 	return 1;
 }
 
 /* Opens counters on every thread of PID into S (*N of them). Returns 0, or
  * the error of the first thread when none could be opened. */
-static int open_threads(const struct thp_root *root, pid_t pid, bool walk, uint64_t walk_config,
+static int open_threads(const struct thp_root *root, pid_t pid, const struct thp_tlb_walk *w,
 			struct sampled *s, int *n)
 {
 	char rel[64];
@@ -56,7 +50,7 @@ static int open_threads(const struct thp_root *root, pid_t pid, bool walk, uint6
 
 		if (*end || tid <= 0)
 			continue;
-		err = thp_tlb_open((pid_t)tid, walk, walk_config, &s[*n].t);
+		err = thp_tlb_open((pid_t)tid, w, false, &s[*n].t);
 		if (err) {
 			if (first == -ESRCH)
 				first = err;
@@ -177,16 +171,15 @@ int thp_show_tlb(struct thp_ctx *ctx, const struct thp_pstatus *st, double secs,
 	struct sampled *s;
 	struct thp_tlb_counts sum;
 	struct thp_rollup r = { 0 };
-	char walk[128] = "";
-	uint64_t walk_config = 0;
+	struct thp_tlb_walk w;
 	int n = 0, err;
 
 	if (!(s = calloc(THREADS_MAX, sizeof(*s)))) {
 		thp_err("out of memory");
 		return 1;
 	}
-	thp_pmu_walk_event(&ctx->root, walk, sizeof(walk), &walk_config);
-	err = open_threads(&ctx->root, st->pid, walk[0] != '\0', walk_config, s, &n);
+	thp_tlb_walk_find(&ctx->root, &w);
+	err = open_threads(&ctx->root, st->pid, &w, s, &n);
 	if (err) {
 		free(s);
 		return open_error(err);
@@ -194,9 +187,9 @@ int thp_show_tlb(struct thp_ctx *ctx, const struct thp_pstatus *st, double secs,
 	count(s, n, secs, &sum);
 	thp_rollup_read(&ctx->root, st->pid, &r);
 	if (json)
-		print_json(st, secs, s, n, &sum, walk, &r);
+		print_json(st, secs, s, n, &sum, w.name, &r);
 	else
-		print_text(st, secs, s, n, &sum, walk, &r, bytes);
+		print_text(st, secs, s, n, &sum, w.name, &r, bytes);
 	free(s);
 	return 0;
 }

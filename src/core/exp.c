@@ -136,39 +136,6 @@ uint64_t thp_vmstat_delta(const struct thp_vmstat *before, const struct thp_vmst
 	return a - b;
 }
 
-int thp_dtlb_open(void)
-{
-	struct perf_event_attr pe;
-	long fd;
-
-	memset(&pe, 0, sizeof(pe));
-	pe.size = sizeof(pe);
-	pe.type = PERF_TYPE_HW_CACHE;
-	pe.config = PERF_COUNT_HW_CACHE_DTLB | (PERF_COUNT_HW_CACHE_OP_READ << 8) |
-		    (PERF_COUNT_HW_CACHE_RESULT_MISS << 16);
-	pe.disabled = 1;
-	pe.exclude_kernel = 1;
-	pe.exclude_hv = 1;
-	fd = syscall(SYS_perf_event_open, &pe, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	return fd < 0 ? -errno : (int)fd;
-}
-
-void thp_counter_start(int fd)
-{
-	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-}
-
-uint64_t thp_counter_stop(int fd)
-{
-	uint64_t v = 0;
-
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	if (read(fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
-		return 0;
-	return v;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

@@ -64,14 +64,6 @@ uint64_t thp_vmstat_delta(const struct thp_vmstat *before, const struct thp_vmst
 /* True when the kernel has counter NAME. */
 bool thp_vmstat_has(const struct thp_vmstat *s, const char *name);
 
-/* Opens a user-space dTLB read-miss counter of the calling thread, disabled.
- * Returns the fd or -errno (-ENOENT/-EOPNOTSUPP: the CPU or hypervisor does not
- * expose it; -EACCES: perf_event_paranoid forbids it). */
-int thp_dtlb_open(void);
-void thp_counter_start(int fd);
-/* Stops the counter and returns its value (0 on a read error). */
-uint64_t thp_counter_stop(int fd);
-
 /* Minimum, median and maximum of N values (N >= 1; V is not changed). */
 struct thp_stats {
 	double min, median, max;

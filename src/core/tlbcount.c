@@ -152,14 +152,22 @@ bool thp_tlb_scale(uint64_t raw, uint64_t enabled, uint64_t running, uint64_t *o
 	return true;
 }
 
-bool thp_tlb_mpki(const struct thp_tlb_counts *c, double *mpki)
+bool thp_tlb_misses_per(const struct thp_tlb_counts *c, uint64_t units, double *per)
 {
 	uint64_t misses;
 
-	if (!c->has[THP_TLB_INSTRUCTIONS] || !c->has[THP_TLB_LOAD_MISSES] || !c->v[THP_TLB_INSTRUCTIONS])
+	if (!c->has[THP_TLB_LOAD_MISSES] || !units)
 		return false;
 	misses = c->v[THP_TLB_LOAD_MISSES] + (c->has[THP_TLB_STORE_MISSES] ? c->v[THP_TLB_STORE_MISSES] : 0);
-	*mpki = (double)misses * 1000.0 / (double)c->v[THP_TLB_INSTRUCTIONS];
+	*per = (double)misses / (double)units;
+	return true;
+}
+
+bool thp_tlb_mpki(const struct thp_tlb_counts *c, double *mpki)
+{
+	if (!c->has[THP_TLB_INSTRUCTIONS] || !thp_tlb_misses_per(c, c->v[THP_TLB_INSTRUCTIONS], mpki))
+		return false;
+	*mpki *= 1000.0;
 	return true;
 }
 
@@ -193,8 +201,9 @@ static const struct {
 	[THP_TLB_WALK_CYCLES] = { PERF_TYPE_RAW, 0 },
 };
 
-/* Opens one user-space counter on thread TID, disabled. Returns the fd or -errno. */
-static int open_counter(pid_t tid, uint32_t type, uint64_t config)
+/* Opens one user-space counter on thread TID, disabled (with INHERIT: of TID's
+ * children too, enabled at its execve). Returns the fd or -errno. */
+static int open_counter(pid_t tid, uint32_t type, uint64_t config, bool inherit)
 {
 	struct perf_event_attr pe;
 	long fd;
@@ -206,21 +215,40 @@ static int open_counter(pid_t tid, uint32_t type, uint64_t config)
 	pe.disabled = 1;
 	pe.exclude_kernel = 1;
 	pe.exclude_hv = 1;
+	pe.inherit = inherit;
+	pe.enable_on_exec = inherit;
 	pe.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	fd = syscall(SYS_perf_event_open, &pe, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	return fd < 0 ? -errno : (int)fd;
 }
 
-int thp_tlb_open(pid_t tid, bool has_walk, uint64_t walk_config, struct thp_tlb_thread *t)
+void thp_tlb_walk_find(const struct thp_root *root, struct thp_tlb_walk *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->has = thp_pmu_walk_event(root, w->name, sizeof(w->name), &w->config) == 0;
+	if (!w->has)
+		w->name[0] = '\0';
+}
+
+const char *thp_tlb_unavailable(int err)
+{
+	if (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV)
+		return "this machine exposes no hardware TLB counters";
+	if (err == -EACCES || err == -EPERM)
+		return "kernel.perf_event_paranoid forbids counting; run as root or lower it";
+	return "the TLB counters could not be opened";
+}
+
+int thp_tlb_open(pid_t tid, const struct thp_tlb_walk *w, bool inherit, struct thp_tlb_thread *t)
 {
 	t->tid = tid;
 	for (int i = 0; i < THP_TLB_NEV; i++)
 		t->fd[i] = -1;
 	for (int i = 0; i < THP_TLB_NEV; i++) {
-		if (i == THP_TLB_WALK_CYCLES && !has_walk)
+		if (i == THP_TLB_WALK_CYCLES && !w->has)
 			continue;
-		t->fd[i] = open_counter(tid, events[i].type, i == THP_TLB_WALK_CYCLES ? walk_config
-										 : events[i].config);
+		t->fd[i] = open_counter(tid, events[i].type,
+					i == THP_TLB_WALK_CYCLES ? w->config : events[i].config, inherit);
 		if (t->fd[i] < 0 && (i == THP_TLB_INSTRUCTIONS || i == THP_TLB_LOAD_MISSES)) {
 			int err = t->fd[i];
 			thp_tlb_close(t);

@@ -50,6 +50,11 @@ int thp_pmu_walk_event(const struct thp_root *root, char *name, size_t cap, uint
  * False when it never ran. */
 bool thp_tlb_scale(uint64_t raw, uint64_t enabled, uint64_t running, uint64_t *out);
 
+/* dTLB misses (load and store, where counted) per UNITS events (loads of a
+ * benchmark, instructions). False when load misses were not counted or UNITS
+ * is 0. */
+bool thp_tlb_misses_per(const struct thp_tlb_counts *c, uint64_t units, double *per);
+
 /* dTLB misses (load and store, where counted) per thousand instructions.
  * False when instructions or load misses were not counted, or none ran. */
 bool thp_tlb_mpki(const struct thp_tlb_counts *c, double *mpki);
@@ -66,12 +71,28 @@ struct thp_tlb_thread {
 	int fd[THP_TLB_NEV]; /* -1 when not open */
 };
 
-/* Opens the counters on thread TID, disabled, user space only; the walk
- * counter with WALK_CONFIG when HAS_WALK. Returns 0 when at least
+/* The page-walk counter to open beside the others (has: false without one). */
+struct thp_tlb_walk {
+	bool has;
+	uint64_t config;
+	char name[128];
+};
+
+/* Finds ROOT's page-walk event (thp_pmu_walk_event) into W. */
+void thp_tlb_walk_find(const struct thp_root *root, struct thp_tlb_walk *w);
+
+/* Opens the counters on thread TID (0: the calling thread), disabled, user
+ * space only, with W's walk counter when it has one. With INHERIT, threads and
+ * processes TID starts later are counted too, and counting starts at TID's
+ * next execve (a command about to be run). Returns 0 when at least
  * instructions and dTLB load misses opened, else -errno of the first that
  * failed: -ENOENT, -EOPNOTSUPP or -ENODEV (no such hardware counter),
  * -EACCES or -EPERM (perf_event_paranoid), -ESRCH (the thread exited). */
-int thp_tlb_open(pid_t tid, bool has_walk, uint64_t walk_config, struct thp_tlb_thread *t);
+int thp_tlb_open(pid_t tid, const struct thp_tlb_walk *w, bool inherit, struct thp_tlb_thread *t);
+
+/* Why the counters are unavailable after thp_tlb_open failed with ERR, in a
+ * few words ("this machine exposes no hardware TLB counters", ...). */
+const char *thp_tlb_unavailable(int err);
 
 /* Starts T's counters. */
 void thp_tlb_enable(const struct thp_tlb_thread *t);

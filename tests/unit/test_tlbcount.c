@@ -69,6 +69,30 @@ static void mpki_and_walks(void **state)
 	assert_true(sum.v[THP_TLB_INSTRUCTIONS] == 3000);
 }
 
+/* bench chase: misses per dependent load, and what is said without counters */
+static void per_load(void **state)
+{
+	struct thp_tlb_counts c = { 0 };
+	double x;
+	(void)state;
+	/* 10,000,000 loads over 1 GiB in 4 KiB pages: 9.6e6 load misses, 12,000 store misses */
+	c.has[THP_TLB_LOAD_MISSES] = c.has[THP_TLB_STORE_MISSES] = true;
+	c.v[THP_TLB_LOAD_MISSES] = 9600000;
+	c.v[THP_TLB_STORE_MISSES] = 12000;
+	assert_true(thp_tlb_misses_per(&c, 10000000, &x));
+	assert_true(x > 0.96119 && x < 0.96121);
+	assert_true(thp_tlb_misses_per(&c, 1, &x));
+	assert_true(x == 9612000.0);
+	/* no loads: no ratio */
+	assert_false(thp_tlb_misses_per(&c, 0, &x));
+	/* the counter never opened (no PMU): nothing */
+	c.has[THP_TLB_LOAD_MISSES] = false;
+	assert_false(thp_tlb_misses_per(&c, 10000000, &x));
+	assert_string_equal(thp_tlb_unavailable(-ENOENT), "this machine exposes no hardware TLB counters");
+	assert_string_equal(thp_tlb_unavailable(-EOPNOTSUPP), "this machine exposes no hardware TLB counters");
+	assert_non_null(strstr(thp_tlb_unavailable(-EACCES), "perf_event_paranoid"));
+}
+
 /* The formats of an Intel core PMU (sys/bus/event_source/devices/cpu/format). */
 static int intel_format(const char *term, char *buf, size_t cap, void *ctx)
 {
@@ -133,6 +157,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(scale),
 		cmocka_unit_test(mpki_and_walks),
+		cmocka_unit_test(per_load),
 		cmocka_unit_test(pmu_events),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
