@@ -20,6 +20,7 @@
 #include "../core/exp.h"
 #include "../core/parse.h"
 #include "../core/proc.h"
+#include "../core/tlbcount.h"
 #include "../render/render.h"
 #include "cmd.h"
 #include "modes.h"
@@ -28,7 +29,8 @@
 #define TREE_MAX 4096
 #define SAMPLE_MS 10
 
-enum metric { M_WALL, M_USER, M_SYS, M_RSS, M_FLT, M_HUGE, M_COUNT };
+/* M_DTLB and M_MPKI come from the CPU's counters, when it has them (ab.tlb_err 0) */
+enum metric { M_WALL, M_USER, M_SYS, M_RSS, M_FLT, M_HUGE, M_DTLB, M_MPKI, M_COUNT };
 static const struct {
 	const char *key, *head;
 	bool time;
@@ -36,6 +38,7 @@ static const struct {
 	{ "wall_ns", "WALL", true },     { "user_ns", "USER", true },
 	{ "sys_ns", "SYS", true },       { "max_rss", "MAX RSS", false },
 	{ "minor_faults", "MINOR FAULTS", false }, { "anon_huge_peak", "ANONHUGE PEAK", false },
+	{ "dtlb_misses", "DTLB MISSES", false }, { "dtlb_mpki", "DTLB MPKI", false },
 };
 
 struct run {
@@ -52,6 +55,8 @@ struct ab {
 	char **cmd;
 	int nruns;
 	struct run *runs;
+	struct thp_tlb_walk walk;
+	int tlb_err; /* why the command's dTLB misses are not counted (0: they are) */
 };
 
 /* ---- peak AnonHugePages of the command's process tree ---- */
@@ -112,9 +117,32 @@ static double tv_ns(struct timeval tv)
 
 /* Runs the command once under MODE into R. Returns 0, or 1 after printing why
  * the command could not be started. */
+/* Opens the dTLB counters on the command PID (its children too, from its
+ * execve) unless they already failed once; false when they are not open. */
+static bool tlb_start(struct ab *a, pid_t pid, struct thp_tlb_thread *tc)
+{
+	if (!a->tlb_err)
+		a->tlb_err = thp_tlb_open(pid, &a->walk, true, tc);
+	return !a->tlb_err;
+}
+
+/* The command's dTLB misses and MPKI from TC into R, and closes TC. */
+static void tlb_stop(struct thp_tlb_thread *tc, struct run *r)
+{
+	struct thp_tlb_counts c;
+
+	if (thp_tlb_read(tc, &c) == 0) {
+		thp_tlb_misses_per(&c, 1, &r->m[M_DTLB]);
+		thp_tlb_mpki(&c, &r->m[M_MPKI]);
+	}
+	thp_tlb_close(tc);
+}
+
 static int run_once(struct ab *a, const char *mode, struct run *r, struct tree *t)
 {
-	int ep[2], err = 0;
+	int ep[2], gp[2], err = 0;
+	struct thp_tlb_thread tc;
+	bool counting;
 	uint64_t t0, peak = 0;
 	struct rusage ru;
 	pid_t pid;
@@ -126,12 +154,22 @@ static int run_once(struct ab *a, const char *mode, struct run *r, struct tree *
 		thp_err("ab: cannot create a pipe: %s", strerror(errno));
 		return 1;
 	}
+	if (pipe2(gp, O_CLOEXEC)) { /* the command waits on it until its counters are open */
+		thp_err("ab: cannot create a pipe: %s", strerror(errno));
+		close(ep[0]);
+		close(ep[1]);
+		return 1;
+	}
 	thp_flush();
 	t0 = thp_now_ns();
 	pid = fork();
 	if (pid == 0) {
 		int e = 0;
+		char go;
 		close(ep[0]);
+		close(gp[1]);
+		if (read(gp[0], &go, 1) < 0)
+			_exit(127);
 		if (!strcmp(mode, "disabled"))
 			e = -thp_mode_set(THP_MODE_DISABLED);
 		if (!a->show_output) {
@@ -149,11 +187,15 @@ static int run_once(struct ab *a, const char *mode, struct run *r, struct tree *
 		_exit(127);
 	}
 	close(ep[1]);
+	close(gp[0]);
 	if (pid < 0) {
 		thp_err("ab: cannot fork: %s", strerror(errno));
 		close(ep[0]);
+		close(gp[1]);
 		return 1;
 	}
+	counting = tlb_start(a, pid, &tc);
+	close(gp[1]); /* the command goes on */
 	pfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	for (int ended = 0;;) {
 		pid_t w;
@@ -175,6 +217,8 @@ static int run_once(struct ab *a, const char *mode, struct run *r, struct tree *
 			peak = h;
 	}
 	r->m[M_WALL] = (double)(thp_now_ns() - t0);
+	if (counting)
+		tlb_stop(&tc, r);
 	if (pfd >= 0)
 		close(pfd);
 	if (read(ep[0], &err, sizeof(err)) == sizeof(err) && err) {
@@ -208,8 +252,12 @@ static const char *fmt(const struct ab *a, int m, double x, char *buf, size_t ca
 {
 	if (metrics[m].time)
 		return out_ns(buf, cap, x);
-	if (m == M_FLT)
+	if (m == M_FLT || m == M_DTLB)
 		return out_count(buf, cap, (uint64_t)(x + 0.5));
+	if (m == M_MPKI) {
+		snprintf(buf, cap, "%.3f", x);
+		return buf;
+	}
 	return out_size(buf, cap, (uint64_t)(x + 0.5), a->bytes);
 }
 
@@ -230,6 +278,12 @@ static double ratio(const struct ab *a, int arm, int m)
 	return base > 0 ? arm_stats(a, arm, m).median / base : 0;
 }
 
+/* False for a counter metric when the CPU's counters could not be used. */
+static bool counted(const struct ab *a, int m)
+{
+	return m < M_DTLB || !a->tlb_err;
+}
+
 static int print_json(const struct ab *a, const struct thp_busy *busy, const char *enabled)
 {
 	struct json_object *o = json_object_new_object(), *cmd = json_object_new_array();
@@ -244,11 +298,14 @@ static int print_json(const struct ab *a, const struct thp_busy *busy, const cha
 	json_object_object_add(o, "busy", json_object_new_boolean(thp_busy_noisy(busy)));
 	json_object_object_add(o, "load1", json_object_new_double(busy->load1));
 	json_object_object_add(o, "ncpu", json_object_new_int(busy->ncpu));
+	json_object_object_add(o, "dtlb_unavailable",
+			       a->tlb_err ? json_object_new_string(thp_tlb_unavailable(a->tlb_err)) : NULL);
 	for (int arm = 0; arm < a->modes.n; arm++) {
 		struct json_object *x = json_object_new_object();
 		json_object_object_add(x, "arm", json_object_new_string(a->modes.word[arm]));
 		for (int m = 0; m < M_COUNT; m++)
-			json_object_object_add(x, metrics[m].key, json_stats(arm_stats(a, arm, m)));
+			json_object_object_add(x, metrics[m].key,
+					       counted(a, m) ? json_stats(arm_stats(a, arm, m)) : NULL);
 		if (arm) {
 			struct thp_stats s0 = arm_stats(a, 0, M_WALL), s = arm_stats(a, arm, M_WALL);
 			json_object_object_add(x, "wall_ratio", json_object_new_double(ratio(a, arm, M_WALL)));
@@ -265,8 +322,9 @@ static int print_json(const struct ab *a, const struct thp_busy *busy, const cha
 		json_object_object_add(x, "arm", json_object_new_string(a->modes.word[r->arm]));
 		for (int m = 0; m < M_COUNT; m++)
 			json_object_object_add(x, metrics[m].key,
-					       metrics[m].time ? json_object_new_double(r->m[m])
-							       : out_json_u64((uint64_t)(r->m[m] + 0.5)));
+					       !counted(a, m) ? NULL
+					       : metrics[m].time || m == M_MPKI ? json_object_new_double(r->m[m])
+					       : out_json_u64((uint64_t)(r->m[m] + 0.5)));
 		json_object_object_add(x, "exit",
 				       json_object_new_int(WIFEXITED(r->status) ? WEXITSTATUS(r->status)
 										: 128 + WTERMSIG(r->status)));
@@ -278,10 +336,12 @@ static int print_json(const struct ab *a, const struct thp_busy *busy, const cha
 
 static void print_text(const struct ab *a, const char *enabled)
 {
-	static const char *const heads[] = { "ARM", "WALL MIN/MED/MAX", "USER", "SYS", "MAX RSS",
-					     "MINOR FAULTS", "ANONHUGE PEAK" };
-	struct out_table *t = out_table_new(7, heads, false);
-	char cells[7][64], x[32], y[32], z[32];
+	static const char *const heads[M_COUNT + 1] = { "ARM", "WALL MIN/MED/MAX", "USER", "SYS",
+							"MAX RSS", "MINOR FAULTS", "ANONHUGE PEAK",
+							"DTLB MISSES", "DTLB MPKI" };
+	int ncols = a->tlb_err ? M_DTLB + 1 : M_COUNT + 1;
+	struct out_table *t = out_table_new(ncols, heads, false);
+	char cells[M_COUNT + 1][64], x[32], y[32], z[32];
 
 	printf("ab: %d run%s per arm, arms rotated each round; host enabled=%s\n  command:", a->n,
 	       a->n == 1 ? "" : "s", enabled);
@@ -289,21 +349,25 @@ static void print_text(const struct ab *a, const char *enabled)
 		putchar(' ');
 		out_esc_put(stdout, a->cmd[i]);
 	}
-	puts("\n  (USER, SYS, MAX RSS, MINOR FAULTS: medians; ANONHUGE PEAK: the largest sample)");
-	for (int c = 1; c < 7; c++)
+	printf("\n  (USER, SYS, MAX RSS, MINOR FAULTS%s: medians; ANONHUGE PEAK: the largest sample)\n",
+	       a->tlb_err ? "" : ", DTLB MISSES, DTLB MPKI");
+	for (int c = 1; c < ncols; c++)
 		out_table_right(t, c);
 	for (int arm = 0; arm < a->modes.n; arm++) {
 		struct thp_stats w = arm_stats(a, arm, M_WALL);
-		const char *row[7] = { a->modes.word[arm], cells[1] };
+		const char *row[M_COUNT + 1] = { a->modes.word[arm], cells[1] };
 		snprintf(cells[1], sizeof(cells[1]), "%s / %s / %s", fmt(a, M_WALL, w.min, x, sizeof(x)),
 			 fmt(a, M_WALL, w.median, y, sizeof(y)), fmt(a, M_WALL, w.max, z, sizeof(z)));
-		for (int m = M_USER; m < M_COUNT; m++) {
+		for (int m = M_USER; m < ncols - 1; m++) {
 			struct thp_stats s = arm_stats(a, arm, m);
 			row[m + 1] = fmt(a, m, m == M_HUGE ? s.max : s.median, cells[m + 1], sizeof(cells[0]));
 		}
 		out_table_row(t, row);
 	}
 	out_table_print(t, 2);
+	if (a->tlb_err)
+		printf("  dTLB counters: none, %s (perf_event_open: %s)\n", thp_tlb_unavailable(a->tlb_err),
+		       strerror(-a->tlb_err));
 	for (int arm = 1; arm < a->modes.n; arm++) {
 		struct thp_stats s0 = arm_stats(a, 0, M_WALL), s = arm_stats(a, arm, M_WALL);
 		bool overlap = thp_stats_overlap(&s0, &s);
@@ -410,6 +474,7 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 			return 1;
 	}
 	a.cmd = argv + optind;
+	thp_tlb_walk_find(&ctx->root, &a.walk);
 	a.runs = calloc((size_t)a.n * (size_t)a.modes.n, sizeof(*a.runs));
 	if (!a.runs) {
 		thp_err("out of memory");

@@ -7,6 +7,14 @@ bj=$(mktemp)
 bj_val() { jq -r --arg a "$1" --arg k "$2" --arg s "${3:-median}" \
 	'.results[0].arms[] | select(.arm == $a) | .values[$k] | if type == "object" then .[$s] else . end' "$bj"; }
 
+# without a PMU, ab says once that the counters are missing and carries on
+if [ -e /sys/bus/event_source/devices/cpu/events ]; then
+	skip "ab text without TLB counters: this machine has a PMU"
+else
+	"$THP" ab -n 2 --modes disabled,current -- true > "$bj" 2>&1
+	expect "ab without TLB counters: said once" [ "$(grep -c 'no hardware TLB counters' "$bj")" = 1 ]
+fi
+
 # usage errors change nothing and exit 2; --root is refused with 1
 expect "bench without a name: exit 2" sh -c "'$THP' bench 2>/dev/null; [ \$? = 2 ]"
 expect "bench unknown experiment: exit 2" sh -c "'$THP' bench nosuch 2>/dev/null; [ \$? = 2 ]"
@@ -25,6 +33,9 @@ if "$THP" ab -n 2 --modes disabled,current --json -- true > "$bj"; then
 		[ "$(jq -r '[.runs[] | "\(.round):\(.arm)"] | join(" ")' "$bj")" = "0:disabled 0:current 1:current 1:disabled" ]
 	expect "ab reports every arm with stats" jq -e '[.arms[].wall_ns.median > 0] | all and length == 2' "$bj" >/dev/null
 	expect "ab exit statuses" jq -e '[.runs[].exit == 0] | all' "$bj" >/dev/null
+	expect "ab: dTLB misses of every run, or why not (no hardware TLB counters)" jq -e \
+		'([.runs[].dtlb_misses != null] | all) or (.dtlb_unavailable | test("no hardware TLB counters|perf_event_paranoid"))' \
+		"$bj" >/dev/null
 else
 	bad "ab -n 2 --modes disabled,current -- true failed"
 fi
