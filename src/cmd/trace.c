@@ -26,6 +26,7 @@ struct opts {
 	int pid;
 	const char *comm;
 	bool json;
+	bool tlb; /* count tlb:tlb_flush per process */
 };
 
 struct run {
@@ -33,6 +34,7 @@ struct run {
 	struct thp_root *root;
 	struct thp_trace *t;
 	struct json_object *events; /* --json: the stalls above --min-ms */
+	bool tlb;                   /* tlb:tlb_flush is traced (asked for, and the kernel has it) */
 	uint64_t mono0;             /* trace clock (CLOCK_MONOTONIC) at the start */
 	struct timespec real0;      /* wall clock at the same moment */
 	int push_err;
@@ -59,6 +61,7 @@ static void usage(void)
 	     "  -p, --pid PID           only this process (or thread)\n"
 	     "  -c, --comm NAME         only threads with this command name\n"
 	     "      --min-ms MS         print only stalls at least this long (default 0)\n"
+	     "      --tlb               also count TLB flushes per process (tlb:tlb_flush, x86)\n"
 	     "  -J, --json              one JSON document at the end (events, histograms)\n"
 	     "  -h, --help              show this help");
 }
@@ -196,6 +199,26 @@ static struct json_object *results_json(const struct thp_result_count *v, size_t
 	return o;
 }
 
+/* The per-process TLB flushes, or {"available": false} without the event. */
+static struct json_object *flushes_json(const struct run *r)
+{
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+	json_object_object_add(o, "available", json_object_new_boolean(r->tlb));
+	for (size_t i = 0; i < r->t->nflushes; i++) {
+		const struct thp_tlb_flushes *f = &r->t->flushes[i];
+		struct json_object *p = json_object_new_object();
+
+		json_object_object_add(p, "pid", json_object_new_int(f->pid));
+		json_object_object_add(p, "comm", json_object_new_string(f->comm));
+		json_object_object_add(p, "count", out_json_u64(f->count));
+		json_object_object_add(p, "reasons", results_json(f->reasons, f->nreasons));
+		json_object_array_add(a, p);
+	}
+	json_object_object_add(o, "processes", a);
+	return o;
+}
+
 static void print_json(struct run *r, double secs, uint64_t lost, const char *missing)
 {
 	const struct thp_trace *t = r->t;
@@ -230,6 +253,7 @@ static void print_json(struct run *r, double secs, uint64_t lost, const char *mi
 	json_object_object_add(k, "scan_pmd", results_json(t->scan, t->nscan));
 	json_object_object_add(k, "collapse", results_json(t->collapse, t->ncollapse));
 	json_object_object_add(o, "khugepaged", k);
+	json_object_object_add(o, "tlb_flushes", r->o->tlb ? flushes_json(r) : NULL);
 	out_json_print(o);
 }
 
@@ -280,8 +304,46 @@ static void print_results(const char *what, const struct thp_result_count *v, si
 		all += v[i].count;
 	printf("  %s: %s", what, out_count(c, sizeof(c), all));
 	for (size_t i = 0; i < n; i++)
-		printf("%s %s %s", i ? "," : " (", v[i].result, out_count(c, sizeof(c), v[i].count));
+		printf("%s%s %s", i ? ", " : " (", v[i].result, out_count(c, sizeof(c), v[i].count));
 	puts(n ? ")" : "");
+}
+
+#define FLUSHES_SHOWN 20
+
+static int by_count(const void *a, const void *b)
+{
+	const struct thp_tlb_flushes *x = *(const struct thp_tlb_flushes *const *)a;
+	const struct thp_tlb_flushes *y = *(const struct thp_tlb_flushes *const *)b;
+
+	return (x->count < y->count) - (x->count > y->count);
+}
+
+/* The processes with the most TLB flushes, with the reasons the kernel gave. */
+static void print_flushes(const struct run *r)
+{
+	const struct thp_trace *t = r->t;
+	const struct thp_tlb_flushes **v;
+	char comm[COMM_SHOWN_MAX];
+	size_t n = t->nflushes < FLUSHES_SHOWN ? t->nflushes : FLUSHES_SHOWN;
+
+	if (!r->tlb) {
+		puts("\nTLB flushes: not counted (no tlb:tlb_flush trace event)");
+		return;
+	}
+	printf("\nTLB flushes (tlb:tlb_flush), by the process running when they happened: %zu process%s\n",
+	       t->nflushes, t->nflushes == 1 ? "" : "es");
+	if (!(v = malloc((t->nflushes + 1) * sizeof(*v))))
+		return;
+	for (size_t i = 0; i < t->nflushes; i++)
+		v[i] = &t->flushes[i];
+	qsort(v, t->nflushes, sizeof(*v), by_count);
+	for (size_t i = 0; i < n; i++) {
+		printf("  %7d %-15s", v[i]->pid, comm_shown(v[i]->comm, comm));
+		print_results("flushes", v[i]->reasons, v[i]->nreasons);
+	}
+	if (n < t->nflushes)
+		printf("  (%zu more; --json lists all)\n", t->nflushes - n);
+	free(v);
 }
 
 static void print_text(struct run *r, double secs, uint64_t lost)
@@ -312,6 +374,8 @@ static void print_text(struct run *r, double secs, uint64_t lost)
 	puts("\nkhugepaged and MADV_COLLAPSE results");
 	print_results("PMD scans", t->scan, t->nscan);
 	print_results("collapses", t->collapse, t->ncollapse);
+	if (r->o->tlb)
+		print_flushes(r);
 	if (t->unmatched || t->restarted || t->unfinished)
 		printf("\nNot counted: %" PRIu64 " ends whose begin came before the trace, %" PRIu64
 		       " begins whose end was lost, %" PRIu64 " still running at the end.\n",
@@ -328,7 +392,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "duration", required_argument, NULL, 'd' }, { "pid", required_argument, NULL, 'p' },
 		{ "comm", required_argument, NULL, 'c' },     { "min-ms", required_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, 'J' },           { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "tlb", no_argument, NULL, 'T' },            { NULL, 0, NULL, 0 },
 	};
 	int c;
 
@@ -357,6 +421,7 @@ static int parse(int argc, char **argv, struct opts *o)
 				return thp_usage_error("trace");
 			break;
 		case 'J': o->json = true; break;
+		case 'T': o->tlb = true; break;
 		case 'h': usage(); return 0;
 		default: return thp_usage_error("trace");
 		}
@@ -431,7 +496,7 @@ int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
 	r.t->ident = ident;
 	r.t->ident_arg = &r;
 	catch_signals();
-	err = thp_tracefs_open(&tf, BUFFER_KB, &what);
+	err = thp_tracefs_open(&tf, BUFFER_KB, o.tlb, &what);
 	if (err) {
 		thp_err("trace: cannot %s: %s", what, strerror(-err));
 		rc = 1;
@@ -444,6 +509,10 @@ int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	if (*thp_tracefs_missing(tf))
 		thp_err("trace: this kernel lacks %s; they are not traced", thp_tracefs_missing(tf));
+	r.tlb = o.tlb && thp_tracefs_has(tf, THP_EV_TLB_FLUSH);
+	if (o.tlb && !r.tlb)
+		thp_err("trace: --tlb: this kernel has no tlb:tlb_flush trace event (events/tlb/tlb_flush "
+			"in tracefs; x86 only): TLB flushes are not counted");
 	clock_gettime(CLOCK_REALTIME, &r.real0);
 	r.mono0 = mono_ns();
 	if ((err = thp_tracefs_start(tf))) {

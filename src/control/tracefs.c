@@ -123,8 +123,9 @@ static int load_formats(struct thp_tracefs *tf)
 	return tf->tv ? 0 : -ENOMEM;
 }
 
-/* Enables the traced events the kernel has, and lists those it lacks. */
-static int enable_events(struct thp_tracefs *tf)
+/* Enables the traced events the kernel has, and lists those it lacks; the
+ * TLB flush event only with TLB (it fires at every context switch). */
+static int enable_events(struct thp_tracefs *tf, bool tlb)
 {
 	size_t len = 0;
 
@@ -132,6 +133,8 @@ static int enable_events(struct thp_tracefs *tf)
 		const struct thp_tevent_spec *sp = &thp_tevent_specs[i];
 		int n;
 
+		if (i == THP_EV_TLB_FLUSH && !tlb)
+			continue;
 		if (!thp_tevents_has(tf->tv, i))
 			n = snprintf(tf->missing + len, sizeof(tf->missing) - len, "%s%s:%s",
 				     len ? " " : "", sp->sys, sp->name);
@@ -182,7 +185,7 @@ static int open_cpus(struct thp_tracefs *tf)
 	return tf->page && tf->kbuf ? 0 : -ENOMEM;
 }
 
-int thp_tracefs_open(struct thp_tracefs **out, size_t buffer_kb, const char **what)
+int thp_tracefs_open(struct thp_tracefs **out, size_t buffer_kb, bool tlb, const char **what)
 {
 	struct thp_tracefs *tf = calloc(1, sizeof(*tf));
 	char name[64], kb[32];
@@ -229,7 +232,7 @@ int thp_tracefs_open(struct thp_tracefs **out, size_t buffer_kb, const char **wh
 	/* readers waiting in thp_tracefs_wait() wake when a buffer is this full */
 	tracefs_instance_file_write(tf->inst, "buffer_percent", "25");
 	*what = "enable trace events";
-	if ((rc = enable_events(tf)))
+	if ((rc = enable_events(tf, tlb)))
 		goto fail;
 	*what = "open the per-CPU trace buffers";
 	if ((rc = open_cpus(tf)))
@@ -246,10 +249,16 @@ const char *thp_tracefs_missing(const struct thp_tracefs *tf)
 	return tf->missing;
 }
 
+bool thp_tracefs_has(const struct thp_tracefs *tf, enum thp_ev_type type)
+{
+	return thp_tevents_has(tf->tv, type);
+}
+
 bool thp_tracefs_useless(const struct thp_tracefs *tf)
 {
 	for (int i = 0; i < THP_EV_NTYPES; i++)
-		if (thp_tevents_has(tf->tv, i) && i != THP_EV_COLLAPSE && i != THP_EV_SCAN_PMD)
+		if (thp_tevents_has(tf->tv, i) && i != THP_EV_COLLAPSE && i != THP_EV_SCAN_PMD &&
+		    i != THP_EV_TLB_FLUSH)
 			return false;
 	return true;
 }

@@ -19,9 +19,13 @@ struct thp_tracefs;
 /* Mounts tracefs if needed, removes instances left by killed thp processes,
  * creates this process's instance with BUFFER_KB per CPU and the "mono" clock
  * (timestamps are CLOCK_MONOTONIC ns, comparable across CPUs),
- * and enables every traced event the kernel has. Tracing is not on yet.
- * Returns 0 or -errno; on failure WHAT names the step that failed. */
-int thp_tracefs_open(struct thp_tracefs **out, size_t buffer_kb, const char **what);
+ * and enables every traced event the kernel has (tlb:tlb_flush only with TLB).
+ * Tracing is not on yet. Returns 0 or -errno; on failure WHAT names the step
+ * that failed. */
+int thp_tracefs_open(struct thp_tracefs **out, size_t buffer_kb, bool tlb, const char **what);
+
+/* True when the kernel has the trace event TYPE. */
+bool thp_tracefs_has(const struct thp_tracefs *tf, enum thp_ev_type type);
 
 /* Events thp traces that this kernel lacks ("huge_memory:mm_khugepaged_scan_pmd ..."),
  * or "" when it has them all. */

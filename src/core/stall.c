@@ -23,6 +23,7 @@ struct thread {
 	bool kcompactd;      /* seen sleeping or waking as kcompactd */
 	bool known;          /* comm and tgid filled by the ident callback */
 	uint64_t known_ts;
+	size_t flushes; /* 1 + index of its process in thp_trace.flushes; 0: none yet */
 	int tgid;
 	char comm[THP_COMM_LEN];
 	struct open_pair compact, reclaim;
@@ -99,6 +100,9 @@ void thp_trace_free(struct thp_trace *t)
 	free(t->hists);
 	free(t->scan);
 	free(t->collapse);
+	for (size_t i = 0; i < t->nflushes; i++)
+		free(t->flushes[i].reasons);
+	free(t->flushes);
 	free(t);
 }
 
@@ -271,6 +275,30 @@ static void identify(struct thp_trace *t, struct thread *th, struct thp_ev *ev)
 	memcpy(ev->comm, th->comm, sizeof(ev->comm));
 }
 
+/* Counts a tlb_flush EV against its process (found once per thread of TH). */
+static int flush_add(struct thp_trace *t, struct thread *th, const struct thp_ev *ev)
+{
+	int pid = ev->tgid ? ev->tgid : ev->tid;
+	struct thp_tlb_flushes *f;
+
+	if (!th->flushes || t->flushes[th->flushes - 1].pid != pid) {
+		for (th->flushes = 0; th->flushes < t->nflushes && t->flushes[th->flushes].pid != pid;)
+			th->flushes++;
+		if (th->flushes == t->nflushes) {
+			f = realloc(t->flushes, (t->nflushes + 1) * sizeof(*f));
+			if (!f)
+				return -ENOMEM;
+			t->flushes = f;
+			f[t->nflushes] = (struct thp_tlb_flushes){ .pid = pid };
+			memcpy(f[t->nflushes++].comm, ev->comm, THP_COMM_LEN);
+		}
+		th->flushes++;
+	}
+	f = &t->flushes[th->flushes - 1];
+	f->count++;
+	return result_add(&f->reasons, &f->nreasons, ev->result);
+}
+
 /* Applies one event, in timestamp order, to its thread's state. */
 static int process(struct thp_trace *t, struct thp_ev *ev)
 {
@@ -328,6 +356,8 @@ static int process(struct thp_trace *t, struct thp_ev *ev)
 		return wanted(t, ev) ? result_add(&t->collapse, &t->ncollapse, ev->result) : 0;
 	case THP_EV_SCAN_PMD:
 		return wanted(t, ev) ? result_add(&t->scan, &t->nscan, ev->result) : 0;
+	case THP_EV_TLB_FLUSH:
+		return wanted(t, ev) ? flush_add(t, th, ev) : 0;
 	default:
 		break;
 	}

@@ -24,6 +24,7 @@ enum thp_ev_type {
 	THP_EV_RECLAIM_END,      /* vmscan:mm_vmscan_direct_reclaim_end */
 	THP_EV_COLLAPSE,         /* huge_memory:mm_collapse_huge_page */
 	THP_EV_SCAN_PMD,         /* huge_memory:mm_khugepaged_scan_pmd */
+	THP_EV_TLB_FLUSH,        /* tlb:tlb_flush (x86; traced only when asked) */
 	THP_EV_NTYPES
 };
 
@@ -37,7 +38,7 @@ struct thp_ev {
 	enum thp_ev_type type;
 	int order;          /* allocation order; -1 when the event has none */
 	int sync;           /* compaction mode: 1 sync, 0 async, -1 unknown */
-	const char *result; /* symbolic status, or NULL; must outlive the trace */
+	const char *result; /* symbolic status (TLB_FLUSH: reason), or NULL; must outlive the trace */
 	uint64_t value;     /* pages reclaimed (RECLAIM_END) */
 };
 
@@ -88,6 +89,18 @@ struct thp_result_count {
 	uint64_t count;
 };
 
+/* The TLB flushes (tlb:tlb_flush) seen while a process's thread ran: the
+ * flushes its own mapping changes made or asked other CPUs for ("remote IPI
+ * send"), and those its CPU did for it ("flush on task switch", a received
+ * "remote shootdown" counts against whatever ran then). */
+struct thp_tlb_flushes {
+	int pid;                 /* process (tgid); the thread id when unknown */
+	char comm[THP_COMM_LEN];
+	uint64_t count;
+	struct thp_result_count *reasons;
+	size_t nreasons;
+};
+
 struct thp_trace_filter {
 	int pid;          /* process (tgid) or thread id; 0 for all */
 	const char *comm; /* exact command name, or NULL for all */
@@ -115,6 +128,8 @@ struct thp_trace {
 	size_t nhists;
 	struct thp_result_count *scan, *collapse; /* khugepaged and MADV_COLLAPSE results */
 	size_t nscan, ncollapse;
+	struct thp_tlb_flushes *flushes; /* per process, in order of first flush */
+	size_t nflushes;
 	uint64_t events;     /* events processed */
 	uint64_t unmatched;  /* ends without a begin (begun before the trace, or lost) */
 	uint64_t restarted;  /* begins whose end never came (lost), replaced by a new begin */

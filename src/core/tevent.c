@@ -8,15 +8,16 @@
 #include <string.h>
 
 const struct thp_tevent_spec thp_tevent_specs[THP_EV_NTYPES] = {
-	[THP_EV_COMPACT_TRY] = { "compaction", "mm_compaction_try_to_compact_pages" },
-	[THP_EV_COMPACT_BEGIN] = { "compaction", "mm_compaction_begin" },
-	[THP_EV_COMPACT_END] = { "compaction", "mm_compaction_end" },
-	[THP_EV_KCOMPACTD_WAKE] = { "compaction", "mm_compaction_kcompactd_wake" },
-	[THP_EV_KCOMPACTD_SLEEP] = { "compaction", "mm_compaction_kcompactd_sleep" },
-	[THP_EV_RECLAIM_BEGIN] = { "vmscan", "mm_vmscan_direct_reclaim_begin" },
-	[THP_EV_RECLAIM_END] = { "vmscan", "mm_vmscan_direct_reclaim_end" },
-	[THP_EV_COLLAPSE] = { "huge_memory", "mm_collapse_huge_page" },
-	[THP_EV_SCAN_PMD] = { "huge_memory", "mm_khugepaged_scan_pmd" },
+	[THP_EV_COMPACT_TRY] = { "compaction", "mm_compaction_try_to_compact_pages", "status", NULL },
+	[THP_EV_COMPACT_BEGIN] = { "compaction", "mm_compaction_begin", "status", NULL },
+	[THP_EV_COMPACT_END] = { "compaction", "mm_compaction_end", "status", NULL },
+	[THP_EV_KCOMPACTD_WAKE] = { "compaction", "mm_compaction_kcompactd_wake", "status", NULL },
+	[THP_EV_KCOMPACTD_SLEEP] = { "compaction", "mm_compaction_kcompactd_sleep", "status", NULL },
+	[THP_EV_RECLAIM_BEGIN] = { "vmscan", "mm_vmscan_direct_reclaim_begin", "status", NULL },
+	[THP_EV_RECLAIM_END] = { "vmscan", "mm_vmscan_direct_reclaim_end", "status", "nr_reclaimed" },
+	[THP_EV_COLLAPSE] = { "huge_memory", "mm_collapse_huge_page", "status", NULL },
+	[THP_EV_SCAN_PMD] = { "huge_memory", "mm_khugepaged_scan_pmd", "status", NULL },
+	[THP_EV_TLB_FLUSH] = { "tlb", "tlb_flush", "reason", NULL },
 };
 
 /* A value of the event's "status" field and its name from the print format. */
@@ -28,7 +29,7 @@ struct sym {
 /* One traced event: where its fields are, for this kernel. */
 struct evinfo {
 	struct tep_event *ev; /* NULL when the kernel lacks the event */
-	struct tep_format_field *order, *sync, *status, *reclaimed;
+	struct tep_format_field *order, *sync, *status, *value;
 	struct sym *syms;
 	size_t nsyms;
 };
@@ -99,9 +100,9 @@ struct thp_tevents *thp_tevents_new(struct tep_handle *tep)
 			continue;
 		e->order = tep_find_field(e->ev, "order");
 		e->sync = tep_find_field(e->ev, "sync");
-		e->status = tep_find_field(e->ev, "status");
-		e->reclaimed = tep_find_field(e->ev, "nr_reclaimed");
-		if (e->status && load_syms(e, "status")) {
+		e->status = thp_tevent_specs[i].status ? tep_find_field(e->ev, thp_tevent_specs[i].status) : NULL;
+		e->value = thp_tevent_specs[i].value ? tep_find_field(e->ev, thp_tevent_specs[i].value) : NULL;
+		if (e->status && load_syms(e, thp_tevent_specs[i].status)) {
 			thp_tevents_free(tv);
 			return NULL;
 		}
@@ -157,7 +158,7 @@ bool thp_tevents_decode(struct thp_tevents *tv, void *data, int size, int cpu, u
 	ev->tid = tep_data_pid(tv->tep, &rec);
 	ev->order = (int)field_val(e->order, data, -1);
 	ev->sync = (int)field_val(e->sync, data, -1);
-	ev->value = (uint64_t)field_val(e->reclaimed, data, 0);
+	ev->value = (uint64_t)field_val(e->value, data, 0);
 	if (e->status)
 		ev->result = sym_name(e, field_val(e->status, data, 0));
 	return true;

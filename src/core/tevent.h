@@ -14,9 +14,11 @@
 
 #include "stall.h"
 
-/* System and name of each traced event, indexed by enum thp_ev_type. */
+/* System and name of each traced event, indexed by enum thp_ev_type, and the
+ * fields read into thp_ev's result (named by the event's print format) and value. */
 struct thp_tevent_spec {
 	const char *sys, *name;
+	const char *status, *value; /* NULL: the event has none */
 };
 extern const struct thp_tevent_spec thp_tevent_specs[THP_EV_NTYPES];
 

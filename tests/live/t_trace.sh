@@ -111,6 +111,27 @@ else
 		expect "the next trace removed the killed one's instance" [ ! -d "$TT/instances/thp-trace-$tr_killed" ]
 		expect "tracefs stays mounted when thp did not mount it" grep -q " $TT tracefs " /proc/mounts
 		expect "top-level tracefs state is as before" [ "$before" = "$(tr_state)" ]
+
+		# 3. --tlb counts tlb:tlb_flush per process where the kernel has it
+		# (x86), and says so where it does not; without --tlb it is not traced.
+		"$THP" trace -d 1 --tlb --json > "$tr_tmp/t.json" 2> "$tr_tmp/t.err" &
+		tr_pid=$!
+		tr_wait "$tr_tmp/t.err" '^Tracing'
+		for _i in 1 2 3 4 5; do sh -c true; done
+		wait "$tr_pid"
+		expect "trace --tlb exits 0 ($(head -c 300 "$tr_tmp/t.err"))" [ $? -eq 0 ]
+		if [ -d "$TT/events/tlb/tlb_flush" ]; then
+			expect "trace --tlb: flushes of some process" \
+				jq -e '.tlb_flushes.available and (.tlb_flushes.processes | length > 0)' "$tr_tmp/t.json" > /dev/null
+			expect "trace --tlb: each process's reasons add up to its count" \
+				jq -e 'all(.tlb_flushes.processes[]; .count == ([.reasons[]] | add))' "$tr_tmp/t.json" > /dev/null
+		else
+			expect "trace --tlb without the event says so" grep -q 'no tlb:tlb_flush trace event' "$tr_tmp/t.err"
+			expect "trace --tlb without the event: available false" \
+				jq -e '.tlb_flushes.available == false' "$tr_tmp/t.json" > /dev/null
+		fi
+		expect "trace without --tlb counts no TLB flushes" \
+			jq -e '.tlb_flushes == null' "$tr_tmp/a.json" > /dev/null
 	fi
 fi
 tr_cleanup

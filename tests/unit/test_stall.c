@@ -364,6 +364,44 @@ static void identity(void **state)
 	thp_trace_free(t);
 }
 
+/* tlb:tlb_flush counted per process (threads of one process together), by
+ * reason, and filtered like the stalls */
+static void tlb_flushes(void **state)
+{
+	struct thp_trace_filter f = { .comm = "postgres" };
+	struct thp_trace *t = thp_trace_new(NULL, NULL, NULL), *ft = thp_trace_new(&f, NULL, NULL);
+	struct thp_ev e[5] = {
+		ev(THP_EV_TLB_FLUSH, 10, 0, 400, "postgres"), ev(THP_EV_TLB_FLUSH, 20, 1, 401, "postgres"),
+		ev(THP_EV_TLB_FLUSH, 30, 0, 500, "kworker/0:1"), ev(THP_EV_TLB_FLUSH, 40, 1, 400, "postgres"),
+		ev(THP_EV_TLB_FLUSH, 50, 1, 401, "postgres"),
+	};
+	(void)state;
+	e[1].tgid = e[4].tgid = 400; /* a second thread of process 400 */
+	e[0].result = e[1].result = e[4].result = "remote IPI send";
+	e[2].result = "remote shootdown";
+	e[3].result = "flush on task switch";
+	for (int i = 0; i < 5; i++) {
+		push(t, e[i]);
+		push(ft, e[i]);
+	}
+	assert_int_equal(thp_trace_finish(t), 0);
+	assert_int_equal(t->nflushes, 2);
+	assert_int_equal(t->flushes[0].pid, 400);
+	assert_string_equal(t->flushes[0].comm, "postgres");
+	assert_int_equal(t->flushes[0].count, 4);
+	assert_int_equal(t->flushes[0].nreasons, 2);
+	assert_string_equal(t->flushes[0].reasons[0].result, "remote IPI send");
+	assert_int_equal(t->flushes[0].reasons[0].count, 3);
+	assert_int_equal(t->flushes[0].reasons[1].count, 1);
+	assert_int_equal(t->flushes[1].pid, 500);
+	assert_int_equal(t->flushes[1].count, 1);
+	assert_int_equal(thp_trace_finish(ft), 0);
+	assert_int_equal(ft->nflushes, 1);
+	assert_int_equal(ft->flushes[0].count, 4);
+	thp_trace_free(t);
+	thp_trace_free(ft);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -379,6 +417,7 @@ int main(void)
 		cmocka_unit_test(khugepaged),
 		cmocka_unit_test(many_threads),
 		cmocka_unit_test(identity),
+		cmocka_unit_test(tlb_flushes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
