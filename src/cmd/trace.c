@@ -312,8 +312,7 @@ static void print_results(const char *what, const struct thp_result_count *v, si
 
 static int by_count(const void *a, const void *b)
 {
-	const struct thp_tlb_flushes *x = *(const struct thp_tlb_flushes *const *)a;
-	const struct thp_tlb_flushes *y = *(const struct thp_tlb_flushes *const *)b;
+	const struct thp_tlb_flushes *x = a, *y = b;
 
 	return (x->count < y->count) - (x->count > y->count);
 }
@@ -322,7 +321,7 @@ static int by_count(const void *a, const void *b)
 static void print_flushes(const struct run *r)
 {
 	const struct thp_trace *t = r->t;
-	const struct thp_tlb_flushes **v;
+	struct thp_tlb_flushes *v; /* a copy sorted by count (the reasons stay shared) */
 	char comm[COMM_SHOWN_MAX];
 	size_t n = t->nflushes < FLUSHES_SHOWN ? t->nflushes : FLUSHES_SHOWN;
 
@@ -334,12 +333,12 @@ static void print_flushes(const struct run *r)
 	       t->nflushes, t->nflushes == 1 ? "" : "es");
 	if (!(v = malloc((t->nflushes + 1) * sizeof(*v))))
 		return;
-	for (size_t i = 0; i < t->nflushes; i++)
-		v[i] = &t->flushes[i];
+	if (t->nflushes)
+		memcpy(v, t->flushes, t->nflushes * sizeof(*v));
 	qsort(v, t->nflushes, sizeof(*v), by_count);
 	for (size_t i = 0; i < n; i++) {
-		printf("  %7d %-15s", v[i]->pid, comm_shown(v[i]->comm, comm));
-		print_results("flushes", v[i]->reasons, v[i]->nreasons);
+		printf("  %7d %-15s", v[i].pid, comm_shown(v[i].comm, comm));
+		print_results("flushes", v[i].reasons, v[i].nreasons);
 	}
 	if (n < t->nflushes)
 		printf("  (%zu more; --json lists all)\n", t->nflushes - n);
