@@ -284,6 +284,7 @@ static int read_proc(pid_t pid, void *ctx)
 	if (thp_comm_read(sc->root, pid, p->comm, sizeof(p->comm)))
 		snprintf(p->comm, sizeof(p->comm), "%s", p->ps.name);
 	thp_cmdline_read(sc->root, pid, p->cmdline, sizeof(p->cmdline));
+	p->relaunch_how = thp_relaunch_read(sc->root, pid, p->comm, p->relaunch, sizeof(p->relaunch));
 	p->has_rollup = thp_rollup_read(sc->root, pid, &p->r) == 0;
 	if (p->ps.thp_enabled == 0)
 		thp_thp_origin(sc->root, &p->ps, &p->origin);

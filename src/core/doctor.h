@@ -48,7 +48,7 @@ struct thp_finding {
 	int nev;
 	struct thp_evidence ev[THP_EV_MAX];
 	int nfix;
-	char fix[THP_FIX_MAX][200]; /* exact commands or configuration lines */
+	char fix[THP_FIX_MAX][512]; /* exact commands or configuration lines */
 };
 
 #define THP_UNCHECKED_MAX 4
@@ -75,6 +75,8 @@ struct thp_host_proc {
 	struct thp_rollup r;
 	char comm[THP_COMM_MAX];
 	char cmdline[512];          /* arguments joined by spaces, cut */
+	char relaunch[320];         /* the command that starts it again, shell-quoted */
+	enum thp_relaunch relaunch_how;
 	struct thp_pstatus origin;  /* with THP off: who turned it off (may be PS itself) */
 	char malloc_conf[160];      /* MALLOC_CONF or _RJEM_MALLOC_CONF; empty when unset or unreadable */
 };

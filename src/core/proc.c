@@ -283,6 +283,96 @@ int thp_cmdline_read(const struct thp_root *root, pid_t pid, char *buf, size_t c
 	return 0;
 }
 
+bool thp_sh_quote_append(char *buf, size_t cap, const char *s)
+{
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-";
+	size_t at = strlen(buf), need = at > 0;
+	bool plain = *s && strspn(s, safe) == strlen(s);
+
+	for (const char *p = s; *p; p++)
+		need += *p == '\'' && !plain ? 4 : 1;
+	need += plain ? 0 : 2;
+	if (at + need >= cap)
+		return false;
+	if (at)
+		buf[at++] = ' ';
+	if (!plain)
+		buf[at++] = '\'';
+	for (const char *p = s; *p; p++) {
+		if (*p == '\'' && !plain) {
+			memcpy(buf + at, "'\\''", 4); /* close, an escaped quote, reopen */
+			at += 4;
+		} else {
+			buf[at++] = *p;
+		}
+	}
+	if (!plain)
+		buf[at++] = '\'';
+	buf[at] = '\0';
+	return true;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+enum thp_relaunch thp_relaunch_build(const char *argv, size_t len, const char *exe, const char *comm,
+				     char *buf, size_t cap)
+{
+	const char *arg0 = argv, *end = argv + len;
+	char first[4096];
+	size_t prog;
+	int nargs = 0;
+
+	while (len && argv[len - 1] == '\0')
+		end = argv + --len;
+	for (const char *p = argv; p < end; p += strlen(p) + 1)
+		nargs++;
+	buf[0] = '\0';
+	if (!nargs) {
+		thp_sh_quote_append(buf, cap, exe ? exe : comm);
+		return THP_RELAUNCH_UNKNOWN;
+	}
+	if (nargs == 1 && strchr(arg0, ' ') && !(exe && !strcmp(arg0, exe))) {
+		snprintf(first, sizeof(first), "%.*s", (int)strcspn(arg0, " "), arg0);
+		thp_sh_quote_append(buf, cap, exe ? exe : first);
+		return THP_RELAUNCH_TITLE;
+	}
+	if (!thp_sh_quote_append(buf, cap, exe && !strcmp(base_name(exe), base_name(arg0)) ? exe : arg0))
+		return THP_RELAUNCH_LONG;
+	prog = strlen(buf);
+	for (const char *p = arg0 + strlen(arg0) + 1; p < end; p += strlen(p) + 1) {
+		if (!thp_sh_quote_append(buf, cap, p)) {
+			buf[prog] = '\0'; /* the program alone */
+			return THP_RELAUNCH_LONG;
+		}
+	}
+	return exe ? THP_RELAUNCH_ARGV : THP_RELAUNCH_RECORDED;
+}
+
+enum thp_relaunch thp_relaunch_read(const struct thp_root *root, pid_t pid, const char *comm, char *buf,
+				    size_t cap)
+{
+	char rel[64], exe[4096], *argv = NULL;
+	size_t len = 0;
+	ssize_t n = -1;
+	enum thp_relaunch how;
+
+	snprintf(rel, sizeof(rel), "proc/%d/exe", (int)pid);
+	if (root->live)
+		n = thp_readlink(root, rel, exe, sizeof(exe));
+	if (n > 0 && (size_t)n > 10 && !strcmp(exe + n - 10, " (deleted)"))
+		n = -1;
+	snprintf(rel, sizeof(rel), "proc/%d/cmdline", (int)pid);
+	if (thp_read(root, rel, &argv, &len))
+		len = 0;
+	how = thp_relaunch_build(argv ? argv : "", len, n > 0 ? exe : NULL, comm, buf, cap);
+	free(argv);
+	return how;
+}
+
 int thp_cgroup_read(const struct thp_root *root, pid_t pid, char *buf, size_t cap)
 {
 	ssize_t n = read_pid_file(root, pid, "cgroup", buf, cap);

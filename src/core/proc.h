@@ -75,6 +75,35 @@ int thp_comm_read(const struct thp_root *root, pid_t pid, char *buf, size_t cap)
  * CAP-1). An empty result (kernel thread, zombie) is not an error. Returns 0 or -errno. */
 int thp_cmdline_read(const struct thp_root *root, pid_t pid, char *buf, size_t cap);
 
+/* How thp_relaunch_build() could name a process's program and arguments. */
+enum thp_relaunch {
+	THP_RELAUNCH_ARGV,     /* the process's argv, the program as /proc/PID/exe names it */
+	THP_RELAUNCH_RECORDED, /* argv as recorded: a capture has no /proc/PID/exe */
+	THP_RELAUNCH_TITLE,    /* the process replaced its argv with a title: the program alone */
+	THP_RELAUNCH_LONG,     /* the arguments do not fit: the program alone */
+	THP_RELAUNCH_UNKNOWN,  /* no command line: the command name */
+};
+
+/* Appends S to BUF (after a space unless BUF is empty), quoted for a POSIX
+ * shell when it holds anything but letters, digits and _@%+=:,./-. Returns
+ * false, leaving BUF as it was, when it does not fit in CAP. */
+bool thp_sh_quote_append(char *buf, size_t cap, const char *s);
+
+/* Builds, shell-quoted into BUF, the command that starts a process's program
+ * again, from ARGV (LEN bytes, NUL-separated as /proc/PID/cmdline holds it)
+ * and EXE (the target of /proc/PID/exe; NULL when unknown or deleted). The
+ * program is EXE when its base name is argv[0]'s (a multi-call binary or a
+ * link chosen by name keeps argv[0]). A single argument with a space that is
+ * not EXE is a title the process wrote over its argv ("redis-server *:6379");
+ * the arguments are then unknown. COMM names the program when nothing else
+ * does. Returns how the command was made. */
+enum thp_relaunch thp_relaunch_build(const char *argv, size_t len, const char *exe, const char *comm,
+				     char *buf, size_t cap);
+
+/* thp_relaunch_build() for process PID below ROOT (EXE only on the live host). */
+enum thp_relaunch thp_relaunch_read(const struct thp_root *root, pid_t pid, const char *comm, char *buf,
+				    size_t cap);
+
 /* Reads /proc/PID/cgroup text into BUF. Returns 0 or -errno. */
 int thp_cgroup_read(const struct thp_root *root, pid_t pid, char *buf, size_t cap);
 

@@ -46,6 +46,20 @@ static void ev_proc(struct thp_finding *f, const struct thp_host_proc *p)
 		ev_bytes(f, src, "AnonHugePages", p->r.anon_huge);
 }
 
+/* A fix that starts P's program again under 'thp exec MODE', saying what
+ * could not be known about its command. */
+static void fix_exec(struct thp_finding *f, const char *mode, const struct thp_host_proc *p)
+{
+	static const char *const notes[] = {
+		[THP_RELAUNCH_ARGV] = "",
+		[THP_RELAUNCH_RECORDED] = "   # as recorded: a capture has no /proc/PID/exe",
+		[THP_RELAUNCH_TITLE] = "   # add its arguments: the process replaced them with a title",
+		[THP_RELAUNCH_LONG] = "   # add its arguments: too long to show",
+		[THP_RELAUNCH_UNKNOWN] = "   # the command name: its command line is not known",
+	};
+	finding_fix(f, "thp exec %s -- %s%s", mode, p->relaunch, notes[p->relaunch_how]);
+}
+
 static void ev_enabled(struct thp_finding *f, const struct thp_host *h, const char *pol)
 {
 	char src[128];
@@ -160,11 +174,11 @@ static void latency_server(const struct thp_host *h, const struct thp_host_proc 
 		finding_fix(f, "%s", s->optout);
 	/* whichever breaks fewer neighbours first */
 	if (others)
-		finding_fix(f, "thp exec --disable -- %s", p->cmdline[0] ? p->cmdline : p->comm);
+		fix_exec(f, "--disable", p);
 	finding_fix(f, "thp set enabled=madvise");
 	finding_fix(f, "thp persist");
 	if (!others)
-		finding_fix(f, "thp exec --disable -- %s", p->cmdline[0] ? p->cmdline : p->comm);
+		fix_exec(f, "--disable", p);
 }
 
 /* The first "MAJOR.MINOR.PATCH" in the program path (argv[0]) of CMDLINE, as
@@ -234,12 +248,15 @@ static void mongodb(const struct thp_host *h, const struct thp_host_proc *p, str
 		finding_fix(f, "thp set enabled=always defrag=defer+madvise khugepaged.max_ptes_none=0");
 		finding_fix(f, "thp persist");
 		if (p->ps.thp_enabled == 0)
-			finding_fix(f, "thp exec --enable -- %s", p->cmdline);
+			fix_exec(f, "--enable", p);
 	} else if (major >= 0) {
-		finding_fix(f, "thp exec --disable -- %s", p->cmdline);
+		fix_exec(f, "--disable", p);
 		finding_fix(f, "thp set enabled=madvise   # if no other program needs 'always'");
 	} else {
-		finding_fix(f, "%.*s --version", (int)strcspn(p->cmdline, " "), p->cmdline);
+		char prog[300] = "", word[256];
+		snprintf(word, sizeof(word), "%.*s", (int)strcspn(p->cmdline, " "), p->cmdline);
+		thp_sh_quote_append(prog, sizeof(prog), word[0] ? word : p->comm);
+		finding_fix(f, "%s --version", prog);
 	}
 }
 

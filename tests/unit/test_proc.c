@@ -298,6 +298,54 @@ static void origin_and_stream(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The commands doctor suggests: shell-quoted, from exe and argv (recorded
+ * /proc/PID/cmdline contents), and what is said when argv is a title. */
+static void relaunch(void **state)
+{
+	static const char redis_title[] = "redis-server *:6390\0\0\0";
+	static const char pg[] = "/usr/lib/postgresql/16/bin/postgres\0-D\0/var/lib/postgresql/16/main\0"
+				 "-c\0config_file=/etc/postgresql/16/main/postgresql.conf\0";
+	static const char odd[] = "myd\0--name\0it's here\0\0--x=$HOME;rm\0";
+	static const char busybox[] = "sh\0-c\0sleep 9\0";
+	char b[512], small[24] = "";
+	(void)state;
+	/* a title written over argv: the program from exe, no arguments claimed */
+	assert_int_equal(thp_relaunch_build(redis_title, sizeof(redis_title) - 1, "/usr/bin/redis-server",
+					    "redis-server", b, sizeof(b)), THP_RELAUNCH_TITLE);
+	assert_string_equal(b, "/usr/bin/redis-server");
+	/* the same recorded without exe: the title's first word */
+	assert_int_equal(thp_relaunch_build(redis_title, sizeof(redis_title) - 1, NULL, "redis-server", b,
+					    sizeof(b)), THP_RELAUNCH_TITLE);
+	assert_string_equal(b, "redis-server");
+	/* plain argv: exe as the program, arguments as they are */
+	assert_int_equal(thp_relaunch_build(pg, sizeof(pg) - 1, "/usr/lib/postgresql/16/bin/postgres", "postgres",
+					    b, sizeof(b)), THP_RELAUNCH_ARGV);
+	assert_string_equal(b, "/usr/lib/postgresql/16/bin/postgres -D /var/lib/postgresql/16/main "
+			       "-c config_file=/etc/postgresql/16/main/postgresql.conf");
+	/* a bare argv[0] becomes exe; spaces, quotes, empty and shell words are quoted */
+	assert_int_equal(thp_relaunch_build(odd, sizeof(odd) - 1, "/opt/bin/myd", "myd", b, sizeof(b)),
+			 THP_RELAUNCH_ARGV);
+	assert_string_equal(b, "/opt/bin/myd --name 'it'\\''s here' '' '--x=$HOME;rm'");
+	/* recorded (no exe): argv[0] as it is */
+	assert_int_equal(thp_relaunch_build(odd, sizeof(odd) - 1, NULL, "myd", b, sizeof(b)), THP_RELAUNCH_RECORDED);
+	assert_string_equal(b, "myd --name 'it'\\''s here' '' '--x=$HOME;rm'");
+	/* a multi-call binary keeps the name it was started by */
+	assert_int_equal(thp_relaunch_build(busybox, sizeof(busybox) - 1, "/bin/busybox", "sh", b, sizeof(b)),
+			 THP_RELAUNCH_ARGV);
+	assert_string_equal(b, "sh -c 'sleep 9'");
+	/* arguments that do not all fit: the program alone, never some of them */
+	assert_int_equal(thp_relaunch_build(pg, sizeof(pg) - 1, NULL, "postgres", b, 60), THP_RELAUNCH_LONG);
+	assert_string_equal(b, "/usr/lib/postgresql/16/bin/postgres");
+	/* no command line (a capture made with --no-cmdline): the command name */
+	assert_int_equal(thp_relaunch_build("", 0, NULL, "redis-server", b, sizeof(b)), THP_RELAUNCH_UNKNOWN);
+	assert_string_equal(b, "redis-server");
+	/* quoting leaves a buffer it does not fit in as it was */
+	assert_false(thp_sh_quote_append(small, sizeof(small), "a string far too long to fit"));
+	assert_string_equal(small, "");
+	assert_true(thp_sh_quote_append(small, sizeof(small), "a b"));
+	assert_string_equal(small, "'a b'");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -307,6 +355,7 @@ int main(void)
 		cmocka_unit_test(cgroup),
 		cmocka_unit_test(smaps_parse),
 		cmocka_unit_test(origin_and_stream),
+		cmocka_unit_test(relaunch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
