@@ -507,12 +507,8 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 	if (ctx->json) {
 		rc = print_json(&a, &busy, enabled);
 	} else {
-		char comm[4 * sizeof(busy.top_comm)];
 		if (thp_busy_noisy(&busy))
-			printf("Warning: the host is busy (load %.1f on %d CPUs; '%s' uses %.0f%% of a CPU): "
-			       "noise may dominate the differences.\n\n",
-			       busy.load1, busy.ncpu, out_esc(comm, sizeof(comm), busy.top_comm),
-			       busy.top_cpu * 100);
+			busy_warning(&busy, "noise may dominate the differences");
 		print_text(&a, enabled);
 	}
 	if (failed) {

@@ -263,6 +263,13 @@ static void fault_read(struct bench *b)
 	if (huge == 0) {
 		say(b, "MADV_HUGEPAGE got no huge pages here: every 4 KiB page took its own fault "
 		       "(%s faults).", cnt(a, sizeof(a), med(b, 1, F_FAULTS)));
+	} else if (med(b, 0, F_HUGE) > 0) {
+		say(b, "Both arms got huge pages (plain memory too: enabled=always): %s faults with "
+		       "MADV_HUGEPAGE, %s plain, one per 2 MiB where a huge page was placed; %s of %s "
+		       "huge, %s fallbacks, %s compaction stalls with MADV_HUGEPAGE.",
+		    cnt(a, sizeof(a), med(b, 1, F_FAULTS)), cnt(c, sizeof(c), med(b, 0, F_FAULTS)),
+		    sz(d, sizeof(d), huge), sz(e, sizeof(e), (double)b->size),
+		    cnt(f, sizeof(f), med(b, 1, F_FALLBACK)), cnt(g, sizeof(g), med(b, 1, F_STALL)));
 	} else {
 		say(b, "MADV_HUGEPAGE: %s faults instead of %s (one per 2 MiB instead of one per 4 KiB); "
 		       "%s of %s huge, %s fallbacks, %s compaction stalls.",
@@ -270,8 +277,6 @@ static void fault_read(struct bench *b)
 		    sz(d, sizeof(d), huge), sz(e, sizeof(e), (double)b->size),
 		    cnt(f, sizeof(f), med(b, 1, F_FALLBACK)), cnt(g, sizeof(g), med(b, 1, F_STALL)));
 	}
-	if (med(b, 0, F_HUGE) > 0)
-		say(b, " Plain memory got huge pages too (enabled=always).");
 	if (stats(b, 0, F_ALIGNED).min == 0 || stats(b, 1, F_ALIGNED).min == 0)
 		say(b, " The kernel did not always place the mapping on a 2 MiB boundary: its ragged ends "
 		       "can only use 4 KiB pages.");
@@ -964,8 +969,9 @@ static void print_text(const struct bench *b, const char *mode, const char *enab
 	struct out_table *t;
 
 	printf("%s: %s\n", b->x->name, b->x->summary);
-	printf("  %s, %d run%s per arm, enabled=%s%s%s\n", out_size(size, sizeof(size), b->size, b->bytes),
-	       b->reps, b->reps == 1 ? "" : "s", enabled, mode ? " (--modes " : "", mode ? ")" : "");
+	printf("  %s, %d run%s per arm, enabled=%s%s%s%s\n", out_size(size, sizeof(size), b->size, b->bytes),
+	       b->reps, b->reps == 1 ? "" : "s", enabled, mode ? " (--modes " : "", mode ? mode : "",
+	       mode ? ")" : "");
 	heads[0] = "ARM";
 	for (int c = 0; c < b->ncols; c++) {
 		snprintf(head[c], sizeof(head[c]), "%s%s", b->cols[c].head,
@@ -1122,12 +1128,8 @@ static int bench_modes(struct bench *b, const struct modes *m)
 		return 1;
 	results = json_object_new_array();
 	thp_busy_sample(&b->ctx->root, 200, &busy);
-	char comm[4 * sizeof(busy.top_comm)];
 	if (thp_busy_noisy(&busy) && !b->ctx->json)
-		printf("Warning: the host is busy (load %.1f on %d CPUs; '%s' uses %.0f%% of a CPU): "
-		       "timings are noisy.\n\n",
-		       busy.load1, busy.ncpu, out_esc(comm, sizeof(comm), busy.top_comm),
-		       busy.top_cpu * 100);
+		busy_warning(&busy, "timings are noisy");
 	if (thp_mode_get() == THP_MODE_DISABLED && !b->ctx->json)
 		puts("Note: THP is disabled for this process (PR_SET_THP_DISABLE, inherited from a "
 		     "parent): no arm can get huge pages.\n");

@@ -10,6 +10,8 @@
 
 #include "../control/control.h"
 #include "../control/journal.h"
+#include "../core/exp.h"
+#include "../render/render.h"
 
 static struct thp_journal journal;
 static struct thp_changes *cs;
@@ -176,4 +178,12 @@ int modes_end(void)
 		return 1;
 	}
 	return 0;
+}
+
+void busy_warning(const struct thp_busy *b, const char *result)
+{
+	char text[160], shown[4 * sizeof(text)];
+
+	printf("Warning: the host is busy (%s): %s.\n\n",
+	       out_esc(shown, sizeof(shown), thp_busy_text(b, text, sizeof(text))), result);
 }

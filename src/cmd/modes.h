@@ -42,4 +42,9 @@ int modes_end(void);
  * once modes_end() has put the policy back. */
 int modes_signal(void);
 
+struct thp_busy;
+/* Prints that the host is busy (thp_busy_text) and that RESULT follows, then
+ * an empty line. */
+void busy_warning(const struct thp_busy *b, const char *result);
+
 #endif

@@ -272,6 +272,18 @@ bool thp_busy_noisy(const struct thp_busy *b)
 	return (b->ncpu > 0 && b->load1 > b->ncpu) || b->top_cpu >= 0.5;
 }
 
+const char *thp_busy_text(const struct thp_busy *b, char *buf, size_t cap)
+{
+	int n = snprintf(buf, cap, "load %.1f on %d CPUs", b->load1, b->ncpu);
+
+	if (n >= 0 && (size_t)n < cap && b->top_comm[0] && b->top_cpu > 0)
+		snprintf(buf + n, cap - (size_t)n, "; '%s' (pid %d) uses %.0f%% of a CPU", b->top_comm,
+			 (int)b->top_pid, b->top_cpu * 100);
+	else if (n >= 0 && (size_t)n < cap)
+		snprintf(buf + n, cap - (size_t)n, "; no single process stood out in the sample");
+	return buf;
+}
+
 bool thp_in_vm(const struct thp_root *root)
 {
 	char *buf;

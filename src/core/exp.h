@@ -86,6 +86,9 @@ struct thp_busy {
 int thp_busy_sample(const struct thp_root *root, int window_ms, struct thp_busy *b);
 /* True when B says the host is too busy for clean timings. */
 bool thp_busy_noisy(const struct thp_busy *b);
+/* Why B is noisy, into BUF: "load 3.8 on 2 CPUs; 'hog' (pid 812) uses 100% of
+ * a CPU", naming the busiest process only when one used CPU in the sample. */
+const char *thp_busy_text(const struct thp_busy *b, char *buf, size_t cap);
 
 /* Fields of /proc/PID/stat that the experiments use. */
 struct thp_pstat {

@@ -34,6 +34,16 @@ else
 	expect "bench --modes restores the exact prior state" same_state "$before"
 	expect "bench --modes removes its journal" [ ! -e $J ]
 
+	# the text names each policy, and under 'always' (both arms huge) the
+	# reading does not set equal fault counts against each other
+	"$THP" bench fault -s 8M -r 1 --modes always > "$before.txt" 2>&1
+	expect "bench --modes text names the policy" grep -q '(--modes always)$' "$before.txt"
+	expect "bench fault under always: no 'N faults instead of N'" \
+		sh -c "! tr -s '\n ' ' ' < '$before.txt' | grep -q ' \([0-9,]*\) faults instead of \1 '"
+	expect "bench fault under always: says both arms got huge pages" \
+		sh -c "tr -s '\n ' ' ' < '$before.txt' | grep -q 'Both arms got huge pages\|got no huge pages'"
+	rm -f "$before.txt"
+
 	# SIGTERM while measuring under another policy
 	"$THP" bench khugepaged -s 4M --timeout 60 --modes $other > /dev/null &
 	pid=$!

@@ -126,9 +126,29 @@ static void durations(void **state)
 	assert_string_equal(out_ns(buf, sizeof(buf), 2.31e9), "2.31 s");
 }
 
+/* The busy-host warning names a process only when one used CPU in the sample
+ * (a high load average alone printed "'' uses 0% of a CPU"). */
+static void busy_text(void **state)
+{
+	struct thp_busy b = { .load1 = 3.8, .ncpu = 2 };
+	char buf[160];
+	(void)state;
+	assert_true(thp_busy_noisy(&b));
+	assert_string_equal(thp_busy_text(&b, buf, sizeof(buf)),
+			    "load 3.8 on 2 CPUs; no single process stood out in the sample");
+	b.top_pid = 812;
+	b.top_cpu = 0.97;
+	snprintf(b.top_comm, sizeof(b.top_comm), "hog");
+	assert_string_equal(thp_busy_text(&b, buf, sizeof(buf)),
+			    "load 3.8 on 2 CPUs; 'hog' (pid 812) uses 97% of a CPU");
+	/* cut, never overrun */
+	assert_true(strlen(thp_busy_text(&b, buf, 12)) == 11);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(busy_text),
 		cmocka_unit_test(sizes),          cmocka_unit_test(pstat),
 		cmocka_unit_test(statistics),     cmocka_unit_test(region_and_vma),
 		cmocka_unit_test(vmstat_delta),   cmocka_unit_test(durations),
