@@ -210,8 +210,11 @@ static void print_text(pid_t pid, const struct thp_pstatus *ps, uint64_t pmd,
 	uint64_t total = 0, before = 0, after = 0, empty = 0;
 	int shown_err[8] = { 0 }, nerr = 0;
 
-	printf("Collapsing %s of PID %d (%s) with MADV_COLLAPSE\n\n", out_size(b[0], 64, pmd, bytes),
-	       (int)pid, out_esc(b[1], sizeof(b[1]), ps->name));
+	for (int i = 0; i < n; i++)
+		total += t[i].end - t[i].start;
+	printf("Collapsing %s of PID %d (%s) into %s pages with MADV_COLLAPSE\n\n",
+	       out_size(b[0], 64, total, bytes), (int)pid, out_esc(b[1], sizeof(b[1]), ps->name),
+	       out_size(b[2], 64, pmd, bytes));
 	for (int c = 2; c < 9; c++)
 		out_table_right(tb, c);
 	for (int i = 0; i < n; i++) {
@@ -229,7 +232,6 @@ static void print_text(pid_t pid, const struct thp_pstatus *ps, uint64_t pmd,
 				      out_size(b[5], 64, t[i].after.anon_huge, bytes),
 				      out_size(b[6], 64, t[i].after.rss, bytes) };
 		out_table_row(tb, row);
-		total += t[i].end - t[i].start;
 		/* a mapping with several spans counts once */
 		if (i == 0 || t[i].vma_start != t[i - 1].vma_start) {
 			before += t[i].before.anon_huge;

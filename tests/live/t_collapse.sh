@@ -35,9 +35,11 @@ else
 	# a range collapses only itself (two of eight blocks)
 	hog_start "$HOG" 16
 	end=$(printf '%x' $((hog_addr + 4 * 1048576)))
-	"$THP" collapse "$hog_pid" --range "${hog_addr#0x}-$end" > /dev/null
+	"$THP" collapse "$hog_pid" --range "${hog_addr#0x}-$end" > "$cj"
 	rc=$?
 	expect "collapse --range: 4 MiB of 16 (rc $rc)" [ "$(hog_field AnonHugePages)" = 4096 ]
+	expect "collapse --range: the header says the 4 MiB asked for" \
+		grep -q "^Collapsing 4 MiB of PID $hog_pid (.*) into 2 MiB pages with MADV_COLLAPSE" "$cj"
 	expect "collapse --vma with no such mapping exits 1" sh -c "! '$THP' collapse $hog_pid --vma /no/such/file 2> /dev/null"
 	hog_stop
 
