@@ -328,6 +328,7 @@ struct change {
 	uint64_t size;
 	uint64_t want, before, after;
 	uint64_t in_use; /* pages faulted in when validated */
+	uint64_t resv;   /* free pages promised to mappings then (host pools only) */
 	uint64_t blocks; /* free buddy blocks of SIZE before the write */
 	double secs;
 	int pool; /* index in thp_hugetlb.pools */
@@ -431,6 +432,7 @@ static int validate(const struct thp_ctx *ctx, const struct thp_hugetlb *h, stru
 		}
 		c[i].before = p->total;
 		c[i].in_use = p->total >= p->free ? p->total - p->free : 0;
+		c[i].resv = nd >= 0 ? 0 : p->resv;
 		thp_hugetlb_path(c[i].rel, sizeof(c[i].rel), c[i].size, o->node);
 		if (!o->dry_run && (err = writable(&ctx->root, c[i].rel))) {
 			thp_err("cannot write '/%s': %s%s", c[i].rel, strerror(-err), thp_root_hint(err));
@@ -440,6 +442,27 @@ static int validate(const struct thp_ctx *ctx, const struct thp_hugetlb *h, stru
 						   &c[i].blocks);
 	}
 	return 0;
+}
+
+/* "3 pages are in use and 1 more is reserved by a mapping that has not
+ * faulted it in": the pages of X's pool the kernel will not free. */
+static const char *held(const struct change *x, char *buf, size_t cap)
+{
+	char a[32], r[32];
+	bool one = x->resv == 1;
+
+	cnt(a, sizeof(a), x->in_use);
+	cnt(r, sizeof(r), x->resv);
+	if (!x->resv)
+		snprintf(buf, cap, "%s page%s in use", a, x->in_use == 1 ? " is" : "s are");
+	else if (!x->in_use)
+		snprintf(buf, cap, "%s page%s reserved by %s that ha%s not faulted %s in", r,
+			 one ? " is" : "s are", one ? "a mapping" : "mappings", one ? "s" : "ve", one ? "it" : "them");
+	else
+		snprintf(buf, cap, "%s page%s in use and %s more %s reserved by %s that ha%s not faulted %s in",
+			 a, x->in_use == 1 ? " is" : "s are", r, one ? "is" : "are", one ? "a mapping" : "mappings",
+			 one ? "s" : "ve", one ? "it" : "them");
+	return buf;
 }
 
 static double now(void)
@@ -555,7 +578,7 @@ static int set(struct thp_ctx *ctx, const struct thp_hugetlb *h, char **args, in
 	       const struct opts *o)
 {
 	struct change c[SETS_MAX];
-	char undo[256], b[4][32], where[32] = "";
+	char undo[256], b[4][32], where[32] = "", hb[192];
 	sigset_t block, old;
 	int rc = 0, err;
 
@@ -595,9 +618,9 @@ static int set(struct thp_ctx *ctx, const struct thp_hugetlb *h, char **args, in
 				printf("%s pool%s: %s -> %s pages (%s), would write /%s\n",
 				       sz(b[0], 32, x->size, o), where, cnt(b[1], 32, x->before),
 				       cnt(b[2], 32, x->want), sz(b[3], 32, x->want * x->size, o), x->rel);
-				if (x->want < x->in_use)
-					printf("  %s pages are in use: the pool cannot shrink below that now\n",
-					       cnt(b[1], 32, x->in_use));
+				if (x->want < x->in_use + x->resv)
+					printf("  %s: the pool cannot shrink below %s pages now\n",
+					       held(x, hb, sizeof(hb)), cnt(b[2], 32, x->in_use + x->resv));
 				continue;
 			}
 			if (x->err) {
@@ -612,9 +635,10 @@ static int set(struct thp_ctx *ctx, const struct thp_hugetlb *h, char **args, in
 				       cnt(b[2], 32, x->want - x->after));
 				explain_short(h, x, o);
 			} else if (x->after > x->want) {
-				printf(", asked %s: %s pages are in use; they stay as surplus pages\n"
-				       "  and return to the kernel when their users unmap them\n",
-				       cnt(b[1], 32, x->want), cnt(b[2], 32, x->after - x->want));
+				printf(", asked %s: %s pages stay as surplus pages (%s before the write);\n"
+				       "  they return to the kernel when their users unmap them\n",
+				       cnt(b[1], 32, x->want), cnt(b[2], 32, x->after - x->want),
+				       held(x, hb, sizeof(hb)));
 			} else {
 				putchar('\n');
 			}
