@@ -346,6 +346,22 @@ static void relaunch(void **state)
 	assert_string_equal(small, "'a b'");
 }
 
+/* On the live host the program comes from /proc/PID/exe: this test's own. */
+static void relaunch_live(void **state)
+{
+	struct thp_root root;
+	char b[4096], exe[4096], quoted[4200] = "";
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	(void)state;
+	assert_true(n > 0);
+	exe[n] = '\0';
+	assert_true(thp_sh_quote_append(quoted, sizeof(quoted), exe)); /* a build directory may need quotes */
+	assert_int_equal(thp_root_open(&root, "/"), 0);
+	assert_int_equal(thp_relaunch_read(&root, getpid(), "test_proc", b, sizeof(b)), THP_RELAUNCH_ARGV);
+	assert_string_equal(b, quoted);
+	thp_root_close(&root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +372,7 @@ int main(void)
 		cmocka_unit_test(smaps_parse),
 		cmocka_unit_test(origin_and_stream),
 		cmocka_unit_test(relaunch),
+		cmocka_unit_test(relaunch_live),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
