@@ -540,7 +540,7 @@ static int proc_error(pid_t pid, const char *file, int err)
 		thp_err("show: no process %d", (int)pid);
 	else
 		thp_err("cannot read '/proc/%d/%s': %s%s", (int)pid, file, thp_strerror(err),
-			thp_proc_denied(err) ? " (run as root)" : "");
+			thp_root_hint(err));
 	return 1;
 }
 
