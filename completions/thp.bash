@@ -12,17 +12,33 @@ _thp_opts()
 		tr -d ' ,' | sort -u
 }
 
-# _thp_section TEXT HEADER: first word of each indented line after HEADER
+# _thp_section TEXT HEADER: the names of each indented line after HEADER,
+# that is its first column ("always, madvise, never   ..." names three)
 _thp_section()
 {
-	awk -v h="$2" '$0 == h {on=1; next} on && /^  [^ ]/ {print $1; next} on && !/^ / {exit}' <<< "$1"
+	awk -v h="$2" '$0 == h {on=1; next} on && /^  [^ ]/ {sub(/^  /, ""); sub(/  .*/, "");
+		gsub(/, /, "\n"); print; next} on && !/^ / {exit}' <<< "$1"
 }
 
+# _thp_values TEXT OPTION: the values OPTION takes, as its line of help TEXT
+# quotes them ('child' or 'parent') or lists them (always,madvise,never)
+_thp_values()
+{
+	local line
+	line=$(grep -E -- "(^|[ ,])$2 " <<< "$1" | head -1)
+	if grep -q "'" <<< "$line"; then
+		grep -oE "'[a-z]+'" <<< "$line" | tr -d "'"
+	else
+		grep -oE '[a-z]+(,[a-z]+)+' <<< "$line" | head -1 | tr , '\n'
+	fi
+}
+
+# _thp_pids [DIR]: the processes of the host, or of the tree DIR (--root)
 _thp_pids()
 {
 	local d
-	for d in /proc/[0-9]*; do
-		printf '%s\n' "${d#/proc/}"
+	for d in "${1:-}"/proc/[0-9]*; do
+		[ -d "$d" ] && printf '%s\n' "${d##*/}"
 	done
 }
 
@@ -113,18 +129,41 @@ _thp()
 		;;
 	--replay) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
 	--save) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
-	-p | --pid) _thp_reply "$(_thp_pids)"; return ;;
+	-p | --pid) _thp_reply "$(_thp_pids "${root[1]:-}")"; return ;;
 	-u | --user) mapfile -t COMPREPLY < <(compgen -u -- "$cur"); return ;;
 	--by) _thp_reply "comm user cgroup"; return ;;
 	-g | --group-by) _thp_reply "policy"; return ;;
 	--cont) _thp_reply "$(_thp_sizes)"; return ;;
+	-m | --modes)
+		# a comma-separated list, from the Modes section or the option's line
+		local pre="" modes
+		[[ $cur == *,* ]] && pre=${cur%,*},
+		modes=$(_thp_section "$help" "Modes:")
+		_thp_reply "${modes:-$(_thp_values "$help" --modes)}" "$pre"
+		compopt -o nospace 2> /dev/null
+		return
+		;;
+	--writer) _thp_reply "$(_thp_values "$help" "$prev")"; return ;;
+	--) [[ $help == *COMMAND* || $help == *CMD* ]] && mapfile -t COMPREPLY < <(compgen -c -- "$cur"); return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		_thp_reply "$(_thp_opts "$help")"
 		return
 	fi
-	# positional arguments, as the usage line names them
-	case $(head -1 <<< "$help") in
+	# positional arguments, as the usage line names them after the command
+	local usage
+	usage=$(head -1 <<< "$help")
+	case ${usage#*" $cmd"} in
+	" NAME"*) _thp_reply "$(_thp_section "$help" "Experiments:")"; return ;;
+	*" COMMAND ["*)
+		# exec: the first word that is not an option is the command
+		for ((i++; i < COMP_CWORD; i++)); do [[ ${COMP_WORDS[i]} == -* ]] || break; done
+		if ((i == COMP_CWORD)); then mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+		else mapfile -t COMPREPLY < <(compgen -f -- "$cur"); fi
+		return
+		;;
+	esac
+	case ${usage#*" $cmd"} in
 	*KEY=VALUE*)
 		# '=' breaks words: take the whole KEY=VALUE word from the line, and
 		# reply with what follows the '=' once there is one
@@ -138,7 +177,7 @@ _thp()
 			compopt -o nospace 2> /dev/null
 		fi
 		;;
-	*PID*) _thp_reply "$(_thp_pids)" ;;
+	*PID*) _thp_reply "$(_thp_pids "${root[1]:-}")" ;;
 	*FILE* | *DIR*) mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
 	esac
 }

@@ -62,10 +62,12 @@ static void usage(FILE *f)
 			commands[i].flags & NEEDS_ROOT ? " (root)" : "");
 	fputs("\n"
 	      "Global options:\n"
-	      "  -R, --root DIR   read /proc and /sys below DIR (a 'thp capture') instead of /\n"
-	      "  -J, --json       JSON output\n"
-	      "  -h, --help       show this help\n"
-	      "  -V, --version    show the version\n"
+	      "  -R, --root DIR|FILE  read /proc and /sys of a 'thp capture' (a directory or\n"
+	      "                       an archive) instead of the running host's\n"
+	      "      --sysroot DIR    the same as --root\n"
+	      "  -J, --json           JSON output\n"
+	      "  -h, --help           show this help\n"
+	      "  -V, --version        show the version\n"
 	      "\n"
 	      "'thp COMMAND --help' shows the options of a command; 'man thp' tells more.\n", f);
 }

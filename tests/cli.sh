@@ -42,6 +42,12 @@ for c in $cmds; do
 	done
 done
 
+# the global options of 'thp --help': in the manual and in both completions
+awk '/^# GLOBAL OPTIONS/ {on=1; next} on && /^# / {exit} on' man/thp.1.scd > "$tmp/sec"
+for o in $("$THP" --help | awk '/^Global options:/ {on=1; next} on' | grep -oE -- '(^|[ ,])--?[A-Za-z][A-Za-z-]*' | tr -d ' ,' | sort -u); do
+	expect "man page documents global option '$o'" grep -qE -- "(^|[^A-Za-z-])$o([^A-Za-z-]|\$)" "$tmp/sec"
+done
+
 # capture of a recorded tree reproduces it, as a directory and as an archive
 "$THP" --root $FX status > "$tmp/want"
 expect "capture to a directory" sh -c "'$THP' --root $FX capture -o '$tmp/cap' > /dev/null"

@@ -22,6 +22,7 @@ zsh_c() {
 			local w; for w; do [[ $w == ${cur}* ]] && print -rn -- "$w "; done; }
 		compset() { [[ $2 == "*=" ]] && cur=${cur#*=}; [[ $2 == "*," ]] && cur=${cur##*,}; }
 		_files() { print -n "FILES "; }; _pids() { print -n "PIDS "; }; _users() { print -n "USERS "; }
+		_command_names() { print -n "COMMANDS "; }
 		source completions/_thp > /dev/null 2>&1
 		words=("$@"); CURRENT=$#; _thp; print' thp "$THP" "$@"
 }
@@ -59,6 +60,43 @@ for sh in bash zsh; do
 	if has "$cmds" ps; then
 		expect "$sh: ps --by-size option" has "$($c ps --by-s)" --by-size
 	fi
+done
+
+# every option that a command's --help lists is offered by both shells
+for c in $cmds; do
+	[ "$c" = help ] && continue
+	opts=$("$THP" "$c" --help | grep -vE '^(Usage:|       thp )' | grep -oE -- '(^|[ ,])--?[A-Za-z][A-Za-z-]*' | tr -d ' ,' | sort -u)
+	b=$(bash_c "$c" -) z=$(zsh_c "$c" -)
+	for o in $opts; do
+		expect "bash: $c $o" has "$b" "$o"
+		expect "zsh: $c $o" has "$z" "$o"
+	done
+done
+
+# arguments: bench experiments, --modes and --writer values, commands to run,
+# PIDs of the --root tree, and no file names where a command takes none
+FA=tests/fixtures/always-always
+for sh in bash zsh; do
+	c=${sh}_c
+	if has "$cmds" bench; then
+		exps=$("$THP" bench --help | awk '/^Experiments:/ {on=1; next} on && /^  [a-z]/ {print $1} on && /^$/ {exit}')
+		for e in $exps; do expect "$sh: bench experiment $e" has "$($c bench '')" "$e"; done
+		expect "$sh: bench --modes values" [ "$($c bench fault --modes '' | xargs)" = "always madvise never" ]
+		expect "$sh: bench --writer values" [ "$($c bench cow --writer '' | xargs)" = "child parent" ]
+	fi
+	if has "$cmds" ab; then
+		expect "$sh: ab --modes offers disabled" has "$($c ab --modes '')" disabled
+		expect "$sh: ab -m after a comma" sh -c "echo '$($c ab -m always,c)' | grep -qE '(^|[ ,])current( |\$)'"
+		expect "$sh: ab -- completes commands" sh -c "echo '$($c ab -- tru)' | grep -qwE 'true|COMMANDS'"
+	fi
+	if has "$cmds" exec; then
+		expect "$sh: exec completes a command" sh -c "echo '$($c exec --disable tru)' | grep -qwE 'true|COMMANDS'"
+	fi
+	expect "$sh: status takes no file" [ -z "$($c status '')" ]
+	expect "$sh: ps takes no file" [ -z "$($c ps '')" ]
+	expect "$sh: show PID under --root: the tree's" [ "$($c --root $FA show '' | xargs -n1 | sort | xargs)" = \
+		"$(ls $FA/proc | grep -xE '[0-9]+' | sort | xargs)" ]
+	expect "$sh: ps -p under --root: the tree's" has "$($c --root $FA ps -p 22)" 2210
 done
 
 # keys of set and persist, from 'thp set --list-keys' of the --root given
