@@ -18,8 +18,9 @@ static int cmd_help(struct thp_ctx *ctx, int argc, char **argv);
  * LIVE_ONLY  works on the running kernel and this machine: refuses --root (exit 2);
  * NEEDS_ROOT on the live host, refuses to run without root (exit 1);
  * WRITES     may change the host: before its first change on the live host the
- *            command asks thp_need_root(), which refuses without root (exit 1). */
-enum { LIVE_ONLY = 1, NEEDS_ROOT = 2, WRITES = 4 };
+ *            command asks thp_need_root(), which refuses without root (exit 1);
+ * OWN_INPUT  reads only the files named on its command line: refuses --root (exit 2). */
+enum { LIVE_ONLY = 1, NEEDS_ROOT = 2, WRITES = 4, OWN_INPUT = 8 };
 
 static const struct command {
 	const char *name;
@@ -45,7 +46,7 @@ static const struct command {
 	{ "ab", cmd_ab, LIVE_ONLY | WRITES, "A/B a command across THP modes: time, RSS, faults, huge pages" },
 	{ "metrics", cmd_metrics, 0, "THP state in the Prometheus text format" },
 	{ "serve", cmd_serve, 0, "serve 'thp metrics' over HTTP for Prometheus" },
-	{ "report", cmd_report, 0, "many hosts in one table, from their JSON or captures" },
+	{ "report", cmd_report, OWN_INPUT, "many hosts in one table, from their JSON or captures" },
 	{ "help", cmd_help, 0, "show help for thp or for one command" },
 };
 
@@ -112,6 +113,10 @@ static int check_rules(const struct command *c, const struct thp_ctx *ctx)
 {
 	if ((c->flags & LIVE_ONLY) && thp_live_only(ctx, NULL))
 		return 2;
+	if ((c->flags & OWN_INPUT) && !ctx->root.live) {
+		thp_err("%s: reads the files it is given; --root does not apply to it", c->name);
+		return thp_usage_error(c->name);
+	}
 	return c->flags & NEEDS_ROOT ? thp_need_root(ctx, NULL) : 0;
 }
 

@@ -204,6 +204,8 @@ for c in exec collapse trace bench ab; do
 	expect "$c with --root: exit 2" [ "$(rc_err "$THP" --root $FX $c 1)" = "2|thp: $c: works on the running kernel only; it cannot be used with --root" ]
 	expect "$c --help with --root: exit 0" sh -c "'$THP' --root $FX $c --help > /dev/null"
 done
+# report reads the files it names: --root before it is refused, not ignored
+expect "report with --root: exit 2" [ "$(rc_err "$THP" --root $FX report $FX)" = "2|thp: report: reads the files it is given; --root does not apply to it" ]
 
 # thp collapse usage (the live suite collapses helper processes)
 expect "collapse without a PID: exit 2" [ "$(rc_err "$THP" collapse | cut -d'|' -f1)" = 2 ]

@@ -28,6 +28,10 @@ summary() {
 	[ "$fail" -eq 0 ]
 }
 : "${THP:=./thp}"
+# every suite runs from the top of the tree: its jq is tests/bin/jq (-e fails
+# on no output)
+PATH=$PWD/tests/bin:$PATH
+export PATH
 # hog_start CMD...: runs CMD (a tests/live/hog command line, maybe behind a
 # wrapper that execs it) in the background with its stdin held open; waits for
 # its "ready ADDR" line (at most hog_wait tenths of a second, default 100)
