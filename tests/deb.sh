@@ -21,7 +21,8 @@ deb=$(ls "$D"/thp_"$ver"_*.deb)
 ok
 dpkg-deb -c "$deb" > "$D/contents"
 for f in usr/bin/thp usr/share/man/man1/thp.1.gz usr/share/bash-completion/completions/thp \
-	usr/share/zsh/vendor-completions/_thp usr/share/doc/thp/examples/thp-serve.service; do
+	usr/share/zsh/vendor-completions/_thp usr/share/doc/thp/examples/thp-serve.service \
+	usr/share/doc/thp/examples/ansible/ansible_collections/thp/thp/plugins/modules/thp_settings.py; do
 	expect "package holds /$f" grep -q " \./$f\$" "$D/contents"
 done
 lintian --pedantic "$deb" > "$D/lintian" 2> /dev/null

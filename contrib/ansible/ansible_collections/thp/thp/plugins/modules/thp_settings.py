@@ -30,7 +30,7 @@ options:
       - "Settings as C(thp set) names them, with their values, for example
         C(enabled: madvise), C(defrag: defer+madvise), C(khugepaged.max_ptes_none: 0),
         C(hugepages.64K.enabled: inherit), C(hugepages.all.enabled: never)."
-      - C(thp set --help) lists the keys; the values are those the kernel's files accept.
+      - C(thp set --list-keys) lists the keys; the values are those the kernel's files accept.
     type: dict
     required: true
   persist:
