@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/numa.h"
 #include "../core/folios.h"
 #include "../core/mounts.h"
 #include "../core/parse.h"
@@ -52,6 +53,9 @@ struct show {
 	size_t n, cap;
 	struct thp_rollup total;
 	struct thp_folio_stats ftotal;
+	struct thp_numa *numa;       /* NULL when unread */
+	bool maps_ok;                /* MAPS was read (more than one node) */
+	struct thp_numa_maps maps;   /* its static huge pages per node */
 };
 
 static void usage(void)
@@ -261,6 +265,48 @@ static const char *pt_text(const struct show *s, const struct thp_pstatus *st, c
 	return buf;
 }
 
+/* "node0 1 GiB, node1 512 MiB": the static huge pages of the process per node. */
+static const char *per_node(const struct thp_numa_maps *m, bool bytes, char *buf, size_t cap)
+{
+	size_t len = 0;
+	char sz[32];
+
+	buf[0] = '\0';
+	for (int i = 0; i < THP_NUMA_MAX && len < cap; i++)
+		if (m->hugetlb[i])
+			len += (size_t)snprintf(buf + len, cap - len, "%snode%d %s", len ? ", " : "", i,
+						out_size(sz, sizeof(sz), m->hugetlb[i], bytes));
+	return buf;
+}
+
+/* Where the process runs and holds its static huge pages: allowed CPUs and
+ * memory nodes, and with more than one node its hugetlb per node (numa_maps). */
+static void add_numa_rows(const struct show *s, const struct thp_pstatus *st, struct out_table *t)
+{
+	char b[2][320], sz[32];
+	uint64_t remote;
+
+	if (st->cpus_allowed[0]) {
+		const char *row[] = { "CPUs allowed", st->cpus_allowed };
+		out_table_row(t, row);
+	}
+	if (st->mems_allowed[0]) {
+		const char *row[] = { "memory nodes allowed", st->mems_allowed };
+		out_table_row(t, row);
+	}
+	if (!s->numa || s->numa->n <= 1 || !s->maps_ok || !s->maps.total)
+		return;
+	remote = thp_numa_remote(s->numa, st->cpus_allowed, &s->maps);
+	const char *row[] = { "HUGETLB per node", per_node(&s->maps, s->o->bytes, b[1], sizeof(b[1])) };
+	out_table_row(t, row);
+	if (remote * 2 > s->maps.total) {
+		snprintf(b[0], sizeof(b[0]), "%s of HUGETLB is on nodes whose CPUs it may not run on",
+			 out_size(sz, sizeof(sz), remote, s->o->bytes));
+		const char *r2[] = { "remote huge pages", b[0] };
+		out_table_row(t, r2);
+	}
+}
+
 static void print_text(const struct show *s, const struct thp_pstatus *st, const char *state,
 		       const char *cmdline, const char *user)
 {
@@ -302,6 +348,7 @@ static void print_text(const struct show *s, const struct thp_pstatus *st, const
 		const char *row[] = { "PMD-mapped", out_size(b[8], sizeof(b[8]), s->pmd_total, o->bytes) };
 		out_table_row(t, row);
 	}
+	add_numa_rows(s, st, t);
 	if (huge_zero(s) > 0) {
 		char z[32];
 		snprintf(b[9], sizeof(b[9]), "%s mapped (reads only, no memory)",
@@ -399,6 +446,21 @@ static void print_json(const struct show *s, const struct thp_pstatus *st, const
 	json_object_object_add(tot, "huge_zero_mapped", huge_zero(s) >= 0 ? out_json_u64((uint64_t)huge_zero(s)) : NULL);
 	json_object_object_add(top, "totals", tot);
 	json_object_object_add(top, "page_tables", pt_json(s, st));
+	json_object_object_add(top, "cpus_allowed", st->cpus_allowed[0] ? json_object_new_string(st->cpus_allowed) : NULL);
+	json_object_object_add(top, "mems_allowed", st->mems_allowed[0] ? json_object_new_string(st->mems_allowed) : NULL);
+	if (s->numa && s->numa->n > 1 && s->maps_ok) {
+		struct json_object *nodes = json_object_new_array();
+		for (int i = 0; i < THP_NUMA_MAX; i++)
+			if (s->maps.hugetlb[i]) {
+				struct json_object *x = json_object_new_object();
+				json_object_object_add(x, "node", json_object_new_int(i));
+				json_object_object_add(x, "hugetlb", out_json_u64(s->maps.hugetlb[i]));
+				json_object_array_add(nodes, x);
+			}
+		json_object_object_add(top, "hugetlb_per_node", nodes);
+		json_object_object_add(top, "hugetlb_remote",
+				       out_json_u64(thp_numa_remote(s->numa, st->cpus_allowed, &s->maps)));
+	}
 	state = json_object_get_string(json_object_object_get(top, "thp_state"));
 	for (size_t i = 0; !s->o->rollup && i < s->n; i++) {
 		const struct vrow *r = &s->rows[i];
@@ -630,6 +692,9 @@ int cmd_show(struct thp_ctx *ctx, int argc, char **argv)
 	if (thp_mountinfo_read(&ctx->root, o.pid, &s.mounts) == 0)
 		s.why.mounts = &s.mounts;
 	proc_state(&s, &st, state, sizeof(state));
+	s.numa = malloc(sizeof(*s.numa));
+	if (s.numa && thp_numa_read(&ctx->root, host->pmd_size, host->page_size, s.numa) == 0 && s.numa->n > 1)
+		s.maps_ok = thp_numa_maps_read(&ctx->root, o.pid, &s.maps) == 0;
 	rc = open_folios(ctx, &s, host);
 	if (!rc)
 		rc = show_maps(ctx, &s, &st, state, cmdline);
@@ -638,6 +703,7 @@ int cmd_show(struct thp_ctx *ctx, int argc, char **argv)
 	thp_folio_reader_close(s.fr);
 	thp_mounts_free(&s.mounts);
 	free(s.rows);
+	free(s.numa);
 	free(host);
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../core/changes.h"
+#include "../core/numa.h"
 #include "../core/settings.h"
 #include "../core/state.h"
 #include "../core/status.h"
@@ -282,6 +283,44 @@ static void print_vm(const struct thp_status *st, const struct opts *o)
 		       out_count(c, sizeof(c), stalls));
 }
 
+/* Huge pages per NUMA node; one line when there is a single node. */
+static void print_numa(const struct thp_status *st, const struct thp_numa *n, const struct opts *o)
+{
+	static const char *const head[] = { "NODE", "CPUS", "MEMORY", "ANONHUGE", "SHMEMHUGE", "FILEHUGE",
+					    "FREE-PMD", "HUGETLB", "HUGETLB-FREE" };
+	struct out_table *t;
+	char v[8][32], pmd[32];
+
+	puts("\nNUMA nodes (/sys/devices/system/node)");
+	if (n->n <= 1) {
+		printf("  1 NUMA node%s\n", n->err ? " (this kernel shows no NUMA nodes)" : "");
+		return;
+	}
+	t = out_table_new(9, head, false);
+	for (int c = 2; c < 9; c++)
+		out_table_right(t, c);
+	for (int i = 0; i < n->n; i++) {
+		const struct thp_numa_node *d = &n->nodes[i];
+		const char *row[9] = { v[0], d->cpus[0] ? d->cpus : "-", "-", "-", "-", "-", "-", v[6], v[7] };
+
+		snprintf(v[0], sizeof(v[0]), "%d", d->id);
+		if (d->has_meminfo) {
+			row[2] = out_size(v[1], sizeof(v[1]), d->mem_total, o->bytes);
+			row[3] = out_size(v[2], sizeof(v[2]), d->anon_huge, o->bytes);
+			row[4] = out_size(v[3], sizeof(v[3]), d->shmem_huge, o->bytes);
+			row[5] = out_size(v[4], sizeof(v[4]), d->file_huge, o->bytes);
+		}
+		if (d->has_blocks)
+			row[6] = out_count(v[5], sizeof(v[5]), d->free_pmd_blocks);
+		out_size(v[6], sizeof(v[6]), d->hugetlb, o->bytes);
+		out_size(v[7], sizeof(v[7]), d->hugetlb_free, o->bytes);
+		out_table_row(t, row);
+	}
+	out_table_print(t, 2);
+	printf("  FREE-PMD: free blocks of %s or more (/proc/buddyinfo), in %s blocks\n",
+	       out_size(pmd, sizeof(pmd), st->pmd_size, false), pmd);
+}
+
 static void print_vmstat(const struct thp_status *st)
 {
 	struct out_table *t;
@@ -421,7 +460,8 @@ static void read_journal(const struct thp_root *root, struct thp_host_journal *j
 	free(cs);
 }
 
-static void print_text(const struct thp_ctx *ctx, const struct thp_status *st, const struct opts *o)
+static void print_text(const struct thp_ctx *ctx, const struct thp_status *st, const struct thp_numa *n,
+		       const struct opts *o)
 {
 	struct thp_host_journal j;
 	char policy[1024], now[1024], shown[4200], pending[2048];
@@ -448,6 +488,7 @@ static void print_text(const struct thp_ctx *ctx, const struct thp_status *st, c
 			printf("  unknown: %s\n", thp_strerror(st->khugepaged_err ? st->khugepaged_err : -2));
 	}
 	print_vm(st, o);
+	print_numa(st, n, o);
 	print_vmstat(st);
 	print_meminfo(st, o, false);
 	print_meminfo(st, o, true);
@@ -662,8 +703,33 @@ static struct json_object *json_journal(const struct thp_root *root)
 	return o;
 }
 
+/* The "numa" object: every node with its huge pages (sizes in bytes). */
+static struct json_object *json_numa(const struct thp_numa *n)
+{
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+	for (int i = 0; i < n->n; i++) {
+		const struct thp_numa_node *d = &n->nodes[i];
+		struct json_object *x = json_object_new_object();
+
+		json_object_object_add(x, "node", json_object_new_int(d->id));
+		json_object_object_add(x, "cpus", d->cpus[0] ? json_object_new_string(d->cpus) : NULL);
+		json_object_object_add(x, "mem_total", d->has_meminfo ? out_json_u64(d->mem_total) : NULL);
+		json_object_object_add(x, "anon_huge", d->has_meminfo ? out_json_u64(d->anon_huge) : NULL);
+		json_object_object_add(x, "shmem_huge", d->has_meminfo ? out_json_u64(d->shmem_huge) : NULL);
+		json_object_object_add(x, "file_huge", d->has_meminfo ? out_json_u64(d->file_huge) : NULL);
+		json_object_object_add(x, "free_pmd_blocks", d->has_blocks ? out_json_u64(d->free_pmd_blocks) : NULL);
+		json_object_object_add(x, "hugetlb", out_json_u64(d->hugetlb));
+		json_object_object_add(x, "hugetlb_free", out_json_u64(d->hugetlb_free));
+		json_object_array_add(a, x);
+	}
+	json_object_object_add(o, "nodes", a);
+	return o;
+}
+
 struct json_object *thp_status_json(const struct thp_root *root, const struct thp_status *st)
 {
+	struct thp_numa *numa = malloc(sizeof(*numa));
 	struct json_object *journal = json_journal(root);
 	struct json_object *o = json_object_new_object(), *v = json_object_new_object();
 	struct json_object *boot = json_object_new_array();
@@ -682,6 +748,9 @@ struct json_object *thp_status_json(const struct thp_root *root, const struct th
 	json_object_object_add(o, "sizes", json_sizes(st));
 	json_object_object_add(o, "khugepaged", json_settings(st, st->khugepaged, st->nkhugepaged, true));
 	json_object_object_add(o, "vm", json_vm(st));
+	if (numa && thp_numa_read(root, st->pmd_size, st->page_size, numa) == 0)
+		json_object_object_add(o, "numa", json_numa(numa));
+	free(numa);
 	add_counters(o, "vmstat", st->vmstat_err, json_counters(st->vmstat, st->nvmstat, -1));
 	if (thp_counter_get(st->vmstat, st->nvmstat, "thp_fault_alloc", &alloc) &&
 	    thp_counter_get(st->vmstat, st->nvmstat, "thp_fault_fallback", &fb) && alloc + fb)
@@ -741,8 +810,13 @@ int cmd_status(struct thp_ctx *ctx, int argc, char **argv)
 	if (ctx->json)
 		rc = out_json_print(thp_status_json(&ctx->root, st)) ? 1 : 0;
 	else {
-		print_text(ctx, st, &o);
-		rc = 0;
+		struct thp_numa *n = calloc(1, sizeof(*n));
+		if (n) {
+			thp_numa_read(&ctx->root, st->pmd_size, st->page_size, n);
+			print_text(ctx, st, n, &o);
+		}
+		rc = n ? 0 : 1;
+		free(n);
 	}
 	free(st);
 	return rc;

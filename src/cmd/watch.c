@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../core/numa.h"
 #include "../core/buddyinfo.h"
 #include "../core/psi.h"
 #include "../core/status.h"
@@ -27,6 +28,7 @@ struct sample {
 	int buddy_err;
 	struct thp_psi psi;
 	int psi_err;
+	struct thp_numa numa; /* huge pages per node, shown with more than one node */
 };
 
 struct opts {
@@ -164,6 +166,7 @@ static void read_sample(const struct thp_root *root, struct sample *s)
 	thp_status_read(root, &s->st, false);
 	s->buddy_err = thp_buddyinfo_read(root, &s->buddy);
 	s->psi_err = thp_psi_read(root, &s->psi);
+	thp_numa_read(root, s->st.pmd_size, s->st.page_size, &s->numa);
 }
 
 static void compute_rates(const struct sample *a, const struct sample *b, struct report *r)
@@ -373,6 +376,14 @@ static void print_text(const struct opts *o, const struct sample *b, const struc
 			printf(" full %.2f%%", r->psi_full);
 		putchar('\n');
 	}
+	for (int i = 0; b->numa.n > 1 && i < b->numa.n; i++) {
+		const struct thp_numa_node *d = &b->numa.nodes[i];
+		char s2[32], s3[32];
+		if (d->has_meminfo)
+			printf("  node %-6d AnonHugePages %s, ShmemHugePages %s, FileHugePages %s\n", d->id,
+			       out_size(v, sizeof(v), d->anon_huge, false), out_size(s2, sizeof(s2), d->shmem_huge, false),
+			       out_size(s3, sizeof(s3), d->file_huge, false));
+	}
 	if (r->pmd_order >= 0)
 		print_blocks(b, r);
 	if (r->alert)
@@ -464,6 +475,19 @@ static int print_json(const struct opts *o, const struct sample *b, const struct
 	json_object_object_add(j, "sizes_per_second", sizes);
 	if (r->has_anon_huge)
 		json_object_object_add(j, "anon_huge_bytes", out_json_u64(r->anon_huge));
+	if (b->numa.n > 1) {
+		struct json_object *a = json_object_new_array();
+		for (int i = 0; i < b->numa.n; i++) {
+			const struct thp_numa_node *d = &b->numa.nodes[i];
+			struct json_object *e = json_object_new_object();
+			json_object_object_add(e, "node", json_object_new_int(d->id));
+			json_object_object_add(e, "anon_huge_bytes", d->has_meminfo ? out_json_u64(d->anon_huge) : NULL);
+			json_object_object_add(e, "shmem_huge_bytes", d->has_meminfo ? out_json_u64(d->shmem_huge) : NULL);
+			json_object_object_add(e, "file_huge_bytes", d->has_meminfo ? out_json_u64(d->file_huge) : NULL);
+			json_object_array_add(a, e);
+		}
+		json_object_object_add(j, "nodes", a);
+	}
 	if (r->pmd_order >= 0) {
 		struct json_object *a = json_object_new_array();
 		for (int i = 0; i < b->buddy.nzones; i++) {

@@ -50,6 +50,7 @@ const char *const thp_capture_host_paths[] = {
 	"sys/kernel/mm/hugepages",
 	"sys/devices/system/node/node*/meminfo",
 	"sys/devices/system/node/node*/hugepages",
+	"sys/devices/system/node/node*/cpulist",
 	"etc/tmpfiles.d/*.conf",
 	"run/tmpfiles.d/*.conf",
 	"run/thp/saved.state",
@@ -58,7 +59,7 @@ const char *const thp_capture_host_paths[] = {
 };
 
 const char *const thp_capture_proc_files[] = {
-	"status", "smaps_rollup", "smaps", "comm", "stat", "cgroup", "mountinfo", "task/*/stat", NULL,
+	"status", "smaps_rollup", "smaps", "comm", "stat", "cgroup", "mountinfo", "task/*/stat", "numa_maps", NULL,
 };
 
 /* Deepest directory level copied below a recorded directory. */

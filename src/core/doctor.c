@@ -23,6 +23,7 @@ static const thp_rule_fn rules[] = {
 	rule_hugetlb_pool,
 	rule_page_tables,
 	rule_page_tables_shared,
+	rule_remote_hugetlb,
 	rule_tlb_shootdowns,
 	rule_workloads,
 	rule_thp_inherited,
@@ -295,6 +296,22 @@ static int read_proc(pid_t pid, void *ctx)
 	return 0;
 }
 
+/* Where the static huge pages of P are (numa_maps), when it has any. */
+static void read_numa_maps(const struct thp_root *root, const struct thp_numa *n, struct thp_host_proc *p)
+{
+	struct thp_numa_maps m;
+
+	p->hugetlb_node = -1;
+	if (!p->has_rollup || !(p->r.private_hugetlb + p->r.shared_hugetlb) ||
+	    thp_numa_maps_read(root, p->ps.pid, &m) != 0)
+		return;
+	p->hugetlb_numa = m.total;
+	p->hugetlb_remote = thp_numa_remote(n, p->ps.cpus_allowed, &m);
+	for (int i = 0; i < THP_NUMA_MAX; i++)
+		if (m.hugetlb[i] && (p->hugetlb_node < 0 || m.hugetlb[i] > m.hugetlb[p->hugetlb_node]))
+			p->hugetlb_node = i;
+}
+
 static int cmp_pid(const void *a, const void *b)
 {
 	const struct thp_host_proc *x = a, *y = b;
@@ -333,12 +350,18 @@ int thp_host_read(const struct thp_root *root, struct thp_host *h)
 	if (!h->hugetlb)
 		return -ENOMEM;
 	thp_hugetlb_read(root, h->hugetlb);
+	h->numa = malloc(sizeof(*h->numa));
+	if (!h->numa)
+		return -ENOMEM;
+	thp_numa_read(root, h->st ? h->st->pmd_size : 0, h->st ? h->st->page_size : 0, h->numa);
 	h->nprocs = 0;
 	memset(&h->unreadable, 0, sizeof(h->unreadable));
 	h->procs = NULL;
 	thp_proc_each(root, read_proc, &sc);
 	if (h->nprocs > 1)
 		qsort(h->procs, (size_t)h->nprocs, sizeof(*h->procs), cmp_pid);
+	for (int i = 0; h->numa->n > 1 && i < h->nprocs; i++)
+		read_numa_maps(root, h->numa, &h->procs[i]);
 	return sc.err;
 }
 
@@ -346,9 +369,11 @@ void thp_host_free(struct thp_host *h)
 {
 	free(h->buddy);
 	free(h->hugetlb);
+	free(h->numa);
 	free(h->procs);
 	h->buddy = NULL;
 	h->hugetlb = NULL;
+	h->numa = NULL;
 	h->procs = NULL;
 	h->nprocs = 0;
 }

@@ -9,6 +9,7 @@
 
 #include "buddyinfo.h"
 #include "hugetlb.h"
+#include "numa.h"
 #include "proc.h"
 #include "psi.h"
 #include "status.h"
@@ -79,6 +80,9 @@ struct thp_host_proc {
 	enum thp_relaunch relaunch_how;
 	struct thp_pstatus origin;  /* with THP off: who turned it off (may be PS itself) */
 	char malloc_conf[160];      /* MALLOC_CONF or _RJEM_MALLOC_CONF; empty when unset or unreadable */
+	uint64_t hugetlb_numa;      /* static huge pages per numa_maps (more than one node only) */
+	uint64_t hugetlb_remote;    /* ... of them on nodes none of its allowed CPUs belong to */
+	int hugetlb_node;           /* the node holding most of them; -1: unknown */
 };
 
 #define THP_DIFFS_MAX 16
@@ -129,6 +133,7 @@ struct thp_host {
 	int psi_err;                     /* 0, or -errno of /proc/pressure/memory */
 	struct thp_psi psi;
 	struct thp_hugetlb *hugetlb;     /* static pools per size (NULL in hand-built models) */
+	struct thp_numa *numa;           /* NUMA nodes (NULL in hand-built models) */
 	struct thp_host_persist persist; /* filled by the caller */
 	struct thp_host_journal journal; /* filled by the caller */
 	int nprocs;

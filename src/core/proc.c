@@ -191,6 +191,10 @@ int thp_pstatus_parse(const char *buf, struct thp_pstatus *s)
 			s->has_pte = status_kb(v, &s->pte) == 0;
 		else if ((v = status_value(line, "RssShmem")))
 			status_kb(v, &s->rss_shmem);
+		else if ((v = status_value(line, "Cpus_allowed_list")))
+			snprintf(s->cpus_allowed, sizeof(s->cpus_allowed), "%s", v);
+		else if ((v = status_value(line, "Mems_allowed_list")))
+			snprintf(s->mems_allowed, sizeof(s->mems_allowed), "%s", v);
 	}
 	return pid_seen ? 0 : -ENODATA;
 }

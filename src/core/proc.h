@@ -39,6 +39,8 @@ struct thp_pstatus {
 	char state;      /* scheduler state from State: ('R', 'S', 'Z', ...); 0 when absent */
 	uint64_t pte;    /* VmPTE in bytes: page tables below the top level */
 	uint64_t rss_shmem; /* RssShmem in bytes (Linux 4.5+; 0 when absent) */
+	char cpus_allowed[128]; /* Cpus_allowed_list ("0-3,8"); "" when absent */
+	char mems_allowed[128]; /* Mems_allowed_list: the NUMA nodes it may allocate on */
 	char name[THP_COMM_MAX];
 };
 

@@ -31,6 +31,7 @@ void rule_workloads(const struct thp_host *h, struct thp_findings *out);
 void rule_thp_inherited(const struct thp_host *h, struct thp_findings *out);
 void rule_malloc_conf(const struct thp_host *h, struct thp_findings *out);
 void rule_page_tables_shared(const struct thp_host *h, struct thp_findings *out);
+void rule_remote_hugetlb(const struct thp_host *h, struct thp_findings *out);
 
 /* Adds a finding (a scratch one when OUT is full, counted as dropped). */
 struct thp_finding *finding_add(struct thp_findings *out, const char *id, enum thp_severity sev,

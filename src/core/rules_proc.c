@@ -504,3 +504,31 @@ void rule_page_tables_shared(const struct thp_host *h, struct thp_findings *out)
 			    (unsigned long long)((g.shmem_max + (1 << 20) - 1) >> 20), p->comm);
 	}
 }
+
+void rule_remote_hugetlb(const struct thp_host *h, struct thp_findings *out)
+{
+	for (int i = 0; i < h->nprocs; i++) {
+		const struct thp_host_proc *p = &h->procs[i];
+		struct thp_finding *f;
+		char src[64];
+
+		if (!p->hugetlb_numa || p->hugetlb_remote * 2 <= p->hugetlb_numa || p->hugetlb_node < 0)
+			continue;
+		f = finding_add(out, "remote-huge-pages", THP_SEV_WARN,
+				"A process that runs on one node's CPUs and reads memory of another node "
+				"crosses the interconnect on every cache miss, which costs more than the "
+				"TLB misses huge pages save. Pools are sized per node, and numactl binds "
+				"a program's CPUs and memory to one node.");
+		f->pid = p->ps.pid;
+		finding_title(f, "%s (pid %d) holds most of its static huge pages on nodes whose CPUs it does not run on.",
+			      p->comm, (int)p->ps.pid);
+		snprintf(src, sizeof(src), "/proc/%d/status", (int)p->ps.pid);
+		ev_text(f, src, "Cpus_allowed_list", "%s", p->ps.cpus_allowed);
+		snprintf(src, sizeof(src), "/proc/%d/numa_maps", (int)p->ps.pid);
+		ev_ratio(f, src, "static huge pages on other nodes", p->hugetlb_remote, p->hugetlb_numa);
+		ev_text(f, src, "most of them on", "node %d", p->hugetlb_node);
+		finding_fix(f, "numactl --cpunodebind=%d --membind=%d %s   # run it on the node of its memory",
+			    p->hugetlb_node, p->hugetlb_node, p->comm);
+		finding_fix(f, "thp hugetlb   # the pools per node, to size one on the node it runs on");
+	}
+}

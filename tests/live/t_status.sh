@@ -82,3 +82,19 @@ else
 	skip "status with a THP holder: 2 MiB THP policy is '$pmd'"
 fi
 rm -f "$json"
+
+# NUMA: one entry per node directory, and show's allowed CPUs and nodes are
+# the process's own (Cpus_allowed_list, Mems_allowed_list)
+nnodes=$(find /sys/devices/system/node -maxdepth 1 -name 'node[0-9]*' 2> /dev/null | wc -l)
+json=$(mktemp)
+"$THP" status --json --no-procs > "$json"
+expect "status --json has one numa entry per node ($nnodes)" [ "$(jq '.numa.nodes | length' "$json")" = "$nnodes" ]
+if [ "$nnodes" -le 1 ]; then
+	expect_sh "status says '1 NUMA node' on a host with one node" "'$THP' status --no-procs | grep -qx '  1 NUMA node'"
+fi
+"$THP" show $$ --json > "$json"
+expect "show: the CPUs allowed are the process's own" \
+	[ "$(jq -r .cpus_allowed "$json")" = "$(awk '$1 == "Cpus_allowed_list:" {print $2}' /proc/$$/status)" ]
+expect "show: the memory nodes allowed are the process's own" \
+	[ "$(jq -r .mems_allowed "$json")" = "$(awk '$1 == "Mems_allowed_list:" {print $2}' /proc/$$/status)" ]
+rm -f "$json"
