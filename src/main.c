@@ -7,6 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "render/render.h"
+#include "render/term.h"
 
 #ifndef THP_VERSION
 #define THP_VERSION "0.0.0"
@@ -21,6 +22,9 @@ static int cmd_help(struct thp_ctx *ctx, int argc, char **argv);
  *            command asks thp_need_root(), which refuses without root (exit 1);
  * OWN_INPUT  reads only the files named on its command line: refuses --root (exit 2). */
 enum { LIVE_ONLY = 1, NEEDS_ROOT = 2, WRITES = 4, OWN_INPUT = 8 };
+
+/* Global options without a short letter. */
+enum { OPT_COLOR = 0x100, OPT_ASCII };
 
 static const struct command {
 	const char *name;
@@ -52,7 +56,7 @@ static const struct command {
 
 static void usage(FILE *f)
 {
-	fputs("Usage: thp [--root DIR] [--json] [COMMAND [OPTIONS]]\n"
+	fputs("Usage: thp [--root DIR] [--json] [--color[=WHEN]] [--ascii] [COMMAND [OPTIONS]]\n"
 	      "\n"
 	      "Transparent Huge Pages: is THP on, who has huge pages, why not, what it costs,\n"
 	      "and how to change it safely. Without a command, 'thp status' runs.\n"
@@ -67,6 +71,10 @@ static void usage(FILE *f)
 	      "                       an archive) instead of the running host's\n"
 	      "      --sysroot DIR    the same as --root\n"
 	      "  -J, --json           JSON output\n"
+	      "      --color[=WHEN]   colour severities and states that are off; WHEN is auto\n"
+	      "                       (the default: on a terminal, unless NO_COLOR is set),\n"
+	      "                       always or never\n"
+	      "      --ascii          draw charts with '#' instead of Unicode blocks\n"
 	      "  -h, --help           show this help\n"
 	      "  -V, --version        show the version\n"
 	      "\n"
@@ -140,8 +148,10 @@ int main(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "root", required_argument, NULL, 'R' }, { "sysroot", required_argument, NULL, 'R' },
 		{ "json", no_argument, NULL, 'J' },       { "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },    { NULL, 0, NULL, 0 },
+		{ "version", no_argument, NULL, 'V' },    { "color", optional_argument, NULL, OPT_COLOR },
+		{ "ascii", no_argument, NULL, OPT_ASCII }, { NULL, 0, NULL, 0 },
 	};
+	int color = OUT_COLOR_AUTO;
 	struct thp_ctx ctx = { .root = { .fd = -1 } };
 	const char *rootdir = "/";
 	char *def[] = { "status", NULL };
@@ -155,9 +165,18 @@ int main(int argc, char **argv)
 		case 'J': ctx.json = true; break;
 		case 'h': usage(stdout); return thp_stdout_done(0);
 		case 'V': version = true; break;
+		case OPT_COLOR:
+			if (optarg && (color = out_color_parse(optarg)) < 0) {
+				thp_err("unknown --color value '%s'", optarg);
+				fputs("Try 'thp --help' for more information.\n", stderr);
+				return 2;
+			}
+			break;
+		case OPT_ASCII: out_draw_force_ascii(); break;
 		default: fputs("Try 'thp --help' for more information.\n", stderr); return 2;
 		}
 	}
+	out_color_init((enum out_color_mode)color);
 	argc -= optind;
 	argv += optind;
 	if (argc == 0) {

@@ -11,6 +11,7 @@
 #include "../core/drift.h"
 #include "../core/state.h"
 #include "../render/render.h"
+#include "../render/term.h"
 #include "cmd.h"
 
 #define WIDTH 100
@@ -79,10 +80,16 @@ static const char *ev_value(const struct thp_evidence *e, char *buf, size_t cap)
 static void print_finding(const struct thp_finding *f)
 {
 	struct out_table *t = out_table_new(3, NULL, true);
-	char head[96], val[256];
+	char head[128], val[256];
 
-	snprintf(head, sizeof(head), "%s %s:", f->sev == THP_SEV_CRIT ? "CRIT" : f->sev == THP_SEV_WARN ? "WARN" : "INFO",
-		 f->id);
+	static const struct {
+		const char *tag;
+		enum out_hue hue;
+	} sev[] = { [THP_SEV_INFO] = { "INFO", OUT_HUE_INFO }, [THP_SEV_WARN] = { "WARN", OUT_HUE_WARN },
+		    [THP_SEV_CRIT] = { "CRIT", OUT_HUE_CRIT } };
+
+	snprintf(head, sizeof(head), "%s%s%s %s:", out_color(sev[f->sev].hue), sev[f->sev].tag,
+		 out_color_end(), f->id);
 	out_wrap(head, f->title, WIDTH);
 	puts("  evidence:");
 	for (int i = 0; i < f->nev; i++) {

@@ -16,6 +16,7 @@
 #include "../core/users.h"
 #include "../core/why.h"
 #include "../render/render.h"
+#include "../render/term.h"
 #include "cmd.h"
 
 enum col {
@@ -533,6 +534,9 @@ static void print_table(struct scan *sc, size_t shown, const struct row *total)
 			v[n + i] = r->f ? out_size(buf[n + i], sizeof(buf[n + i]), folio_value(sc, r, i), o->bytes)
 						 : "-";
 		out_table_row(t, v);
+		for (int i = 0; i < n; i++)
+			if (o->cols[i] == C_THP_STATE && strncmp(v[i], "off", 3) == 0)
+				out_table_color(t, i, OUT_HUE_OFF);
 	}
 	out_table_print(t, 0);
 }

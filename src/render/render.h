@@ -90,9 +90,10 @@ void out_folio_counters(const struct thp_folio_stats *s, out_counter_fn fn, void
 /* The same counters as one JSON object. */
 struct json_object *out_folio_json(const struct thp_folio_stats *s);
 
-/* Prints TEXT (escaped as out_escape() does for a terminal) prefixed by LABEL,
- * wrapped at WIDTH with continuation lines indented. */
-void out_wrap(const char *label, const char *text, int width);
+/* Prints TEXT (escaped as out_escape() does for a terminal) prefixed by LABEL
+ * (which may hold colour), wrapped at MAX columns, or at the terminal's width
+ * when standard output is a narrower terminal, continuation lines indented. */
+void out_wrap(const char *label, const char *text, int max);
 
 /* Records ERR, the errno of a write to stdout that has just failed, for
  * thp_stdout_done (stdio forgets it). */

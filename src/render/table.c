@@ -2,6 +2,7 @@
 /* table.c - aligned text tables through libsmartcols */
 #include "escape.h"
 #include "render.h"
+#include "term.h"
 
 #include <libsmartcols.h>
 #include <stdio.h>
@@ -53,6 +54,17 @@ void out_table_row(struct out_table *t, const char *const *values)
 		if (!e || scols_line_refer_data(ln, (size_t)i, e))
 			free(e);
 	}
+}
+
+void out_table_color(struct out_table *t, int col, enum out_hue hue)
+{
+	struct libscols_line *ln = scols_table_get_line(t->tb, scols_table_get_nlines(t->tb) - 1);
+	struct libscols_cell *c = ln ? scols_line_get_cell(ln, (size_t)col) : NULL;
+
+	if (!c || !*out_color(hue))
+		return;
+	scols_table_enable_colors(t->tb, 1);
+	scols_cell_set_color(c, out_color(hue));
 }
 
 void out_table_print(struct out_table *t, int indent)

@@ -2,6 +2,7 @@
 /* verdict.c - the plain-words answer to "is THP on?" for every layer */
 #include "escape.h"
 #include "render.h"
+#include "term.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -206,9 +207,9 @@ void out_verdict(const struct thp_status *st, char *policy, size_t pcap, char *n
 	now_line(st, now, ncap);
 }
 
-void out_wrap(const char *label, const char *text, int width)
+void out_wrap(const char *label, const char *text, int max)
 {
-	int indent = (int)strlen(label) + 1, col = indent;
+	int width = out_term_width(max, max), indent = out_term_len(label) + 1, col = indent;
 	char *safe = out_esc_dup(text, strlen(text), OUT_ESC_TEXT);
 	const char *p = safe ? safe : "";
 
