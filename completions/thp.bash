@@ -96,6 +96,14 @@ _thp()
 	done
 	if [ -z "$cmd" ] || [ "$cmd" = help ]; then
 		help=$("$thp" --help 2>/dev/null)
+		# --color=WHEN: one word, or three where '=' breaks words
+		if [[ $cur == --color=* ]]; then
+			_thp_reply "auto always never" --color=
+			return
+		elif [ "$prev" = = ] && [ "${COMP_WORDS[COMP_CWORD - 2]}" = --color ]; then
+			_thp_reply "auto always never"
+			return
+		fi
 		case $prev in
 		-R | --root | --sysroot) mapfile -t COMPREPLY < <(compgen -d -- "$cur") ;;
 		*)

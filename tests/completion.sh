@@ -33,6 +33,12 @@ for sh in bash zsh; do
 	got=$($c "")
 	for w in $cmds; do expect "$sh: command $w" has "$got" "$w"; done
 	expect "$sh: global --root" has "$($c --ro)" --root
+	expect "$sh: global --color" has "$($c --co)" --color
+	expect "$sh: global --ascii" has "$($c --as)" --ascii
+	expect "$sh: --color= values" has "$($c --color=al)" "$([ $sh = bash ] && echo --color=)always"
+	if [ $sh = bash ]; then
+		expect "bash: --color = values (words broken at '=')" has "$($c --color = n)" never
+	fi
 	expect "$sh: status --bytes" has "$($c status --by)" --bytes
 	expect "$sh: status -b" has "$($c status -)" -b
 	expect "$sh: no --root after the command" [ -z "$($c status --ro)" ]

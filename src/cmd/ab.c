@@ -22,6 +22,7 @@
 #include "../core/proc.h"
 #include "../core/tlbcount.h"
 #include "../render/render.h"
+#include "../render/term.h"
 #include "cmd.h"
 #include "modes.h"
 
@@ -334,6 +335,21 @@ static int print_json(const struct ab *a, const struct thp_busy *busy, const cha
 	return out_json_print(o) ? 1 : 0;
 }
 
+/* The median wall time of every arm as a bar. */
+static void print_chart(const struct ab *a)
+{
+	struct out_chart_row rows[MODES_MAX];
+	char text[MODES_MAX][32];
+
+	for (int arm = 0; arm < a->modes.n; arm++) {
+		double m = arm_stats(a, arm, M_WALL).median;
+		rows[arm] = (struct out_chart_row){ a->modes.word[arm], m, fmt(a, M_WALL, m, text[arm], sizeof(text[arm])) };
+	}
+	puts("\n  WALL (median)");
+	out_chart(rows, a->modes.n, 2);
+	putchar('\n');
+}
+
 static void print_text(const struct ab *a, const char *enabled)
 {
 	static const char *const heads[M_COUNT + 1] = { "ARM", "WALL MIN/MED/MAX", "USER", "SYS",
@@ -365,6 +381,7 @@ static void print_text(const struct ab *a, const char *enabled)
 		out_table_row(t, row);
 	}
 	out_table_print(t, 2);
+	print_chart(a);
 	if (a->tlb_err)
 		printf("  dTLB counters: none, %s (perf_event_open: %s)\n", thp_tlb_unavailable(a->tlb_err),
 		       strerror(-a->tlb_err));
@@ -385,7 +402,8 @@ static void usage(void)
 	     "\n"
 	     "Run CMD N times under each THP mode, rotating the order of the arms every round\n"
 	     "(ABC, BCA, CAB, ...), and compare wall time, CPU time, max RSS, minor faults and\n"
-	     "the peak AnonHugePages of the command's process tree.\n"
+	     "the peak AnonHugePages of the command's process tree. The median wall times\n"
+	     "are drawn as bars under the table (in ASCII with 'thp --ascii ab ...').\n"
 	     "\n"
 	     "Modes:\n"
 	     "  always, madvise, never   switch the host's 'enabled' policy for the run (root);\n"

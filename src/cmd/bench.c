@@ -17,6 +17,7 @@
 #include "../core/parse.h"
 #include "../core/tlbcount.h"
 #include "../render/render.h"
+#include "../render/term.h"
 #include "cmd.h"
 #include "modes.h"
 
@@ -26,6 +27,7 @@
 #define TEXT_LEN 24
 #define TIMELINE_MAX 256
 #define MIB (1ull << 20)
+#define CHART_COLS 2
 
 enum kind { K_COUNT, K_SIZE, K_TIME, K_FLAG, K_RATIO, K_REAL, K_TEXT };
 
@@ -57,6 +59,7 @@ struct bench {
 	/* results of one mode */
 	const struct col *cols;
 	int ncols, narms;
+	int chart[CHART_COLS]; /* columns drawn as bars under the table (medians); -1: none */
 	struct arm arms[ARMS_MAX];
 	char reading[768];
 	char note[512];
@@ -225,6 +228,7 @@ static void fault_setup(struct bench *b)
 	static const char *const n[] = { "plain", "MADV_HUGEPAGE", NULL };
 	COLS(b, fault_cols);
 	arms(b, n);
+	b->chart[0] = F_TIME;
 }
 
 static int fault_run(struct bench *b, int arm, double *v, char (*t)[TEXT_LEN], bool *missing)
@@ -309,6 +313,8 @@ static void bloat_setup(struct bench *b)
 		return;
 	}
 	COLS(b, sweep_cols);
+	b->chart[0] = S_PLAIN;
+	b->chart[1] = S_HINTED;
 	b->narms = SWEEP_STEPS;
 	for (int i = 0; i < SWEEP_STEPS; i++)
 		out_size(b->arms[i].name, sizeof(b->arms[i].name), (uint64_t)THP_PMD_BYTES >> i, false);
@@ -772,6 +778,7 @@ static void chase_setup(struct bench *b)
 	static const char *const n[] = { "MADV_NOHUGEPAGE", "MADV_HUGEPAGE", NULL };
 	COLS(b, chase_cols);
 	arms(b, n);
+	b->chart[0] = H_NS;
 	thp_tlb_walk_find(&b->ctx->root, &chase_walk);
 	dtlb_err = 0;
 }
@@ -900,6 +907,8 @@ static int run_all(struct bench *b)
 {
 	memset(b->arms, 0, sizeof(b->arms));
 	b->reading[0] = b->note[0] = '\0';
+	for (int i = 0; i < CHART_COLS; i++)
+		b->chart[i] = -1;
 	b->x->setup(b);
 	for (int rep = 0; rep < b->reps; rep++) {
 		for (int i = 0; i < b->narms; i++) {
@@ -962,6 +971,36 @@ static const char *fmt_cell(const struct bench *b, int arm, int col, char *buf, 
 	return buf;
 }
 
+/* The medians of the chart's columns as bars, a row per arm and column. */
+static void print_chart(const struct bench *b)
+{
+	struct out_chart_row rows[ARMS_MAX * CHART_COLS];
+	char label[ARMS_MAX * CHART_COLS][64], text[ARMS_MAX * CHART_COLS][32];
+	int n = 0, ncharted = b->chart[1] >= 0 ? 2 : 1, armw = 0;
+
+	if (b->chart[0] < 0)
+		return;
+	for (int a = 0; a < b->narms; a++)
+		armw = (int)strlen(b->arms[a].name) > armw ? (int)strlen(b->arms[a].name) : armw;
+	for (int a = 0; a < b->narms; a++) {
+		for (int k = 0; k < ncharted; k++, n++) {
+			const struct col *c = &b->cols[b->chart[k]];
+			double m = med(b, a, b->chart[k]);
+			/* with two columns: "ARM  HEAD", then "     HEAD" */
+			if (ncharted > 1)
+				snprintf(label[n], sizeof(label[n]), "%-*s  %s", armw, k ? "" : b->arms[a].name,
+					 c->head);
+			else
+				snprintf(label[n], sizeof(label[n]), "%s", b->arms[a].name);
+			rows[n] = (struct out_chart_row){ label[n], m, fmt_one(b, c->kind, m, text[n], sizeof(text[n])) };
+		}
+	}
+	printf("\n  %s%s%s (median)\n", b->cols[b->chart[0]].head, ncharted > 1 ? ", " : "",
+	       ncharted > 1 ? b->cols[b->chart[1]].head : "");
+	out_chart(rows, n, 2);
+	putchar('\n');
+}
+
 static void print_text(const struct bench *b, const char *mode, const char *enabled)
 {
 	const char *heads[COLS_MAX + 1];
@@ -989,6 +1028,7 @@ static void print_text(const struct bench *b, const char *mode, const char *enab
 		out_table_row(t, row);
 	}
 	out_table_print(t, 2);
+	print_chart(b);
 	for (int i = 0; i < b->npoints; i++)
 		printf("  t=%6.1fs  AnonHugePages %-9s pages_collapsed +%" PRIu64 "  full_scans +%" PRIu64 "\n",
 		       b->timeline[i].t, out_size(size, sizeof(size), b->timeline[i].anon_huge, b->bytes),
@@ -1069,6 +1109,8 @@ static void usage(void)
 	     "\n"
 	     "Measure one THP mechanism on this machine: a table with one row per arm, the\n"
 	     "kernel's evidence (/proc/vmstat deltas, smaps of the mapping) and how to read it.\n"
+	     "fault, chase and bloat --sweep draw their medians as bars under the table\n"
+	     "(in ASCII with 'thp --ascii bench ...').\n"
 	     "\n"
 	     "Experiments:");
 	for (int i = 0; i < NEXP; i++)

@@ -13,6 +13,7 @@
 #include "../core/proc.h"
 #include "../core/stall.h"
 #include "../render/render.h"
+#include "../render/term.h"
 #include "cmd.h"
 
 #define NS_PER_S 1000000000ull
@@ -54,7 +55,8 @@ static void usage(void)
 	     "Trace how long threads stall in direct compaction and direct reclaim, with\n"
 	     "kcompactd, proactive and requested compaction reported apart, and count\n"
 	     "khugepaged collapse results. Prints a line per stall, then per-command\n"
-	     "latency histograms and totals. Ctrl-C ends the trace early.\n"
+	     "latency histograms (bars; in ASCII with 'thp --ascii trace') and totals.\n"
+	     "Ctrl-C ends the trace early.\n"
 	     "\n"
 	     "Options:\n"
 	     "  -d, --duration SECONDS  trace this long (default: until interrupted)\n"
@@ -263,36 +265,32 @@ static const char *ms(char *buf, size_t cap, uint64_t ns)
 	return buf;
 }
 
+/* The stalls of H by duration, a bar per bucket from the first to the last used. */
 static void print_hist(const struct thp_hist *h)
 {
-	int lo = THP_HIST_BUCKETS, hi = 0;
-	uint64_t peak = 0;
-	char tot[32], max[32], comm[COMM_SHOWN_MAX];
+	int lo = THP_HIST_BUCKETS, hi = 0, n = 0;
+	struct out_chart_row rows[THP_HIST_BUCKETS];
+	char tot[32], max[32], comm[COMM_SHOWN_MAX], range[THP_HIST_BUCKETS][48], count[THP_HIST_BUCKETS][32];
 
 	for (int k = 0; k < THP_HIST_BUCKETS; k++) {
 		if (!h->bucket[k])
 			continue;
 		lo = k < lo ? k : lo;
 		hi = k;
-		peak = h->bucket[k] > peak ? h->bucket[k] : peak;
 	}
 	printf("\n%s, %s: %" PRIu64 " stalls, %s ms total, max %s ms\n", thp_stall_kind_name(h->kind),
 	       comm_shown(h->comm, comm), h->count, ms(tot, sizeof(tot), h->total_ns),
 	       ms(max, sizeof(max), h->max_ns));
-	printf("  %21s %8s\n", "us", "count");
-	for (int k = lo; k <= hi; k++) {
-		char range[48], bar[41];
-		int w = (int)((h->bucket[k] * 40 + peak - 1) / peak);
-
+	for (int k = lo; k <= hi; k++, n++) {
 		if (k + 1 < THP_HIST_BUCKETS)
-			snprintf(range, sizeof(range), "%" PRIu64 " -> %" PRIu64, thp_hist_lo_us(k),
+			snprintf(range[n], sizeof(range[n]), "%" PRIu64 " -> %" PRIu64 " us", thp_hist_lo_us(k),
 				 thp_hist_lo_us(k + 1) - 1);
 		else
-			snprintf(range, sizeof(range), "%" PRIu64 " -> ...", thp_hist_lo_us(k));
-		memset(bar, '#', (size_t)w);
-		bar[w] = '\0';
-		printf("  %21s %8" PRIu64 " |%-40s|\n", range, h->bucket[k], bar);
+			snprintf(range[n], sizeof(range[n]), "%" PRIu64 " us -> ...", thp_hist_lo_us(k));
+		rows[n] = (struct out_chart_row){ range[n], (double)h->bucket[k],
+						  out_count(count[n], sizeof(count[n]), h->bucket[k]) };
 	}
+	out_chart(rows, n, 2);
 }
 
 static void print_results(const char *what, const struct thp_result_count *v, size_t n)
