@@ -440,4 +440,16 @@ expect_sh "verdict on a 60-column terminal: no line wider" "tty \"stty cols 60; 
 expect_sh "verdict on a 60-column terminal: wrapped" "[ \$(tty \"stty cols 60; '$THP' --root $FX status\" | sed -n '1,/^\$/p' | wc -l) -gt \$('$THP' --root $FX status | sed -n '1,/^\$/p' | wc -l) ]"
 expect_sh "verdict into a pipe: lines up to 100 columns" "'$THP' --root $FX status | sed -n '1,/^\$/p' | awk 'length > 80 {w=1} length > 100 {exit 1} END {exit !w}'"
 
+# watch --compact: a line per interval with sparklines of the last minute
+# (storm-after has 250 more stalls and 300 more fallbacks than storm-before;
+# the replay of the reverse has no rates: the counters went back)
+S=tests/fixtures/storm
+compact() { "$THP" "$@" --root $S-before watch --compact -i 6 --replay $S-after --replay $S-before --replay $S-after; }
+expect "watch --compact: a header and a line per interval" [ "$(LC_ALL=C.UTF-8 compact | wc -l)" = 4 ]
+expect "watch --compact: rates, AnonHugePages, sparklines and sums" [ "$(LC_ALL=C.UTF-8 compact | tail -1)" = "      #3   200.0    50.0    41.7   1.4 GiB         █▁█   500         █▁█   600" ]
+expect "watch --compact: no rates where the counters went back" [ "$(LC_ALL=C.UTF-8 compact | sed -n 3p)" = "      #2       -       -       -   1.2 GiB          █▁   250          █▁   300" ]
+expect "watch --compact --ascii: '#' and '_'" [ "$(LC_ALL=C.UTF-8 compact --ascii | tail -1)" = "      #3   200.0    50.0    41.7   1.4 GiB         #_#   500         #_#   600" ]
+expect "watch --compact in the C locale: ASCII" [ "$(LC_ALL=C compact | tail -1)" = "      #3   200.0    50.0    41.7   1.4 GiB         #_#   500         #_#   600" ]
+expect "watch --compact --json: exit 2, said so" [ "$(rc_err "$THP" --root $FX watch --compact --json -c 1)" = "2|thp: watch: --compact is a text format; it does not apply to --json" ]
+
 summary cli

@@ -15,6 +15,7 @@
 #include "../core/status.h"
 #include "../core/task.h"
 #include "../render/render.h"
+#include "../render/term.h"
 #include "cmd.h"
 
 #define REPLAY_MAX 16
@@ -36,6 +37,7 @@ struct opts {
 	long count;      /* reports to print; 0: until stopped */
 	long alert;      /* compaction stalls per interval that raise an alert; 0: off */
 	bool json;
+	bool compact;    /* one line per interval */
 	int nreplay;
 	struct thp_root replay[REPLAY_MAX];
 };
@@ -111,6 +113,20 @@ struct report {
 	bool alert;
 };
 
+/* --compact: the stalls and fallbacks of the intervals of the last minute,
+ * drawn as sparklines of SPARK_MARKS marks, each the sum over the intervals
+ * of SPARK_SPAN seconds (or over one interval when intervals are longer). */
+#define SPARK_WINDOW 60.0
+#define SPARK_MARKS 10
+#define SPARK_SPAN (SPARK_WINDOW / SPARK_MARKS)
+#define HISTORY_MAX 6000 /* a minute of the shortest interval, 0.01 s */
+struct history {
+	int n, head; /* entries in the ring; the next one written */
+	struct {
+		double stalls, fallbacks;
+	} v[HISTORY_MAX];
+};
+
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
@@ -137,6 +153,10 @@ static void usage(void)
 	     "                          exit 3 at the end if any alert fired\n"
 	     "      --replay DIR        compare recorded trees instead of reading the host: the\n"
 	     "                          --root tree, then each DIR, taken SECONDS apart\n"
+	     "      --compact           one line per interval, as vmstat: fault, fallback and\n"
+	     "                          stall rates, AnonHugePages, and sparklines of the\n"
+	     "                          stalls and fallbacks of the last minute (in ASCII with\n"
+	     "                          'thp --ascii watch --compact')\n"
 	     "  -J, --json              one JSON object per report (JSON lines)\n"
 	     "  -h, --help              show this help");
 }
@@ -390,6 +410,97 @@ static void print_text(const struct opts *o, const struct sample *b, const struc
 		print_alert_text(o, b, r);
 }
 
+/* The rate of vmstat counter NAME in R; false when the host lacks it. */
+static bool rate_of(const struct report *r, const char *name, double *per_s)
+{
+	for (int g = 0; g < NGROUPS; g++)
+		for (int i = 0; i < r->nrates[g]; i++)
+			if (strcmp(r->rates[g][i].name, name) == 0) {
+				*per_s = r->rates[g][i].per_s;
+				return true;
+			}
+	return false;
+}
+
+/* Adds the stalls and fallbacks of interval R to H and forgets what is older
+ * than the window. */
+static void history_add(struct history *h, const struct report *r)
+{
+	double stall = 0, fb = 0;
+
+	rate_of(r, "compact_stall", &stall);
+	rate_of(r, "thp_fault_fallback", &fb);
+	h->v[h->head].stalls = stall * r->secs;
+	h->v[h->head].fallbacks = fb * r->secs;
+	h->head = (h->head + 1) % HISTORY_MAX;
+	h->n += h->n < HISTORY_MAX;
+}
+
+/* The sparkline of the last minute of H (FALLBACKS, else stalls) and its sum,
+ * in BUF; the marks before the first interval are blank. */
+static const char *history_spark(const struct history *h, bool fallbacks, double interval, char *buf,
+				 size_t cap)
+{
+	double span = interval > SPARK_SPAN ? interval : SPARK_SPAN, sum[SPARK_MARKS] = { 0 }, total = 0;
+	int marks = (int)(SPARK_WINDOW / span + 0.999), per = (int)(span / interval + 0.5), used;
+	char spark[3 * SPARK_MARKS + 1], n[32];
+
+	marks = marks > SPARK_MARKS ? SPARK_MARKS : marks;
+	used = (h->n + per - 1) / per < marks ? (h->n + per - 1) / per : marks;
+	for (int i = 0; i < h->n && i / per < used; i++) {
+		int k = (h->head - 1 - i + HISTORY_MAX) % HISTORY_MAX;
+		double x = fallbacks ? h->v[k].fallbacks : h->v[k].stalls;
+		sum[used - 1 - i / per] += x;
+		total += x;
+	}
+	out_spark(spark, sizeof(spark), sum, used, 0, out_draw_ascii());
+	snprintf(buf, cap, "%*s%s %5s", SPARK_MARKS - used, "", spark, out_count(n, sizeof(n), (uint64_t)(total + 0.5)));
+	return buf;
+}
+
+/* A compact column: the rate of a vmstat counter. */
+static const struct {
+	const char *head, *counter;
+} compact_cols[] = {
+	{ "alloc/s", "thp_fault_alloc" },
+	{ "fback/s", "thp_fault_fallback" },
+	{ "stall/s", "compact_stall" },
+};
+#define NCOMPACT (int)(sizeof(compact_cols) / sizeof(compact_cols[0]))
+
+static void print_compact(const struct opts *o, const struct sample *b, const struct report *r,
+			  const struct history *h)
+{
+	char v[64], spark[2][3 * SPARK_MARKS + 64];
+	double x;
+
+	if (r->seq == 1) {
+		printf("%8s", "time");
+		for (int c = 0; c < NCOMPACT; c++)
+			printf(" %7s", compact_cols[c].head);
+		printf(" %9s  %-*s  %s\n", "AnonHuge", SPARK_MARKS + 6, "stalls, 1 min", "fallbacks, 1 min");
+	}
+	if (r->wall.tv_sec) {
+		struct tm tm;
+		localtime_r(&r->wall.tv_sec, &tm);
+		strftime(v, sizeof(v), "%H:%M:%S", &tm);
+	} else
+		snprintf(v, sizeof(v), "#%ld", r->seq);
+	printf("%8s", v);
+	for (int c = 0; c < NCOMPACT; c++) {
+		if (rate_of(r, compact_cols[c].counter, &x))
+			snprintf(v, sizeof(v), "%.1f", x);
+		else
+			snprintf(v, sizeof(v), "-");
+		printf(" %7s", v);
+	}
+	printf(" %9s  %s  %s\n", r->has_anon_huge ? out_size(v, sizeof(v), r->anon_huge, false) : "-",
+	       history_spark(h, false, o->interval, spark[0], sizeof(spark[0])),
+	       history_spark(h, true, o->interval, spark[1], sizeof(spark[1])));
+	if (r->alert)
+		print_alert_text(o, b, r);
+}
+
 static struct json_object *json_size(uint64_t bytes, const struct rate *v, int n)
 {
 	struct json_object *o = json_object_new_object();
@@ -517,7 +628,7 @@ static int print_json(const struct opts *o, const struct sample *b, const struct
 /* Computes and prints the report for the interval from A to B, read below ROOT_B.
  * Returns -1 when stdout fails, 1 when an alert fired, else 0. */
 static int report(const struct opts *o, const struct thp_root *root_b, const struct sample *a,
-		  const struct sample *b, long seq, double secs, bool live)
+		  const struct sample *b, long seq, double secs, bool live, struct history *h)
 {
 	struct report *r = calloc(1, sizeof(*r));
 	int rc;
@@ -534,7 +645,11 @@ static int report(const struct opts *o, const struct thp_root *root_b, const str
 	check_alert(root_b, a, b, o->alert, r);
 	if (o->json)
 		rc = print_json(o, b, r);
-	else {
+	else if (o->compact) {
+		history_add(h, r);
+		print_compact(o, b, r, h);
+		rc = 0;
+	} else {
 		print_text(o, b, r);
 		rc = 0;
 	}
@@ -581,12 +696,14 @@ static void catch_signals(void)
 static int run(const struct thp_root *root, const struct opts *o)
 {
 	struct sample *s[2] = { malloc(sizeof(struct sample)), malloc(sizeof(struct sample)) };
+	struct history *h = o->compact ? calloc(1, sizeof(*h)) : NULL;
 	bool alerted = false;
 	int rc = 0;
 
-	if (!s[0] || !s[1]) {
+	if (!s[0] || !s[1] || (o->compact && !h)) {
 		free(s[0]);
 		free(s[1]);
+		free(h);
 		thp_err("out of memory");
 		return 1;
 	}
@@ -594,7 +711,7 @@ static int run(const struct thp_root *root, const struct opts *o)
 	if (o->nreplay) {
 		for (int i = 0; i < o->nreplay && rc >= 0; i++) {
 			read_sample(&o->replay[i], s[1]);
-			rc = report(o, &o->replay[i], s[0], s[1], i + 1, o->interval, false);
+			rc = report(o, &o->replay[i], s[0], s[1], i + 1, o->interval, false, h);
 			alerted = alerted || rc == 1;
 			struct sample *t = s[0];
 			s[0] = s[1], s[1] = t;
@@ -607,7 +724,7 @@ static int run(const struct thp_root *root, const struct opts *o)
 				break;
 			double now = mono_now();
 			read_sample(root, s[1]);
-			rc = report(o, root, s[0], s[1], i, now - prev, true);
+			rc = report(o, root, s[0], s[1], i, now - prev, true, h);
 			alerted = alerted || rc == 1;
 			prev = now;
 			struct sample *t = s[0];
@@ -616,6 +733,7 @@ static int run(const struct thp_root *root, const struct opts *o)
 	}
 	free(s[0]);
 	free(s[1]);
+	free(h);
 	if (rc < 0)
 		return 1;
 	return alerted ? 3 : 0;
@@ -641,6 +759,7 @@ int cmd_watch(struct thp_ctx *ctx, int argc, char **argv)
 		{ "replay", required_argument, NULL, 'r' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "compact", no_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .interval = 1, .json = ctx->json };
@@ -676,13 +795,16 @@ int cmd_watch(struct thp_ctx *ctx, int argc, char **argv)
 			o.nreplay++;
 			break;
 		case 'J': o.json = true; break;
+		case 'C': o.compact = true; break;
 		case 'h': usage(); return 0;
 		default: return thp_usage_error("watch");
 		}
 	}
-	if (optind < argc || (o.nreplay && o.count)) {
+	if (optind < argc || (o.nreplay && o.count) || (o.compact && o.json)) {
 		if (optind < argc)
 			thp_err("watch: unexpected argument '%s'", argv[optind]);
+		else if (o.compact && o.json)
+			thp_err("watch: --compact is a text format; it does not apply to --json");
 		else
 			thp_err("watch: --count does not apply to --replay (one report per tree)");
 		for (int i = 0; i < o.nreplay; i++)
