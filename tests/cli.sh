@@ -452,4 +452,11 @@ expect "watch --compact --ascii: '#' and '_'" [ "$(LC_ALL=C.UTF-8 compact --asci
 expect "watch --compact in the C locale: ASCII" [ "$(LC_ALL=C compact | tail -1)" = "      #3   200.0    50.0    41.7   1.4 GiB         #_#   500         #_#   600" ]
 expect "watch --compact --json: exit 2, said so" [ "$(rc_err "$THP" --root $FX watch --compact --json -c 1)" = "2|thp: watch: --compact is a text format; it does not apply to --json" ]
 
+# progress on standard error while long work runs: on a terminal only, never
+# with JSON or when standard error is not a terminal
+expect_sh "doctor --sample on a terminal: progress on stderr" "tty \"'$THP' doctor --sample 1.5 > /dev/null\" | grep -q 'thp doctor: sampling the counters for 1.5 s (1 s elapsed)'"
+expect_sh "doctor --sample on a terminal: the progress line is erased" "tty \"'$THP' doctor --sample 1.5 > /dev/null\" | grep -q 'elapsed)${ESC}\[K\$'"
+expect_sh "doctor --sample --json on a terminal: no progress" "! tty \"'$THP' doctor --sample 1.5 --json > /dev/null\" | grep -q sampling"
+expect_sh "doctor --sample, stderr not a terminal: no progress" "tty \"'$THP' doctor --sample 1.5 > /dev/null 2> $tmp/progress\"; ! grep -q sampling $tmp/progress"
+
 summary cli

@@ -58,6 +58,7 @@ struct ab {
 	struct run *runs;
 	struct thp_tlb_walk walk;
 	int tlb_err; /* why the command's dTLB misses are not counted (0: they are) */
+	struct out_progress progress; /* off with JSON and --show-output */
 };
 
 /* ---- peak AnonHugePages of the command's process tree ---- */
@@ -216,6 +217,7 @@ static int run_once(struct ab *a, const char *mode, struct run *r, struct tree *
 		uint64_t h = tree_anon_huge(&a->ctx->root, pid, t);
 		if (h > peak)
 			peak = h;
+		out_progress_say(&a->progress, "ab", "run %d of %d, %s", a->nruns + 1, a->n * a->modes.n, mode);
 	}
 	r->m[M_WALL] = (double)(thp_now_ns() - t0);
 	if (counting)
@@ -432,6 +434,8 @@ static int run_all(struct ab *a)
 		thp_err("out of memory");
 		return 1;
 	}
+	out_progress_init(&a->progress);
+	a->progress.tty = a->progress.tty && !a->ctx->json && !a->show_output;
 	for (int round = 0; round < a->n && !rc; round++) {
 		for (int i = 0; i < a->modes.n && !rc && !modes_signal(); i++) {
 			struct run *r = &a->runs[a->nruns];
@@ -442,6 +446,7 @@ static int run_all(struct ab *a)
 				a->nruns++;
 		}
 	}
+	out_progress_end(&a->progress);
 	free(t);
 	return rc;
 }

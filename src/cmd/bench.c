@@ -910,11 +910,19 @@ static int run_all(struct bench *b)
 	for (int i = 0; i < CHART_COLS; i++)
 		b->chart[i] = -1;
 	b->x->setup(b);
+	struct out_progress p;
+
+	out_progress_init(&p);
+	p.tty = p.tty && !b->ctx->json;
 	for (int rep = 0; rep < b->reps; rep++) {
 		for (int i = 0; i < b->narms; i++) {
 			int a = (i + rep) % b->narms;
-			if (modes_signal())
+			if (modes_signal()) {
+				out_progress_end(&p);
 				return 1; /* asked to stop: the caller puts the policy back */
+			}
+			out_progress_say(&p, "bench", "%s, repetition %d of %d, %s", b->x->name, rep + 1, b->reps,
+					 b->arms[a].name);
 			double v[COLS_MAX] = { 0 };
 			char t[COLS_MAX][TEXT_LEN] = { { 0 } };
 			bool missing[COLS_MAX] = { 0 };
@@ -932,6 +940,7 @@ static int run_all(struct bench *b)
 			}
 		}
 	}
+	out_progress_end(&p);
 	b->x->read(b);
 	return 0;
 }

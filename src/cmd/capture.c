@@ -231,6 +231,11 @@ static int capture_into(const struct thp_ctx *ctx, int dir, const char *name, bo
 	return err;
 }
 
+static void capture_progress(const struct thp_capture_result *r, void *arg)
+{
+	out_progress(arg, "capture", (uint64_t)r->processes, "processes recorded");
+}
+
 int cmd_capture(struct thp_ctx *ctx, int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -238,8 +243,9 @@ int cmd_capture(struct thp_ctx *ctx, int argc, char **argv)
 		{ "no-cmdline", no_argument, NULL, 'C' },   { "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
 	};
-	struct thp_capture_opts opts = { true, true };
+	struct thp_capture_opts opts = { true, true, capture_progress, NULL };
 	struct thp_capture_result r;
+	struct out_progress p;
 	char def[512], path[4096], host[128] = "host";
 	const char *out = NULL, *name, *why = NULL;
 	sigset_t old;
@@ -284,7 +290,11 @@ int cmd_capture(struct thp_ctx *ctx, int argc, char **argv)
 		return 1;
 	}
 	thp_signals_hold(&old); /* a signal ends thp after the staged files are gone */
+	out_progress_init(&p);
+	p.tty = p.tty && !ctx->json;
+	opts.arg = &p;
 	err = capture_into(ctx, dir, name, is_archive(name), &opts, &r, &why);
+	out_progress_end(&p);
 	close(dir);
 	if (err == -EEXIST && !is_archive(name))
 		thp_err("cannot write capture '%s': it exists (a capture makes a new directory)", out);

@@ -165,9 +165,10 @@ struct thp_diagnosis {
 	struct thp_findings *r;
 };
 
-/* Reads the host below ROOT (twice, SAMPLE seconds apart, when SAMPLE > 0) and
- * runs the doctor's rules into D. Returns 0 or -ENOMEM; free D in both cases. */
-int thp_diagnose(const struct thp_root *root, double sample, struct thp_diagnosis *d);
+/* Reads the host below ROOT (twice, SAMPLE seconds apart, when SAMPLE > 0,
+ * with a progress line on a terminal when PROGRESS) and runs the doctor's
+ * rules into D. Returns 0 or -ENOMEM; free D in both cases. */
+int thp_diagnose(const struct thp_root *root, double sample, bool progress, struct thp_diagnosis *d);
 void thp_diagnosis_free(struct thp_diagnosis *d);
 
 /* Numeric arguments, read with core/arg.h (decimal, no leading zero, in

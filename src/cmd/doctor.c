@@ -324,7 +324,23 @@ int thp_doctor_exit(const struct thp_findings *r, enum thp_severity min)
 	return 0;
 }
 
-int thp_diagnose(const struct thp_root *root, double sample, struct thp_diagnosis *d)
+/* Waits SAMPLE seconds from T0, saying so on a terminal with PROGRESS. */
+static void sample_wait(double t0, double sample, bool progress)
+{
+	struct out_progress p;
+
+	out_progress_init(&p);
+	p.tty = p.tty && progress;
+	for (double now; (now = now_secs()) < t0 + sample;) {
+		double step = t0 + sample - now < 0.1 ? t0 + sample - now : 0.1;
+		struct timespec ts = { 0, (long)(step * 1e9) };
+		nanosleep(&ts, NULL);
+		out_progress_say(&p, "doctor", "sampling the counters for %g s", sample);
+	}
+	out_progress_end(&p);
+}
+
+int thp_diagnose(const struct thp_root *root, double sample, bool progress, struct thp_diagnosis *d)
 {
 	struct thp_host *h = &d->h;
 
@@ -335,11 +351,9 @@ int thp_diagnose(const struct thp_root *root, double sample, struct thp_diagnosi
 	if (!d->st || (sample > 0 && !d->before) || !d->r)
 		return -ENOMEM;
 	if (sample > 0) {
-		struct timespec ts = { (time_t)sample, (long)((sample - (double)(time_t)sample) * 1e9) };
 		double t0 = now_secs();
 		thp_status_read(root, d->before, false);
-		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-			;
+		sample_wait(t0, sample, progress);
 		h->before = d->before;
 		h->sample_secs = now_secs() - t0;
 	}
@@ -405,7 +419,7 @@ int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	if (sample > 0 && thp_live_only(ctx, "--sample"))
 		return 2;
-	if (thp_diagnose(&ctx->root, sample, &d)) {
+	if (thp_diagnose(&ctx->root, sample, !ctx->json, &d)) {
 		thp_err("out of memory");
 	} else {
 		rc = thp_doctor_exit(d.r, min);

@@ -136,6 +136,7 @@ static void on_stall(const struct thp_stall *s, void *arg)
 		json_object_array_add(r->events, stall_json(r, s));
 		return;
 	}
+	out_progress_erase(); /* the line may go to the same terminal */
 	snprintf(order, sizeof(order), s->order >= 0 ? "%d" : "-", s->order);
 	if (s->kind == THP_STALL_DIRECT_RECLAIM)
 		snprintf(res, sizeof(res), "%" PRIu64 " pages", s->reclaimed);
@@ -445,6 +446,11 @@ static void catch_signals(void)
 static int trace_loop(struct run *r, struct thp_tracefs *tf)
 {
 	uint64_t end = r->o->seconds ? r->mono0 + (uint64_t)(r->o->seconds * 1e9) : UINT64_MAX;
+	struct out_progress p;
+	int err = 0;
+
+	out_progress_init(&p);
+	p.tty = p.tty && r->o->seconds && !r->o->json;
 
 	while (!stop_signal && !ferror(stdout)) {
 		uint64_t now = mono_ns(), mark;
@@ -457,13 +463,19 @@ static int trace_loop(struct run *r, struct thp_tracefs *tf)
 		thp_tracefs_wait(tf, end - now < ROUND_NS ? end - now : ROUND_NS);
 		mark = mono_ns();
 		n = thp_tracefs_read(tf, push, r->t);
-		if (n < 0)
-			return (int)n;
-		if ((rc = thp_trace_flush(r->t, mark - MARGIN_NS)))
-			return rc;
+		if (n < 0) {
+			err = (int)n;
+			break;
+		}
+		if ((rc = thp_trace_flush(r->t, mark - MARGIN_NS))) {
+			err = rc;
+			break;
+		}
 		thp_flush();
+		out_progress_say(&p, "trace", "tracing for %g s, %" PRIu64 " events", r->o->seconds, r->t->events);
 	}
-	return 0;
+	out_progress_end(&p);
+	return err;
 }
 
 int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)

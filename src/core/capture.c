@@ -246,6 +246,8 @@ static int copy_proc(pid_t pid, struct ctx *c, const struct thp_capture_opts *o)
 		err = copy_environ(c, pid);
 	if (c->res->files > before)
 		c->res->processes++;
+	if (o->progress)
+		o->progress(c->res, o->arg);
 	return err;
 }
 

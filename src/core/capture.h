@@ -15,9 +15,13 @@ extern const char *const thp_capture_proc_files[];
 /* Recorded per process too, unless left out: the command line. */
 #define THP_CAPTURE_CMDLINE "cmdline"
 
+struct thp_capture_result;
 struct thp_capture_opts {
 	bool procs;   /* per-process files */
 	bool cmdline; /* ... with each command line */
+	/* called after each process recorded, with what is done so far; may be NULL */
+	void (*progress)(const struct thp_capture_result *r, void *arg);
+	void *arg;
 };
 
 struct thp_capture_result {

@@ -12,6 +12,7 @@
 #include "../cmd/cmd.h"
 #include "escape.h"
 #include "render.h"
+#include "term.h"
 
 static int stdout_errno; /* the first write error of stdout, or 0 */
 static bool stdout_closed;
@@ -82,6 +83,7 @@ void thp_err(const char *fmt, ...)
 	int n;
 
 	thp_flush();
+	out_progress_erase();
 	va_start(ap, fmt);
 	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);

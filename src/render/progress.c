@@ -9,6 +9,8 @@
 #include "render.h"
 #include "term.h"
 
+static struct out_progress *on_screen; /* the progress whose line is shown */
+
 static double now(void)
 {
 	struct timespec t;
@@ -35,6 +37,7 @@ static bool due(struct out_progress *p, double *t)
 		return false;
 	p->last = *t;
 	p->shown = true;
+	on_screen = p;
 	return true;
 }
 
@@ -59,7 +62,7 @@ void out_progress_say(struct out_progress *p, const char *cmd, const char *fmt, 
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, ", %.0f s", t - p->start);
+	fprintf(stderr, " (%.0f s elapsed)", t - p->start);
 	fflush(stderr);
 }
 
@@ -68,4 +71,12 @@ void out_progress_end(struct out_progress *p)
 	if (p->shown)
 		fputs("\r\033[K", stderr);
 	p->shown = false;
+	if (on_screen == p)
+		on_screen = NULL;
+}
+
+void out_progress_erase(void)
+{
+	if (on_screen)
+		out_progress_end(on_screen);
 }

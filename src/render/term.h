@@ -65,8 +65,11 @@ void out_chart(const struct out_chart_row *rows, int n, int indent);
 
 /* A progress line as out_progress() prints it (a terminal on standard error,
  * nothing in the first second, at most ten a second), with the text of FMT
- * and the seconds elapsed: "thp CMD: TEXT, 12 s". */
+ * and the seconds elapsed: "thp CMD: TEXT (12 s elapsed)". */
 void out_progress_say(struct out_progress *p, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Erases the progress line shown, if any (before a message or output on the
+ * terminal); the next due progress line draws it again. */
+void out_progress_erase(void);
 
 #endif
