@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "stdout_of.h"
+
 #include "render/term.h"
 
 static void bars(void **state)
@@ -65,33 +67,18 @@ static void widths(void **state)
 	assert_int_equal(out_term_len(""), 0);
 }
 
-/* What out_chart() prints, with standard output a file (80 columns). */
-static char *chart_text(const struct out_chart_row *rows, int n, int indent)
-{
-	FILE *f = tmpfile();
-	int saved = dup(STDOUT_FILENO);
-	static char buf[4096];
-	size_t len;
+static const struct out_chart_row chart_rows[] = {
+	{ "plain", 2.0, "2.0 ms" }, { "MADV_HUGEPAGE", 1.0, "1.0 ms" }, { "none", 0, "0 ms" }
+};
 
-	assert_non_null(f);
-	fflush(stdout);
-	dup2(fileno(f), STDOUT_FILENO);
-	out_chart(rows, n, indent);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	rewind(f);
-	len = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[len] = '\0';
-	fclose(f);
-	return buf;
+static void chart_print(void *arg)
+{
+	(void)arg;
+	out_chart(chart_rows, 3, 2);
 }
 
 static void chart(void **state)
 {
-	static const struct out_chart_row rows[] = {
-		{ "plain", 2.0, "2.0 ms" }, { "MADV_HUGEPAGE", 1.0, "1.0 ms" }, { "none", 0, "0 ms" }
-	};
 	char want[512];
 	(void)state;
 	out_draw_force_ascii();
@@ -99,7 +86,8 @@ static void chart(void **state)
 	snprintf(want, sizeof(want), "  plain          2.0 ms %.56s\n  MADV_HUGEPAGE  1.0 ms %.28s\n  none             0 ms\n",
 		 "################################################################",
 		 "################################################################");
-	assert_string_equal(chart_text(rows, 3, 2), want);
+	/* standard output is a file: 80 columns */
+	assert_string_equal(stdout_of(chart_print, NULL), want);
 }
 
 int main(void)

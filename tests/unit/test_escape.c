@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "stdout_of.h"
+
 #include "render/render.h"
 
 /* S (LEN bytes) escaped for MODE, in a static buffer. */
@@ -113,26 +115,15 @@ static void dup_long(void **state)
 	free(s);
 }
 
-/* Runs out_json_line(OBJ) with standard output in a file; returns what it printed. */
+static void json_line(void *obj)
+{
+	assert_int_equal(out_json_line(obj), 0);
+}
+
+/* What out_json_line(OBJ) prints. */
 static char *json_out(struct json_object *obj)
 {
-	static char buf[4096];
-	FILE *f = tmpfile();
-	int saved = dup(1);
-	size_t n;
-
-	assert_non_null(f);
-	fflush(stdout);
-	dup2(fileno(f), 1);
-	assert_int_equal(out_json_line(obj), 0);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	rewind(f);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
+	return stdout_of(json_line, obj);
 }
 
 static void json_strings(void **state)
