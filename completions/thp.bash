@@ -90,6 +90,7 @@ _thp()
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
 		-R | --root | --sysroot) root=(--root "${COMP_WORDS[i + 1]}"); i=$((i + 1)) ;;
+		=) i=$((i + 1)) ;; # --color = WHEN, where '=' breaks words
 		-*) ;;
 		*) cmd=${COMP_WORDS[i]}; break ;;
 		esac

@@ -38,6 +38,7 @@ for sh in bash zsh; do
 	expect "$sh: --color= values" has "$($c --color=al)" "$([ $sh = bash ] && echo --color=)always"
 	if [ $sh = bash ]; then
 		expect "bash: --color = values (words broken at '=')" has "$($c --color = n)" never
+		expect "bash: a command after --color = WHEN" has "$($c --color = never st)" status
 	fi
 	expect "$sh: status --bytes" has "$($c status --by)" --bytes
 	expect "$sh: status -b" has "$($c status -)" -b
