@@ -227,17 +227,6 @@ static uint64_t huge_total(const struct thp_rollup *r)
 	return r->anon_huge + r->shmem_pmd + r->file_pmd + r->private_hugetlb + r->shared_hugetlb;
 }
 
-static void rollup_add(struct thp_rollup *a, const struct thp_rollup *b)
-{
-	a->rss += b->rss;
-	a->anon += b->anon;
-	a->anon_huge += b->anon_huge;
-	a->shmem_pmd += b->shmem_pmd;
-	a->file_pmd += b->file_pmd;
-	a->private_hugetlb += b->private_hugetlb;
-	a->shared_hugetlb += b->shared_hugetlb;
-}
-
 static bool need_cgroup(const struct opts *o)
 {
 	if (o->cgroup || o->by == BY_CGROUP || o->json)
@@ -283,6 +272,31 @@ static int proc_state(struct scan *sc, struct row *row)
 	return 0;
 }
 
+/* Reads the smaps_rollup figures of process PID into R and, with --folios,
+ * the page walk into F (one smaps read gives both). Returns 0; -ESRCH when
+ * the process is to be skipped (it exited, or is counted as unreadable); or
+ * the walk's error, keeping R. */
+static int proc_figures(struct scan *sc, pid_t pid, struct thp_rollup *r, struct thp_folio_stats *f)
+{
+	int err = 0, rerr;
+
+	if (sc->fr) {
+		err = thp_folios_proc(sc->fr, pid, f, r);
+		if (!err)
+			return 0;
+		if (thp_proc_gone(err))
+			return -ESRCH;
+	}
+	/* without --folios, or when the walk failed: smaps_rollup */
+	rerr = thp_rollup_read(sc->root, pid, r);
+	thp_denied_add(&sc->unreadable, pid, rerr);
+	if (rerr)
+		return -ESRCH;
+	if (err && !sc->folio_err)
+		sc->folio_err = err;
+	return err;
+}
+
 /* Reads one process and keeps it as a row when it passes the filters. */
 static int scan_proc(pid_t pid, void *ctx)
 {
@@ -310,15 +324,9 @@ static int scan_proc(pid_t pid, void *ctx)
 		return 0;
 	if (o->have_regex && regexec(&o->regex, cmd, 0, NULL, 0) != 0)
 		return 0;
-	err = thp_rollup_read(sc->root, pid, &r);
-	thp_denied_add(&sc->unreadable, pid, err);
-	if (err)
+	err = proc_figures(sc, pid, &r, &f);
+	if (err == -ESRCH)
 		return 0;
-	if (sc->fr) {
-		err = thp_folios_proc(sc->fr, pid, &f);
-		if (err && !thp_proc_gone(err) && !sc->folio_err)
-			sc->folio_err = err;
-	}
 	held = huge_total(&r) + (sc->fr && !err ? thp_folio_mthp(&f) : 0);
 	if ((!o->all && held == 0) || held < o->min)
 		return 0;
@@ -441,7 +449,7 @@ static void group_rows(struct scan *sc)
 			out++;
 		} else {
 			struct row *g = &sc->rows[j];
-			rollup_add(&g->r, &r->r);
+			thp_rollup_add(&g->r, &r->r);
 			g->pte += r->pte;
 			g->npte += r->npte;
 			folio_merge(&g->f, &r->f);
@@ -460,7 +468,7 @@ static void totals(const struct scan *sc, struct row *t, struct thp_folio_stats 
 	memset(t, 0, sizeof(*t));
 	memset(f, 0, sizeof(*f));
 	for (size_t i = 0; i < sc->n; i++) {
-		rollup_add(&t->r, &sc->rows[i].r);
+		thp_rollup_add(&t->r, &sc->rows[i].r);
 		t->pte += sc->rows[i].pte;
 		t->npte += sc->rows[i].npte;
 		if (sc->rows[i].f) {

@@ -495,17 +495,23 @@ struct proc_walk {
 	struct thp_folio_reader *fr;
 	int fd;
 	struct thp_folio_stats *s;
+	struct thp_rollup sum;
+	bool any; /* smaps listed a VMA */
 };
 
 static int proc_vma(const struct thp_vma *v, void *ctx)
 {
 	struct proc_walk *p = ctx;
+
+	thp_rollup_add(&p->sum, &v->m);
+	p->any = true;
 	return thp_folios_vma(p->fr, p->fd, v, p->s);
 }
 
-int thp_folios_proc(struct thp_folio_reader *fr, pid_t pid, struct thp_folio_stats *s)
+int thp_folios_proc(struct thp_folio_reader *fr, pid_t pid, struct thp_folio_stats *s,
+		    struct thp_rollup *sum)
 {
-	struct proc_walk p = { fr, pagemap_open(fr, pid), s };
+	struct proc_walk p = { .fr = fr, .fd = pagemap_open(fr, pid), .s = s };
 	int err;
 
 	memset(s, 0, sizeof(*s));
@@ -516,6 +522,10 @@ int thp_folios_proc(struct thp_folio_reader *fr, pid_t pid, struct thp_folio_sta
 		return p.fd;
 	err = thp_smaps_read(fr->root, pid, proc_vma, &p);
 	close(p.fd);
+	if (!err && !p.any)
+		err = -ESRCH;
+	if (sum)
+		*sum = p.sum;
 	return err;
 }
 

@@ -59,8 +59,13 @@ int thp_folio_cont_order(uint64_t size, uint64_t page_size, uint64_t pmd_size);
 int thp_folios_vma(struct thp_folio_reader *fr, int pagemap_fd, const struct thp_vma *v,
 		   struct thp_folio_stats *s);
 
-/* Rolls up every VMA of process PID into S (zeroed first). Returns 0 or -errno. */
-int thp_folios_proc(struct thp_folio_reader *fr, pid_t pid, struct thp_folio_stats *s);
+/* Rolls up every VMA of process PID into S (zeroed first) and, when SUM is
+ * not NULL, the smaps figures of its VMAs into SUM (zeroed first): what
+ * smaps_rollup says, from the smaps read the walk needs anyway. Returns 0,
+ * -ESRCH when smaps lists no VMA (the process has exited: smaps_rollup says
+ * so), or -errno. */
+int thp_folios_proc(struct thp_folio_reader *fr, pid_t pid, struct thp_folio_stats *s,
+		    struct thp_rollup *sum);
 
 /* What a PMD-mapped range holds. */
 enum { THP_PMD_FILE = 1, THP_PMD_ZERO = 2 };

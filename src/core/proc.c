@@ -69,6 +69,19 @@ int thp_rollup_read(const struct thp_root *root, pid_t pid, struct thp_rollup *r
 	return thp_rollup_parse(buf, r);
 }
 
+void thp_rollup_add(struct thp_rollup *a, const struct thp_rollup *b)
+{
+	a->rss += b->rss;
+	a->anon += b->anon;
+	a->anon_huge += b->anon_huge;
+	a->shmem_pmd += b->shmem_pmd;
+	a->file_pmd += b->file_pmd;
+	a->private_hugetlb += b->private_hugetlb;
+	a->shared_hugetlb += b->shared_hugetlb;
+	a->private_dirty += b->private_dirty;
+	a->shared_dirty += b->shared_dirty;
+}
+
 int thp_proc_each(const struct thp_root *root, int (*fn)(pid_t pid, void *ctx), void *ctx)
 {
 	struct dirent *de;

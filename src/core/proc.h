@@ -25,6 +25,9 @@ int thp_rollup_parse(const char *buf, struct thp_rollup *r);
  * process is gone, -EACCES/-EPERM when it may not be read, -ENODATA for kernel threads. */
 int thp_rollup_read(const struct thp_root *root, pid_t pid, struct thp_rollup *r);
 
+/* A += B, field by field. */
+void thp_rollup_add(struct thp_rollup *a, const struct thp_rollup *b);
+
 #define THP_COMM_MAX 64
 
 /* Fields of /proc/PID/status that thp uses. */

@@ -91,6 +91,8 @@ static void walk(void **state)
 	struct thp_root root;
 	struct thp_folio_reader *fr;
 	struct thp_folio_stats s;
+	struct thp_rollup sum;
+	char zombie[512];
 	(void)state;
 
 	fake_root();
@@ -111,10 +113,17 @@ static void walk(void **state)
 	/* process 101's pagemap is empty: it exited */
 	put("proc/101/pagemap", "");
 	put("proc/101/smaps", "10000000-10400000 rw-p 00000000 00:00 0\nRss: 4 kB\n");
+	/* process 103 is a zombie: its smaps lists no VMA */
+	snprintf(zombie, sizeof(zombie), "%s/proc/103", dir);
+	assert_int_equal(mkdir(zombie, 0755), 0);
+	put("proc/103/pagemap", "");
+	put("proc/103/smaps", "");
 
 	assert_int_equal(thp_root_open(&root, dir), 0);
 	assert_int_equal(thp_folio_reader_open(&root, &fr), 0);
-	assert_int_equal(thp_folios_proc(fr, 100, &s), 0);
+	assert_int_equal(thp_folios_proc(fr, 100, &s, &sum), 0);
+	assert_true(sum.rss == 4u << 20); /* the smaps figures, summed */
+	assert_true(sum.anon_huge == 2u << 20);
 	assert_int_equal(s.pmd_order, 9);
 	assert_false(s.scan); /* a regular file has no PAGEMAP_SCAN */
 	assert_true(s.aligned[THP_FOLIO_ANON][4] == 64 * 1024);
@@ -126,8 +135,9 @@ static void walk(void **state)
 	assert_true(s.walked == 4u << 20);
 	assert_true(thp_folio_pte_aligned(&s) == 80 * 1024);
 	assert_true(thp_folio_partial(&s) == 16 * 4096);
-	assert_int_equal(thp_folios_proc(fr, 101, &s), -ESRCH);
-	assert_int_equal(thp_folios_proc(fr, 102, &s), -ENOENT);
+	assert_int_equal(thp_folios_proc(fr, 101, &s, NULL), -ESRCH);
+	assert_int_equal(thp_folios_proc(fr, 102, &s, NULL), -ENOENT);
+	assert_int_equal(thp_folios_proc(fr, 103, &s, &sum), -ESRCH);
 	thp_folio_reader_close(fr);
 	thp_root_close(&root);
 	fake_root_remove();
@@ -156,7 +166,7 @@ static void zero_and_cont(void **state)
 	assert_int_equal(thp_root_open(&root, dir), 0);
 	assert_int_equal(thp_folio_reader_open(&root, &fr), 0);
 	thp_folio_reader_cont(fr, 1u << 2 | 1u << 3 | 1u << 4);
-	assert_int_equal(thp_folios_proc(fr, 100, &s), 0);
+	assert_int_equal(thp_folios_proc(fr, 100, &s, NULL), 0);
 	assert_true(s.huge_zero == 4u << 20);
 	assert_true(thp_folio_pmd(&s) == 0);
 	assert_true(s.aligned[THP_FOLIO_FILE][9] == 0); /* not a page cache folio either */
