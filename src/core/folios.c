@@ -31,6 +31,7 @@ struct thp_pm_scan_arg {
 /* pagemap and kpageflags bits (Documentation/admin-guide/mm/pagemap.rst) */
 #define PM_PRESENT (1ull << 63)
 #define PM_PFN_MASK ((1ull << 55) - 1)
+#define PM_EXCLUSIVE (1ull << 56) /* mapped by this process alone */
 #define KPF_ANON (1ull << 12)
 #define KPF_HEAD (1ull << 15)
 #define KPF_TAIL (1ull << 16)
@@ -41,6 +42,17 @@ struct thp_pm_scan_arg {
 #define GAP 16 /* page frames skipped to read two runs in one kpageflags pread (a system
 		* call costs about what 20 entries do) */
 #define SCAN_VEC 64
+#define CACHE_SLOTS (1u << 16) /* 256 MiB of 4 KiB frames, 1 MiB of memory */
+
+/* The kpageflags of frames that more than one process maps (shared
+ * libraries, memory shared since a fork), kept for the next processes of a
+ * walk over many: each would read the same entries again. Direct-mapped by
+ * page frame. */
+struct flag_cache {
+	uint64_t tag[CACHE_SLOTS]; /* the page frame + 1; 0: empty */
+	uint64_t flags[CACHE_SLOTS];
+	uint64_t run[CHUNK + 1]; /* the flags of one run, taken from the cache */
+};
 
 struct thp_folio_reader {
 	const struct thp_root *root;
@@ -52,6 +64,7 @@ struct thp_folio_reader {
 	uint64_t kf_base; /* the page frame of kf[0] */
 	size_t kf_n;      /* entries of kf read for the current pagemap read */
 	uint64_t kf[CHUNK + 1];
+	struct flag_cache *cache; /* NULL until a walk of a whole process */
 };
 
 /* A --cont block being followed: its first page and whether it still counts. */
@@ -190,6 +203,62 @@ static void walk_run(struct walk *w, uint64_t vfn, uint64_t pfn, const uint64_t 
 		walk_page(w, vfn + k, pfn + k, f[k], f[k + 1]);
 }
 
+/* True when every page of PM[I..J) is mapped by more than one process. */
+static bool run_shared(const uint64_t *pm, size_t i, size_t j)
+{
+	for (; i < j; i++)
+		if (pm[i] & PM_EXCLUSIVE)
+			return false;
+	return true;
+}
+
+/* Copies the cached flags of frames [PFN, PFN+N) to OUT; false when one is
+ * not cached. */
+static bool cache_get(const struct flag_cache *c, uint64_t pfn, size_t n, uint64_t *out)
+{
+	for (size_t k = 0; k < n; k++) {
+		size_t slot = (pfn + k) % CACHE_SLOTS;
+
+		if (c->tag[slot] != pfn + k + 1)
+			return false;
+		out[k] = c->flags[slot];
+	}
+	return true;
+}
+
+static void cache_put(struct flag_cache *c, uint64_t pfn, const uint64_t *f, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		size_t slot = (pfn + k) % CACHE_SLOTS;
+
+		c->tag[slot] = pfn + k + 1;
+		c->flags[slot] = f[k];
+	}
+}
+
+/* The kpageflags of the run of page frames PM[I..J) of the N entries read
+ * and of the frame after it: from the window read last, from the cache when
+ * other processes map the run too, or read with a window over the close runs
+ * that follow. Returns NULL with *ERR set when the read fails. */
+static const uint64_t *run_flags(struct thp_folio_reader *fr, size_t i, size_t j, size_t n, int *err)
+{
+	uint64_t pfn = fr->pm[i] & PM_PFN_MASK;
+	bool shared = fr->cache && run_shared(fr->pm, i, j);
+
+	if (pfn >= fr->kf_base && pfn + (j - i) + 1 <= fr->kf_base + fr->kf_n)
+		return fr->kf + (pfn - fr->kf_base);
+	if (shared && cache_get(fr->cache, pfn, j - i + 1, fr->cache->run))
+		return fr->cache->run;
+	fr->kf_base = pfn;
+	fr->kf_n = window_end(fr->pm, j, n, pfn, pfn + (j - i)) - pfn;
+	*err = read_flags(fr, pfn, fr->kf, fr->kf_n);
+	if (*err)
+		return NULL;
+	if (shared)
+		cache_put(fr->cache, pfn, fr->kf, fr->kf_n);
+	return fr->kf;
+}
+
 /* Walks [START, END) of the address space page by page. */
 static int walk_range(struct thp_folio_reader *fr, int pm_fd, uint64_t start, uint64_t end,
 		      struct walk *w)
@@ -209,7 +278,8 @@ static int walk_range(struct thp_folio_reader *fr, int pm_fd, uint64_t start, ui
 		for (size_t i = 0; i < n;) {
 			uint64_t pfn = fr->pm[i] & PM_PFN_MASK;
 			size_t j = i + 1;
-			int err;
+			const uint64_t *f;
+			int err = 0;
 
 			if (!(fr->pm[i] & PM_PRESENT) || !pfn) {
 				close_folio(w);
@@ -218,16 +288,10 @@ static int walk_range(struct thp_folio_reader *fr, int pm_fd, uint64_t start, ui
 			}
 			while (j < n && (fr->pm[j] & PM_PRESENT) && (fr->pm[j] & PM_PFN_MASK) == pfn + (j - i))
 				j++;
-			/* one read per PFN run or window of close runs, with the
-			 * entry after each run for the tail check */
-			if (pfn < fr->kf_base || pfn + (j - i) + 1 > fr->kf_base + fr->kf_n) {
-				fr->kf_base = pfn;
-				fr->kf_n = window_end(fr->pm, j, n, pfn, pfn + (j - i)) - pfn;
-				err = read_flags(fr, pfn, fr->kf, fr->kf_n);
-				if (err)
-					return err;
-			}
-			walk_run(w, vfn + i, pfn, fr->kf + (pfn - fr->kf_base), j - i);
+			f = run_flags(fr, i, j, n, &err);
+			if (!f)
+				return err;
+			walk_run(w, vfn + i, pfn, f, j - i);
 			i = j;
 		}
 		vfn += n;
@@ -479,6 +543,7 @@ void thp_folio_reader_close(struct thp_folio_reader *fr)
 	if (!fr)
 		return;
 	close(fr->kpf);
+	free(fr->cache);
 	free(fr);
 }
 
@@ -520,6 +585,8 @@ int thp_folios_proc(struct thp_folio_reader *fr, pid_t pid, struct thp_folio_sta
 	s->cont_orders = fr->cont_orders;
 	if (p.fd < 0)
 		return p.fd;
+	if (!fr->cache)
+		fr->cache = calloc(1, sizeof(*fr->cache)); /* without it, every run is read */
 	err = thp_smaps_read(fr->root, pid, proc_vma, &p);
 	close(p.fd);
 	if (!err && !p.any)
