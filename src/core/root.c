@@ -464,12 +464,15 @@ static int open_kept(const struct thp_root *r, const char *rel, bool *kept)
 	return fd;
 }
 
-/* Reads FD into BUF from offset *LEN on until end of file or CAP-1 bytes.
+/* Reads FD into BUF from offset *LEN on until end of file or CAP-1 bytes;
+ * with SHORT_END a read shorter than asked is the end of the file (a sysfs
+ * attribute shows all of its text in one read: no second read for the end).
  * Returns 0 at end of file, 1 when BUF is full, or -errno. */
-static int fill(int fd, char *buf, size_t cap, size_t *len)
+static int fill(int fd, char *buf, size_t cap, size_t *len, bool short_end)
 {
 	while (*len + 1 < cap) {
-		ssize_t n = pread(fd, buf + *len, cap - 1 - *len, (off_t)*len);
+		size_t want = cap - 1 - *len;
+		ssize_t n = pread(fd, buf + *len, want, (off_t)*len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -477,6 +480,8 @@ static int fill(int fd, char *buf, size_t cap, size_t *len)
 		if (n == 0)
 			return 0;
 		*len += (size_t)n;
+		if (short_end && (size_t)n < want)
+			return 0;
 	}
 	return 1;
 }
@@ -489,7 +494,7 @@ ssize_t thp_read_buf(const struct thp_root *r, const char *rel, char *buf, size_
 
 	if (fd < 0)
 		return fd;
-	rc = fill(fd, buf, cap, &len);
+	rc = fill(fd, buf, cap, &len, r->live && strncmp(rel, "sys/", 4) == 0);
 	if (!kept)
 		close(fd);
 	buf[len] = '\0';
@@ -513,7 +518,7 @@ static int read_all(int fd, bool kept, char **out, size_t *outlen)
 			break;
 		}
 		buf = nb;
-		rc = fill(fd, buf, cap, &len);
+		rc = fill(fd, buf, cap, &len, false);
 		cap *= 2;
 	} while (rc == 1);
 	if (!kept)
