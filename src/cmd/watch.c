@@ -181,9 +181,15 @@ static const struct thp_size *find_size(const struct thp_status *st, uint64_t by
 	return NULL;
 }
 
-static void read_sample(const struct thp_root *root, struct sample *s)
+/* Reads a sample into S: all of the host's state when FULL, else (S holds a
+ * full read of ROOT from before) only the counters a report shows. */
+static void read_sample(const struct thp_root *root, struct sample *s, bool full)
 {
-	thp_status_read(root, &s->st, false);
+	if (full)
+		thp_status_read(root, &s->st, false);
+	else
+		thp_status_refresh(root, &s->st, size_stats, NSIZE_STATS, progress,
+				   (int)(sizeof(progress) / sizeof(progress[0])));
 	s->buddy_err = thp_buddyinfo_read(root, &s->buddy);
 	s->psi_err = thp_psi_read(root, &s->psi);
 	thp_numa_read(root, s->st.pmd_size, s->st.page_size, &s->numa);
@@ -707,10 +713,10 @@ static int run(const struct thp_root *root, const struct opts *o)
 		thp_err("out of memory");
 		return 1;
 	}
-	read_sample(root, s[0]);
+	read_sample(root, s[0], true);
 	if (o->nreplay) {
 		for (int i = 0; i < o->nreplay && rc >= 0; i++) {
-			read_sample(&o->replay[i], s[1]);
+			read_sample(&o->replay[i], s[1], true);
 			rc = report(o, &o->replay[i], s[0], s[1], i + 1, o->interval, false, h);
 			alerted = alerted || rc == 1;
 			struct sample *t = s[0];
@@ -723,7 +729,7 @@ static int run(const struct thp_root *root, const struct opts *o)
 			if (!sleep_until(start + (double)i * o->interval))
 				break;
 			double now = mono_now();
-			read_sample(root, s[1]);
+			read_sample(root, s[1], i == 1); /* later, s[1] holds an earlier full read */
 			rc = report(o, root, s[0], s[1], i, now - prev, true, h);
 			alerted = alerted || rc == 1;
 			prev = now;

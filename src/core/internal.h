@@ -7,6 +7,11 @@
 
 void thp_policy_read(const struct thp_root *root, struct thp_status *st);
 void thp_counters_read(const struct thp_root *root, struct thp_status *st);
+
+/* Re-reads the per-size stats files named in STATS (NSTATS) and the
+ * khugepaged files named in KH (NKH) that ST holds (see thp_status_refresh). */
+void thp_policy_refresh(const struct thp_root *root, struct thp_status *st, const char *const *stats,
+			int nstats, const char *const *kh, int nkh);
 void thp_boot_read(const struct thp_root *root, struct thp_status *st);
 
 /* Reads the thp_*, compact_*, allocstall_* and pgscan_kswapd/_direct counters

@@ -298,6 +298,44 @@ void thp_policy_read(const struct thp_root *root, struct thp_status *st)
 	read_sizes(root, st);
 }
 
+static bool named(const char *name, const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+void thp_policy_refresh(const struct thp_root *root, struct thp_status *st, const char *const *stats,
+			int nstats, const char *const *kh, int nkh)
+{
+	char path[640], name[THP_NAME_MAX], buf[64];
+
+	if (!st->dir)
+		return;
+	for (int i = 0; i < st->nkhugepaged; i++) {
+		if (!named(st->khugepaged[i].name, kh, nkh))
+			continue;
+		snprintf(name, sizeof(name), "%s", st->khugepaged[i].name);
+		snprintf(path, sizeof(path), "%s/khugepaged/%s", st->dir, name);
+		thp_setting_read(root, path, name, &st->khugepaged[i]);
+	}
+	for (int i = 0; i < st->nsizes; i++) {
+		struct thp_size *z = &st->sizes[i];
+
+		for (int j = 0; j < z->nstats; j++) {
+			struct thp_counter *c = &z->stats[j];
+
+			if (!named(c->name, stats, nstats))
+				continue;
+			snprintf(path, sizeof(path), "%s/hugepages-%llukB/stats/%s", st->dir,
+				 (unsigned long long)(z->bytes / 1024), c->name);
+			if (thp_read_buf(root, path, buf, sizeof(buf)) >= 0)
+				thp_parse_u64(buf, &c->val);
+		}
+	}
+}
+
 const struct thp_size *thp_status_pmd_size(const struct thp_status *st)
 {
 	for (int i = 0; i < st->nsizes; i++)

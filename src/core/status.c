@@ -99,6 +99,13 @@ static void scan_procs(const struct thp_root *root, struct thp_status *st)
 		st->procs.scanned = true;
 }
 
+void thp_status_refresh(const struct thp_root *root, struct thp_status *st, const char *const *stats,
+			int nstats, const char *const *kh, int nkh)
+{
+	thp_counters_read(root, st);
+	thp_policy_refresh(root, st, stats, nstats, kh, nkh);
+}
+
 int thp_status_read(const struct thp_root *root, struct thp_status *st, bool scan)
 {
 	memset(st, 0, sizeof(*st));

@@ -114,6 +114,14 @@ struct thp_status {
  * absent features, unreadable ones with their errno; returns 0 or -ENOMEM. */
 int thp_status_read(const struct thp_root *root, struct thp_status *st, bool scan_procs);
 
+/* Re-reads what moves in ST, a thp_status_read() of the same ROOT: the
+ * counters of /proc/vmstat, /proc/meminfo and the TLB shootdown interrupts,
+ * the per-size stats files named in STATS (NSTATS of them) and the
+ * khugepaged files named in KH (NKH), by the paths the first read found
+ * (no directory is listed again). Everything else stays as it was read. */
+void thp_status_refresh(const struct thp_root *root, struct thp_status *st, const char *const *stats,
+			int nstats, const char *const *kh, int nkh);
+
 /* Base page size from the reader's own auxiliary vector (AT_PAGESZ), which a
  * capture records as proc/self/auxv; without it, from hpage_pmd_size
  * (thp_page_size_of_pmd). Returns 0 when neither is there. */
