@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "put.h"
+
 #include "core/folios.h"
 #include "core/status.h"
 #include "core/why.h"
@@ -47,13 +49,7 @@ static void folio(uint64_t first, uint64_t n, uint64_t pfn, long headat, uint64_
 
 static void put(const char *rel, const char *text)
 {
-	char p[512];
-	FILE *f;
-	snprintf(p, sizeof(p), "%s/%s", dir, rel);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	put_file(dir, rel, text);
 }
 
 /* Makes the fake root: proc/100 and proc/101, pagemap of 100 and kpageflags open. */

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "put.h"
+
 #include "core/features.h"
 #include "core/root.h"
 
@@ -23,14 +25,7 @@ static struct thp_root root;
 
 static void put(const char *rel, const char *text)
 {
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	put_file(dir, rel, text);
 }
 
 static int setup(void **state)

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "put.h"
+
 #include "core/status.h"
 
 #define FIXTURE "tests/fixtures/arm64-4k-6.18"
@@ -21,14 +23,7 @@ static char dir[] = "/tmp/thp-refresh-test.XXXXXX";
 /* Writes TEXT to REL below the copy of the fixture. */
 static void put(const char *rel, const char *text)
 {
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	put_file(dir, rel, text);
 }
 
 static uint64_t size_stat(const struct thp_status *st, uint64_t bytes, const char *name)

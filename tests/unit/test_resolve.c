@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "put.h"
+
 #include "core/root.h"
 
 #define SECRET "thp-resolve-secret-5d1c"
@@ -29,14 +31,7 @@ static struct thp_root root;
 /* Makes PATH (below TOP) a file holding TEXT. */
 static void put(const char *rel, const char *text)
 {
-	char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", top, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	put_file(top, rel, text);
 }
 
 /* Makes REL (below TOP) a link to TARGET. */

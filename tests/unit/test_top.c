@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "put.h"
+
 #include "core/top.h"
 
 #define NPROC 300
@@ -26,14 +28,7 @@ static unsigned huge_kb(int pid)
 
 static void put(const char *rel, const char *text)
 {
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	put_file(dir, rel, text);
 }
 
 static int setup(void **state)
