@@ -22,8 +22,9 @@ if [ -z "$ns" ]; then
 	echo "bench/watch.sh: thp watch ended before it could be measured" >&2
 	exit 1
 fi
-awk -v ns="$ns" -v a="$start" -v b="$sleep_end" -v rss="$hwm" 'BEGIN {
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+awk -v ns="$ns" -v a="$start" -v b="$sleep_end" -v rss="$hwm" -v load="$load" 'BEGIN {
 	wall = b - a; pct = ns / 1e9 / wall * 100
-	printf "thp watch -i 1 over %.1f s: CPU %.1f ms = %.4f%% of one core (target 0.1%%: %.2fx the target); peak RSS %d KiB\n",
-		wall, ns / 1e6, pct, pct / 0.1, rss
+	printf "thp watch -i 1 over %.1f s: CPU %.1f ms = %.4f%% of one core (target 0.1%%: %.2fx the target); peak RSS %d KiB; load average %s\n",
+		wall, ns / 1e6, pct, pct / 0.1, rss, load
 }'
