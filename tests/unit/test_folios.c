@@ -27,6 +27,7 @@
 #define ZERO (1ull << 24)
 #define ANON (1ull << 12)
 #define PRESENT (1ull << 63)
+#define EXCLUSIVE (1ull << 56) /* pagemap: mapped by this process alone */
 #define V 0x10000ull /* first virtual page of the test mapping (2 MiB aligned) */
 
 static char dir[] = "/tmp/thp-test-folios.XXXXXX";
@@ -134,6 +135,44 @@ static void walk(void **state)
 	assert_int_equal(thp_folios_proc(fr, 101, &s, NULL), -ESRCH);
 	assert_int_equal(thp_folios_proc(fr, 102, &s, NULL), -ENOENT);
 	assert_int_equal(thp_folios_proc(fr, 103, &s, &sum), -ESRCH);
+	thp_folio_reader_close(fr);
+	thp_root_close(&root);
+	fake_root_remove();
+}
+
+/* The kpageflags of frames that other processes map too are read once for
+ * every process walked with the same reader; a process's own frames are read
+ * again each time. */
+static void shared_frames_once(void **state)
+{
+	struct thp_root root;
+	struct thp_folio_reader *fr;
+	struct thp_folio_stats s;
+	char p[512];
+	int pm2;
+	(void)state;
+
+	fake_root();
+	snprintf(p, sizeof(p), "%s/proc/104", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/proc/104/pagemap", dir);
+	pm2 = open(p, O_RDWR | O_CREAT, 0644);
+	assert_true(pm2 >= 0);
+	for (uint64_t i = 0; i < 16; i++) {
+		entry(pm2, V + i, PRESENT | (0x1000 + i));                /* a 64 KiB folio shared */
+		entry(pm2, V + 16 + i, PRESENT | EXCLUSIVE | (0x2000 + i)); /* and one of its own */
+		entry(kf_fd, 0x1000 + i, THP | ANON | (i ? TAIL : HEAD));
+		entry(kf_fd, 0x2000 + i, THP | ANON | (i ? TAIL : HEAD));
+	}
+	put("proc/104/smaps", "10000000-10020000 rw-p 00000000 00:00 0\nRss: 128 kB\n");
+	assert_int_equal(thp_root_open(&root, dir), 0);
+	assert_int_equal(thp_folio_reader_open(&root, &fr), 0);
+	assert_int_equal(thp_folios_proc(fr, 104, &s, NULL), 0);
+	assert_true(s.aligned[THP_FOLIO_ANON][4] == 128 * 1024);
+	assert_int_equal(ftruncate(kf_fd, 0), 0); /* every frame now reads as no folio */
+	assert_int_equal(thp_folios_proc(fr, 104, &s, NULL), 0);
+	assert_true(s.aligned[THP_FOLIO_ANON][4] == 64 * 1024); /* the shared folio, as read before */
+	close(pm2);
 	thp_folio_reader_close(fr);
 	thp_root_close(&root);
 	fake_root_remove();
@@ -408,6 +447,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(walk),
 		cmocka_unit_test(zero_and_cont),
+		cmocka_unit_test(shared_frames_once),
 		cmocka_unit_test(pmd_found),
 		cmocka_unit_test(sizes),
 		cmocka_unit_test(why),
