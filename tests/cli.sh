@@ -235,6 +235,19 @@ bad_arg "show --tlb 3601" "$THP" show $$ --tlb 3601
 bad_arg "show --tlb with --folios" "$THP" show $$ --tlb 1 --folios
 expect "show --tlb says the range" [ "$(rc_err "$THP" show $$ --tlb 0)" = "2|thp: show: --tlb '0' is out of range (0.01 to 3600 seconds)" ]
 expect "show --tlb on a recorded tree: exit 2, in the one wording" [ "$(rc_err "$THP" --root $PX show 26828 --tlb 1)" = "2|thp: show: --tlb works on the running kernel only; it cannot be used with --root" ]
+# a malformed memory block size: the folios are counted, not placed on nodes,
+# and the output says why; memoryM names that are no block are left out
+cp -a tests/fixtures/folios-numa "$tmp/badblock"
+echo zz > "$tmp/badblock/sys/devices/system/memory/block_size_bytes"
+"$THP" --root "$tmp/badblock" show 4242 --rollup > "$tmp/badblock.out" 2>&1
+expect "show --folios with a malformed block_size_bytes: exit 0" "$THP" --root "$tmp/badblock" show 4242 --rollup
+expect "show --folios with a malformed block_size_bytes names it" \
+	grep -qx '  by node: unknown (malformed /sys/devices/system/memory/block_size_bytes)' "$tmp/badblock.out"
+expect "show --folios with a malformed block_size_bytes still counts the folios" \
+	grep -q '^  anon-thp-pmd-aligned-2048kB  *10 MiB$' "$tmp/badblock.out"
+"$THP" --root "$tmp/badblock" show 4242 --rollup --json > "$tmp/badblock.json"
+expect "show --json with a malformed block_size_bytes: all on no node, and why" \
+	[ "$(jq -c '[.folio_nodes, .folio_nodes_error]' "$tmp/badblock.json")" = '[[{"node":null,"pmd":10485760,"mthp":2719744}],"malformed /sys/devices/system/memory/block_size_bytes"]' ]
 bad_arg "ps -u 4294967296 (not uid 0)" "$THP" --root $PX ps -u 4294967296
 expect "ps -u 4294967296 says the range" [ "$(rc_err "$THP" --root $PX ps -u 4294967296)" = "2|thp: ps: --user '4294967296' is out of range (0 to 4294967294)" ]
 bad_arg "ps -u 01" "$THP" --root $PX ps -u 01

@@ -73,7 +73,8 @@ static void usage(void)
 	     "  -a, --all       also show mappings with nothing resident\n"
 	     "      --folios    how every page is really mapped, from pagemap and kpageflags\n"
 	     "                  (root): PMD-mapped, PTE-mapped by size, aligned or not, partial;\n"
-	     "                  the huge zero page apart (reads only, no memory)\n"
+	     "                  the huge zero page apart (reads only, no memory); with more than\n"
+	     "                  one NUMA node, PMD and mTHP bytes per node (nodeN/memoryM)\n"
 	     "      --rollup    with --folios, only the process's sums\n"
 	     "      --cont SIZE with --folios, also memory in aligned contiguous blocks of SIZE\n"
 	     "                  (64K: arm64 contpte), as tools/mm/thpmaps --cont; repeatable\n"
@@ -190,6 +191,57 @@ static void print_counter(const char *name, uint64_t bytes, void *ctx)
 	out_table_row(t, row);
 }
 
+/* Why T places no folio on a node, or NULL when it does. */
+static const char *nodes_why(const struct thp_pfn_nodes *t, char *buf, size_t cap)
+{
+	if (!t->err)
+		return NULL;
+	if (t->err == -EINVAL)
+		return "malformed /sys/devices/system/memory/block_size_bytes";
+	if (t->err == -ENOENT)
+		return "the kernel shows no memory blocks (/sys/devices/system/memory)";
+	snprintf(buf, cap, "cannot read the memory blocks of /sys/devices/system: %s", strerror(-t->err));
+	return buf;
+}
+
+static void text_node(int node, uint64_t pmd, uint64_t mthp, void *ctx)
+{
+	struct out_table *t = ((void **)ctx)[0];
+	const bool *exact = ((void **)ctx)[1];
+	char id[24], b[2][32];
+
+	if (node < 0)
+		snprintf(id, sizeof(id), "no known node");
+	else
+		snprintf(id, sizeof(id), "node %d", node);
+	const char *row[] = { id, out_size(b[0], sizeof(b[0]), pmd, *exact), out_size(b[1], sizeof(b[1]), mthp, *exact) };
+	out_table_row(t, row);
+}
+
+/* The folios by node (nodeN/memoryM) when there is more than one node, or
+ * why they cannot be placed when the block size is malformed. */
+static void print_folio_nodes(const struct show *s)
+{
+	static const char *const heads[] = { "BY NODE", "PMD", "MTHP" };
+	const struct thp_pfn_nodes *nodes = thp_folio_reader_nodes(s->fr);
+	char why[160];
+
+	if (nodes->err == -EINVAL) {
+		printf("  by node: unknown (%s)\n", nodes_why(nodes, why, sizeof(why)));
+		return;
+	}
+	if (__builtin_popcountll(nodes->nodes) < 2)
+		return;
+	struct out_table *t = out_table_new(3, heads, false);
+	void *ctx[] = { t, &s->o->bytes };
+
+	putchar('\n');
+	out_table_right(t, 1);
+	out_table_right(t, 2);
+	out_folio_nodes(&s->ftotal, nodes, text_node, ctx);
+	out_table_print(t, 2);
+}
+
 static void print_rollup(const struct show *s)
 {
 	struct out_table *t = out_table_new(2, NULL, true);
@@ -206,6 +258,7 @@ static void print_rollup(const struct show *s)
 	if (s->ftotal.huge_zero)
 		printf("  huge zero page: %s mapped (reads only, no memory; not counted above)\n",
 		       out_size(b, sizeof(b), s->ftotal.huge_zero, s->o->bytes));
+	print_folio_nodes(s);
 }
 
 /* Bytes of the huge zero page mapped: from the page walk when it ran, else
@@ -513,6 +566,10 @@ static void print_json(const struct show *s, const struct thp_pstatus *st, const
 	if (s->o->folios) {
 		json_object_object_add(top, "folios", out_folio_json(&s->ftotal));
 		json_object_object_add(top, "folios_walked", out_json_u64(s->ftotal.walked));
+		const struct thp_pfn_nodes *nodes = thp_folio_reader_nodes(s->fr);
+		json_object_object_add(top, "folio_nodes", out_folio_nodes_json(&s->ftotal, nodes));
+		const char *why = nodes_why(nodes, buf, sizeof(buf));
+		json_object_object_add(top, "folio_nodes_error", why ? json_object_new_string(why) : NULL);
 	}
 	out_json_print(top);
 }

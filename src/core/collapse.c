@@ -2,39 +2,19 @@
 /* collapse.c - select the PMD-aligned spans of a process to collapse */
 #include "collapse.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-/* Parses one hexadecimal address at *P, advancing it. Returns 0 or -EINVAL. */
-static int parse_addr(const char **p, uint64_t *v)
-{
-	const char *s = *p;
-	uint64_t x = 0;
-	int digits = 0;
-
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		s += 2;
-	for (; isxdigit((unsigned char)*s); s++, digits++) {
-		if (digits == 16)
-			return -EINVAL;
-		x = x << 4 | (uint64_t)(isdigit((unsigned char)*s) ? *s - '0' : tolower((unsigned char)*s) - 'a' + 10);
-	}
-	if (!digits)
-		return -EINVAL;
-	*p = s;
-	*v = x;
-	return 0;
-}
+#include "parse.h"
 
 int thp_parse_range(const char *buf, uint64_t *start, uint64_t *end)
 {
 	const char *p = buf;
 
-	if (parse_addr(&p, start) || *p++ != '-' || parse_addr(&p, end) || *p || *end <= *start)
+	if (thp_parse_hex(&p, start) || *p++ != '-' || thp_parse_hex(&p, end) || *p || *end <= *start)
 		return -EINVAL;
 	return 0;
 }

@@ -60,6 +60,7 @@ struct thp_folio_reader {
 	int page_shift, pmd_order;
 	unsigned cont_orders;
 	int scan; /* 1 works, 0 unsupported, -1 not tried yet */
+	struct thp_pfn_nodes nodes;
 	uint64_t pm[CHUNK];
 	uint64_t kf_base; /* the page frame of kf[0] */
 	size_t kf_n;      /* entries of kf read for the current pagemap read */
@@ -77,9 +78,10 @@ struct block {
  * and LAST_PFN are the previous page, which belonged to a large folio. */
 struct walk {
 	struct thp_folio_stats *s;
+	const struct thp_pfn_nodes *nodes;
 	int shift;
 	bool open, head, anon, next_tail;
-	uint64_t vfn, nr, last_vfn, last_pfn;
+	uint64_t vfn, pfn, nr, last_vfn, last_pfn;
 	struct block blk[THP_FOLIO_ORDERS];
 };
 
@@ -91,22 +93,36 @@ static int order_of(uint64_t nr)
 	return o;
 }
 
+/* The slot of thp_folio_stats.node_* that page frame PFN counts in. */
+static int node_slot(const struct thp_pfn_nodes *t, uint64_t pfn)
+{
+	int node = thp_pfn_node(t, pfn);
+	return node < 0 ? THP_NUMA_MAX : node;
+}
+
 /* Accounts the followed folio: whole (it began with its head and the page
- * after it is no tail) by order and alignment, else as partial. */
+ * after it is no tail) by order and alignment, else as partial; and on the
+ * node of its first page frame. */
 static void close_folio(struct walk *w)
 {
-	int kind;
+	int kind, slot;
+	uint64_t bytes;
 
 	if (!w->open)
 		return;
 	w->open = false;
 	kind = w->anon ? THP_FOLIO_ANON : THP_FOLIO_FILE;
+	slot = node_slot(w->nodes, w->pfn);
+	bytes = w->nr << w->shift;
+	w->s->node_mthp[slot] += bytes;
 	if (w->head && !w->next_tail && w->nr > 1) {
 		int o = order_of(w->nr);
-		uint64_t *bucket = (w->vfn & (w->nr - 1)) == 0 ? w->s->aligned[kind] : w->s->unaligned[kind];
-		bucket[o] += w->nr << w->shift;
+		bool aligned = (w->vfn & (w->nr - 1)) == 0;
+		(aligned ? w->s->aligned[kind] : w->s->unaligned[kind])[o] += bytes;
+		if (aligned && o == w->s->pmd_order)
+			w->s->node_pmd_order[slot] += bytes;
 	} else {
-		w->s->partial[kind] += w->nr << w->shift;
+		w->s->partial[kind] += bytes;
 	}
 }
 
@@ -149,6 +165,7 @@ static void walk_page(struct walk *w, uint64_t vfn, uint64_t pfn, uint64_t flags
 		w->head = head;
 		w->anon = flags & KPF_ANON;
 		w->vfn = vfn;
+		w->pfn = pfn;
 		w->nr = 1;
 	}
 	w->last_vfn = vfn;
@@ -381,7 +398,49 @@ struct scan_walk {
 	struct walk *w;
 	uint64_t done; /* walked up to here */
 	struct thp_pmd_found found;
+	uint64_t node_pmd[THP_FOLIO_NODES]; /* found.pmd by node, before thp_pmd_found_settle() */
 };
+
+/* Adds the PMD-mapped range [START, END) of SW's VMA to SW->node_pmd: each
+ * PMD on the node of its page frame (one pagemap entry read per PMD). */
+static int pmd_nodes(struct scan_walk *sw, uint64_t start, uint64_t end)
+{
+	const struct thp_folio_reader *fr = sw->fr;
+	uint64_t pmd = 1ull << (fr->page_shift + fr->pmd_order);
+
+	if (!fr->nodes.n) {
+		sw->node_pmd[THP_NUMA_MAX] += end - start;
+		return 0;
+	}
+	for (uint64_t a = start; a < end; a += pmd) {
+		uint64_t e = 0, len = end - a < pmd ? end - a : pmd;
+		ssize_t got;
+
+		do
+			got = pread(sw->fd, &e, 8, (off_t)((a >> fr->page_shift) * 8));
+		while (got < 0 && errno == EINTR);
+		if (got < 0)
+			return -errno;
+		sw->node_pmd[e & PM_PRESENT ? node_slot(&fr->nodes, e & PM_PFN_MASK) : THP_NUMA_MAX] += len;
+	}
+	return 0;
+}
+
+/* Adds SW's PMD mappings by node to S, after thp_pmd_found_settle() took
+ * the huge zero page out of them: what it took comes off the lowest nodes
+ * (kernels that do not flag that page tell no more), what the walk could not
+ * place goes to no node. */
+static void settle_nodes(const struct scan_walk *sw, struct thp_folio_stats *s)
+{
+	uint64_t want = sw->found.pmd[0] + sw->found.pmd[1], have = 0;
+
+	for (int i = 0; i < THP_FOLIO_NODES; i++) {
+		uint64_t b = have + sw->node_pmd[i] <= want ? sw->node_pmd[i] : want - have;
+		s->node_pmd[i] += b;
+		have += b;
+	}
+	s->node_pmd[THP_NUMA_MAX] += want - have;
+}
 
 /* Walks the pages before a PMD-mapped range page by page, and counts the range. */
 static int scan_range(uint64_t start, uint64_t end, unsigned kind, void *ctx)
@@ -389,6 +448,8 @@ static int scan_range(uint64_t start, uint64_t end, unsigned kind, void *ctx)
 	struct scan_walk *sw = ctx;
 	int err = walk_range(sw->fr, sw->fd, sw->done, start, sw->w);
 
+	if (!err && !(kind & THP_PMD_ZERO))
+		err = pmd_nodes(sw, start, end);
 	if (err)
 		return err;
 	close_folio(sw->w);
@@ -403,12 +464,13 @@ static int scan_range(uint64_t start, uint64_t end, unsigned kind, void *ctx)
  * ioctl, or -errno. */
 static int walk_scan(struct thp_folio_reader *fr, int pm_fd, const struct thp_vma *v, struct walk *w)
 {
-	struct scan_walk sw = { fr, pm_fd, w, v->start, { { 0 }, 0 } };
+	struct scan_walk sw = { .fr = fr, .fd = pm_fd, .w = w, .done = v->start };
 	int err = thp_pmd_scan(pm_fd, v->start, v->end, scan_range, &sw);
 
 	if (!err)
 		err = walk_range(fr, pm_fd, sw.done, v->end, w);
 	thp_pmd_found_settle(&sw.found, v->m.anon_huge);
+	settle_nodes(&sw, w->s);
 	for (int k = 0; k < 2; k++)
 		w->s->pmd[k] += sw.found.pmd[k];
 	w->s->huge_zero += sw.found.zero;
@@ -420,6 +482,25 @@ static bool walks(const struct thp_vma *v)
 {
 	return v->m.rss && strncmp(v->perms, "---", 3) != 0 && !thp_vma_flag(v, "ht") &&
 	       strcmp(v->name, "[vsyscall]") != 0;
+}
+
+/* Moves MOVED bytes of the whole PMD-order folios the walk counted by node
+ * since BEFORE to PMD-mapped on their nodes, lowest node first (without
+ * PAGEMAP_SCAN the walk cannot tell a PMD mapping from 512 PTEs), and the
+ * rest of BYTES, which the walk did not see, to no node. */
+static void take_pmd_nodes(struct thp_folio_stats *s, const struct thp_folio_stats *before, uint64_t moved,
+			   uint64_t bytes)
+{
+	for (int i = 0; i < THP_FOLIO_NODES && moved; i++) {
+		uint64_t d = s->node_pmd_order[i] - before->node_pmd_order[i], m = d < moved ? d : moved;
+
+		s->node_pmd_order[i] -= m;
+		s->node_mthp[i] -= m;
+		s->node_pmd[i] += m;
+		moved -= m;
+		bytes -= m;
+	}
+	s->node_pmd[THP_NUMA_MAX] += bytes;
 }
 
 /* Takes BYTES of PMD-mapped memory of KIND, which smaps reported and the page
@@ -439,6 +520,7 @@ static void take_pmd(struct thp_folio_stats *s, const struct thp_folio_stats *be
 			v[n] = &s->cont[kind][o];
 			was[n++] = before->cont[kind][o];
 		}
+	take_pmd_nodes(s, before, *v[0] - was[0] < bytes ? *v[0] - was[0] : bytes, bytes);
 	for (int i = 0; i < n; i++)
 		*v[i] -= *v[i] - was[i] < bytes ? *v[i] - was[i] : bytes;
 	s->pmd[kind] += bytes;
@@ -447,7 +529,7 @@ static void take_pmd(struct thp_folio_stats *s, const struct thp_folio_stats *be
 int thp_folios_vma(struct thp_folio_reader *fr, int pm_fd, const struct thp_vma *v,
 		   struct thp_folio_stats *s)
 {
-	struct walk w = { .s = s, .shift = fr->page_shift };
+	struct walk w = { .s = s, .nodes = &fr->nodes, .shift = fr->page_shift };
 	struct thp_folio_stats before;
 	int err = -ENOTTY;
 
@@ -517,6 +599,11 @@ int thp_folio_reader_open(const struct thp_root *root, struct thp_folio_reader *
 		thp_parse_u64(buf, &pmd);
 	if (!ps)
 		ps = 4096;
+	if (thp_pfn_nodes_read(root, ps, &fr->nodes)) {
+		close(fr->kpf);
+		free(fr);
+		return -ENOMEM;
+	}
 	while ((1ull << fr->page_shift) < ps && fr->page_shift < 30)
 		fr->page_shift++;
 	while (fr->pmd_order + 1 < THP_FOLIO_ORDERS && (1ull << (fr->page_shift + fr->pmd_order)) < pmd)
@@ -544,7 +631,13 @@ void thp_folio_reader_close(struct thp_folio_reader *fr)
 		return;
 	close(fr->kpf);
 	free(fr->cache);
+	thp_pfn_nodes_free(&fr->nodes);
 	free(fr);
+}
+
+const struct thp_pfn_nodes *thp_folio_reader_nodes(const struct thp_folio_reader *fr)
+{
+	return &fr->nodes;
 }
 
 /* Opens /proc/PID/pagemap. Returns the descriptor or -errno. */
@@ -606,6 +699,11 @@ void thp_folio_stats_add(struct thp_folio_stats *a, const struct thp_folio_stats
 			a->unaligned[k][o] += b->unaligned[k][o];
 			a->cont[k][o] += b->cont[k][o];
 		}
+	}
+	for (int i = 0; i < THP_FOLIO_NODES; i++) {
+		a->node_pmd[i] += b->node_pmd[i];
+		a->node_mthp[i] += b->node_mthp[i];
+		a->node_pmd_order[i] += b->node_pmd_order[i];
 	}
 	a->huge_zero += b->huge_zero;
 	a->walked += b->walked;

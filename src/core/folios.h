@@ -10,10 +10,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "pfnnode.h"
 #include "proc.h"
 #include "root.h"
 
 #define THP_FOLIO_ORDERS 16
+#define THP_FOLIO_NODES (THP_NUMA_MAX + 1) /* node ids, then [THP_NUMA_MAX]: memory of no known node */
 
 enum { THP_FOLIO_ANON, THP_FOLIO_FILE };
 
@@ -26,6 +28,9 @@ struct thp_folio_stats {
 	uint64_t cont[2][THP_FOLIO_ORDERS];           /* --cont: PTE-mapped blocks of 2^order pages (below) */
 	uint64_t huge_zero;                           /* mappings of the huge zero page: reads only, no memory */
 	uint64_t walked;                              /* bytes of address space analysed */
+	uint64_t node_pmd[THP_FOLIO_NODES];           /* thp_folio_pmd() by node */
+	uint64_t node_mthp[THP_FOLIO_NODES];          /* thp_folio_mthp() by node */
+	uint64_t node_pmd_order[THP_FOLIO_NODES];     /* of node_mthp, whole aligned PMD-order folios */
 	unsigned cont_orders;                         /* bit N set: cont[][N] was counted */
 	int page_shift, pmd_order;                    /* for the counter names */
 	bool scan;                                    /* PMD mappings found with PAGEMAP_SCAN */
@@ -33,10 +38,14 @@ struct thp_folio_stats {
 
 struct thp_folio_reader;
 
-/* Opens /proc/kpageflags below ROOT and learns the page size (thp_page_size)
- * and the PMD size. Returns 0 or -errno (-EACCES/-EPERM without root). */
+/* Opens /proc/kpageflags below ROOT and learns the page size (thp_page_size),
+ * the PMD size and the node of each page frame (thp_pfn_nodes_read). Returns
+ * 0 or -errno (-EACCES/-EPERM without root). */
 int thp_folio_reader_open(const struct thp_root *root, struct thp_folio_reader **fr);
 void thp_folio_reader_close(struct thp_folio_reader *fr);
+
+/* The table by which FR places folios on nodes. */
+const struct thp_pfn_nodes *thp_folio_reader_nodes(const struct thp_folio_reader *fr);
 
 /* Counts contiguous blocks of the orders set in ORDERS (bit N: 2^N pages) as
  * tools/mm/thpmaps --cont does: a block counts when its first page is aligned

@@ -97,6 +97,17 @@ uint64_t thp_numa_nodes_of_cpus(const struct thp_numa *n, const char *cpus)
 	return mask;
 }
 
+int thp_numa_node_id(const char *name)
+{
+	char *end;
+	long id;
+
+	if (strncmp(name, "node", 4) != 0 || !isdigit((unsigned char)name[4]))
+		return -1;
+	id = strtol(name + 4, &end, 10);
+	return *end || id < 0 || id > 65535 ? -1 : (int)id;
+}
+
 static int cmp_node(const void *a, const void *b)
 {
 	return ((const struct thp_numa_node *)a)->id - ((const struct thp_numa_node *)b)->id;
@@ -162,15 +173,11 @@ int thp_numa_read(const struct thp_root *root, uint64_t pmd_size, uint64_t page_
 		return 0;
 	}
 	while ((de = readdir(dir)) && n->n < THP_NUMA_MAX) {
-		char *end;
-		long id;
+		int id = thp_numa_node_id(de->d_name);
 
-		if (strncmp(de->d_name, "node", 4) != 0 || !isdigit((unsigned char)de->d_name[4]))
+		if (id < 0)
 			continue;
-		id = strtol(de->d_name + 4, &end, 10);
-		if (*end || id < 0 || id > 65535)
-			continue;
-		n->nodes[n->n].id = (int)id;
+		n->nodes[n->n].id = id;
 		read_node(root, &n->nodes[n->n++]);
 	}
 	closedir(dir);

@@ -36,6 +36,10 @@ struct thp_numa {
  * give the order of a PMD-sized block. Returns 0 or -ENOMEM. */
 int thp_numa_read(const struct thp_root *root, uint64_t pmd_size, uint64_t page_size, struct thp_numa *n);
 
+/* The id N of a directory entry named "nodeN" (0 to 65535), or -1 for any
+ * other name. */
+int thp_numa_node_id(const char *name);
+
 /* Parses the text of a nodeN/meminfo file into D. Returns 0, or -EINVAL
  * when no line parses. */
 int thp_node_meminfo_parse(const char *buf, struct thp_numa_node *d);

@@ -88,6 +88,26 @@ int thp_parse_u64(const char *buf, uint64_t *v)
 	return *skip_space(p) ? -EINVAL : 0;
 }
 
+int thp_parse_hex(const char **p, uint64_t *v)
+{
+	const char *s = *p;
+	uint64_t x = 0;
+	int digits = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	for (; isxdigit((unsigned char)*s); s++, digits++) {
+		if (digits == 16)
+			return -EINVAL;
+		x = x << 4 | (uint64_t)(isdigit((unsigned char)*s) ? *s - '0' : tolower((unsigned char)*s) - 'a' + 10);
+	}
+	if (!digits)
+		return -EINVAL;
+	*p = s;
+	*v = x;
+	return 0;
+}
+
 /* Returns the end of the line that starts at P (the '\n' or the NUL). */
 static const char *line_end(const char *p)
 {

@@ -28,6 +28,10 @@ int thp_choice_find(const struct thp_choice *c, const char *word);
  * Returns 0, -EINVAL (empty, negative, garbage) or -ERANGE (past 2^64-1). */
 int thp_parse_u64(const char *buf, uint64_t *v);
 
+/* Parses one hexadecimal number (up to 16 digits, an optional 0x) at *P and
+ * advances *P past it. Returns 0 or -EINVAL. */
+int thp_parse_hex(const char **p, uint64_t *v);
+
 /* Called for each "key value" pair; return non-zero to stop. */
 typedef int (*thp_kv_fn)(const char *key, size_t klen, uint64_t val, void *ctx);
 

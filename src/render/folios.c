@@ -65,3 +65,29 @@ struct json_object *out_folio_json(const struct thp_folio_stats *s)
 	out_folio_counters(s, json_counter, o);
 	return o;
 }
+
+void out_folio_nodes(const struct thp_folio_stats *s, const struct thp_pfn_nodes *t, out_node_fn fn, void *ctx)
+{
+	for (int i = 0; i < THP_NUMA_MAX; i++)
+		if (t->nodes & (1ull << i))
+			fn(i, s->node_pmd[i], s->node_mthp[i], ctx);
+	if (s->node_pmd[THP_NUMA_MAX] || s->node_mthp[THP_NUMA_MAX])
+		fn(-1, s->node_pmd[THP_NUMA_MAX], s->node_mthp[THP_NUMA_MAX], ctx);
+}
+
+static void json_node(int node, uint64_t pmd, uint64_t mthp, void *ctx)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "node", node < 0 ? NULL : json_object_new_int(node));
+	json_object_object_add(o, "pmd", out_json_u64(pmd));
+	json_object_object_add(o, "mthp", out_json_u64(mthp));
+	json_object_array_add(ctx, o);
+}
+
+struct json_object *out_folio_nodes_json(const struct thp_folio_stats *s, const struct thp_pfn_nodes *t)
+{
+	struct json_object *a = json_object_new_array();
+	out_folio_nodes(s, t, json_node, a);
+	return a;
+}

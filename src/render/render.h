@@ -90,6 +90,14 @@ void out_folio_counters(const struct thp_folio_stats *s, out_counter_fn fn, void
 /* The same counters as one JSON object. */
 struct json_object *out_folio_json(const struct thp_folio_stats *s);
 
+/* Calls FN for each node of T with the PMD-mapped and mTHP bytes of S there
+ * (NODE -1: memory on no node of T, only when there is some). */
+typedef void (*out_node_fn)(int node, uint64_t pmd, uint64_t mthp, void *ctx);
+void out_folio_nodes(const struct thp_folio_stats *s, const struct thp_pfn_nodes *t, out_node_fn fn, void *ctx);
+
+/* The folio_nodes array of S over T: {node, pmd, mthp} objects. */
+struct json_object *out_folio_nodes_json(const struct thp_folio_stats *s, const struct thp_pfn_nodes *t);
+
 /* Prints TEXT (escaped as out_escape() does for a terminal) prefixed by LABEL
  * (which may hold colour), wrapped at MAX columns, or at the terminal's width
  * when standard output is a narrower terminal, continuation lines indented. */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* fuzz_int.c - integers: sysfs values, kernel release, hugepages-<N>kB names */
+/* fuzz_int.c - integers: sysfs values, kernel release, hugepages-<N>kB names,
+ * memory block sizes and memoryM names */
 #include <stdio.h>
 
 #include "core/parse.h"
+#include "core/pfnnode.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -21,6 +23,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	thp_parse_release(s, &major, &minor);
 	thp_parse_size_dir(s);
+	/* a block size that parses is whole pages */
+	if (thp_block_size_parse(s, 4096, &v) == 0 && (!v || v % 4096))
+		abort();
+	thp_memory_block_name(s, &v);
 	free(s);
 	return 0;
 }
