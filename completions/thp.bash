@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bash completion for thp. Commands and options come from thp's own --help, so
-# they follow the installed version; PIDs from /proc; 'ps' columns from
+# they follow the installed version; PIDs from /proc; NUMA nodes from
+# /sys/devices/system/node (of the --root given); 'ps' columns from
 # 'thp ps --help'; the keys of 'set' and 'persist' and their values from
 # 'thp set --list-keys' (the running kernel, or the --root given).
 
@@ -58,6 +59,15 @@ _thp_sizes()
 		[ -d "$d" ] || continue
 		kb=${d##*hugepages-}
 		_thp_size_word "${kb%kB}"
+	done
+}
+
+# _thp_nodes [DIR]: the NUMA node numbers of the host, or of the tree DIR
+_thp_nodes()
+{
+	local d
+	for d in "${1:-}"/sys/devices/system/node/node[0-9]*; do
+		[ -d "$d" ] && printf '%s\n' "${d##*/node}"
 	done
 }
 
@@ -154,6 +164,7 @@ _thp()
 		;;
 	--writer) _thp_reply "$(_thp_values "$help" "$prev")"; return ;;
 	--) [[ $help == *COMMAND* || $help == *CMD* ]] && mapfile -t COMPREPLY < <(compgen -c -- "$cur"); return ;;
+	--node) _thp_reply "$(_thp_nodes "${root[1]:-}")"; return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		_thp_reply "$(_thp_opts "$help")"

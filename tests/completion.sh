@@ -106,6 +106,15 @@ for sh in bash zsh; do
 	expect "$sh: ps -p under --root: the tree's" has "$($c --root $FA ps -p 22)" 2210
 done
 
+# NUMA nodes of hugetlb --node, from the --root given
+for sh in bash zsh; do
+	c=${sh}_c
+	expect "$sh: hugetlb plan --node offers the nodes of the tree" \
+		[ "$($c --root tests/fixtures/hugetlb-numa hugetlb plan 1G --node '' | xargs)" = "0 1" ]
+	expect "$sh: hugetlb --node 1 completes to 1" \
+		[ "$($c --root tests/fixtures/hugetlb-numa hugetlb set 2M=1 --node 1 | xargs)" = 1 ]
+done
+
 # keys of set and persist, from 'thp set --list-keys' of the --root given
 FX=tests/fixtures/live-6.18
 nkeys=$("$THP" --root $FX set --list-keys | wc -l)

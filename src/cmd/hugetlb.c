@@ -15,6 +15,7 @@
 #include "../control/control.h"
 #include "../core/arg.h"
 #include "../core/hugetlb.h"
+#include "../core/numa.h"
 #include "../core/parse.h"
 #include "../render/render.h"
 #include "cmd.h"
@@ -38,18 +39,20 @@ static void usage(void)
 {
 	puts("Usage: thp [--root DIR] hugetlb [options]\n"
 	     "       thp hugetlb set SIZE=PAGES... [--node N] [--dry-run]\n"
-	     "       thp hugetlb plan SIZE [--margin PCT]\n"
+	     "       thp hugetlb plan SIZE [--margin PCT] [--node N]\n"
 	     "\n"
 	     "Static huge page pools (hugetlbfs), which are reserved memory apart from THP:\n"
 	     "pools per page size and NUMA node, hugetlbfs mounts, and the processes that map\n"
 	     "pool pages. 'set' resizes a pool and reports what the kernel really gave;\n"
-	     "'plan' computes the pages and settings a buffer of SIZE needs (e.g. 16G).\n"
+	     "'plan' computes the pages and settings a buffer of SIZE needs (e.g. 16G), on\n"
+	     "the host or, with --node, in one NUMA node's pool.\n"
 	     "\n"
 	     "Options:\n"
 	     "  -J, --json        JSON output (sizes in bytes)\n"
 	     "  -b, --bytes       print sizes in bytes\n"
 	     "      --no-procs    do not look for processes that use the pools\n"
-	     "      --node N      set: resize NUMA node N's pool instead of the host-wide one\n"
+	     "      --node N      set: resize NUMA node N's pool instead of the host-wide one;\n"
+	     "                    plan: size the pool of node N, from that node's RAM and free blocks\n"
 	     "      --dry-run     set: validate and show the change, write nothing\n"
 	     "      --margin PCT  plan: extra room on top of SIZE (default 5%)\n"
 	     "  -h, --help        show this help");
@@ -63,6 +66,21 @@ static const char *sz(char *buf, size_t cap, uint64_t bytes, const struct opts *
 static const char *cnt(char *buf, size_t cap, uint64_t n)
 {
 	return out_count(buf, cap, n);
+}
+
+/* Says that SUB (set, plan) found no node ID in H, naming the nodes there are. */
+static void no_node(const char *sub, const struct thp_hugetlb *h, int id)
+{
+	char ids[160] = "";
+	size_t len = 0;
+
+	for (int i = 0; i < h->nnodes && len + 16 < sizeof(ids); i++)
+		len += (size_t)snprintf(ids + len, sizeof(ids) - len, "%s%d", i ? ", " : "", h->nodes[i].id);
+	if (h->nnodes)
+		thp_err("hugetlb %s: no NUMA node %d on this host (node%s %s)", sub, id, h->nnodes > 1 ? "s" : "",
+			ids);
+	else
+		thp_err("hugetlb %s: no NUMA node %d on this host (this kernel shows no NUMA nodes)", sub, id);
 }
 
 /* Why the pool list is empty, in words. */
@@ -396,7 +414,7 @@ static int validate(const struct thp_ctx *ctx, const struct thp_hugetlb *h, stru
 		return 1;
 	}
 	if (o->node >= 0 && (nd = thp_hugetlb_node(h, o->node)) < 0) {
-		thp_err("hugetlb set: no NUMA node %d on this host", o->node);
+		no_node("set", h, o->node);
 		return 1;
 	}
 	for (int i = 0; i < n; i++) {
@@ -658,24 +676,71 @@ static int set(struct thp_ctx *ctx, const struct thp_hugetlb *h, char **args, in
 	return rc;
 }
 
-/* The lines that make a pool of PAGES pages of SIZE, now and at every boot. */
-static void plan_commands(const struct thp_hugetlb *h, uint64_t size, uint64_t pages)
+/* What 'hugetlb plan' sizes for: the host, or one NUMA node. */
+struct plan_scope {
+	int node;                     /* -1: the host */
+	uint64_t mem_total;           /* bytes of RAM there; 0: unknown */
+	const struct thp_hpool *pools; /* in the order of thp_hugetlb.pools; size 0: none there */
+	char where[32];               /* "" or " on node N" */
+};
+
+/* The lines that make a pool of PAGES pages of SIZE in scope SC, now and at
+ * every boot. */
+static void plan_commands(const struct thp_hugetlb *h, const struct plan_scope *sc, uint64_t size,
+			  uint64_t pages)
 {
-	char s[32], rel[256];
+	char s[32], rel[256], node[24] = "", cmdline_node[16] = "";
 
 	out_size_spec(s, sizeof(s), size);
-	thp_hugetlb_path(rel, sizeof(rel), size, -1);
-	printf("    now:       thp hugetlb set %s=%" PRIu64 "\n", s, pages);
+	thp_hugetlb_path(rel, sizeof(rel), size, sc->node);
+	if (sc->node >= 0) {
+		snprintf(node, sizeof(node), " --node %d", sc->node);
+		snprintf(cmdline_node, sizeof(cmdline_node), "%d:", sc->node);
+	}
+	printf("    now:       thp hugetlb set %s=%" PRIu64 "%s\n", s, pages, node);
 	printf("               (or: echo %" PRIu64 " > /%s)\n", pages, rel);
-	if (size == h->default_size)
+	if (sc->node >= 0)
+		printf("    at boot:   w /%s - - - - %" PRIu64 "\n"
+		       "               in /etc/tmpfiles.d/hugepages.conf (early in boot; still subject\n"
+		       "               to fragmentation)\n",
+		       rel, pages);
+	else if (size == h->default_size)
 		printf("    at boot:   vm.nr_hugepages = %" PRIu64 " in /etc/sysctl.d/80-hugepages.conf\n"
 		       "               (early in boot; still subject to fragmentation)\n",
 		       pages);
-	printf("    kernel:    hugepagesz=%s hugepages=%" PRIu64
-	       "  (most reliable: reserved before memory fragments)\n", s, pages);
+	printf("    kernel:    hugepagesz=%s hugepages=%s%" PRIu64
+	       "  (most reliable: reserved before memory fragments)\n", s, cmdline_node, pages);
+	if (sc->node >= 0)
+		puts("               (a count per node needs Linux 5.16+)");
 	if (size != h->default_size)
 		printf("               add default_hugepagesz=%s to make it the size MAP_HUGETLB and\n"
 		       "               SHM_HUGETLB get without asking for one\n", s);
+}
+
+/* Sets SC to the host, or to node O->node of H with the MemTotal of its
+ * nodeN/meminfo. Returns 0, or 2 after saying the node is not there. */
+static int plan_scope(struct thp_ctx *ctx, const struct thp_hugetlb *h, const struct opts *o,
+		      struct plan_scope *sc)
+{
+	struct thp_numa_node d = { .id = o->node };
+	int nd;
+
+	memset(sc, 0, sizeof(*sc));
+	sc->node = o->node;
+	sc->mem_total = h->mem_total;
+	sc->pools = h->pools;
+	if (o->node < 0)
+		return 0;
+	nd = thp_hugetlb_node(h, o->node);
+	if (nd < 0) {
+		no_node("plan", h, o->node);
+		return thp_usage_error("hugetlb");
+	}
+	thp_numa_node_read(&ctx->root, &d);
+	sc->mem_total = d.has_meminfo ? d.mem_total : 0;
+	sc->pools = h->nodes[nd].pools;
+	snprintf(sc->where, sizeof(sc->where), " on node %d", o->node);
+	return 0;
 }
 
 /* "5%", "2.5%" from basis points. */
@@ -694,11 +759,14 @@ static int plan(struct thp_ctx *ctx, const struct thp_hugetlb *h, const char *ar
 		const struct opts *o)
 {
 	uint64_t bytes, want;
-	char b[6][32];
+	char b[6][32], path[256] = "/";
+	struct plan_scope sc;
 
 	if (!thp_opt_size("hugetlb plan", "size", arg, 1, PLAN_MAX, "the most a Linux host addresses",
 			  &bytes))
 		return thp_usage_error("hugetlb");
+	if (plan_scope(ctx, h, o, &sc))
+		return 2;
 	if (!h->npools) {
 		thp_err("hugetlb plan: %s", no_pools(h));
 		return 1;
@@ -709,56 +777,61 @@ static int plan(struct thp_ctx *ctx, const struct thp_hugetlb *h, const char *ar
 		json_object_object_add(r, "schema", json_object_new_string("thp-hugetlb-plan/1"));
 		json_object_object_add(r, "size", out_json_u64(bytes));
 		json_object_object_add(r, "margin_percent", json_object_new_double(o->margin_bp / 100.0));
+		json_object_object_add(r, "node", sc.node >= 0 ? json_object_new_int(sc.node) : NULL);
 		for (int i = 0; i < h->npools; i++) {
-			const struct thp_hpool *p = &h->pools[i];
+			const struct thp_hpool *p = &h->pools[i], *here = &sc.pools[i];
 			struct json_object *e = json_object_new_object();
 			uint64_t pages = thp_hugetlb_pages_for(bytes, o->margin_bp, p->size), blocks;
-			int berr = thp_buddy_blocks(&ctx->root, -1, p->size, h->page_size, &blocks);
+			int berr = thp_buddy_blocks(&ctx->root, sc.node, p->size, h->page_size, &blocks);
+			thp_hugetlb_path(path + 1, sizeof(path) - 1, p->size, sc.node);
 			json_object_object_add(e, "page_size", out_json_u64(p->size));
 			json_object_object_add(e, "pages", out_json_u64(pages));
 			json_object_object_add(e, "bytes", out_json_u64(pages * p->size));
-			json_object_object_add(e, "pool_now", p->err ? NULL : out_json_u64(p->total));
+			json_object_object_add(e, "pool_now", here->err || !here->size ? NULL : out_json_u64(here->total));
+			json_object_object_add(e, "file", json_object_new_string(path));
 			json_object_object_add(e, "boot_only", json_object_new_boolean(berr == -ERANGE));
 			json_object_object_add(e, "free_blocks", berr ? NULL : out_json_u64(blocks));
 			json_object_object_add(e, "default", json_object_new_boolean(p->size == h->default_size));
 			json_object_array_add(a, e);
 		}
 		json_object_object_add(r, "sizes", a);
-		json_object_object_add(r, "mem_total", h->mem_total ? out_json_u64(h->mem_total) : NULL);
+		json_object_object_add(r, "mem_total", sc.mem_total ? out_json_u64(sc.mem_total) : NULL);
 		json_object_object_add(r, "hugetlb_shm_group",
 				       h->shm_group >= 0 ? json_object_new_int64(h->shm_group) : NULL);
 		return out_json_print(r) ? 1 : 0;
 	}
 
-	printf("Static huge pages for %s", sz(b[0], 32, bytes, o));
+	printf("Static huge pages%s for %s", sc.where, sz(b[0], 32, bytes, o));
 	if (o->margin_bp)
 		printf(" + %s margin = %s", percent(b[2], 32, o->margin_bp), sz(b[1], 32, want, o));
 	putchar('\n');
 	for (int i = 0; i < h->npools; i++) {
-		const struct thp_hpool *p = &h->pools[i];
+		const struct thp_hpool *p = &h->pools[i], *here = &sc.pools[i];
 		uint64_t pages = thp_hugetlb_pages_for(bytes, o->margin_bp, p->size), blocks;
-		int berr = thp_buddy_blocks(&ctx->root, -1, p->size, h->page_size, &blocks);
+		int berr = thp_buddy_blocks(&ctx->root, sc.node, p->size, h->page_size, &blocks);
 
 		printf("\n  %s pages%s: %s pages = %s", sz(b[0], 32, p->size, o),
 		       p->size == h->default_size ? " (the default size)" : "", cnt(b[1], 32, pages),
 		       sz(b[2], 32, pages * p->size, o));
-		if (h->mem_total)
-			printf(", %s of RAM", out_pct(b[3], 32, pages * p->size, h->mem_total));
-		if (!p->err)
-			printf("; the pool has %s now", cnt(b[4], 32, p->total));
+		if (sc.mem_total)
+			printf(", %s of %s", out_pct(b[3], 32, pages * p->size, sc.mem_total),
+			       sc.node >= 0 ? "the node's RAM" : "RAM");
+		if (!here->err && here->size)
+			printf("; the pool has %s now", cnt(b[4], 32, here->total));
 		putchar('\n');
-		if (h->mem_total && pages > h->mem_total / p->size)
-			puts("    more than this host's RAM: not possible here");
-		else if (h->mem_total && pages > h->mem_total / 10 * 9 / p->size)
-			puts("    leaves less than 10% of RAM for the kernel and every other use");
+		if (sc.mem_total && pages > sc.mem_total / p->size)
+			printf("    more than this %s's RAM: not possible here\n", sc.node >= 0 ? "node" : "host");
+		else if (sc.mem_total && pages > sc.mem_total / 10 * 9 / p->size)
+			printf("    leaves less than 10%% of %sRAM for the kernel and every other use\n",
+			       sc.node >= 0 ? "the node's " : "");
 		else if (berr == -ERANGE)
 			puts("    larger than the buddy allocator's blocks: at run time the kernel needs a\n"
 			     "    free physically contiguous range per page, which a running host rarely has");
-		else if (!berr && !p->err && pages > p->total && pages - p->total > blocks)
-			printf("    only %s free %s blocks now (/proc/buddyinfo): a runtime resize may fall\n"
+		else if (!berr && !here->err && pages > here->total && pages - here->total > blocks)
+			printf("    only %s free %s blocks%s now (/proc/buddyinfo): a runtime resize may fall\n"
 			       "    short; the kernel compacts and reclaims to find more\n",
-			       cnt(b[3], 32, blocks), sz(b[5], 32, p->size, o));
-		plan_commands(h, p->size, pages);
+			       cnt(b[3], 32, blocks), sz(b[5], 32, p->size, o), sc.where);
+		plan_commands(h, &sc, p->size, pages);
 	}
 	printf("\n  Access (mmap(MAP_HUGETLB) needs no extra permission):\n"
 	       "    PostgreSQL   huge_pages = on; PostgreSQL 15+ tells the exact count with\n"
@@ -821,9 +894,9 @@ int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
 		default: return thp_usage_error("hugetlb");
 		}
 	}
-	if ((strcmp(sub, "set") != 0 && (o.node >= 0 || o.dry_run)) ||
+	if ((strcmp(sub, "show") == 0 && o.node >= 0) || (strcmp(sub, "set") != 0 && o.dry_run) ||
 	    (strcmp(sub, "plan") != 0 && margin)) {
-		thp_err("hugetlb: --node and --dry-run belong to 'set', --margin to 'plan'");
+		thp_err("hugetlb: --node belongs to 'set' and 'plan', --dry-run to 'set', --margin to 'plan'");
 		return thp_usage_error("hugetlb");
 	}
 	if (strcmp(sub, "show") == 0 && optind < argc) {

@@ -113,8 +113,7 @@ static int cmp_node(const void *a, const void *b)
 	return ((const struct thp_numa_node *)a)->id - ((const struct thp_numa_node *)b)->id;
 }
 
-/* Reads the files of node D (ID set) below ROOT. */
-static void read_node(const struct thp_root *root, struct thp_numa_node *d)
+void thp_numa_node_read(const struct thp_root *root, struct thp_numa_node *d)
 {
 	char path[128], buf[8192];
 
@@ -178,7 +177,7 @@ int thp_numa_read(const struct thp_root *root, uint64_t pmd_size, uint64_t page_
 		if (id < 0)
 			continue;
 		n->nodes[n->n].id = id;
-		read_node(root, &n->nodes[n->n++]);
+		thp_numa_node_read(root, &n->nodes[n->n++]);
 	}
 	closedir(dir);
 	qsort(n->nodes, (size_t)n->n, sizeof(n->nodes[0]), cmp_node);

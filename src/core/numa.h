@@ -40,6 +40,10 @@ int thp_numa_read(const struct thp_root *root, uint64_t pmd_size, uint64_t page_
  * other name. */
 int thp_numa_node_id(const char *name);
 
+/* Reads the meminfo and cpulist of node D (its id set) below ROOT into D;
+ * what is missing stays unknown (has_meminfo false, cpus ""). */
+void thp_numa_node_read(const struct thp_root *root, struct thp_numa_node *d);
+
 /* Parses the text of a nodeN/meminfo file into D. Returns 0, or -EINVAL
  * when no line parses. */
 int thp_node_meminfo_parse(const char *buf, struct thp_numa_node *d);
