@@ -20,7 +20,12 @@ live_traps() {
 	trap "$1${1:+; }live_put_back; rm -f '$live_saved'; exit 130" INT TERM
 }
 live_traps
+live_trapfile=$(mktemp)
 for t in tests/live/t_*.sh; do
 	. "$t"
+	# each file leaves the traps that put the host back (live_traps)
+	trap > "$live_trapfile"
+	expect "$t leaves the suite's restore traps" [ "$(grep -cE "live_put_back.* (EXIT|INT|TERM)\$" "$live_trapfile")" = 3 ]
 done
+rm -f "$live_trapfile"
 summary live

@@ -38,8 +38,7 @@ mt_restore() {
 	wait 2> /dev/null
 	rm -rf "$mt"
 }
-trap 'mt_restore' EXIT
-trap 'trap - EXIT; mt_restore; exit 130' INT TERM
+live_traps mt_restore
 
 root=false
 [ "$(id -u)" -eq 0 ] && [ -r /proc/kpageflags ] && root=true
@@ -207,4 +206,4 @@ subprocess.run(['$HOG', '16'])"
 fi
 
 mt_restore
-trap - EXIT INT TERM
+live_traps
