@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "buddyinfo.h"
+#include "numa.h"
 #include "parse.h"
 #include "proc.h"
 #include "status.h"
@@ -99,16 +100,13 @@ static void read_nodes(const struct thp_root *root, struct thp_hugetlb *h)
 		return;
 	}
 	while ((de = readdir(d)) && h->nnodes < THP_NODES_MAX) {
-		char *end, rel[512];
-		long id;
+		char rel[512];
+		int id = thp_numa_node_id(de->d_name);
 
-		if (strncmp(de->d_name, "node", 4) != 0)
-			continue;
-		id = strtol(de->d_name + 4, &end, 10);
-		if (*end || end == de->d_name + 4 || id < 0 || id > 1 << 20)
+		if (id < 0)
 			continue;
 		struct thp_hnode *nd = &h->nodes[h->nnodes++];
-		nd->id = (int)id;
+		nd->id = id;
 		for (int i = 0; i < h->npools; i++) {
 			snprintf(rel, sizeof(rel), NODES "/%s/hugepages/hugepages-%llukB", de->d_name,
 				 (unsigned long long)(h->pools[i].size / 1024));
