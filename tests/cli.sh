@@ -252,7 +252,7 @@ bad_arg "ps -u 4294967296 (not uid 0)" "$THP" --root $PX ps -u 4294967296
 expect "ps -u 4294967296 says the range" [ "$(rc_err "$THP" --root $PX ps -u 4294967296)" = "2|thp: ps: --user '4294967296' is out of range (0 to 4294967294)" ]
 bad_arg "ps -u 01" "$THP" --root $PX ps -u 01
 bad_arg "ps -p 026828" "$THP" --root $PX ps -p 026828
-bad_arg "ps -n 05" "$THP" --root $PX ps -n 05
+bad_arg "ps --limit 05" "$THP" --root $PX ps --limit 05
 bad_arg "ps --min ' 2M' (space)" "$THP" --root $PX ps --min ' 2M'
 bad_arg "metrics --top 010" "$THP" --root $FX metrics --top 010
 bad_arg "serve --top 010" "$THP" serve --top 010 -l 127.0.0.1:0
@@ -471,5 +471,33 @@ expect_sh "doctor --sample on a terminal: progress on stderr" "tty \"'$THP' doct
 expect_sh "doctor --sample on a terminal: the progress line is erased" "tty \"'$THP' doctor --sample 1.5 > /dev/null\" | grep -q 'elapsed)${ESC}\[K\$'"
 expect_sh "doctor --sample --json on a terminal: no progress" "! tty \"'$THP' doctor --sample 1.5 --json > /dev/null\" | grep -q sampling"
 expect_sh "doctor --sample, stderr not a terminal: no progress" "tty \"'$THP' doctor --sample 1.5 > /dev/null 2> $tmp/progress\"; ! grep -q sampling $tmp/progress"
+
+# the table options of every table command: -n, -r, -J -o, -b, -o errors, and
+# fitting to an 80-column terminal (never when piped)
+expect "ps: the header line comes first" [ "$("$THP" --root $PX ps -o pid | head -1 | tr -d ' ')" = PID ]
+expect "ps -n: no header line" [ "$("$THP" --root $PX ps -n -o pid | head -1 | tr -d ' ')" = 26828 ]
+expect "ps -r: one space between cells, spaces escaped" [ "$("$THP" --root $PX ps -r -o pid,rss,command | sed -n 2p)" = '26828 17.6\x20MiB hog' ]
+expect "ps -r: no padding in the header" [ "$("$THP" --root $PX ps -r -o pid,rss | head -1)" = 'PID RSS' ]
+expect "ps -b: exact bytes" [ "$("$THP" --root $PX ps -b -n -o rss | tr -d ' ')" = 18423808 ]
+expect "ps -J -o PID,THP: only those keys" [ "$("$THP" --root $PX ps -J -o PID,THP | jq -c '[.processes[] | keys]')" = '[["anon_huge","pid"]]' ]
+expect "ps -J -o: typed values" [ "$("$THP" --root $PX ps -J -o pid,cover,command,pte | jq -c '.processes[0] | [(.pid|type), (.cover|type), (.command|type), (.pte|type)]')" = '["number","number","string","number"]' ]
+expect "ps -J -o with --totals: the totals have the keys too" [ "$("$THP" --root $PX ps -J -o rss --totals | jq -c '.totals')" = '{"rss":18423808}' ]
+expect "ps -J without -o: the whole row" [ "$("$THP" --root $PX ps -J | jq '.processes[0] | has("ppid") and has("thp_enabled")')" = true ]
+expect "ps -o is case-insensitive" [ "$("$THP" --root $PX ps -n -o Pid | tr -d ' ')" = 26828 ]
+expect "ps -o unknown column: exit 2, names the valid ones" [ "$(rc_err "$THP" --root $PX ps -o pid,nope | cut -d'(' -f1)" = "2|thp: ps: unknown column 'nope' " ]
+expect "ps --limit 0: no rows" [ "$("$THP" --root $PX ps -n --limit 0 | wc -l)" = 0 ]
+expect "ps --help lists the columns from the descriptor" sh -c "'$THP' ps --help | grep -qE '^  THP_STATE +on, off'"
+# 'script' gives thp a terminal of 80 columns; the widest line is measured in
+# characters (an ellipsis is one)
+widest() { LC_ALL=C.UTF-8 wc -L | tr -d ' '; }
+on_tty() { script -qc "stty cols 80; $*" /dev/null | tr -d '\r'; }
+if command -v script > /dev/null; then
+	expect "ps -w on a terminal: wider than 80 with --notruncate" [ "$(on_tty "'$THP' --root $PX ps -w -o pid,command,cgroup,thp --notruncate" | widest)" -gt 80 ]
+	expect "ps -w on an 80-column terminal: no line wider" [ "$(on_tty "'$THP' --root $PX ps -w -o pid,command,cgroup,thp" | widest)" -le 80 ]
+	expect "ps on a terminal: the cut text ends in an ellipsis" sh -c "LC_ALL=C.UTF-8 script -qc \"stty cols 80; '$THP' --root $PX ps -w -o pid,command,cgroup,thp\" /dev/null | grep -q '…'"
+	expect "ps piped: never cut" [ "$("$THP" --root $PX ps -w -o pid,command,cgroup,thp | widest)" -gt 80 ]
+else
+	skip "tables on a terminal: no 'script' (util-linux) here"
+fi
 
 summary cli

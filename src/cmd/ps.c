@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "../core/folios.h"
@@ -24,35 +25,36 @@ enum col {
 	C_SHMEM_PMD, C_FILE_PMD, C_HUGETLB, C_PTE, C_THP_STATE, NCOLS
 };
 
-enum col_kind { K_TEXT, K_SIZE, K_COUNT, K_PCT };
-
-/* One column descriptor drives -o parsing, sorting, the help text and the table. */
-static const struct column {
-	const char *name;
-	enum col_kind kind;
-	bool per_process; /* meaningless for --by groups */
-	const char *help;
-} cols[] = {
-	[C_PID] = { "PID", K_COUNT, true, "process id" },
-	[C_USER] = { "USER", K_TEXT, false, "owner (real user)" },
-	[C_COMMAND] = { "COMMAND", K_TEXT, false, "command name (full command line with -w)" },
-	[C_CGROUP] = { "CGROUP", K_TEXT, false, "cgroup path (v2, or the v1 memory controller)" },
-	[C_PROCS] = { "PROCS", K_COUNT, false, "number of processes (with --by)" },
-	[C_RSS] = { "RSS", K_SIZE, false, "resident memory" },
-	[C_ANON] = { "ANON", K_SIZE, false, "anonymous resident memory" },
-	[C_THP] = { "THP", K_SIZE, false, "PMD-mapped anonymous THP (AnonHugePages)" },
-	[C_COVER] = { "COVER", K_PCT, false, "THP as a share of ANON" },
-	[C_SHMEM_PMD] = { "SHMEM_PMD", K_SIZE, false, "PMD-mapped shmem/tmpfs (ShmemPmdMapped)" },
-	[C_FILE_PMD] = { "FILE_PMD", K_SIZE, false, "PMD-mapped page cache (FilePmdMapped)" },
-	[C_HUGETLB] = { "HUGETLB", K_SIZE, false, "hugetlbfs pages (Private_ + Shared_Hugetlb)" },
-	[C_PTE] = { "PTE", K_SIZE, false, "page tables, every level below the top (VmPTE)" },
-	[C_THP_STATE] = { "THP_STATE", K_TEXT, true, "on, off (prctl), off (inherited from PID COMM)" },
+/* The one descriptor of ps's columns: -o, sorting, the help text, the table
+ * and the keys of -J -o. */
+static const struct out_col cols[] = {
+	[C_PID] = { "PID", "pid", OUT_COUNT, 0, "process id" },
+	[C_USER] = { "USER", "user", OUT_TEXT, 0, "owner (real user)" },
+	[C_COMMAND] = { "COMMAND", "command", OUT_TEXT, OUT_TRUNC, "command name (full command line with -w)" },
+	[C_CGROUP] = { "CGROUP", "cgroup", OUT_TEXT, OUT_TRUNC, "cgroup path (v2, or the v1 memory controller)" },
+	[C_PROCS] = { "PROCS", "processes", OUT_COUNT, 0, "number of processes (with --by)" },
+	[C_RSS] = { "RSS", "rss", OUT_SIZE, 0, "resident memory" },
+	[C_ANON] = { "ANON", "anon", OUT_SIZE, 0, "anonymous resident memory" },
+	[C_THP] = { "THP", "anon_huge", OUT_SIZE, 0, "PMD-mapped anonymous THP (AnonHugePages)" },
+	[C_COVER] = { "COVER", "cover", OUT_PCT, 0, "THP as a share of ANON" },
+	[C_SHMEM_PMD] = { "SHMEM_PMD", "shmem_pmd", OUT_SIZE, 0, "PMD-mapped shmem/tmpfs (ShmemPmdMapped)" },
+	[C_FILE_PMD] = { "FILE_PMD", "file_pmd", OUT_SIZE, 0, "PMD-mapped page cache (FilePmdMapped)" },
+	[C_HUGETLB] = { "HUGETLB", "hugetlb", OUT_SIZE, 0, "hugetlbfs pages (Private_ + Shared_Hugetlb)" },
+	[C_PTE] = { "PTE", "pte", OUT_SIZE, 0, "page tables, every level below the top (VmPTE)" },
+	[C_THP_STATE] = { "THP_STATE", "thp_state", OUT_TEXT, OUT_TRUNC,
+			  "on, off (prctl), off (inherited from PID COMM)" },
 };
 _Static_assert(sizeof(cols) / sizeof(cols[0]) == NCOLS, "one descriptor per column");
 
-static const enum col default_cols[] = { C_PID, C_USER, C_COMMAND, C_RSS, C_ANON, C_THP, C_COVER,
+/* Columns meaningless for --by groups. */
+static bool per_process(int c)
+{
+	return c == C_PID || c == C_THP_STATE;
+}
+
+static const int default_cols[] = { C_PID, C_USER, C_COMMAND, C_RSS, C_ANON, C_THP, C_COVER,
 					  C_SHMEM_PMD, C_FILE_PMD, C_HUGETLB, C_THP_STATE };
-static const enum col default_by_cols[] = { C_COMMAND, C_PROCS, C_RSS, C_ANON, C_THP, C_COVER,
+static const int default_by_cols[] = { C_COMMAND, C_PROCS, C_RSS, C_ANON, C_THP, C_COVER,
 					     C_SHMEM_PMD, C_FILE_PMD, C_HUGETLB };
 
 enum by { BY_NONE, BY_COMM, BY_USER, BY_CGROUP };
@@ -72,11 +74,12 @@ struct row {
 };
 
 struct opts {
-	enum col cols[NCOLS * 2];
+	int cols[NCOLS * 2];
 	int ncols;
 	enum col sort;
 	long limit;
-	bool all, totals, bytes, cmdline, noheadings, folios, by_size, json;
+	struct out_fmt fmt;
+	bool all, totals, cmdline, folios, by_size;
 	enum by by;
 	pid_t *pids;
 	int npids;
@@ -121,9 +124,8 @@ static void usage(void)
 	     "second counts the processes read on standard error (a terminal).\n"
 	     "\n"
 	     "Options:\n"
-	     "  -o, --output LIST   columns to show, comma-separated (see below)\n"
 	     "  -s, --sort COL      sort by COL (default THP; sizes descending)\n"
-	     "  -n, --limit N       show at most N rows\n"
+	     "      --limit N       show at most N rows\n"
 	     "  -a, --all           include processes without huge pages\n"
 	     "      --totals        add a total row (over every matching process)\n"
 	     "  -w, --cmdline       show and match the full command line instead of the name\n"
@@ -136,45 +138,8 @@ static void usage(void)
 	     "      --folios        the real mapping of every page from pagemap (root): also\n"
 	     "                      lists processes holding only mTHP, adds PMD, MTHP and PTE_*\n"
 	     "      --by-size       with --folios, one column per enabled THP size (whole\n"
-	     "                      folios of that size, PTE- or PMD-mapped)\n"
-	     "  -b, --bytes         print sizes in bytes\n"
-	     "      --noheadings    do not print the header line\n"
-	     "  -J, --json          one JSON document (sizes in bytes)\n"
-	     "  -h, --help          show this help\n"
-	     "\n"
-	     "Columns:");
-	for (int i = 0; i < NCOLS; i++)
-		printf("  %-10s %s\n", cols[i].name, cols[i].help);
-}
-
-static int find_col(const char *name, size_t len)
-{
-	for (int i = 0; i < NCOLS; i++)
-		if (strlen(cols[i].name) == len && strncasecmp(cols[i].name, name, len) == 0)
-			return i;
-	return -1;
-}
-
-/* Parses -o LIST into O. Returns 0, or 2 after a message. */
-static int parse_cols(struct opts *o, const char *list)
-{
-	o->ncols = 0;
-	for (const char *p = list; *p;) {
-		size_t len = strcspn(p, ",");
-		int c = find_col(p, len);
-		if (c < 0) {
-			thp_err("ps: unknown column '%.*s'", (int)len, p);
-			return 2;
-		}
-		if (o->ncols < (int)(sizeof(o->cols) / sizeof(o->cols[0])))
-			o->cols[o->ncols++] = (enum col)c;
-		p += len + (p[len] == ',');
-	}
-	if (!o->ncols) {
-		thp_err("ps: no columns in '%s'", list);
-		return 2;
-	}
-	return 0;
+	     "                      folios of that size, PTE- or PMD-mapped)");
+	out_fmt_help(cols, NCOLS);
 }
 
 /* Adds the comma-separated process ids of LIST to O. Returns 0, or prints
@@ -229,7 +194,7 @@ static uint64_t huge_total(const struct thp_rollup *r)
 
 static bool need_cgroup(const struct opts *o)
 {
-	if (o->cgroup || o->by == BY_CGROUP || o->json)
+	if (o->cgroup || o->by == BY_CGROUP || o->fmt.json)
 		return true;
 	for (int i = 0; i < o->ncols; i++)
 		if (o->cols[i] == C_CGROUP)
@@ -393,7 +358,7 @@ static int cmp_rows(const void *a, const void *b)
 	char bx[128], by[128];
 	int d = 0;
 
-	if (cols[sort_col].kind == K_TEXT) {
+	if (cols[sort_col].kind == OUT_TEXT) {
 		d = strcmp(row_text(x, sort_col, sort_scan, bx, sizeof(bx)),
 			   row_text(y, sort_col, sort_scan, by, sizeof(by)));
 	} else {
@@ -479,28 +444,6 @@ static void totals(const struct scan *sc, struct row *t, struct thp_folio_stats 
 	}
 }
 
-static const char *cell(struct scan *sc, const struct row *r, enum col c, bool total, char *buf,
-			size_t cap)
-{
-	if (total) {
-		if (c == C_COMMAND || (c == C_CGROUP && sc->o->by == BY_CGROUP) ||
-		    (c == C_USER && sc->o->by == BY_USER))
-			return "total";
-		if (cols[c].kind == K_TEXT || c == C_PID)
-			return "";
-	}
-	if (sc->o->by != BY_NONE && c == C_COMMAND)
-		return r->cmd;
-	if (c == C_PTE && !r->npte)
-		return "-"; /* the kernel does not show VmPTE */
-	switch (cols[c].kind) {
-	case K_SIZE: return out_size(buf, cap, row_num(r, c), sc->o->bytes);
-	case K_COUNT: snprintf(buf, cap, "%" PRIu64, row_num(r, c)); return buf;
-	case K_PCT: return out_pct(buf, cap, r->r.anon_huge, r->r.anon);
-	default: return row_text(r, c, sc, buf, cap);
-	}
-}
-
 /* Value of folio column I of row R: the summary columns, then --by-size. */
 static uint64_t folio_value(const struct scan *sc, const struct row *r, int i)
 {
@@ -508,45 +451,73 @@ static uint64_t folio_value(const struct scan *sc, const struct row *r, int i)
 				  : thp_folio_order_bytes(r->f, sc->size_order[i - OUT_FOLIO_COLS]);
 }
 
+/* Adds row R (the total row when TOTAL) to T: a cell for every column, and
+ * NF folio columns after them. */
+static void put_row(struct scan *sc, struct out_table *t, const struct row *r, bool total, int nf)
+{
+	enum by by = sc->o->by;
+	char buf[256];
+
+	out_table_line(t);
+	for (int c = 0; c < NCOLS; c++) {
+		if (total && (c == C_COMMAND || (c == C_CGROUP && by == BY_CGROUP) || (c == C_USER && by == BY_USER)))
+			out_cell(t, c, "total", NULL);
+		else if (total && (cols[c].kind == OUT_TEXT || c == C_PID))
+			out_cell(t, c, "", NULL);
+		else if (c == C_PTE && !r->npte)
+			out_cell(t, c, "-", NULL); /* the kernel does not show VmPTE */
+		else if (c == C_COVER)
+			out_cell_pct(t, c, r->r.anon_huge, r->r.anon);
+		else if (cols[c].kind == OUT_TEXT) {
+			const char *text = row_text(r, c, sc, buf, sizeof(buf));
+			out_cell_str(t, c, text);
+			if (c == C_THP_STATE && strncmp(text, "off", 3) == 0)
+				out_table_color(t, c, OUT_HUE_OFF);
+		} else
+			out_cell_u64(t, c, row_num(r, c));
+	}
+	for (int i = 0; i < nf; i++) {
+		if (r->f)
+			out_cell_u64(t, NCOLS + i, folio_value(sc, r, i));
+		else
+			out_cell(t, NCOLS + i, "-", NULL);
+	}
+}
+
 #define MAXCOLS (NCOLS * 2 + OUT_FOLIO_COLS + SIZES_MAX)
 
-static void print_table(struct scan *sc, size_t shown, const struct row *total)
+/* The rows SHOWN and TOTAL (NULL: none) as a table of the chosen columns and
+ * NF folio columns: printed, or with JSON, the array of its rows. */
+static struct json_object *put_table(struct scan *sc, size_t shown, const struct row *total, int nf)
 {
 	struct opts *o = sc->o;
-	const char *hdr[MAXCOLS];
-	int n = o->ncols, nf = o->folios ? OUT_FOLIO_COLS + sc->nsizes : 0;
+	struct out_col all[NCOLS + OUT_FOLIO_COLS + SIZES_MAX];
+	char names[SIZES_MAX][32];
+	int sel[MAXCOLS], n = o->ncols;
 	struct out_table *t;
-	char buf[MAXCOLS][256];
-	const char *v[MAXCOLS];
 
-	for (int i = 0; i < n; i++)
-		hdr[i] = o->by != BY_NONE && o->cols[i] == C_COMMAND
-				 ? (o->by == BY_USER ? "USER" : o->by == BY_CGROUP ? "CGROUP" : "COMMAND")
-				 : cols[o->cols[i]].name;
+	memcpy(all, cols, sizeof(cols));
+	if (o->by != BY_NONE)
+		all[C_COMMAND].name = o->by == BY_USER ? "USER" : o->by == BY_CGROUP ? "CGROUP" : "COMMAND";
+	if (o->by != BY_NONE)
+		all[C_COMMAND].key = "key"; /* as in the groups of -J */
+	memcpy(sel, o->cols, sizeof(sel[0]) * (size_t)n);
+	for (int i = 0; i < nf && i < OUT_FOLIO_COLS; i++)
+		all[NCOLS + i] = out_folio_cols[i];
+	for (int z = 0; z + OUT_FOLIO_COLS < nf; z++)
+		all[NCOLS + OUT_FOLIO_COLS + z] = (struct out_col){
+			out_size_spec(names[z], sizeof(names[z]), sc->size_bytes[z]), "", OUT_SIZE, 0, "" };
 	for (int i = 0; i < nf; i++)
-		hdr[n + i] = i < OUT_FOLIO_COLS ? out_folio_col_name(i)
-			     : out_size_spec(buf[n + i], sizeof(buf[n + i]), sc->size_bytes[i - OUT_FOLIO_COLS]);
-	t = out_table_new(n + nf, hdr, o->noheadings);
-	for (int i = 0; i < n; i++)
-		if (cols[o->cols[i]].kind != K_TEXT)
-			out_table_right(t, i);
-	for (int i = 0; i < nf; i++)
-		out_table_right(t, n + i);
-	for (size_t k = 0; k <= shown; k++) {
-		const struct row *r = k < shown ? &sc->rows[k] : total;
-		if (!r)
-			break;
-		for (int i = 0; i < n; i++)
-			v[i] = cell(sc, r, o->cols[i], r == total, buf[i], sizeof(buf[i]));
-		for (int i = 0; i < nf; i++)
-			v[n + i] = r->f ? out_size(buf[n + i], sizeof(buf[n + i]), folio_value(sc, r, i), o->bytes)
-						 : "-";
-		out_table_row(t, v);
-		for (int i = 0; i < n; i++)
-			if (o->cols[i] == C_THP_STATE && strncmp(v[i], "off", 3) == 0)
-				out_table_color(t, i, OUT_HUE_OFF);
-	}
+		sel[n + i] = NCOLS + i;
+	t = out_table_cols(all, sel, n + nf, &o->fmt);
+	for (size_t k = 0; k < shown; k++)
+		put_row(sc, t, &sc->rows[k], false, nf);
+	if (total)
+		put_row(sc, t, total, true, nf);
+	if (o->fmt.json)
+		return out_table_json(t);
 	out_table_print(t, 0);
+	return NULL;
 }
 
 static struct json_object *row_json(struct scan *sc, const struct row *r, bool group)
@@ -586,23 +557,45 @@ static struct json_object *row_json(struct scan *sc, const struct row *r, bool g
 	return j;
 }
 
+/* The rows of -J -o: the chosen keys only; the total, when there is one, is
+ * the last, taken out into *TOTAL. */
+static struct json_object *chosen_json(struct scan *sc, size_t shown, const struct row *total,
+				       struct json_object **tot)
+{
+	struct json_object *arr = put_table(sc, shown, total, 0);
+	size_t n = json_object_array_length(arr);
+
+	*tot = NULL;
+	if (total && n) {
+		*tot = json_object_get(json_object_array_get_idx(arr, n - 1));
+		json_object_array_del_idx(arr, n - 1, 1);
+	}
+	return arr;
+}
+
 static void print_json(struct scan *sc, size_t shown, const struct row *total)
 {
-	struct json_object *top = json_object_new_object(), *arr = json_object_new_array();
+	struct json_object *top = json_object_new_object(), *arr = json_object_new_array(), *tot = NULL;
 	bool group = sc->o->by != BY_NONE;
 	static const char *const by_names[] = { NULL, "comm", "user", "cgroup" };
 
 	json_object_object_add(top, "schema", json_object_new_string("thp-ps/1"));
 	if (group)
 		json_object_object_add(top, "by", json_object_new_string(by_names[sc->o->by]));
-	for (size_t i = 0; i < shown; i++)
-		json_object_array_add(arr, row_json(sc, &sc->rows[i], group));
-	json_object_object_add(top, group ? "groups" : "processes", arr);
-	if (total) {
-		struct json_object *t = row_json(sc, total, true);
-		json_object_object_del(t, "key");
-		json_object_object_add(top, "totals", t);
+	if (sc->o->fmt.list) {
+		json_object_put(arr);
+		arr = chosen_json(sc, shown, total, &tot);
+	} else {
+		for (size_t i = 0; i < shown; i++)
+			json_object_array_add(arr, row_json(sc, &sc->rows[i], group));
+		if (total) {
+			tot = row_json(sc, total, true);
+			json_object_object_del(tot, "key");
+		}
 	}
+	json_object_object_add(top, group ? "groups" : "processes", arr);
+	if (tot)
+		json_object_object_add(top, "totals", tot);
 	json_object_object_add(top, "unreadable", json_object_new_int(sc->unreadable.n));
 	out_json_print(top);
 }
@@ -633,33 +626,32 @@ static bool cgroup_known(const struct thp_root *root, const char *path)
 /* Parses the options into O. Returns -1 to go on, or the exit status. */
 static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv)
 {
-	enum { O_TOTALS = 256, O_CGROUP, O_MIN, O_BY, O_FOLIOS, O_BY_SIZE, O_NOHEAD };
+	enum { O_TOTALS = 256, O_CGROUP, O_MIN, O_BY, O_FOLIOS, O_BY_SIZE, O_LIMIT };
 	static const struct option lo[] = {
-		{ "output", required_argument, NULL, 'o' }, { "sort", required_argument, NULL, 's' },
-		{ "limit", required_argument, NULL, 'n' },  { "all", no_argument, NULL, 'a' },
+		OUT_FMT_LONGOPTS, { "sort", required_argument, NULL, 's' },
+		{ "limit", required_argument, NULL, O_LIMIT },  { "all", no_argument, NULL, 'a' },
 		{ "totals", no_argument, NULL, O_TOTALS },  { "cmdline", no_argument, NULL, 'w' },
 		{ "pid", required_argument, NULL, 'p' },    { "user", required_argument, NULL, 'u' },
 		{ "command", required_argument, NULL, 'c' }, { "cgroup", required_argument, NULL, O_CGROUP },
 		{ "min", required_argument, NULL, O_MIN },  { "by", required_argument, NULL, O_BY },
 		{ "folios", no_argument, NULL, O_FOLIOS },  { "by-size", no_argument, NULL, O_BY_SIZE },
-		{ "bytes", no_argument, NULL, 'b' },
-		{ "noheadings", no_argument, NULL, O_NOHEAD }, { "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
 	};
-	const char *colarg = NULL, *sortarg = NULL;
+	const char *sortarg = NULL;
 	struct thp_users users;
 	int c, rc;
 
 	thp_users_init(&users, &ctx->root);
 	o->limit = -1;
 	o->sort = C_THP;
-	o->json = ctx->json;
+	o->fmt.json = ctx->json;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+o:s:n:awp:u:c:bJh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+" OUT_FMT_SHORTOPTS "s:awp:u:c:h", lo, NULL)) != -1) {
+		if (out_fmt_opt(&o->fmt, c, optarg))
+			continue;
 		switch (c) {
-		case 'o': colarg = optarg; break;
 		case 's': sortarg = optarg; break;
-		case 'n': {
+		case O_LIMIT: {
 			int n;
 			if (!thp_opt_int("ps", "--limit", optarg, 0, INT32_MAX, &n))
 				return 2;
@@ -707,9 +699,6 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 			break;
 		case O_FOLIOS: o->folios = true; break;
 		case O_BY_SIZE: o->by_size = o->folios = true; break;
-		case 'b': o->bytes = true; break;
-		case O_NOHEAD: o->noheadings = true; break;
-		case 'J': o->json = true; break;
 		case 'h': usage(); return 0;
 		default: return thp_usage_error("ps");
 		}
@@ -723,24 +712,25 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 			o->cgroup);
 		return 1;
 	}
-	if (colarg) {
-		if ((rc = parse_cols(o, colarg)))
-			return rc;
-	} else {
-		const enum col *d = o->by ? default_by_cols : default_cols;
-		o->ncols = o->by ? (int)(sizeof(default_by_cols) / sizeof(d[0]))
-				 : (int)(sizeof(default_cols) / sizeof(d[0]));
-		memcpy(o->cols, d, sizeof(d[0]) * (size_t)o->ncols);
-	}
+	o->ncols = o->by ? out_cols_select("ps", cols, NCOLS, &o->fmt, default_by_cols,
+					   (int)(sizeof(default_by_cols) / sizeof(default_by_cols[0])),
+					   o->cols, NCOLS * 2)
+			 : out_cols_select("ps", cols, NCOLS, &o->fmt, default_cols,
+					   (int)(sizeof(default_cols) / sizeof(default_cols[0])), o->cols,
+					   NCOLS * 2);
+	if (o->ncols < 0)
+		return 2;
 	for (int i = 0; o->by && i < o->ncols; i++)
-		if (cols[o->cols[i]].per_process) {
+		if (per_process(o->cols[i])) {
 			thp_err("ps: column '%s' is per process and cannot be used with --by",
 				cols[o->cols[i]].name);
 			return 2;
 		}
 	if (sortarg) {
-		int s = find_col(sortarg, strlen(sortarg));
-		if (s < 0 || (o->by && cols[s].per_process)) {
+		int s = -1;
+		for (int i = 0; i < NCOLS && s < 0; i++)
+			s = strcasecmp(cols[i].name, sortarg) ? -1 : i;
+		if (s < 0 || (o->by && per_process(s))) {
 			thp_err("ps: cannot sort by '%s'", sortarg);
 			return 2;
 		}
@@ -867,13 +857,13 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	shown = o.limit >= 0 && (size_t)o.limit < sc.n ? (size_t)o.limit : sc.n;
 	if (o.totals)
 		totals(&sc, &total, &total_f);
-	if (o.json)
+	if (o.fmt.json)
 		print_json(&sc, shown, o.totals ? &total : NULL);
 	else if (sc.n == 0 && !o.all)
 		puts("no process holds huge pages (--all lists every process)");
 	else
-		print_table(&sc, shown, o.totals ? &total : NULL);
-	if (!o.json && !o.folios && *mthp_enabled(sc.host, mthp, sizeof(mthp)))
+		put_table(&sc, shown, o.totals ? &total : NULL, o.folios ? OUT_FOLIO_COLS + sc.nsizes : 0);
+	if (!o.fmt.json && !o.folios && *mthp_enabled(sc.host, mthp, sizeof(mthp)))
 		printf("mTHP is enabled (%s): smaps shows only PMD mappings, so THP above leaves out mTHP; "
 		       "'thp ps --folios' (root) shows it.\n", mthp);
 	rc = 0;

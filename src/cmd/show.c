@@ -423,7 +423,7 @@ static void print_text(const struct show *s, const struct thp_pstatus *st, const
 	const char *h[11 + OUT_FOLIO_COLS];
 	memcpy(h, heads, sizeof(heads));
 	for (int i = 0; i < nf; i++)
-		h[nbase - 1 + i] = out_folio_col_name(i);
+		h[nbase - 1 + i] = out_folio_cols[i].name;
 	if (nf)
 		h[nbase - 1 + nf] = "WHY";
 	t = out_table_new(nbase + nf, h, false);

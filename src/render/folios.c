@@ -4,13 +4,13 @@
 
 #include <stdio.h>
 
-static const char *const col_names[OUT_FOLIO_COLS] = { "PMD", "MTHP", "PTE_ALIGNED", "PTE_UNALIGNED",
-						       "PTE_PARTIAL" };
-
-const char *out_folio_col_name(int i)
-{
-	return col_names[i];
-}
+const struct out_col out_folio_cols[OUT_FOLIO_COLS] = {
+	{ "PMD", "pmd", OUT_SIZE, 0, "THP mapped by a PMD" },
+	{ "MTHP", "mthp", OUT_SIZE, 0, "every page of a PTE-mapped large folio" },
+	{ "PTE_ALIGNED", "pte_aligned", OUT_SIZE, 0, "whole large folios mapped by PTEs, aligned" },
+	{ "PTE_UNALIGNED", "pte_unaligned", OUT_SIZE, 0, "whole large folios mapped by PTEs, unaligned" },
+	{ "PTE_PARTIAL", "pte_partial", OUT_SIZE, 0, "large folios mapped in part" },
+};
 
 uint64_t out_folio_col_value(const struct thp_folio_stats *s, int i)
 {

@@ -3,6 +3,7 @@
 #ifndef THP_RENDER_H
 #define THP_RENDER_H
 
+#include <getopt.h>
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,8 +42,80 @@ struct out_table *out_table_new(int ncols, const char *const *headers, bool nohe
 void out_table_row(struct out_table *t, const char *const *values);
 /* Marks column COL right-aligned (numbers). */
 void out_table_right(struct out_table *t, int col);
-/* Prints the table with every line indented by INDENT spaces, then frees it. */
+/* Prints the table with every line indented by INDENT spaces, then frees it.
+ * A table of out_table_cols() in JSON prints nothing (see out_table_json). */
 void out_table_print(struct out_table *t, int indent);
+
+/* What a column holds: its JSON type, and how its text is aligned (text to
+ * the left, every other kind to the right). */
+enum out_kind {
+	OUT_TEXT,  /* a string */
+	OUT_SIZE,  /* bytes: human in text ("2 MiB"), exact with --bytes and in JSON */
+	OUT_COUNT, /* a whole number */
+	OUT_PCT,   /* a percentage: "19.0%" in text, 19.0 in JSON */
+	OUT_BOOL,  /* yes/no in text, true/false in JSON */
+	OUT_NUM,   /* any other number (durations, ratios) */
+};
+
+/* How a text column may be made narrower on a terminal: cut with an ellipsis
+ * (OUT_TRUNC), or wrapped onto more lines (OUT_WRAP). */
+enum { OUT_TRUNC = 1, OUT_WRAP = 2 };
+
+/* One column of a table command, as lsblk's colinfo: the one declaration its
+ * header, -o name, JSON key and type, alignment, fitting and --help line come
+ * from. */
+struct out_col {
+	const char *name; /* the header, and the -o name (any case) */
+	const char *key;  /* the JSON key */
+	enum out_kind kind;
+	unsigned flags; /* OUT_TRUNC, OUT_WRAP */
+	const char *help;
+};
+
+/* The output options every table command takes: -o LIST, -n, -r, -J, -b,
+ * --notruncate. */
+struct out_fmt {
+	const char *list; /* -o LIST; NULL: the command's default columns */
+	bool noheadings, raw, json, bytes, notrunc;
+};
+enum { OUT_OPT_NOTRUNC = 0x180 };
+#define OUT_FMT_SHORTOPTS "o:nrJb"
+#define OUT_FMT_LONGOPTS                                                                     \
+	{ "output", required_argument, NULL, 'o' }, { "noheadings", no_argument, NULL, 'n' }, \
+	{ "raw", no_argument, NULL, 'r' }, { "json", no_argument, NULL, 'J' },                \
+	{ "bytes", no_argument, NULL, 'b' }, { "notruncate", no_argument, NULL, OUT_OPT_NOTRUNC }
+/* Takes option C (with ARG) of OUT_FMT_LONGOPTS into F; false when C is not one. */
+bool out_fmt_opt(struct out_fmt *f, int c, const char *arg);
+/* Prints the usage lines of those options, and then "Columns:" with the name
+ * and help line of each of the N columns COLS. */
+void out_fmt_help(const struct out_col *cols, int n);
+
+/* Selects the columns of F->list (comma-separated names of COLS, any case)
+ * into SEL (at most CAP); without a list, the NDEF columns DEF. Returns the
+ * number selected, or -1 after "thp: CMD: unknown column 'X'" and the valid
+ * names (the command then exits 2). */
+int out_cols_select(const char *cmd, const struct out_col *cols, int n, const struct out_fmt *f,
+		    const int *def, int ndef, int *sel, int cap);
+
+/* A table of the NSEL columns SEL of COLS, printed as F says: text (fitted
+ * to a terminal), raw or the rows of a JSON array. Fill a row with
+ * out_table_line() and then one out_cell*() per column of COLS (those not
+ * selected are ignored). */
+struct out_table *out_table_cols(const struct out_col *cols, const int *sel, int nsel,
+				 const struct out_fmt *f);
+void out_table_line(struct out_table *t);
+/* Cell COL of the current row: TEXT as shown (NULL: empty) and VAL in JSON
+ * (NULL: null; taken over). */
+void out_cell(struct out_table *t, int col, const char *text, struct json_object *val);
+/* V as the column's kind shows it: a size, a count ("2631"), a bool. */
+void out_cell_u64(struct out_table *t, int col, uint64_t v);
+/* A string, shown escaped; NULL: empty and null. */
+void out_cell_str(struct out_table *t, int col, const char *s);
+/* PART of WHOLE in percent ("-" and null when WHOLE is 0). */
+void out_cell_pct(struct out_table *t, int col, uint64_t part, uint64_t whole);
+/* The rows as a JSON array (one object per row, the selected keys in order);
+ * frees T. */
+struct json_object *out_table_json(struct out_table *t);
 
 /* Prints OBJ as one pretty JSON document followed by a newline, and releases it. */
 int out_json_print(struct json_object *obj);
@@ -77,7 +150,7 @@ void out_json_thp_state(struct json_object *o, const struct thp_pstatus *s,
 /* Summary columns of folio mapping: PMD, MTHP (every PTE-mapped large folio
  * page), PTE_ALIGNED, PTE_UNALIGNED, PTE_PARTIAL. */
 #define OUT_FOLIO_COLS 5
-const char *out_folio_col_name(int i);
+extern const struct out_col out_folio_cols[OUT_FOLIO_COLS];
 uint64_t out_folio_col_value(const struct thp_folio_stats *s, int i);
 
 /* Calls FN for each counter of S named as tools/mm/thpmaps names it

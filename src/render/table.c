@@ -1,20 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* table.c - aligned text tables through libsmartcols */
+/* table.c - aligned text tables through libsmartcols; the tables of column
+ * descriptors print as text, fitted to a terminal, raw or JSON */
 #include "escape.h"
 #include "render.h"
 #include "term.h"
 
+#include <inttypes.h>
+#include <langinfo.h>
 #include <libsmartcols.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 struct out_table {
 	struct libscols_table *tb;
 	int ncols;
+	/* a table of out_table_cols() */
+	const struct out_col *cols; /* NULL for out_table_new() */
+	int *sel, *pos;             /* SEL[ncols]; POS[npos]: column position of a descriptor, or -1 */
+	int npos;
+	struct out_fmt fmt;
+	struct libscols_line *ln;
+	struct json_object **vals; /* the current row, in JSON */
+	struct json_object *rows;  /* JSON: every row so far */
 };
 
-struct out_table *out_table_new(int ncols, const char *const *headers, bool noheadings)
+/* A libsmartcols table of NCOLS columns with HEADERS (NULL: none). */
+static struct out_table *table_new(int ncols, const char *const *headers, bool noheadings, bool raw)
 {
 	struct out_table *t = calloc(1, sizeof(*t));
 
@@ -29,17 +45,38 @@ struct out_table *out_table_new(int ncols, const char *const *headers, bool nohe
 	scols_table_enable_noheadings(t->tb, noheadings);
 	/* cells are escaped by out_escape(), the same way as every other output */
 	scols_table_enable_noencoding(t->tb, 1);
-	scols_table_set_column_separator(t->tb, "  ");
+	/* the width is fitted here, never by libsmartcols (nor cut when piped) */
+	scols_table_set_termforce(t->tb, SCOLS_TERMFORCE_NEVER);
+	if (raw)
+		scols_table_enable_raw(t->tb, 1);
+	else
+		scols_table_set_column_separator(t->tb, "  ");
 	for (int i = 0; i < ncols; i++)
 		scols_table_new_column(t->tb, headers ? headers[i] : "", 0, 0);
 	return t;
+}
+
+struct out_table *out_table_new(int ncols, const char *const *headers, bool noheadings)
+{
+	return table_new(ncols, headers, noheadings, false);
 }
 
 void out_table_right(struct out_table *t, int col)
 {
 	struct libscols_column *c = scols_table_get_column(t->tb, (size_t)col);
 	if (c)
-		scols_column_set_flags(c, SCOLS_FL_RIGHT);
+		scols_column_set_flags(c, scols_column_get_flags(c) | SCOLS_FL_RIGHT);
+}
+
+/* Sets cell I of line LN to V escaped for a terminal. */
+static void set_cell(struct libscols_line *ln, int i, const char *v)
+{
+	char *e;
+
+	v = v ? v : "";
+	e = out_esc_dup(v, strlen(v), OUT_ESC_TEXT);
+	if (!e || scols_line_refer_data(ln, (size_t)i, e))
+		free(e);
 }
 
 void out_table_row(struct out_table *t, const char *const *values)
@@ -48,18 +85,279 @@ void out_table_row(struct out_table *t, const char *const *values)
 
 	if (!ln)
 		return;
-	for (int i = 0; i < t->ncols; i++) {
-		const char *v = values[i] ? values[i] : "";
-		char *e = out_esc_dup(v, strlen(v), OUT_ESC_TEXT);
-		if (!e || scols_line_refer_data(ln, (size_t)i, e))
-			free(e);
+	for (int i = 0; i < t->ncols; i++)
+		set_cell(ln, i, values[i]);
+}
+
+struct out_table *out_table_cols(const struct out_col *cols, const int *sel, int nsel,
+				 const struct out_fmt *f)
+{
+	const char *hdr[nsel > 0 ? nsel : 1];
+
+	hdr[0] = "";
+	struct out_table *t;
+
+	for (int i = 0; i < nsel; i++)
+		hdr[i] = cols[sel[i]].name;
+	t = table_new(nsel, hdr, f->noheadings, f->raw);
+	if (!t)
+		return NULL;
+	t->cols = cols;
+	t->fmt = *f;
+	for (int i = 0; i < nsel; i++)
+		if (sel[i] + 1 > t->npos)
+			t->npos = sel[i] + 1;
+	t->sel = calloc((size_t)nsel + 1, sizeof(*t->sel));
+	t->pos = calloc((size_t)t->npos + 1, sizeof(*t->pos));
+	t->vals = calloc((size_t)nsel + 1, sizeof(struct json_object *));
+	t->rows = f->json ? json_object_new_array() : NULL;
+	if (!t->sel || !t->pos || !t->vals) {
+		out_table_print(t, 0);
+		return NULL;
 	}
+	for (int p = 0; p < t->npos; p++)
+		t->pos[p] = -1;
+	for (int i = 0; i < nsel; i++) {
+		t->sel[i] = sel[i];
+		if (t->pos[sel[i]] < 0)
+			t->pos[sel[i]] = i;
+		if (cols[sel[i]].kind != OUT_TEXT)
+			out_table_right(t, i);
+	}
+	return t;
+}
+
+/* Ends the current row of a JSON table: its object, keys in column order. */
+static void json_flush(struct out_table *t)
+{
+	struct json_object *o;
+
+	if (!t->rows || !t->ln)
+		return;
+	o = json_object_new_object();
+	for (int i = 0; i < t->ncols; i++) {
+		json_object_object_add(o, t->cols[t->sel[i]].key, t->vals[i]);
+		t->vals[i] = NULL;
+	}
+	json_object_array_add(t->rows, o);
+}
+
+void out_table_line(struct out_table *t)
+{
+	if (!t)
+		return;
+	json_flush(t);
+	t->ln = scols_table_new_line(t->tb, NULL);
+}
+
+void out_cell(struct out_table *t, int col, const char *text, struct json_object *val)
+{
+	int i = t && t->ln && col >= 0 && col < t->npos ? t->pos[col] : -1;
+
+	if (i < 0) {
+		json_object_put(val);
+		return;
+	}
+	if (t->rows) {
+		json_object_put(t->vals[i]);
+		t->vals[i] = val;
+	} else {
+		json_object_put(val);
+		set_cell(t->ln, i, text);
+	}
+	/* a column selected twice shows the same value */
+	for (int k = i + 1; k < t->ncols; k++)
+		if (t->sel[k] == col && !t->rows)
+			set_cell(t->ln, k, text);
+}
+
+void out_cell_u64(struct out_table *t, int col, uint64_t v)
+{
+	char buf[32];
+	enum out_kind k = t && col < t->npos && t->pos[col] >= 0 ? t->cols[col].kind : OUT_COUNT;
+
+	if (k == OUT_SIZE)
+		out_cell(t, col, out_size(buf, sizeof(buf), v, t->fmt.bytes), out_json_u64(v));
+	else if (k == OUT_BOOL)
+		out_cell(t, col, v ? "yes" : "no", json_object_new_boolean(v != 0));
+	else
+		out_cell(t, col, (snprintf(buf, sizeof(buf), "%" PRIu64, v), buf), out_json_u64(v));
+}
+
+void out_cell_str(struct out_table *t, int col, const char *s)
+{
+	out_cell(t, col, s, s ? json_object_new_string(s) : NULL);
+}
+
+void out_cell_pct(struct out_table *t, int col, uint64_t part, uint64_t whole)
+{
+	char buf[32];
+
+	out_cell(t, col, out_pct(buf, sizeof(buf), part, whole),
+		 whole ? out_json_num(100.0 * (double)part / (double)whole, 1) : NULL);
+}
+
+static void table_free(struct out_table *t);
+
+struct json_object *out_table_json(struct out_table *t)
+{
+	struct json_object *rows;
+
+	if (!t)
+		return NULL;
+	json_flush(t);
+	rows = t->rows;
+	t->rows = NULL;
+	table_free(t);
+	return rows;
+}
+
+/* The width of the terminal on standard output; 0 when it is none. */
+static int term_width(void)
+{
+	struct winsize ws;
+
+	if (!isatty(STDOUT_FILENO) || ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) || !ws.ws_col)
+		return 0;
+	return ws.ws_col;
+}
+
+/* Cell I of line LN, as stored (escaped). */
+static const char *cell_text(struct libscols_line *ln, int i)
+{
+	const char *s = scols_cell_get_data(scols_line_get_cell(ln, (size_t)i));
+	return s ? s : "";
+}
+
+/* Fills W with the widest cell (and header) of every column of T. */
+static void natural_widths(struct out_table *t, size_t *w)
+{
+	struct libscols_iter *it = scols_new_iter(SCOLS_ITER_FORWARD);
+	struct libscols_line *ln;
+
+	for (int i = 0; i < t->ncols; i++)
+		w[i] = t->fmt.noheadings ? 0 : strlen(t->cols[t->sel[i]].name);
+	while (it && scols_table_next_line(t->tb, it, &ln) == 0)
+		for (int i = 0; i < t->ncols; i++) {
+			size_t n = strlen(cell_text(ln, i));
+			w[i] = n > w[i] ? n : w[i];
+		}
+	scols_free_iter(it);
+}
+
+/* S cut to WIDTH columns: the end replaced by ELLIPSIS (of EW columns), or
+ * wrapped at spaces onto lines of WIDTH (WRAP). Malloc'd; NULL when out of memory. */
+static char *fit_cell(const char *s, size_t width, bool wrap, const char *ellipsis, size_t ew)
+{
+	size_t n = strlen(s);
+	char *r;
+
+	if (n <= width)
+		return strdup(s);
+	if (!wrap) {
+		size_t keep = width > ew ? width - ew : 0;
+		r = malloc(keep + strlen(ellipsis) + 1);
+		if (r)
+			sprintf(r, "%.*s%s", (int)keep, s, ellipsis);
+		return r;
+	}
+	r = malloc(n * 2 + 1);
+	for (size_t o = 0, col = 0; r;) {
+		size_t word = strcspn(s, " ");
+		if (col && col + 1 + word > width) {
+			r[o++] = '\n';
+			col = 0;
+		} else if (col) {
+			r[o++] = ' ';
+			col++;
+		}
+		for (size_t k = 0; k < word; k++, col++) {
+			if (col == width) {
+				r[o++] = '\n';
+				col = 0;
+			}
+			r[o++] = s[k];
+		}
+		s += word;
+		if (!*s) {
+			r[o] = '\0';
+			break;
+		}
+		s++;
+	}
+	return r;
+}
+
+/* Narrows the OUT_TRUNC and OUT_WRAP columns of T, widest first, until its
+ * lines take at most WIDTH columns (or those are as narrow as their header). */
+static void fit(struct out_table *t, int width, const char *ellipsis, size_t ew)
+{
+	size_t w[t->ncols > 0 ? t->ncols : 1], nat[t->ncols > 0 ? t->ncols : 1], total = 0;
+	struct libscols_iter *it;
+	struct libscols_line *ln;
+
+	natural_widths(t, w);
+	memcpy(nat, w, sizeof(nat));
+	for (int i = 0; i < t->ncols; i++)
+		total += w[i] + (i ? 2 : 0);
+	while (total > (size_t)width) {
+		int widest = -1;
+		for (int i = 0; i < t->ncols; i++) {
+			const struct out_col *c = &t->cols[t->sel[i]];
+			size_t min = strlen(c->name) > ew + 1 ? strlen(c->name) : ew + 1;
+			if ((c->flags & (OUT_TRUNC | OUT_WRAP)) && w[i] > min && (widest < 0 || w[i] > w[widest]))
+				widest = i;
+		}
+		if (widest < 0)
+			break;
+		w[widest]--;
+		total--;
+	}
+	it = scols_new_iter(SCOLS_ITER_FORWARD);
+	while (it && scols_table_next_line(t->tb, it, &ln) == 0)
+		for (int i = 0; i < t->ncols; i++) {
+			bool wrap = t->cols[t->sel[i]].flags & OUT_WRAP;
+			char *s;
+			if (w[i] == nat[i] || !(s = fit_cell(cell_text(ln, i), w[i], wrap, ellipsis, ew)))
+				continue;
+			if (scols_line_refer_data(ln, (size_t)i, s))
+				free(s);
+		}
+	scols_free_iter(it);
+	for (int i = 0; i < t->ncols; i++) {
+		struct libscols_column *c = scols_table_get_column(t->tb, (size_t)i);
+		if (w[i] == nat[i] || !(t->cols[t->sel[i]].flags & OUT_WRAP))
+			continue;
+		scols_column_set_wrapfunc(c, scols_wrapnl_chunksize, scols_wrapnl_nextchunk, NULL);
+		scols_column_set_flags(c, scols_column_get_flags(c) | SCOLS_FL_WRAP);
+	}
+}
+
+/* Fits a table of columns to the terminal on standard output, unless
+ * --notruncate, --raw or no terminal. Returns the LC_CTYPE to restore after
+ * printing (malloc'd), or NULL. */
+static char *fit_terminal(struct out_table *t, int indent)
+{
+	int width = t->cols && !t->fmt.notrunc && !t->fmt.raw ? term_width() : 0;
+	const char *cur;
+	char *saved;
+	bool utf8;
+
+	if (width <= indent || !(cur = setlocale(LC_CTYPE, NULL)) || !(saved = strdup(cur)))
+		return NULL;
+	/* libsmartcols measures the ellipsis in the user's locale */
+	setlocale(LC_CTYPE, "");
+	utf8 = !strcasecmp(nl_langinfo(CODESET), "UTF-8");
+	if (!utf8)
+		setlocale(LC_CTYPE, saved);
+	fit(t, width - indent, utf8 ? "\u2026" : "...", utf8 ? 1 : 3);
+	return saved;
 }
 
 void out_table_color(struct out_table *t, int col, enum out_hue hue)
 {
-	struct libscols_line *ln = scols_table_get_line(t->tb, scols_table_get_nlines(t->tb) - 1);
-	struct libscols_cell *c = ln ? scols_line_get_cell(ln, (size_t)col) : NULL;
+	int i = t && t->ln && !t->rows && col >= 0 && col < t->npos ? t->pos[col] : -1;
+	struct libscols_cell *c = i >= 0 ? scols_line_get_cell(t->ln, (size_t)i) : NULL;
 
 	if (!c || !*out_color(hue))
 		return;
@@ -69,11 +367,14 @@ void out_table_color(struct out_table *t, int col, enum out_hue hue)
 
 void out_table_print(struct out_table *t, int indent)
 {
-	char *s = NULL;
+	char *s = NULL, *locale;
 
 	if (!t)
 		return;
-	if (scols_table_get_nlines(t->tb) && scols_print_table_to_string(t->tb, &s) == 0 && s) {
+	if (t->fmt.raw)
+		indent = 0;
+	locale = t->rows ? NULL : fit_terminal(t, indent);
+	if (!t->rows && scols_table_get_nlines(t->tb) && scols_print_table_to_string(t->tb, &s) == 0 && s) {
 		for (char *line = strtok(s, "\n"); line; line = strtok(NULL, "\n")) {
 			size_t n = strlen(line);
 			while (n && line[n - 1] == ' ')
@@ -81,7 +382,21 @@ void out_table_print(struct out_table *t, int indent)
 			printf("%*s%s\n", indent, "", line);
 		}
 	}
+	if (locale)
+		setlocale(LC_CTYPE, locale);
+	free(locale);
 	free(s);
+	table_free(t);
+}
+
+static void table_free(struct out_table *t)
+{
+	for (int i = 0; t->vals && i < t->ncols; i++)
+		json_object_put(t->vals[i]);
+	json_object_put(t->rows);
+	free(t->vals);
+	free(t->sel);
+	free(t->pos);
 	scols_unref_table(t->tb);
 	free(t);
 }

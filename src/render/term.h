@@ -24,7 +24,8 @@ const char *out_color(enum out_hue h);
 /* The sequence that ends a colour, "" when colour is off. */
 const char *out_color_end(void);
 
-/* Colours cell COL of the last row of table T with HUE (when colour is on). */
+/* Colours the cell of descriptor column COL in the current row of T (a table
+ * of out_table_cols()) with HUE, when colour is on. */
 void out_table_color(struct out_table *t, int col, enum out_hue hue);
 
 /* Columns of the terminal on standard output, at most MAX; FALLBACK when

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cols.c - the options of every table command (-o, -n, -r, -J, -b,
+ * --notruncate), and its columns chosen, listed and named from one descriptor */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../cmd/cmd.h"
+#include "render.h"
+
+bool out_fmt_opt(struct out_fmt *f, int c, const char *arg)
+{
+	switch (c) {
+	case 'o': f->list = arg; return true;
+	case 'n': f->noheadings = true; return true;
+	case 'r': f->raw = true; return true;
+	case 'J': f->json = true; return true;
+	case 'b': f->bytes = true; return true;
+	case OUT_OPT_NOTRUNC: f->notrunc = true; return true;
+	default: return false;
+	}
+}
+
+void out_fmt_help(const struct out_col *cols, int n)
+{
+	puts("  -o, --output LIST   columns to show, comma-separated (see below)\n"
+	     "  -n, --noheadings    do not print the header line\n"
+	     "  -r, --raw           one space between cells, no alignment, spaces escaped\n"
+	     "  -J, --json          one JSON document (sizes in bytes; with -o, only those keys)\n"
+	     "  -b, --bytes         print sizes in bytes\n"
+	     "      --notruncate    do not cut or wrap text to fit the terminal\n"
+	     "  -h, --help          show this help\n"
+	     "\n"
+	     "Columns:");
+	for (int i = 0; i < n; i++)
+		printf("  %-16s %s\n", cols[i].name, cols[i].help);
+}
+
+/* The descriptor of column NAME (LEN bytes, any case) in COLS, or -1. */
+static int find_col(const struct out_col *cols, int n, const char *name, size_t len)
+{
+	for (int i = 0; i < n; i++)
+		if (strlen(cols[i].name) == len && strncasecmp(cols[i].name, name, len) == 0)
+			return i;
+	return -1;
+}
+
+int out_cols_select(const char *cmd, const struct out_col *cols, int n, const struct out_fmt *f,
+		    const int *def, int ndef, int *sel, int cap)
+{
+	int k = 0;
+
+	if (!f->list) {
+		for (; k < ndef && k < cap; k++)
+			sel[k] = def[k];
+		return k;
+	}
+	for (const char *p = f->list;;) {
+		size_t len = strcspn(p, ",");
+		int c = find_col(cols, n, p, len);
+		if (c < 0) {
+			char valid[1024];
+			size_t o = 0;
+			for (int i = 0; i < n && o < sizeof(valid); i++)
+				o += (size_t)snprintf(valid + o, sizeof(valid) - o, "%s%s", i ? ", " : "", cols[i].name);
+			thp_err("%s: unknown column '%.*s' (valid: %s)", cmd, (int)len, p, valid);
+			return -1;
+		}
+		if (k < cap)
+			sel[k++] = c;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	return k;
+}
