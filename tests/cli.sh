@@ -487,6 +487,16 @@ expect "ps -o is case-insensitive" [ "$("$THP" --root $PX ps -n -o Pid | tr -d '
 expect "ps -o unknown column: exit 2, names the valid ones" [ "$(rc_err "$THP" --root $PX ps -o pid,nope | cut -d'(' -f1)" = "2|thp: ps: unknown column 'nope' " ]
 expect "ps --limit 0: no rows" [ "$("$THP" --root $PX ps -n --limit 0 | wc -l)" = 0 ]
 expect "ps --help lists the columns from the descriptor" sh -c "'$THP' ps --help | grep -qE '^  THP_STATE +on, off'"
+HX=tests/fixtures/hugetlb-numa
+expect "hugetlb: the pool table's header" [ "$("$THP" --root $HX hugetlb --no-procs | sed -n 2p | tr -s ' ')" = ' SIZE TOTAL IN_USE FREE RESERVED SURPLUS OVERCOMMIT MEMORY' ]
+expect "hugetlb -n: no header lines" [ "$("$THP" --root $HX hugetlb -n --no-procs | sed -n 2p | tr -s ' ')" = ' 2 MiB 1,030 730 300 100 6 64 2 GiB' ]
+expect "hugetlb -r -o: raw cells of those columns" [ "$("$THP" --root $HX hugetlb -r -o size,in_use,memory --no-procs | sed -n 3p)" = '2\x20MiB 730 2\x20GiB' ]
+expect "hugetlb -b: exact bytes" [ "$("$THP" --root $HX hugetlb -n -b -o memory --no-procs | sed -n 2p | tr -d ' ')" = 2160066560 ]
+expect "hugetlb -J -o: only those keys in the pools" [ "$("$THP" --root $HX hugetlb -J -o size,IN_USE | jq -c '[.pools[] | keys]')" = '[["in_use","size"],["in_use","size"]]' ]
+expect "hugetlb -J without -o: the whole pool" [ "$("$THP" --root $HX hugetlb -J | jq -c '.pools[0] | keys | length')" = 8 ]
+expect "hugetlb -o unknown column: exit 2" [ "$(rc_err "$THP" --root $HX hugetlb -o nope | cut -d'(' -f1)" = "2|thp: hugetlb: unknown column 'nope' " ]
+expect "hugetlb --dry-run still belongs to set (not -n)" [ "$(rc_err "$THP" --root $HX hugetlb --dry-run)" = "2|thp: hugetlb: --node belongs to 'set' and 'plan', --dry-run to 'set', --margin to 'plan'" ]
+expect "collapse -o unknown column: exit 2 before anything" [ "$(rc_err "$THP" collapse $$ -o nope | cut -d'(' -f1)" = "2|thp: collapse: unknown column 'nope' " ]
 # 'script' gives thp a terminal of 80 columns; the widest line is measured in
 # characters (an ellipsis is one)
 widest() { LC_ALL=C.UTF-8 wc -L | tr -d ' '; }
@@ -495,6 +505,9 @@ if command -v script > /dev/null; then
 	expect "ps -w on a terminal: wider than 80 with --notruncate" [ "$(on_tty "'$THP' --root $PX ps -w -o pid,command,cgroup,thp --notruncate" | widest)" -gt 80 ]
 	expect "ps -w on an 80-column terminal: no line wider" [ "$(on_tty "'$THP' --root $PX ps -w -o pid,command,cgroup,thp" | widest)" -le 80 ]
 	expect "ps on a terminal: the cut text ends in an ellipsis" sh -c "LC_ALL=C.UTF-8 script -qc \"stty cols 80; '$THP' --root $PX ps -w -o pid,command,cgroup,thp\" /dev/null | grep -q '…'"
+	mounts() { sed -n '/^hugetlbfs mounts/,/^$/p'; }
+	expect "hugetlb mounts on a terminal: wider than 80 with --notruncate" [ "$(on_tty "'$THP' --root $HX hugetlb --notruncate" | mounts | widest)" -gt 80 ]
+	expect "hugetlb mounts on an 80-column terminal: no line wider" [ "$(on_tty "'$THP' --root $HX hugetlb" | mounts | widest)" -le 80 ]
 	expect "ps piped: never cut" [ "$("$THP" --root $PX ps -w -o pid,command,cgroup,thp | widest)" -gt 80 ]
 else
 	skip "tables on a terminal: no 'script' (util-linux) here"

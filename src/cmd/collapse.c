@@ -25,6 +25,29 @@ struct result {
 	double secs;  /* time in process_madvise */
 };
 
+/* The columns of the table of ranges: -o, the table and the keys of -J -o. */
+enum { C_RANGE, C_MAPPING, C_SIZE, C_BLOCKS, C_TIME, C_RESULT, C_HUGE_BEFORE, C_HUGE_AFTER, C_RSS_AFTER, NCOLS };
+static const struct out_col cols[] = {
+	[C_RANGE] = { "RANGE", "range", OUT_TEXT, 0, "start-end, hexadecimal" },
+	[C_MAPPING] = { "MAPPING", "mapping", OUT_TEXT, OUT_TRUNC, "the mapping's path or [anon], [heap], ..." },
+	[C_SIZE] = { "SIZE", "bytes", OUT_SIZE, 0, "size of the range" },
+	[C_BLOCKS] = { "BLOCKS", "populated_blocks", OUT_COUNT, 0,
+		       "huge page blocks with a page in them / all (JSON: the first)" },
+	[C_TIME] = { "TIME", "seconds", OUT_NUM, 0, "time MADV_COLLAPSE took (JSON: seconds)" },
+	[C_RESULT] = { "RESULT", "result", OUT_TEXT, 0, "collapsed, failed ERRNO, ..." },
+	[C_HUGE_BEFORE] = { "ANONHUGE_BEFORE", "anon_huge_before", OUT_SIZE, 0, "AnonHugePages of the mapping before" },
+	[C_HUGE_AFTER] = { "ANONHUGE_AFTER", "anon_huge_after", OUT_SIZE, 0, "AnonHugePages of the mapping after" },
+	[C_RSS_AFTER] = { "RSS_AFTER", "rss_after", OUT_SIZE, 0, "Rss of the mapping after" },
+};
+_Static_assert(sizeof(cols) / sizeof(cols[0]) == NCOLS, "one descriptor per column");
+static const int default_cols[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+
+/* The table options, and the columns chosen. */
+struct fmt {
+	struct out_fmt f;
+	int sel[NCOLS * 2], nsel;
+};
+
 static void usage(void)
 {
 	puts("Usage: thp collapse PID [--range START-END]... [--vma NAME]... [options]\n"
@@ -41,9 +64,8 @@ static void usage(void)
 	     "                         /proc/PID/maps); repeatable\n"
 	     "      --vma NAME         collapse the mappings named NAME: [heap], [stack],\n"
 	     "                         a path or a file name; repeatable\n"
-	     "  -J, --json             JSON output (sizes in bytes)\n"
-	     "  -b, --bytes            print sizes in bytes\n"
-	     "  -h, --help             show this help");
+	     "The table options:");
+	out_fmt_help(cols, NCOLS);
 }
 
 /* Why process_madvise(MADV_COLLAPSE) failed for T, in words. */
@@ -153,7 +175,44 @@ static const char *mapping(const struct thp_ctarget *t)
 	return t->name[0] ? t->name : "[anon]";
 }
 
-static int print_json(pid_t pid, const struct thp_pstatus *ps, uint64_t pmd,
+/* Adds range T with its result R to table TB. */
+static void put_range(struct out_table *tb, const struct thp_ctarget *t, const struct result *r)
+{
+	char b[3][64];
+
+	out_table_line(tb);
+	snprintf(b[0], sizeof(b[0]), "%" PRIx64 "-%" PRIx64, t->start, t->end);
+	out_cell_str(tb, C_RANGE, b[0]);
+	out_cell(tb, C_MAPPING, mapping(t), json_object_new_string(t->name));
+	out_cell_u64(tb, C_SIZE, t->end - t->start);
+	snprintf(b[1], sizeof(b[1]), "%" PRIu64 "/%" PRIu64, t->populated, t->blocks);
+	out_cell(tb, C_BLOCKS, b[1], out_json_u64(t->populated));
+	if (r->tried)
+		snprintf(b[2], sizeof(b[2]), "%.1f ms", r->secs * 1000);
+	out_cell(tb, C_TIME, r->tried ? b[2] : "-", r->tried ? json_object_new_double(r->secs) : NULL);
+	snprintf(b[2], sizeof(b[2]), "%s%s%s", outcome(t, r), r->err ? " " : "", r->err ? errno_name(r->err) : "");
+	out_cell(tb, C_RESULT, b[2], json_object_new_string(outcome(t, r)));
+	out_cell_u64(tb, C_HUGE_BEFORE, t->before.anon_huge);
+	out_cell_u64(tb, C_HUGE_AFTER, t->after.anon_huge);
+	out_cell_u64(tb, C_RSS_AFTER, t->after.rss);
+}
+
+/* The N ranges T with results R as a table of the chosen columns: printed
+ * (indented by 2), or the rows of JSON. */
+static struct json_object *put_ranges(const struct fmt *f, const struct thp_ctarget *t,
+				      const struct result *r, int n)
+{
+	struct out_table *tb = out_table_cols(cols, f->sel, f->nsel, &f->f);
+
+	for (int i = 0; i < n; i++)
+		put_range(tb, &t[i], &r[i]);
+	if (f->f.json)
+		return out_table_json(tb);
+	out_table_print(tb, 2);
+	return NULL;
+}
+
+static int print_json(const struct fmt *f, pid_t pid, const struct thp_pstatus *ps, uint64_t pmd,
 		      const struct thp_ctarget *t, const struct result *r, int n,
 		      const struct thp_cskipped *sk)
 {
@@ -163,7 +222,7 @@ static int print_json(pid_t pid, const struct thp_pstatus *ps, uint64_t pmd,
 	json_object_object_add(o, "pid", json_object_new_int(pid));
 	json_object_object_add(o, "comm", json_object_new_string(ps->name));
 	json_object_object_add(o, "pmd_size", out_json_u64(pmd));
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && !f->f.list; i++) {
 		struct json_object *e = json_object_new_object();
 		json_object_object_add(e, "start", out_json_u64(t[i].start));
 		json_object_object_add(e, "end", out_json_u64(t[i].end));
@@ -182,6 +241,10 @@ static int print_json(pid_t pid, const struct thp_pstatus *ps, uint64_t pmd,
 		json_object_object_add(e, "rss_after", out_json_u64(t[i].after.rss));
 		json_object_array_add(a, e);
 	}
+	if (f->f.list) {
+		json_object_put(a);
+		a = put_ranges(f, t, r, n);
+	}
 	json_object_object_add(o, "ranges", a);
 	json_object_object_add(o, "skipped_nohugepage", json_object_new_int(sk->nohuge));
 	json_object_object_add(o, "skipped_small", json_object_new_int(sk->small));
@@ -199,14 +262,12 @@ static void print_skipped(const struct thp_cskipped *sk)
 		       sk->small == 1 ? "mapping" : "mappings");
 }
 
-static void print_text(pid_t pid, const struct thp_pstatus *ps, uint64_t pmd,
+static void print_text(const struct fmt *f, pid_t pid, const struct thp_pstatus *ps, uint64_t pmd,
 		       const struct thp_ctarget *t, const struct result *r, int n,
-		       const struct thp_cskipped *sk, bool bytes)
+		       const struct thp_cskipped *sk)
 {
-	static const char *const hdr[] = { "RANGE", "MAPPING", "SIZE", "BLOCKS", "TIME", "RESULT",
-					   "ANONHUGE BEFORE", "AFTER", "RSS AFTER" };
-	struct out_table *tb = out_table_new(9, hdr, false);
-	char b[8][64];
+	bool bytes = f->f.bytes;
+	char b[3][64];
 	uint64_t total = 0, before = 0, after = 0, empty = 0;
 	int shown_err[8] = { 0 }, nerr = 0;
 
@@ -215,30 +276,15 @@ static void print_text(pid_t pid, const struct thp_pstatus *ps, uint64_t pmd,
 	printf("Collapsing %s of PID %d (%s) into %s pages with MADV_COLLAPSE\n\n",
 	       out_size(b[0], 64, total, bytes), (int)pid, out_esc(b[1], sizeof(b[1]), ps->name),
 	       out_size(b[2], 64, pmd, bytes));
-	for (int c = 2; c < 9; c++)
-		out_table_right(tb, c);
+	put_ranges(f, t, r, n);
 	for (int i = 0; i < n; i++) {
-		snprintf(b[0], 64, "%" PRIx64 "-%" PRIx64, t[i].start, t[i].end);
-		if (r[i].tried)
-			snprintf(b[2], 64, "%.1f ms", r[i].secs * 1000);
-		else
-			snprintf(b[2], 64, "-");
-		snprintf(b[3], 64, "%s%s%s", outcome(&t[i], &r[i]), r[i].err ? " " : "",
-			 r[i].err ? errno_name(r[i].err) : "");
-		snprintf(b[7], 64, "%" PRIu64 "/%" PRIu64, t[i].populated, t[i].blocks);
 		empty += t[i].blocks - t[i].populated;
-		const char *row[] = { b[0], mapping(&t[i]), out_size(b[1], 64, t[i].end - t[i].start, bytes),
-				      b[7], b[2], b[3], out_size(b[4], 64, t[i].before.anon_huge, bytes),
-				      out_size(b[5], 64, t[i].after.anon_huge, bytes),
-				      out_size(b[6], 64, t[i].after.rss, bytes) };
-		out_table_row(tb, row);
 		/* a mapping with several spans counts once */
 		if (i == 0 || t[i].vma_start != t[i - 1].vma_start) {
 			before += t[i].before.anon_huge;
 			after += t[i].after.anon_huge;
 		}
 	}
-	out_table_print(tb, 2);
 	printf("\n  %s in %d %s; AnonHugePages of these mappings %s -> %s\n",
 	       out_size(b[0], 64, total, bytes), n, n == 1 ? "range" : "ranges",
 	       out_size(b[1], 64, before, bytes), out_size(b[2], 64, after, bytes));
@@ -287,9 +333,8 @@ static int check_kernel(const struct thp_ctx *ctx, uint64_t *pmd)
 int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "range", required_argument, NULL, 'r' }, { "vma", required_argument, NULL, 'v' },
-		{ "json", no_argument, NULL, 'J' },        { "bytes", no_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },        { NULL, 0, NULL, 0 },
+		{ "range", required_argument, NULL, 'R' }, { "vma", required_argument, NULL, 'v' },
+		OUT_FMT_LONGOPTS, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	struct thp_csel sel = { 0 };
 	struct thp_cskipped sk;
@@ -297,14 +342,17 @@ int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 	struct thp_ctarget *t = NULL;
 	struct thp_crun *runs = NULL;
 	struct result *r;
-	bool bytes = false;
+	struct fmt f = { .f.json = ctx->json };
+	bool bytes;
 	uint64_t pid, pmd;
 	int c, n, nruns, pidfd, err, rc = 0;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "Jbh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, OUT_FMT_SHORTOPTS "h", lo, NULL)) != -1) {
+		if (out_fmt_opt(&f.f, c, optarg))
+			continue;
 		switch (c) {
-		case 'r':
+		case 'R':
 			if (sel.nranges == THP_SEL_MAX ||
 			    thp_parse_range(optarg, &sel.ranges[sel.nranges].start,
 					    &sel.ranges[sel.nranges].end)) {
@@ -321,12 +369,15 @@ int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 			}
 			sel.names[sel.nnames++] = optarg;
 			break;
-		case 'J': ctx->json = true; break;
-		case 'b': bytes = true; break;
 		case 'h': usage(); return 0;
 		default: return thp_usage_error("collapse");
 		}
 	}
+	ctx->json = f.f.json;
+	bytes = f.f.bytes;
+	f.nsel = out_cols_select("collapse", cols, NCOLS, &f.f, default_cols, NCOLS, f.sel, NCOLS * 2);
+	if (f.nsel < 0)
+		return 2;
 	if (optind + 1 != argc) {
 		thp_err(optind < argc ? "collapse: unexpected argument '%s'" : "collapse: which process? give its PID",
 			optind < argc ? argv[optind + 1] : "");
@@ -357,7 +408,7 @@ int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 		rc = 1;
 	}
 	if (!n && ctx->json) {
-		rc |= print_json((pid_t)pid, &ps, pmd, t, NULL, 0, &sk);
+		rc |= print_json(&f, (pid_t)pid, &ps, pmd, t, NULL, 0, &sk);
 		close(pidfd);
 		return rc;
 	}
@@ -393,9 +444,9 @@ int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 	close(pidfd);
 	thp_collapse_measure(&ctx->root, (pid_t)pid, t, n);
 	if (ctx->json)
-		rc |= print_json((pid_t)pid, &ps, pmd, t, r, n, &sk);
+		rc |= print_json(&f, (pid_t)pid, &ps, pmd, t, r, n, &sk);
 	else
-		print_text((pid_t)pid, &ps, pmd, t, r, n, &sk, bytes);
+		print_text(&f, (pid_t)pid, &ps, pmd, t, r, n, &sk);
 	for (int i = 0; i < n; i++)
 		if (r[i].err || (!r[i].tried && t[i].populated))
 			rc = 1;

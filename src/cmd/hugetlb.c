@@ -27,8 +27,47 @@
  * addresses (the widest of Linux's 64-bit architectures) can hold. */
 #define PLAN_MAX (1ull << 52)
 
+/* The columns of the pool table: -o, the table and the keys of -J -o. */
+enum { P_SIZE, P_TOTAL, P_IN_USE, P_FREE, P_RESERVED, P_SURPLUS, P_OVERCOMMIT, P_MEMORY, P_NCOLS };
+static const struct out_col pool_cols[] = {
+	[P_SIZE] = { "SIZE", "size", OUT_SIZE, 0, "page size" },
+	[P_TOTAL] = { "TOTAL", "total", OUT_COUNT, 0, "pages in the pool (nr_hugepages)" },
+	[P_IN_USE] = { "IN_USE", "in_use", OUT_COUNT, 0, "pages in use (TOTAL - FREE)" },
+	[P_FREE] = { "FREE", "free", OUT_COUNT, 0, "free pages, reserved ones included" },
+	[P_RESERVED] = { "RESERVED", "reserved", OUT_COUNT, 0, "pages promised to mappings, not yet faulted" },
+	[P_SURPLUS] = { "SURPLUS", "surplus", OUT_COUNT, 0, "pages above TOTAL from overcommit" },
+	[P_OVERCOMMIT] = { "OVERCOMMIT", "overcommit", OUT_COUNT, 0, "most surplus pages allowed" },
+	[P_MEMORY] = { "MEMORY", "bytes", OUT_SIZE, 0, "memory the pool holds (TOTAL x SIZE)" },
+};
+_Static_assert(sizeof(pool_cols) / sizeof(pool_cols[0]) == P_NCOLS, "one descriptor per column");
+
+/* The other tables: every column, always. */
+enum { N_NODE, N_SIZE, N_TOTAL, N_IN_USE, N_FREE, N_SURPLUS, N_NCOLS };
+static const struct out_col node_cols[] = {
+	[N_NODE] = { "NODE", "node", OUT_COUNT, 0, "" },     [N_SIZE] = { "SIZE", "size", OUT_SIZE, 0, "" },
+	[N_TOTAL] = { "TOTAL", "total", OUT_COUNT, 0, "" },  [N_IN_USE] = { "IN_USE", "in_use", OUT_COUNT, 0, "" },
+	[N_FREE] = { "FREE", "free", OUT_COUNT, 0, "" },     [N_SURPLUS] = { "SURPLUS", "surplus", OUT_COUNT, 0, "" },
+};
+enum { M_MOUNT, M_PAGE_SIZE, M_OPTIONS, M_NCOLS };
+static const struct out_col mount_cols[] = {
+	[M_MOUNT] = { "MOUNT", "path", OUT_TEXT, OUT_TRUNC, "" },
+	[M_PAGE_SIZE] = { "PAGE_SIZE", "page_size", OUT_SIZE, 0, "" },
+	[M_OPTIONS] = { "OPTIONS", "options", OUT_TEXT, OUT_TRUNC, "" },
+};
+enum { U_PID, U_COMMAND, U_PRIVATE, U_SHARED, U_NCOLS };
+static const struct out_col user_cols[] = {
+	[U_PID] = { "PID", "pid", OUT_COUNT, 0, "" },
+	[U_COMMAND] = { "COMMAND", "comm", OUT_TEXT, OUT_TRUNC, "" },
+	[U_PRIVATE] = { "PRIVATE", "private_hugetlb", OUT_SIZE, 0, "" },
+	[U_SHARED] = { "SHARED", "shared_hugetlb", OUT_SIZE, 0, "" },
+};
+
+/* Every column of a table, in order. */
+static const int all_cols[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+
 struct opts {
-	bool bytes;
+	struct out_fmt fmt;
+	int sel[P_NCOLS * 2], nsel; /* the pool columns shown */
 	bool procs;
 	bool dry_run;
 	int node;           /* -1: the host-wide pool */
@@ -48,19 +87,19 @@ static void usage(void)
 	     "the host or, with --node, in one NUMA node's pool.\n"
 	     "\n"
 	     "Options:\n"
-	     "  -J, --json        JSON output (sizes in bytes)\n"
-	     "  -b, --bytes       print sizes in bytes\n"
-	     "      --no-procs    do not look for processes that use the pools\n"
-	     "      --node N      set: resize NUMA node N's pool instead of the host-wide one;\n"
-	     "                    plan: size the pool of node N, from that node's RAM and free blocks\n"
-	     "      --dry-run     set: validate and show the change, write nothing\n"
-	     "      --margin PCT  plan: extra room on top of SIZE (default 5%)\n"
-	     "  -h, --help        show this help");
+	     "      --no-procs      do not look for processes that use the pools\n"
+	     "      --node N        set: resize NUMA node N's pool instead of the host-wide one;\n"
+	     "                      plan: size the pool of node N, from that node's RAM and free blocks\n"
+	     "      --dry-run       set: validate and show the change, write nothing\n"
+	     "      --margin PCT    plan: extra room on top of SIZE (default 5%)\n"
+	     "The table options (-o picks the pool table's columns; -n, -r and -b apply to\n"
+	     "every table):");
+	out_fmt_help(pool_cols, P_NCOLS);
 }
 
 static const char *sz(char *buf, size_t cap, uint64_t bytes, const struct opts *o)
 {
-	return out_size(buf, cap, bytes, o->bytes);
+	return out_size(buf, cap, bytes, o->fmt.bytes);
 }
 
 static const char *cnt(char *buf, size_t cap, uint64_t n)
@@ -93,10 +132,50 @@ static const char *no_pools(const struct thp_hugetlb *h)
 	return "/sys/kernel/mm/hugepages lists no page size";
 }
 
+/* A count, with thousands separators in text. */
+static void count_cell(struct out_table *t, int col, uint64_t v)
+{
+	char b[32];
+
+	out_cell(t, col, out_count(b, sizeof(b), v), out_json_u64(v));
+}
+
+/* Adds pool P to table T of pool_cols. */
+static void put_pool(struct out_table *t, const struct thp_hpool *p)
+{
+	char b[64];
+
+	out_table_line(t);
+	out_cell_u64(t, P_SIZE, p->size);
+	if (p->err) {
+		snprintf(b, sizeof(b), "unknown (%s)", thp_strerror(p->err));
+		out_cell(t, P_TOTAL, b, NULL);
+		return;
+	}
+	count_cell(t, P_TOTAL, p->total);
+	count_cell(t, P_IN_USE, p->total >= p->free ? p->total - p->free : 0);
+	count_cell(t, P_FREE, p->free);
+	count_cell(t, P_RESERVED, p->resv);
+	count_cell(t, P_SURPLUS, p->surplus);
+	count_cell(t, P_OVERCOMMIT, p->overcommit);
+	out_cell_u64(t, P_MEMORY, p->total * p->size);
+}
+
+/* The host's pools as a table of the chosen columns: printed, or the rows of JSON. */
+static struct json_object *put_pools(const struct thp_hugetlb *h, const struct opts *o)
+{
+	struct out_table *t = out_table_cols(pool_cols, o->sel, o->nsel, &o->fmt);
+
+	for (int i = 0; i < h->npools; i++)
+		put_pool(t, &h->pools[i]);
+	if (o->fmt.json)
+		return out_table_json(t);
+	out_table_print(t, 2);
+	return NULL;
+}
+
 static void print_pools(const struct thp_hugetlb *h, const struct opts *o)
 {
-	static const char *const hdr[] = { "SIZE", "TOTAL", "IN USE", "FREE", "RESERVED",
-					   "SURPLUS", "OVERCOMMIT", "MEMORY" };
 	char b[8][32];
 	uint64_t held = 0;
 	bool any = false;
@@ -107,30 +186,12 @@ static void print_pools(const struct thp_hugetlb *h, const struct opts *o)
 		       no_pools(h));
 		return;
 	}
-	struct out_table *t = out_table_new(8, hdr, false);
-	for (int c = 1; c < 8; c++)
-		out_table_right(t, c);
 	for (int i = 0; i < h->npools; i++) {
 		const struct thp_hpool *p = &h->pools[i];
-		if (p->err) {
-			snprintf(b[1], sizeof(b[1]), "unknown (%s)", thp_strerror(p->err));
-			const char *row[] = { sz(b[0], 32, p->size, o), b[1], "", "", "", "", "", "" };
-			out_table_row(t, row);
-			continue;
-		}
-		held += p->total * p->size;
-		any |= p->total || p->overcommit;
-		const char *row[] = { sz(b[0], 32, p->size, o),
-				      cnt(b[1], 32, p->total),
-				      cnt(b[2], 32, p->total >= p->free ? p->total - p->free : 0),
-				      cnt(b[3], 32, p->free),
-				      cnt(b[4], 32, p->resv),
-				      cnt(b[5], 32, p->surplus),
-				      cnt(b[6], 32, p->overcommit),
-				      sz(b[7], 32, p->total * p->size, o) };
-		out_table_row(t, row);
+		held += p->err ? 0 : p->total * p->size;
+		any |= !p->err && (p->total || p->overcommit);
 	}
-	out_table_print(t, 2);
+	put_pools(h, o);
 	if (h->default_size)
 		printf("  default size %s (MAP_HUGETLB, SHM_HUGETLB and mounts without pagesize=)\n",
 		       sz(b[0], 32, h->default_size, o));
@@ -150,8 +211,7 @@ static void print_pools(const struct thp_hugetlb *h, const struct opts *o)
 
 static void print_nodes(const struct thp_hugetlb *h, const struct opts *o)
 {
-	static const char *const hdr[] = { "NODE", "SIZE", "TOTAL", "IN USE", "FREE", "SURPLUS" };
-	char b[6][32];
+	char b[64];
 
 	puts("\nPer NUMA node (/sys/devices/system/node/node*/hugepages)");
 	if (!h->nnodes) {
@@ -160,25 +220,24 @@ static void print_nodes(const struct thp_hugetlb *h, const struct opts *o)
 			     : "  unknown: /sys/devices/system/node could not be listed");
 		return;
 	}
-	struct out_table *t = out_table_new(6, hdr, false);
-	for (int c = 2; c < 6; c++)
-		out_table_right(t, c);
+	struct out_table *t = out_table_cols(node_cols, all_cols, N_NCOLS, &o->fmt);
 	for (int n = 0; n < h->nnodes; n++) {
 		for (int i = 0; i < h->npools; i++) {
 			const struct thp_hpool *p = &h->nodes[n].pools[i];
 			if (!p->size)
 				continue;
-			snprintf(b[0], 32, "%d", h->nodes[n].id);
+			out_table_line(t);
+			out_cell_u64(t, N_NODE, (uint64_t)h->nodes[n].id);
+			out_cell_u64(t, N_SIZE, p->size);
 			if (p->err) {
-				snprintf(b[2], 32, "unknown (%s)", thp_strerror(p->err));
-				const char *row[] = { b[0], sz(b[1], 32, p->size, o), b[2], "", "", "" };
-				out_table_row(t, row);
+				snprintf(b, sizeof(b), "unknown (%s)", thp_strerror(p->err));
+				out_cell(t, N_TOTAL, b, NULL);
 				continue;
 			}
-			const char *row[] = { b[0], sz(b[1], 32, p->size, o), cnt(b[2], 32, p->total),
-					      cnt(b[3], 32, p->total >= p->free ? p->total - p->free : 0),
-					      cnt(b[4], 32, p->free), cnt(b[5], 32, p->surplus) };
-			out_table_row(t, row);
+			count_cell(t, N_TOTAL, p->total);
+			count_cell(t, N_IN_USE, p->total >= p->free ? p->total - p->free : 0);
+			count_cell(t, N_FREE, p->free);
+			count_cell(t, N_SURPLUS, p->surplus);
 		}
 	}
 	out_table_print(t, 2);
@@ -186,8 +245,6 @@ static void print_nodes(const struct thp_hugetlb *h, const struct opts *o)
 
 static void print_mounts(const struct thp_hugetlb *h, const struct opts *o)
 {
-	static const char *const hdr[] = { "MOUNT", "PAGE SIZE", "OPTIONS" };
-	char b[32];
 
 	puts("\nhugetlbfs mounts (/proc/mounts)");
 	if (h->mounts_err) {
@@ -199,12 +256,16 @@ static void print_mounts(const struct thp_hugetlb *h, const struct opts *o)
 		     "  files need a mount such as 'mount -t hugetlbfs -o pagesize=2M none /dev/hugepages'");
 		return;
 	}
-	struct out_table *t = out_table_new(3, hdr, false);
+	struct out_table *t = out_table_cols(mount_cols, all_cols, M_NCOLS, &o->fmt);
 	for (int i = 0; i < h->nmounts; i++) {
 		const struct thp_hmount *m = &h->mounts[i];
-		const char *row[] = { m->path, m->page_size ? sz(b, 32, m->page_size, o) : "unknown",
-				      m->options };
-		out_table_row(t, row);
+		out_table_line(t);
+		out_cell_str(t, M_MOUNT, m->path);
+		if (m->page_size)
+			out_cell_u64(t, M_PAGE_SIZE, m->page_size);
+		else
+			out_cell(t, M_PAGE_SIZE, "unknown", NULL);
+		out_cell_str(t, M_OPTIONS, m->options);
 	}
 	out_table_print(t, 2);
 }
@@ -212,8 +273,6 @@ static void print_mounts(const struct thp_hugetlb *h, const struct opts *o)
 static void print_users(const struct thp_huser *u, int n, int denied, int err,
 			const struct opts *o)
 {
-	static const char *const hdr[] = { "PID", "COMMAND", "PRIVATE", "SHARED" };
-	char b[3][32];
 
 	puts("\nProcesses that map pool pages (Private_Hugetlb, Shared_Hugetlb of smaps_rollup)");
 	if (err) {
@@ -222,15 +281,13 @@ static void print_users(const struct thp_huser *u, int n, int denied, int err,
 	}
 	if (!n)
 		puts("  none");
-	struct out_table *t = out_table_new(4, hdr, false);
-	out_table_right(t, 0);
-	out_table_right(t, 2);
-	out_table_right(t, 3);
+	struct out_table *t = out_table_cols(user_cols, all_cols, U_NCOLS, &o->fmt);
 	for (int i = 0; i < n; i++) {
-		snprintf(b[0], 32, "%d", (int)u[i].pid);
-		const char *row[] = { b[0], u[i].comm, sz(b[1], 32, u[i].private_hugetlb, o),
-				      sz(b[2], 32, u[i].shared_hugetlb, o) };
-		out_table_row(t, row);
+		out_table_line(t);
+		out_cell_u64(t, U_PID, (uint64_t)u[i].pid);
+		out_cell_str(t, U_COMMAND, u[i].comm);
+		out_cell_u64(t, U_PRIVATE, u[i].private_hugetlb);
+		out_cell_u64(t, U_SHARED, u[i].shared_hugetlb);
 	}
 	out_table_print(t, 2);
 	if (n)
@@ -261,17 +318,23 @@ static struct json_object *json_pool(const struct thp_hpool *p, bool host)
 	return o;
 }
 
+/* The document of -J; with -o, the pools have the keys of those columns only. */
 static struct json_object *json_hugetlb(const struct thp_ctx *ctx, const struct thp_hugetlb *h,
-					const struct thp_huser *u, int n, int denied, bool procs)
+					const struct thp_huser *u, int n, int denied, const struct opts *op)
 {
 	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+	bool procs = op->procs && u;
 
 	json_object_object_add(o, "schema", json_object_new_string("thp-hugetlb/1"));
 	json_object_object_add(o, "root", json_object_new_string(ctx->root.path));
 	json_object_object_add(o, "default_size", h->default_size ? out_json_u64(h->default_size) : NULL);
 	json_object_object_add(o, "mem_total", h->mem_total ? out_json_u64(h->mem_total) : NULL);
-	for (int i = 0; i < h->npools; i++)
+	for (int i = 0; i < h->npools && !op->fmt.list; i++)
 		json_object_array_add(a, json_pool(&h->pools[i], true));
+	if (op->fmt.list) {
+		json_object_put(a);
+		a = put_pools(h, op);
+	}
 	json_object_object_add(o, "pools", a);
 	a = json_object_new_array();
 	for (int i = 0; i < h->nnodes; i++) {
@@ -326,7 +389,7 @@ static int show(struct thp_ctx *ctx, const struct thp_hugetlb *h, const struct o
 	if (o->procs)
 		err = thp_hugetlb_users(&ctx->root, &u, &n, &denied);
 	if (ctx->json) {
-		int rc = out_json_print(json_hugetlb(ctx, h, u, n, denied, o->procs && !err));
+		int rc = out_json_print(json_hugetlb(ctx, h, err ? NULL : u, n, denied, o));
 		free(u);
 		return rc ? 1 : 0;
 	}
@@ -444,8 +507,8 @@ static int validate(const struct thp_ctx *ctx, const struct thp_hugetlb *h, stru
 			thp_err("hugetlb set: %s=%" PRIu64 " asks for %s, more than the %s of RAM",
 				out_size_spec(b[0], 64, c[i].size), c[i].want,
 				out_size(b[1], 64, c[i].want > UINT64_MAX / c[i].size ? UINT64_MAX
-							: c[i].want * c[i].size, o->bytes),
-				out_size(b[2], 64, h->mem_total, o->bytes));
+							: c[i].want * c[i].size, o->fmt.bytes),
+				out_size(b[2], 64, h->mem_total, o->fmt.bytes));
 			return 1;
 		}
 		c[i].before = p->total;
@@ -858,9 +921,9 @@ static int plan(struct thp_ctx *ctx, const struct thp_hugetlb *h, const char *ar
 int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "json", no_argument, NULL, 'J' },     { "bytes", no_argument, NULL, 'b' },
+		OUT_FMT_LONGOPTS,
 		{ "no-procs", no_argument, NULL, 'P' }, { "node", required_argument, NULL, 'N' },
-		{ "dry-run", no_argument, NULL, 'n' },  { "margin", required_argument, NULL, 'M' },
+		{ "dry-run", no_argument, NULL, 'D' },  { "margin", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },     { NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .procs = true, .node = -1, .margin_bp = 500 };
@@ -875,12 +938,13 @@ int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
 		argv++;
 	}
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "Jbh", lo, NULL)) != -1) {
+	o.fmt.json = ctx->json;
+	while ((c = getopt_long(argc, argv, OUT_FMT_SHORTOPTS "h", lo, NULL)) != -1) {
+		if (out_fmt_opt(&o.fmt, c, optarg))
+			continue;
 		switch (c) {
-		case 'J': ctx->json = true; break;
-		case 'b': o.bytes = true; break;
 		case 'P': o.procs = false; break;
-		case 'n': o.dry_run = true; break;
+		case 'D': o.dry_run = true; break;
 		case 'N':
 			if (!thp_opt_int("hugetlb", "--node", optarg, 0, NODE_MAX, &o.node))
 				return thp_usage_error("hugetlb");
@@ -899,6 +963,11 @@ int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
 		thp_err("hugetlb: --node belongs to 'set' and 'plan', --dry-run to 'set', --margin to 'plan'");
 		return thp_usage_error("hugetlb");
 	}
+	ctx->json = o.fmt.json;
+	o.nsel = out_cols_select("hugetlb", pool_cols, P_NCOLS, &o.fmt, all_cols, P_NCOLS, o.sel,
+				 P_NCOLS * 2);
+	if (o.nsel < 0)
+		return 2;
 	if (strcmp(sub, "show") == 0 && optind < argc) {
 		thp_err("hugetlb: unexpected argument '%s'", argv[optind]);
 		return thp_usage_error("hugetlb");

@@ -41,6 +41,12 @@ else
 	expect "collapse --range: the header says the 4 MiB asked for" \
 		grep -q "^Collapsing 4 MiB of PID $hog_pid (.*) into 2 MiB pages with MADV_COLLAPSE" "$cj"
 	expect "collapse --vma with no such mapping exits 1" sh -c "! '$THP' collapse $hog_pid --vma /no/such/file 2> /dev/null"
+	# the table options, on the range already collapsed
+	rng="${hog_addr#0x}-$end"
+	expect "collapse -n -r -o: one raw row of those cells" [ "$("$THP" collapse "$hog_pid" --range "$rng" -n -r -o range,size | sed -n 3p)" = "$rng 4\x20MiB" ]
+	expect "collapse: the header line without -n" [ "$("$THP" collapse "$hog_pid" --range "$rng" -o size | sed -n 3p | tr -d ' ')" = SIZE ]
+	expect "collapse -b: exact bytes" [ "$("$THP" collapse "$hog_pid" --range "$rng" -n -b -o size | sed -n 3p | tr -d ' ')" = 4194304 ]
+	expect "collapse -J -o: only those keys" [ "$("$THP" collapse "$hog_pid" --range "$rng" -J -o range,SIZE | jq -c '[.ranges[] | keys]')" = '[["bytes","range"]]' ]
 	hog_stop
 
 	# refusals carry the reason
