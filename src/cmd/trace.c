@@ -21,12 +21,25 @@
 #define MARGIN_NS (1000000ull)      /* events this recent may still be committing */
 #define BUFFER_KB 2048              /* ring buffer per CPU */
 
+/* The columns of the table of totals per kind: -o, the table, the keys of -J -o. */
+enum { C_KIND, C_STALLS, C_TOTAL, C_MAX, C_AVG, NCOLS };
+static const struct out_col cols[] = {
+	[C_KIND] = { "KIND", "kind", OUT_TEXT, 0, "what stalled: direct compaction, direct reclaim, ..." },
+	[C_STALLS] = { "STALLS", "count", OUT_COUNT, 0, "number of stalls" },
+	[C_TOTAL] = { "TOTAL_MS", "total_ns", OUT_NUM, 0, "time stalled, in all (JSON: nanoseconds)" },
+	[C_MAX] = { "MAX_MS", "max_ns", OUT_NUM, 0, "the longest stall (JSON: nanoseconds)" },
+	[C_AVG] = { "AVG_MS", "avg_ns", OUT_NUM, 0, "the mean stall (JSON: nanoseconds)" },
+};
+_Static_assert(sizeof(cols) / sizeof(cols[0]) == NCOLS, "one descriptor per column");
+static const int default_cols[] = { C_KIND, C_STALLS, C_TOTAL, C_MAX, C_AVG };
+
 struct opts {
 	double seconds; /* 0: until a signal */
 	double min_ms;
 	int pid;
 	const char *comm;
-	bool json;
+	struct out_fmt fmt;
+	int sel[NCOLS * 2], nsel;
 	bool tlb; /* count tlb:tlb_flush per process */
 };
 
@@ -64,8 +77,9 @@ static void usage(void)
 	     "  -c, --comm NAME         only threads with this command name\n"
 	     "      --min-ms MS         print only stalls at least this long (default 0)\n"
 	     "      --tlb               also count TLB flushes per process (tlb:tlb_flush, x86)\n"
-	     "  -J, --json              one JSON document at the end (events, histograms)\n"
-	     "  -h, --help              show this help");
+	     "The table options (of the totals; -J: one JSON document at the end, with the\n"
+	     "events and histograms):");
+	out_fmt_help(cols, NCOLS);
 }
 
 static uint64_t mono_ns(void)
@@ -132,7 +146,7 @@ static void on_stall(const struct thp_stall *s, void *arg)
 	struct run *r = arg;
 	char t[32], order[16], res[48], comm[COMM_SHOWN_MAX];
 
-	if (r->o->json) {
+	if (r->o->fmt.json) {
 		json_object_array_add(r->events, stall_json(r, s));
 		return;
 	}
@@ -222,6 +236,8 @@ static struct json_object *flushes_json(const struct run *r)
 	return o;
 }
 
+static struct json_object *put_totals(const struct run *r);
+
 static void print_json(struct run *r, double secs, uint64_t lost, const char *missing)
 {
 	const struct thp_trace *t = r->t;
@@ -244,8 +260,8 @@ static void print_json(struct run *r, double secs, uint64_t lost, const char *mi
 	json_object_object_add(o, "missing_events", a);
 	json_object_object_add(o, "events", r->events);
 	r->events = NULL;
-	a = json_object_new_array();
-	for (int i = 0; i < THP_STALL_NKINDS; i++)
+	a = r->o->fmt.list ? put_totals(r) : json_object_new_array();
+	for (int i = 0; i < THP_STALL_NKINDS && !r->o->fmt.list; i++)
 		json_object_array_add(a, hist_json(&t->totals[i], false));
 	json_object_object_add(o, "totals", a);
 	a = json_object_new_array();
@@ -344,27 +360,44 @@ static void print_flushes(const struct run *r)
 	free(v);
 }
 
+/* A duration in nanoseconds: milliseconds in text ("-" with no stall). */
+static void ns_cell(struct out_table *tab, int col, uint64_t ns, bool any)
+{
+	char b[32];
+
+	out_cell(tab, col, any ? ms(b, sizeof(b), ns) : "-", any ? out_json_u64(ns) : NULL);
+}
+
+/* The totals per kind of stall as a table of the chosen columns: printed, or
+ * the rows of JSON. */
+static struct json_object *put_totals(const struct run *r)
+{
+	struct out_table *tab = out_table_cols(cols, r->o->sel, r->o->nsel, &r->o->fmt);
+	char c[32];
+
+	for (int i = 0; i < THP_STALL_NKINDS; i++) {
+		const struct thp_hist *h = &r->t->totals[i];
+		out_table_line(tab);
+		out_cell_str(tab, C_KIND, thp_stall_kind_name(h->kind));
+		out_cell(tab, C_STALLS, out_count(c, sizeof(c), h->count), out_json_u64(h->count));
+		ns_cell(tab, C_TOTAL, h->total_ns, h->count);
+		ns_cell(tab, C_MAX, h->max_ns, h->count);
+		ns_cell(tab, C_AVG, h->count ? h->total_ns / h->count : 0, h->count);
+	}
+	if (r->o->fmt.json)
+		return out_table_json(tab);
+	out_table_print(tab, 0);
+	return NULL;
+}
+
 static void print_text(struct run *r, double secs, uint64_t lost)
 {
-	static const char *const hdr[] = { "KIND", "STALLS", "TOTAL ms", "MAX ms", "AVG ms" };
 	const struct thp_trace *t = r->t;
-	struct out_table *tab = out_table_new(5, hdr, false);
-	char c[32], read[32], lo[32];
+	char read[32], lo[32];
 
 	printf("\nTraced %.1f s: %s events read, %s lost.\n", secs, out_count(read, sizeof(read), t->events),
 	       out_count(lo, sizeof(lo), lost));
-	for (int i = 0; i < THP_STALL_NKINDS; i++) {
-		const struct thp_hist *h = &t->totals[i];
-		char tot[32], max[32], avg[32];
-		const char *row[] = { thp_stall_kind_name(h->kind), out_count(c, sizeof(c), h->count),
-				      h->count ? ms(tot, sizeof(tot), h->total_ns) : "-",
-				      h->count ? ms(max, sizeof(max), h->max_ns) : "-",
-				      h->count ? ms(avg, sizeof(avg), h->total_ns / h->count) : "-" };
-		out_table_row(tab, row);
-	}
-	for (int col = 1; col < 5; col++)
-		out_table_right(tab, col);
-	out_table_print(tab, 0);
+	put_totals(r);
 	for (int kind = 0; kind < THP_STALL_NKINDS; kind++)
 		for (size_t i = 0; i < t->nhists; i++)
 			if (t->hists[i].kind == (enum thp_stall_kind)kind)
@@ -389,13 +422,15 @@ static int parse(int argc, char **argv, struct opts *o)
 	static const struct option lo[] = {
 		{ "duration", required_argument, NULL, 'd' }, { "pid", required_argument, NULL, 'p' },
 		{ "comm", required_argument, NULL, 'c' },     { "min-ms", required_argument, NULL, 'm' },
-		{ "json", no_argument, NULL, 'J' },           { "help", no_argument, NULL, 'h' },
+		OUT_FMT_LONGOPTS,                             { "help", no_argument, NULL, 'h' },
 		{ "tlb", no_argument, NULL, 'T' },            { NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+d:p:c:Jh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+" OUT_FMT_SHORTOPTS "d:p:c:h", lo, NULL)) != -1) {
+		if (out_fmt_opt(&o->fmt, c, optarg))
+			continue;
 		switch (c) {
 		case 'd':
 			if (!thp_opt_decimal("trace", "--duration", optarg, "seconds", 0.01, DURATION_MAX,
@@ -418,7 +453,6 @@ static int parse(int argc, char **argv, struct opts *o)
 					     &o->min_ms))
 				return thp_usage_error("trace");
 			break;
-		case 'J': o->json = true; break;
 		case 'T': o->tlb = true; break;
 		case 'h': usage(); return 0;
 		default: return thp_usage_error("trace");
@@ -428,7 +462,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		thp_err("trace: unexpected argument '%s'", argv[optind]);
 		return thp_usage_error("trace");
 	}
-	return -1;
+	o->nsel = out_cols_select("trace", cols, NCOLS, &o->fmt, default_cols, NCOLS, o->sel, NCOLS * 2);
+	return o->nsel < 0 ? 2 : -1;
 }
 
 static void catch_signals(void)
@@ -450,7 +485,7 @@ static int trace_loop(struct run *r, struct thp_tracefs *tf)
 	int err = 0;
 
 	out_progress_init(&p);
-	p.tty = p.tty && r->o->seconds && !r->o->json;
+	p.tty = p.tty && r->o->seconds && !r->o->fmt.json;
 
 	while (!stop_signal && !ferror(stdout)) {
 		uint64_t now = mono_ns(), mark;
@@ -480,7 +515,7 @@ static int trace_loop(struct run *r, struct thp_tracefs *tf)
 
 int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = { .json = ctx->json };
+	struct opts o = { .fmt.json = ctx->json };
 	struct run r = { .o = &o, .root = &ctx->root };
 	struct thp_trace_filter f;
 	struct thp_tracefs *tf = NULL;
@@ -497,8 +532,8 @@ int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
 		return 1; /* kernel threads stall too (kcompactd) */
 	f = (struct thp_trace_filter){ o.pid, o.comm, (uint64_t)(o.min_ms * 1e6) };
 	r.t = thp_trace_new(&f, on_stall, &r);
-	r.events = o.json ? json_object_new_array() : NULL;
-	if (!r.t || (o.json && !r.events)) {
+	r.events = o.fmt.json ? json_object_new_array() : NULL;
+	if (!r.t || (o.fmt.json && !r.events)) {
 		thp_err("trace: out of memory");
 		return 1;
 	}
@@ -533,7 +568,7 @@ int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
 		fprintf(stderr, "Tracing memory stalls for %g s (Ctrl-C ends early).\n", o.seconds);
 	else
 		fputs("Tracing memory stalls until Ctrl-C.\n", stderr);
-	if (!o.json) {
+	if (!o.fmt.json) {
 		printf("%-12s %7s %7s %-15s %-17s %10s %5s %s\n", "TIME", "PID", "TID", "COMM", "KIND",
 		       "MS", "ORDER", "RESULT");
 		thp_flush();
@@ -550,7 +585,7 @@ int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	if (o.json)
+	if (o.fmt.json)
 		print_json(&r, secs, lost, thp_tracefs_missing(tf));
 	else
 		print_text(&r, secs, lost);

@@ -86,6 +86,11 @@ else
 		[ "$before" = "$after" ] || printf 'tracefs before:\n%s\nafter:\n%s\n' "$before" "$after" >&2
 		expect "tracefs state is as before the trace" [ "$before" = "$after" ]
 		expect "no thp instance is left" sh -c "! ls -d $TT/instances/thp-trace-* 2>/dev/null"
+		# the table options of the totals
+		"$THP" trace -d 0.2 -r -n -o kind,stalls > "$tr_tmp/r.out" 2> /dev/null
+		expect "trace -r -n -o: raw rows of those columns, no header" [ "$(grep -c '^direct_compaction [0-9,]*$' "$tr_tmp/r.out")" = 1 ]
+		expect "trace -n: no header line" [ "$(grep -c '^KIND' "$tr_tmp/r.out")" = 0 ]
+		expect "trace -J -o: only those keys in the totals" [ "$("$THP" trace -d 0.2 -J -o KIND,avg_ms 2> /dev/null | jq -c '[.totals[] | keys] | unique')" = '[["avg_ns","kind"]]' ]
 
 		# 2. With tracefs mounted beforehand: top-level state untouched, tracefs
 		# stays mounted, an instance of a killed thp is removed, SIGINT still
