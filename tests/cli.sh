@@ -487,6 +487,12 @@ expect "ps -o is case-insensitive" [ "$("$THP" --root $PX ps -n -o Pid | tr -d '
 expect "ps -o unknown column: exit 2, names the valid ones" [ "$(rc_err "$THP" --root $PX ps -o pid,nope | cut -d'(' -f1)" = "2|thp: ps: unknown column 'nope' " ]
 expect "ps --limit 0: no rows" [ "$("$THP" --root $PX ps -n --limit 0 | wc -l)" = 0 ]
 expect "ps --help lists the columns from the descriptor" sh -c "'$THP' ps --help | grep -qE '^  THP_STATE +on, off'"
+expect "show -n -r -o: raw rows of those columns" [ "$("$THP" --root $PX show 26828 -n -r -o size,mapping | tail -1)" = '132\x20KiB [stack]' ]
+expect "show: the table's header without -n" [ "$("$THP" --root $PX show 26828 -o size,perms | grep -c '^ *SIZE  PERMS$')" = 1 ]
+expect "show -n: no header line" [ "$("$THP" --root $PX show 26828 -n -o size,perms | grep -c '^ *SIZE  PERMS$')" = 0 ]
+expect "show -b -o: exact bytes" [ "$("$THP" --root $PX show 26828 -n -b -o size | tail -1 | tr -d ' ')" = 135168 ]
+expect "show -J -o: only those keys in the mappings" [ "$("$THP" --root $PX show 26828 -J -o mapping,THP,eligible | jq -c '[.vmas[] | keys] | unique')" = '[["mapping","thp","thp_eligible"]]' ]
+expect "show -o unknown column: exit 2" [ "$(rc_err "$THP" --root $PX show 26828 -o nope | cut -d'(' -f1)" = "2|thp: show: unknown column 'nope' " ]
 HX=tests/fixtures/hugetlb-numa
 expect "hugetlb: the pool table's header" [ "$("$THP" --root $HX hugetlb --no-procs | sed -n 2p | tr -s ' ')" = ' SIZE TOTAL IN_USE FREE RESERVED SURPLUS OVERCOMMIT MEMORY' ]
 expect "hugetlb -n: no header lines" [ "$("$THP" --root $HX hugetlb -n --no-procs | sed -n 2p | tr -s ' ')" = ' 2 MiB 1,030 730 300 100 6 64 2 GiB' ]
@@ -509,6 +515,9 @@ if command -v script > /dev/null; then
 	mounts() { sed -n '/^hugetlbfs mounts/,/^$/p'; }
 	expect "hugetlb mounts on a terminal: wider than 80 with --notruncate" [ "$(on_tty "'$THP' --root $HX hugetlb --notruncate" | mounts | widest)" -gt 80 ]
 	expect "hugetlb mounts on an 80-column terminal: no line wider" [ "$(on_tty "'$THP' --root $HX hugetlb" | mounts | widest)" -le 80 ]
+	vmas() { sed -n '/^START-END/,$p'; }
+	expect "show on a terminal: WHY is wrapped, so wider than 80 only with --notruncate" [ "$(on_tty "'$THP' --root $PX show 26828 -o start-end,mapping,thp,why --notruncate" | vmas | widest)" -gt 80 ]
+	expect "show on an 80-column terminal: WHY wrapped onto more lines, none wider" [ "$(on_tty "'$THP' --root $PX show 26828 -o start-end,mapping,thp,why" | vmas | widest)" -le 80 ]
 	expect "ps piped: never cut" [ "$("$THP" --root $PX ps -w -o pid,command,cgroup,thp | widest)" -gt 80 ]
 else
 	skip "tables on a terminal: no 'script' (util-linux) here"

@@ -22,8 +22,31 @@
 
 #define CONT_MAX 8
 
+/* The columns of the table of mappings: -o, the table, the keys of -J -o. The
+ * folio columns (out_folio_cols, --folios) come before WHY. */
+enum { C_RANGE, C_SIZE, C_PERMS, C_MAPPING, C_RSS, C_ANON, C_THP, C_ELIGIBLE, C_ADVICE, C_ALIGNED, C_WHY, NCOLS };
+static const struct out_col cols[] = {
+	[C_RANGE] = { "START-END", "range", OUT_TEXT, 0, "addresses, hexadecimal" },
+	[C_SIZE] = { "SIZE", "size", OUT_SIZE, 0, "size of the mapping" },
+	[C_PERMS] = { "PERMS", "perms", OUT_TEXT, 0, "rwxp / rwxs" },
+	[C_MAPPING] = { "MAPPING", "mapping", OUT_TEXT, OUT_TRUNC, "path, [heap], [stack], [anon], ..." },
+	[C_RSS] = { "RSS", "rss", OUT_SIZE, 0, "resident memory" },
+	[C_ANON] = { "ANON", "anon", OUT_SIZE, 0, "anonymous resident memory" },
+	[C_THP] = { "THP", "thp", OUT_SIZE, 0, "AnonHugePages + ShmemPmdMapped + FilePmdMapped" },
+	[C_ELIGIBLE] = { "ELIGIBLE", "thp_eligible", OUT_BOOL, 0, "the kernel's THPeligible" },
+	[C_ADVICE] = { "ADVICE", "advice", OUT_TEXT, 0, "hg (MADV_HUGEPAGE), nh (MADV_NOHUGEPAGE)" },
+	[C_ALIGNED] = { "ALIGNED", "aligned_slots", OUT_COUNT, 0, "whole PMD-aligned slots in the mapping" },
+	[C_WHY] = { "WHY", "why_text", OUT_TEXT, OUT_WRAP, "why it has no huge pages, or what it may get" },
+};
+_Static_assert(sizeof(cols) / sizeof(cols[0]) == NCOLS, "one descriptor per column");
+#define MAXCOLS (NCOLS * 2 + OUT_FOLIO_COLS)
+static const int default_cols[] = { C_RANGE, C_SIZE, C_PERMS, C_MAPPING, C_RSS, C_ANON, C_THP,
+				    C_ELIGIBLE, C_ADVICE, C_ALIGNED, C_WHY };
+
 struct opts {
-	bool all, folios, rollup, bytes, json;
+	struct out_fmt fmt;
+	int sel[MAXCOLS], nsel; /* the columns chosen (-o); 0: the default */
+	bool all, folios, rollup;
 	double tlb; /* seconds to count dTLB misses; 0: not asked */
 	pid_t pid;
 	int ncont;
@@ -81,9 +104,8 @@ static void usage(void)
 	     "      --tlb SECONDS  instead, count the dTLB misses of each thread for SECONDS\n"
 	     "                  (perf_event_open, hardware counters): misses per thousand\n"
 	     "                  instructions, page-walk cycles where the CPU names them\n"
-	     "  -b, --bytes     print sizes in bytes\n"
-	     "  -J, --json      one JSON document (sizes in bytes)\n"
-	     "  -h, --help      show this help");
+	     "The table options (of the table of mappings):");
+	out_fmt_help(cols, NCOLS);
 }
 
 static uint64_t hugetlb_of(const struct thp_vma *v)
@@ -233,7 +255,7 @@ static void print_folio_nodes(const struct show *s)
 	if (__builtin_popcountll(nodes->nodes) < 2)
 		return;
 	struct out_table *t = out_table_new(3, heads, false);
-	void *ctx[] = { t, &s->o->bytes };
+	void *ctx[] = { t, &s->o->fmt.bytes };
 
 	putchar('\n');
 	out_table_right(t, 1);
@@ -246,9 +268,9 @@ static void print_rollup(const struct show *s)
 {
 	struct out_table *t = out_table_new(2, NULL, true);
 	char b[32];
-	void *ctx[] = { t, &s->o->bytes };
+	void *ctx[] = { t, &s->o->fmt.bytes };
 
-	printf("Folios (%s of mapping analysed%s)\n", out_size(b, sizeof(b), s->ftotal.walked, s->o->bytes),
+	printf("Folios (%s of mapping analysed%s)\n", out_size(b, sizeof(b), s->ftotal.walked, s->o->fmt.bytes),
 	       s->ftotal.scan ? ", PMD mappings found with PAGEMAP_SCAN" : "");
 	out_table_right(t, 1);
 	out_folio_counters(&s->ftotal, print_counter, ctx);
@@ -257,7 +279,7 @@ static void print_rollup(const struct show *s)
 	out_table_print(t, 2);
 	if (s->ftotal.huge_zero)
 		printf("  huge zero page: %s mapped (reads only, no memory; not counted above)\n",
-		       out_size(b, sizeof(b), s->ftotal.huge_zero, s->o->bytes));
+		       out_size(b, sizeof(b), s->ftotal.huge_zero, s->o->fmt.bytes));
 	print_folio_nodes(s);
 }
 
@@ -309,12 +331,12 @@ static const char *pt_text(const struct show *s, const struct thp_pstatus *st, c
 
 	if (!st->has_pte)
 		return "not shown by the kernel (no VmPTE)";
-	out_size(now, sizeof(now), st->pte, s->o->bytes);
+	out_size(now, sizeof(now), st->pte, s->o->fmt.bytes);
 	if (!pt_estimable(s))
 		snprintf(buf, cap, "%s (VmPTE); no estimate for a PMD size other than 2 MiB", now);
 	else
 		snprintf(buf, cap, "%s (VmPTE); with 2 MiB hugetlb pages about %s (estimate, see thp(1))",
-			 now, out_size(est, sizeof(est), thp_pt_estimate(st->pte, s->pt_replaced), s->o->bytes));
+			 now, out_size(est, sizeof(est), thp_pt_estimate(st->pte, s->pt_replaced), s->o->fmt.bytes));
 	return buf;
 }
 
@@ -350,21 +372,76 @@ static void add_numa_rows(const struct show *s, const struct thp_pstatus *st, st
 	if (!s->numa || s->numa->n <= 1 || !s->maps_ok || !s->maps.total)
 		return;
 	remote = thp_numa_remote(s->numa, st->cpus_allowed, &s->maps);
-	const char *row[] = { "HUGETLB per node", per_node(&s->maps, s->o->bytes, b[1], sizeof(b[1])) };
+	const char *row[] = { "HUGETLB per node", per_node(&s->maps, s->o->fmt.bytes, b[1], sizeof(b[1])) };
 	out_table_row(t, row);
 	if (remote * 2 > s->maps.total) {
 		snprintf(b[0], sizeof(b[0]), "%s of HUGETLB is on nodes whose CPUs it may not run on",
-			 out_size(sz, sizeof(sz), remote, s->o->bytes));
+			 out_size(sz, sizeof(sz), remote, s->o->fmt.bytes));
 		const char *r2[] = { "remote huge pages", b[0] };
 		out_table_row(t, r2);
 	}
+}
+
+/* Adds mapping R of S to table T: a cell for every column (NF folio columns
+ * after them); STATE is the process's THP_STATE. */
+static void put_vma(const struct show *s, struct out_table *t, const struct vrow *r, const char *state, int nf)
+{
+	const struct thp_vma *v = &r->v;
+	const char *adv = advice(v);
+	char range[48], why[400];
+
+	out_table_line(t);
+	snprintf(range, sizeof(range), "%012" PRIx64 "-%012" PRIx64, v->start, v->end);
+	out_cell_str(t, C_RANGE, range);
+	out_cell_u64(t, C_SIZE, v->end - v->start);
+	out_cell_str(t, C_PERMS, v->perms);
+	out_cell_str(t, C_MAPPING, mapping_name(v));
+	out_cell_u64(t, C_RSS, v->m.rss);
+	out_cell_u64(t, C_ANON, v->m.anon);
+	out_cell_u64(t, C_THP, v->m.anon_huge + v->m.shmem_pmd + v->m.file_pmd);
+	if (v->eligible < 0)
+		out_cell(t, C_ELIGIBLE, "-", NULL);
+	else
+		out_cell_u64(t, C_ELIGIBLE, (uint64_t)v->eligible);
+	out_cell(t, C_ADVICE, adv ? adv : "", adv ? json_object_new_string(adv) : NULL);
+	out_cell_u64(t, C_ALIGNED, thp_vma_pmd_slots(v, s->why.pmd_size));
+	for (int k = 0; k < nf; k++)
+		out_cell_u64(t, NCOLS + k, out_folio_col_value(&r->f, k));
+	out_cell_str(t, C_WHY, why_text(s, r, state, why, sizeof(why)));
+}
+
+/* The mappings of S as a table of the chosen columns (the folio columns
+ * before WHY with --folios): printed, or with JSON the array of its rows. */
+static struct json_object *put_vmas(const struct show *s, const char *state)
+{
+	const struct opts *o = s->o;
+	struct out_col all[NCOLS + OUT_FOLIO_COLS];
+	int sel[MAXCOLS], n = 0, nf = o->folios && !o->fmt.json ? OUT_FOLIO_COLS : 0;
+	struct out_table *t;
+
+	memcpy(all, cols, sizeof(cols));
+	memcpy(all + NCOLS, out_folio_cols, sizeof(out_folio_cols));
+	for (int i = 0; i < o->nsel; i++)
+		if (o->sel[i] != C_WHY || o->fmt.list || !nf)
+			sel[n++] = o->sel[i];
+	for (int k = 0; k < nf; k++)
+		sel[n++] = NCOLS + k;
+	if (!o->fmt.list && nf)
+		sel[n++] = C_WHY;
+	t = out_table_cols(all, sel, n, &o->fmt);
+	for (size_t i = 0; i < s->n; i++)
+		put_vma(s, t, &s->rows[i], state, nf);
+	if (o->fmt.json)
+		return out_table_json(t);
+	out_table_print(t, 0);
+	return NULL;
 }
 
 static void print_text(const struct show *s, const struct thp_pstatus *st, const char *state,
 		       const char *cmdline, const char *user)
 {
 	const struct opts *o = s->o;
-	char b[10][64], pct[16], why[400], range[48], slots[24], pt[160];
+	char b[10][64], pct[16], pt[160];
 	struct out_table *t = out_table_new(2, NULL, true);
 
 	printf("Process %d (%s)", (int)st->pid, out_esc(b[0], sizeof(b[0]), st->name));
@@ -375,19 +452,19 @@ static void print_text(const struct show *s, const struct thp_pstatus *st, const
 	putchar('\n');
 	snprintf(b[0], sizeof(b[0]), "anon %s, shmem %s", s->why.anon_policy ? s->why.anon_policy : "unknown",
 		 s->why.shmem_policy ? s->why.shmem_policy : "unknown");
-	snprintf(b[1], sizeof(b[1]), "%s (%s of ANON)", out_size(b[2], sizeof(b[2]), s->total.anon_huge, o->bytes),
+	snprintf(b[1], sizeof(b[1]), "%s (%s of ANON)", out_size(b[2], sizeof(b[2]), s->total.anon_huge, o->fmt.bytes),
 		 out_pct(pct, sizeof(pct), s->total.anon_huge, s->total.anon));
 	const char *hdr[][2] = {
 		{ "user", user },
 		{ "THP state", state },
 		{ "policy (PMD size)", s->why.pmd_size ? b[0] : "no THP in this kernel" },
-		{ "RSS", out_size(b[3], sizeof(b[3]), s->total.rss, o->bytes) },
-		{ "ANON", out_size(b[4], sizeof(b[4]), s->total.anon, o->bytes) },
+		{ "RSS", out_size(b[3], sizeof(b[3]), s->total.rss, o->fmt.bytes) },
+		{ "ANON", out_size(b[4], sizeof(b[4]), s->total.anon, o->fmt.bytes) },
 		{ "THP", b[1] },
-		{ "SHMEM_PMD", out_size(b[5], sizeof(b[5]), s->total.shmem_pmd, o->bytes) },
-		{ "FILE_PMD", out_size(b[6], sizeof(b[6]), s->total.file_pmd, o->bytes) },
+		{ "SHMEM_PMD", out_size(b[5], sizeof(b[5]), s->total.shmem_pmd, o->fmt.bytes) },
+		{ "FILE_PMD", out_size(b[6], sizeof(b[6]), s->total.file_pmd, o->fmt.bytes) },
 		{ "HUGETLB", out_size(b[7], sizeof(b[7]), s->total.private_hugetlb + s->total.shared_hugetlb,
-				       o->bytes) },
+				       o->fmt.bytes) },
 		{ "page tables", pt_text(s, st, pt, sizeof(pt)) },
 	};
 	for (size_t i = 0; i < sizeof(hdr) / sizeof(hdr[0]); i++) {
@@ -398,14 +475,14 @@ static void print_text(const struct show *s, const struct thp_pstatus *st, const
 		}
 	}
 	if (s->scan_ok) {
-		const char *row[] = { "PMD-mapped", out_size(b[8], sizeof(b[8]), s->pmd_total, o->bytes) };
+		const char *row[] = { "PMD-mapped", out_size(b[8], sizeof(b[8]), s->pmd_total, o->fmt.bytes) };
 		out_table_row(t, row);
 	}
 	add_numa_rows(s, st, t);
 	if (huge_zero(s) > 0) {
 		char z[32];
 		snprintf(b[9], sizeof(b[9]), "%s mapped (reads only, no memory)",
-			 out_size(z, sizeof(z), (uint64_t)huge_zero(s), o->bytes));
+			 out_size(z, sizeof(z), (uint64_t)huge_zero(s), o->fmt.bytes));
 		const char *row[] = { "huge zero page", b[9] };
 		out_table_row(t, row);
 	}
@@ -417,44 +494,7 @@ static void print_text(const struct show *s, const struct thp_pstatus *st, const
 	}
 	putchar('\n');
 
-	static const char *const heads[] = { "START-END", "SIZE", "PERMS", "MAPPING", "RSS", "ANON", "THP",
-					     "ELIGIBLE", "ADVICE", "ALIGNED", "WHY" };
-	const int nbase = 11, nf = o->folios ? OUT_FOLIO_COLS : 0;
-	const char *h[11 + OUT_FOLIO_COLS];
-	memcpy(h, heads, sizeof(heads));
-	for (int i = 0; i < nf; i++)
-		h[nbase - 1 + i] = out_folio_cols[i].name;
-	if (nf)
-		h[nbase - 1 + nf] = "WHY";
-	t = out_table_new(nbase + nf, h, false);
-	for (int c = 0; c < nbase + nf; c++)
-		if (c == 1 || (c >= 4 && c <= 6) || c == 9 || (c >= nbase - 1 && c < nbase - 1 + nf))
-			out_table_right(t, c);
-	for (size_t i = 0; i < s->n; i++) {
-		const struct vrow *r = &s->rows[i];
-		const struct thp_vma *v = &r->v;
-		char sz[4][32], fb[OUT_FOLIO_COLS][32];
-		const char *adv = advice(v);
-		const char *vals[11 + OUT_FOLIO_COLS];
-
-		snprintf(range, sizeof(range), "%012" PRIx64 "-%012" PRIx64, v->start, v->end);
-		snprintf(slots, sizeof(slots), "%" PRIu64, thp_vma_pmd_slots(v, s->why.pmd_size));
-		vals[0] = range;
-		vals[1] = out_size(sz[0], sizeof(sz[0]), v->end - v->start, o->bytes);
-		vals[2] = v->perms;
-		vals[3] = mapping_name(v);
-		vals[4] = out_size(sz[1], sizeof(sz[1]), v->m.rss, o->bytes);
-		vals[5] = out_size(sz[2], sizeof(sz[2]), v->m.anon, o->bytes);
-		vals[6] = out_size(sz[3], sizeof(sz[3]), v->m.anon_huge + v->m.shmem_pmd + v->m.file_pmd, o->bytes);
-		vals[7] = v->eligible < 0 ? "-" : v->eligible ? "yes" : "no";
-		vals[8] = adv ? adv : "";
-		vals[9] = slots;
-		for (int k = 0; k < nf; k++)
-			vals[10 + k] = out_size(fb[k], sizeof(fb[k]), out_folio_col_value(&r->f, k), o->bytes);
-		vals[10 + nf] = why_text(s, r, state, why, sizeof(why));
-		out_table_row(t, vals);
-	}
-	out_table_print(t, 0);
+	put_vmas(s, state);
 	if (!s->n)
 		puts("no mapping with resident memory (--all shows every mapping)");
 	if (o->folios) {
@@ -515,7 +555,11 @@ static void print_json(const struct show *s, const struct thp_pstatus *st, const
 				       out_json_u64(thp_numa_remote(s->numa, st->cpus_allowed, &s->maps)));
 	}
 	state = json_object_get_string(json_object_object_get(top, "thp_state"));
-	for (size_t i = 0; !s->o->rollup && i < s->n; i++) {
+	if (s->o->fmt.list) {
+		json_object_put(arr);
+		arr = put_vmas(s, state);
+	}
+	for (size_t i = 0; !s->o->rollup && !s->o->fmt.list && i < s->n; i++) {
 		const struct vrow *r = &s->rows[i];
 		const struct thp_vma *v = &r->v;
 		struct json_object *j = json_object_new_object();
@@ -580,15 +624,17 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 	static const struct option lo[] = {
 		{ "all", no_argument, NULL, 'a' },       { "folios", no_argument, NULL, O_FOLIOS },
 		{ "rollup", no_argument, NULL, O_ROLLUP }, { "cont", required_argument, NULL, O_CONT },
-		{ "bytes", no_argument, NULL, 'b' },       { "tlb", required_argument, NULL, O_TLB },
-		{ "json", no_argument, NULL, 'J' },      { "help", no_argument, NULL, 'h' },
+		OUT_FMT_LONGOPTS,                          { "tlb", required_argument, NULL, O_TLB },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, pid;
 
-	o->json = ctx->json;
+	o->fmt.json = ctx->json;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "abJh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, OUT_FMT_SHORTOPTS "ah", lo, NULL)) != -1) {
+		if (out_fmt_opt(&o->fmt, c, optarg))
+			continue;
 		switch (c) {
 		case 'a': o->all = true; break;
 		case O_FOLIOS: o->folios = true; break;
@@ -606,8 +652,6 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 			if (!thp_opt_decimal("show", "--tlb", optarg, "seconds", 0.01, 3600, &o->tlb))
 				return thp_usage_error("show");
 			break;
-		case 'b': o->bytes = true; break;
-		case 'J': o->json = true; break;
 		case 'h': usage(); return 0;
 		default: return thp_usage_error("show");
 		}
@@ -627,7 +671,8 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 		return thp_usage_error("show");
 	}
 	o->pid = (pid_t)pid;
-	return -1;
+	o->nsel = out_cols_select("show", cols, NCOLS, &o->fmt, default_cols, NCOLS, o->sel, MAXCOLS);
+	return o->nsel < 0 ? 2 : -1;
 }
 
 /* The orders of O's --cont sizes on host ST. Returns 0, or 2 after a message. */
@@ -716,7 +761,7 @@ static int show_maps(struct thp_ctx *ctx, struct show *s, const struct thp_pstat
 		return proc_error(st->pid, err == -ESRCH || s->pagemap < 0 ? "pagemap" : "smaps", err);
 	thp_users_init(&users, &ctx->root);
 	const char *user = thp_user_name(&users, st->uid);
-	if (s->o->json)
+	if (s->o->fmt.json)
 		print_json(s, st, s->origin.pid ? &s->origin : NULL, cmdline, user);
 	else
 		print_text(s, st, state, cmdline, user);
@@ -739,7 +784,7 @@ int cmd_show(struct thp_ctx *ctx, int argc, char **argv)
 	if (thp_pid_target(ctx, "show", o.pid, false, &st))
 		return 1;
 	if (o.tlb > 0)
-		return thp_show_tlb(ctx, &st, o.tlb, o.json, o.bytes);
+		return thp_show_tlb(ctx, &st, o.tlb, o.fmt.json, o.fmt.bytes);
 	thp_cmdline_read(&ctx->root, o.pid, cmdline, sizeof(cmdline));
 	host = malloc(sizeof(*host));
 	if (!host)

@@ -46,8 +46,8 @@ void out_table_right(struct out_table *t, int col);
  * A table of out_table_cols() in JSON prints nothing (see out_table_json). */
 void out_table_print(struct out_table *t, int indent);
 
-/* What a column holds: its JSON type, and how its text is aligned (text to
- * the left, every other kind to the right). */
+/* What a column holds: its JSON type, and how its text is aligned (text and
+ * yes/no to the left, numbers to the right). */
 enum out_kind {
 	OUT_TEXT,  /* a string */
 	OUT_SIZE,  /* bytes: human in text ("2 MiB"), exact with --bytes and in JSON */

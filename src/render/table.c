@@ -121,7 +121,7 @@ struct out_table *out_table_cols(const struct out_col *cols, const int *sel, int
 		t->sel[i] = sel[i];
 		if (t->pos[sel[i]] < 0)
 			t->pos[sel[i]] = i;
-		if (cols[sel[i]].kind != OUT_TEXT)
+		if (cols[sel[i]].kind != OUT_TEXT && cols[sel[i]].kind != OUT_BOOL)
 			out_table_right(t, i);
 	}
 	return t;
@@ -288,8 +288,12 @@ static char *fit_cell(const char *s, size_t width, bool wrap, const char *ellips
 	return r;
 }
 
+/* The narrowest a wrapped column gets: a few words a line. */
+#define WRAP_MIN 24
+
 /* Narrows the OUT_TRUNC and OUT_WRAP columns of T, widest first, until its
- * lines take at most WIDTH columns (or those are as narrow as their header). */
+ * lines take at most WIDTH columns (or those are as narrow as their header;
+ * a wrapped one WRAP_MIN). */
 static void fit(struct out_table *t, int width, const char *ellipsis, size_t ew)
 {
 	size_t w[t->ncols > 0 ? t->ncols : 1], nat[t->ncols > 0 ? t->ncols : 1], total = 0;
@@ -305,6 +309,8 @@ static void fit(struct out_table *t, int width, const char *ellipsis, size_t ew)
 		for (int i = 0; i < t->ncols; i++) {
 			const struct out_col *c = &t->cols[t->sel[i]];
 			size_t min = strlen(c->name) > ew + 1 ? strlen(c->name) : ew + 1;
+			if ((c->flags & OUT_WRAP) && min < WRAP_MIN)
+				min = WRAP_MIN;
 			if ((c->flags & (OUT_TRUNC | OUT_WRAP)) && w[i] > min && (widest < 0 || w[i] > w[widest]))
 				widest = i;
 		}
