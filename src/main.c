@@ -17,7 +17,8 @@ static int cmd_help(struct thp_ctx *ctx, int argc, char **argv);
 
 /* What main enforces before a command runs (not for 'CMD --help'):
  * LIVE_ONLY  works on the running kernel and this machine: refuses --root (exit 2);
- * NEEDS_ROOT on the live host, refuses to run without root (exit 1);
+ * NEEDS_ROOT needs root on the live host: once its options parse (usage errors
+ *            come first) the command asks thp_need_root(), which refuses (exit 1);
  * WRITES     may change the host: before its first change on the live host the
  *            command asks thp_need_root(), which refuses without root (exit 1);
  * OWN_INPUT  reads only the files named on its command line: refuses --root (exit 2). */
@@ -125,7 +126,7 @@ static int check_rules(const struct command *c, const struct thp_ctx *ctx)
 		thp_err("%s: reads the files it is given; --root does not apply to it", c->name);
 		return thp_usage_error(c->name);
 	}
-	return c->flags & NEEDS_ROOT ? thp_need_root(ctx, NULL) : 0;
+	return 0;
 }
 
 /* Runs command C (or --version without one) and then the one check of

@@ -188,13 +188,12 @@ expect "serve --timeout 0: exit 2" [ "$(rc_err "$THP" serve --timeout 0)" = "2|t
 expect "serve --max-connections x: exit 2" [ "$(rc_err "$THP" serve --max-connections x)" = "2|thp: serve: --max-connections 'x' is not a whole number in decimal (1 to 65536)" ]
 expect "serve --max-per-ip 65537: exit 2" [ "$(rc_err "$THP" serve --max-per-ip 65537)" = "2|thp: serve: --max-per-ip '65537' is out of range (1 to 65536)" ]
 
-# trace: it needs root, checked before its options; they are checked before tracefs
-if [ "$(id -u)" = 0 ]; then
-	expect "trace: bad duration is a usage error" [ "$(rc_err "$THP" trace -d 0)" = "2|thp: trace: --duration '0' is out of range (0.01 to 604800 seconds)" ]
-	expect "trace: bad --min-ms is a usage error" [ "$(rc_err "$THP" trace --min-ms -1 | cut -d'|' -f1)" = 2 ]
-	expect "trace: bad pid is a usage error" [ "$(rc_err "$THP" trace -p 12x | cut -d'|' -f1)" = 2 ]
-else
-	expect "trace as $(id -un): needs root, whatever the options" [ "$(rc_err "$THP" trace -d 0)" = "1|thp: trace: needs root (run as root)" ]
+# trace: its options are checked first (usage errors as anyone), then root, then tracefs
+expect "trace: bad duration is a usage error" [ "$(rc_err "$THP" trace -d 0)" = "2|thp: trace: --duration '0' is out of range (0.01 to 604800 seconds)" ]
+expect "trace: bad --min-ms is a usage error" [ "$(rc_err "$THP" trace --min-ms -1 | cut -d'|' -f1)" = 2 ]
+expect "trace: bad pid is a usage error" [ "$(rc_err "$THP" trace -p 12x | cut -d'|' -f1)" = 2 ]
+if [ "$(id -u)" != 0 ]; then
+	expect "trace as $(id -un) with good options: needs root" [ "$(rc_err "$THP" trace -d 1)" = "1|thp: trace: needs root (run as root)" ]
 fi
 expect "trace --help needs no root" sh -c "'$THP' trace --help > /dev/null"
 

@@ -528,6 +528,8 @@ int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
+	if (thp_need_root(ctx, NULL))
+		return 1;
 	if (o.pid && thp_pid_target(ctx, "trace", o.pid, true, &st))
 		return 1; /* kernel threads stall too (kcompactd) */
 	f = (struct thp_trace_filter){ o.pid, o.comm, (uint64_t)(o.min_ms * 1e6) };
