@@ -61,6 +61,7 @@ struct thp_folio_reader {
 	unsigned cont_orders;
 	int scan; /* 1 works, 0 unsupported, -1 not tried yet */
 	struct thp_pfn_nodes nodes;
+	int sole_node; /* thp_pfn_sole_node(&nodes) */
 	uint64_t pm[CHUNK];
 	uint64_t kf_base; /* the page frame of kf[0] */
 	size_t kf_n;      /* entries of kf read for the current pagemap read */
@@ -93,11 +94,16 @@ static int order_of(uint64_t nr)
 	return o;
 }
 
+/* The slot of thp_folio_stats.node_* that NODE (-1: none) counts in. */
+static int slot_of(int node)
+{
+	return node < 0 ? THP_NUMA_MAX : node;
+}
+
 /* The slot of thp_folio_stats.node_* that page frame PFN counts in. */
 static int node_slot(const struct thp_pfn_nodes *t, uint64_t pfn)
 {
-	int node = thp_pfn_node(t, pfn);
-	return node < 0 ? THP_NUMA_MAX : node;
+	return slot_of(thp_pfn_node(t, pfn));
 }
 
 /* Accounts the followed folio: whole (it began with its head and the page
@@ -408,8 +414,8 @@ static int pmd_nodes(struct scan_walk *sw, uint64_t start, uint64_t end)
 	const struct thp_folio_reader *fr = sw->fr;
 	uint64_t pmd = 1ull << (fr->page_shift + fr->pmd_order);
 
-	if (!fr->nodes.n) {
-		sw->node_pmd[THP_NUMA_MAX] += end - start;
+	if (fr->sole_node >= 0 || !fr->nodes.n) {
+		sw->node_pmd[slot_of(fr->sole_node)] += end - start;
 		return 0;
 	}
 	for (uint64_t a = start; a < end; a += pmd) {
@@ -604,6 +610,7 @@ int thp_folio_reader_open(const struct thp_root *root, struct thp_folio_reader *
 		free(fr);
 		return -ENOMEM;
 	}
+	fr->sole_node = thp_pfn_sole_node(&fr->nodes);
 	while ((1ull << fr->page_shift) < ps && fr->page_shift < 30)
 		fr->page_shift++;
 	while (fr->pmd_order + 1 < THP_FOLIO_ORDERS && (1ull << (fr->page_shift + fr->pmd_order)) < pmd)

@@ -148,6 +148,14 @@ void thp_pfn_nodes_free(struct thp_pfn_nodes *t)
 	t->n = 0;
 }
 
+int thp_pfn_sole_node(const struct thp_pfn_nodes *t)
+{
+	for (size_t i = 1; i < t->n; i++)
+		if (t->r[i].node != t->r[0].node)
+			return -1;
+	return t->n ? t->r[0].node : -1;
+}
+
 int thp_pfn_node(const struct thp_pfn_nodes *t, uint64_t pfn)
 {
 	size_t lo = 0, hi = t->n;

@@ -39,6 +39,10 @@ int thp_pfn_nodes_read(const struct thp_root *root, uint64_t page_size, struct t
 
 void thp_pfn_nodes_free(struct thp_pfn_nodes *t);
 
+/* The node every block of T is on, or -1 when T is empty or spans several
+ * nodes. With one node all memory is on it: no page frame need be looked up. */
+int thp_pfn_sole_node(const struct thp_pfn_nodes *t);
+
 /* The node of page frame PFN, or -1 when no block of T holds it. */
 int thp_pfn_node(const struct thp_pfn_nodes *t, uint64_t pfn);
 

@@ -69,6 +69,7 @@ static void table(void **state)
 	assert_int_equal(thp_pfn_node(&t, 0x37ff), 1);
 	assert_int_equal(thp_pfn_node(&t, 0x3800), -1); /* block 7: on no node */
 	assert_int_equal(thp_pfn_node(&t, UINT64_MAX), -1);
+	assert_int_equal(thp_pfn_sole_node(&t), -1); /* two nodes: each frame looked up */
 	thp_pfn_nodes_free(&t);
 	/* a page size the block size is no multiple of: no table, a reason */
 	assert_int_equal(thp_pfn_nodes_read(&root, 3 << 20, &t), 0);
@@ -76,6 +77,20 @@ static void table(void **state)
 	assert_int_equal((int)t.n, 0);
 	assert_int_equal(thp_pfn_node(&t, 0), -1);
 	thp_root_close(&root);
+}
+
+/* One node, however many ranges its blocks make: every frame is on it. */
+static void sole_node(void **state)
+{
+	struct thp_pfn_range r[] = { { 0, 16, 3 }, { 32, 48, 3 }, { 64, 80, 1 } };
+	struct thp_pfn_nodes t = { .n = 2, .r = r };
+	(void)state;
+
+	assert_int_equal(thp_pfn_sole_node(&t), 3);
+	t.n = 3;
+	assert_int_equal(thp_pfn_sole_node(&t), -1);
+	t.n = 0;
+	assert_int_equal(thp_pfn_sole_node(&t), -1);
 }
 
 static uint64_t sum(const uint64_t *v)
@@ -121,6 +136,7 @@ int main(void)
 		cmocka_unit_test(block_size),
 		cmocka_unit_test(block_names),
 		cmocka_unit_test(table),
+		cmocka_unit_test(sole_node),
 		cmocka_unit_test(folio_nodes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
