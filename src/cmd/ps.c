@@ -815,7 +815,7 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 		free_opts(&o);
 		return 1;
 	}
-	thp_status_read(&ctx->root, sc.host, false);
+	thp_status_read_policy(&ctx->root, sc.host);
 	thp_why_ctx_init(&sc.why, sc.host, NULL);
 	sc.infer = thp_except_advised_possible(&sc.why);
 	if (o.folios) {

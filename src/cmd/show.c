@@ -789,7 +789,7 @@ int cmd_show(struct thp_ctx *ctx, int argc, char **argv)
 	host = malloc(sizeof(*host));
 	if (!host)
 		return 1;
-	thp_status_read(&ctx->root, host, false);
+	thp_status_read_policy(&ctx->root, host);
 	thp_why_ctx_init(&s.why, host, &st); /* its policy words point into HOST */
 	if (thp_mountinfo_read(&ctx->root, o.pid, &s.mounts) == 0)
 		s.why.mounts = &s.mounts;

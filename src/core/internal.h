@@ -5,7 +5,9 @@
 
 #include "status.h"
 
-void thp_policy_read(const struct thp_root *root, struct thp_status *st);
+/* Reads the THP directory into ST; with ALL also khugepaged and the
+ * per-size stats. */
+void thp_policy_read(const struct thp_root *root, struct thp_status *st, bool all);
 void thp_counters_read(const struct thp_root *root, struct thp_status *st);
 
 /* Re-reads the per-size stats files named in STATS (NSTATS) and the

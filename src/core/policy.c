@@ -221,7 +221,7 @@ static void read_size_file(const struct thp_root *root, const char *sizedir, con
 	thp_setting_expect(thp_setting_desc_find(THP_PLACE_SIZE, file, strlen(file)), s);
 }
 
-static void read_sizes(const struct thp_root *root, struct thp_status *st)
+static void read_sizes(const struct thp_root *root, struct thp_status *st, bool stats)
 {
 	char path[512];
 	struct dirent *de;
@@ -244,7 +244,8 @@ static void read_sizes(const struct thp_root *root, struct thp_status *st)
 		snprintf(path, sizeof(path), "%s/%s", st->dir, de->d_name);
 		read_size_file(root, path, "enabled", &z->enabled);
 		read_size_file(root, path, "shmem_enabled", &z->shmem_enabled);
-		read_stats(root, path, z);
+		if (stats)
+			read_stats(root, path, z);
 		st->nsizes++;
 	}
 	closedir(d);
@@ -275,7 +276,7 @@ static void find_dir(const struct thp_root *root, struct thp_status *st)
 	}
 }
 
-void thp_policy_read(const struct thp_root *root, struct thp_status *st)
+void thp_policy_read(const struct thp_root *root, struct thp_status *st, bool all)
 {
 	char path[512];
 	struct thp_setting pmd;
@@ -290,12 +291,14 @@ void thp_policy_read(const struct thp_root *root, struct thp_status *st)
 	int n = read_settings_dir(root, st->dir, st->settings, THP_SETTINGS_MAX, "hpage_pmd_size",
 			      THP_PLACE_TOP);
 	st->nsettings = n < 0 ? 0 : n;
+	read_sizes(root, st, all);
+	if (!all)
+		return;
 	snprintf(path, sizeof(path), "%s/khugepaged", st->dir);
 	n = read_settings_dir(root, path, st->khugepaged, THP_SETTINGS_MAX, NULL,
 			      THP_PLACE_KHUGEPAGED);
 	st->nkhugepaged = n < 0 ? 0 : n;
 	st->khugepaged_err = n < 0 ? n : 0;
-	read_sizes(root, st);
 }
 
 static bool named(const char *name, const char *const *names, int n)

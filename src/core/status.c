@@ -106,11 +106,18 @@ void thp_status_refresh(const struct thp_root *root, struct thp_status *st, cons
 	thp_policy_refresh(root, st, stats, nstats, kh, nkh);
 }
 
+void thp_status_read_policy(const struct thp_root *root, struct thp_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	read_kernel(root, st);
+	thp_policy_read(root, st, false);
+}
+
 int thp_status_read(const struct thp_root *root, struct thp_status *st, bool scan)
 {
 	memset(st, 0, sizeof(*st));
 	read_kernel(root, st);
-	thp_policy_read(root, st);
+	thp_policy_read(root, st, true);
 	thp_counters_read(root, st);
 	thp_vm_read(root, st);
 	thp_boot_read(root, st);

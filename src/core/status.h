@@ -114,6 +114,12 @@ struct thp_status {
  * absent features, unreadable ones with their errno; returns 0 or -ENOMEM. */
 int thp_status_read(const struct thp_root *root, struct thp_status *st, bool scan_procs);
 
+/* Reads into ST only what decides whether a mapping may get THP: the kernel
+ * release, the page and PMD sizes and the global and per-size policies (no
+ * counters, per-size stats, khugepaged, vm knobs, boot options or TLB
+ * facts): about 25 files where thp_status_read() reads about 230. */
+void thp_status_read_policy(const struct thp_root *root, struct thp_status *st);
+
 /* Re-reads what moves in ST, a thp_status_read() of the same ROOT: the
  * counters of /proc/vmstat, /proc/meminfo and the TLB shootdown interrupts,
  * the per-size stats files named in STATS (NSTATS of them) and the

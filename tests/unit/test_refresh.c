@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of thp_status_refresh(): what moves is read again, by the paths
- * the first read found, and nothing else (cmocka). */
+ * the first read found, and nothing else; and of thp_status_read_policy():
+ * the policies as the whole read finds them, nothing else (cmocka). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -77,10 +78,42 @@ static void refresh_named(void **state)
 	free(st);
 }
 
+static void policy_only(void **state)
+{
+	struct thp_status *all = calloc(1, sizeof(*all)), *pol = calloc(1, sizeof(*pol));
+	struct thp_root root;
+	(void)state;
+
+	assert_non_null(all);
+	assert_non_null(pol);
+	assert_int_equal(thp_root_open(&root, FIXTURE), 0);
+	thp_status_read(&root, all, false);
+	thp_status_read_policy(&root, pol);
+	assert_true(pol->pmd_size == all->pmd_size && pol->pmd_size);
+	assert_true(pol->page_size == all->page_size);
+	assert_int_equal(pol->kmajor, all->kmajor);
+	assert_int_equal(pol->nsettings, all->nsettings);
+	assert_int_equal(pol->nsizes, all->nsizes);
+	assert_true(all->nsizes > 1 && all->sizes[0].nstats > 0);
+	for (int i = 0; i < pol->nsizes; i++) {
+		assert_true(pol->sizes[i].bytes == all->sizes[i].bytes);
+		assert_string_equal(pol->sizes[i].anon_effective ? pol->sizes[i].anon_effective : "-",
+				    all->sizes[i].anon_effective ? all->sizes[i].anon_effective : "-");
+		assert_int_equal(pol->sizes[i].nstats, 0); /* no stats read */
+	}
+	assert_int_equal(pol->nkhugepaged, 0);
+	assert_int_equal(pol->nvmstat, 0);
+	assert_true(all->nkhugepaged > 0 && all->nvmstat > 0);
+	thp_root_close(&root);
+	free(all);
+	free(pol);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(refresh_named),
+		cmocka_unit_test(policy_only),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
