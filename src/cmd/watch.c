@@ -192,7 +192,8 @@ static void read_sample(const struct thp_root *root, struct sample *s, bool full
 				   (int)(sizeof(progress) / sizeof(progress[0])));
 	s->buddy_err = thp_buddyinfo_read(root, &s->buddy);
 	s->psi_err = thp_psi_read(root, &s->psi);
-	thp_numa_read(root, s->st.pmd_size, s->st.page_size, &s->numa);
+	if (full || s->numa.n > 1) /* with one node no line shows it: kept as first read */
+		thp_numa_read(root, s->st.pmd_size, s->st.page_size, &s->numa);
 }
 
 static void compute_rates(const struct sample *a, const struct sample *b, struct report *r)
