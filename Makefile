@@ -99,8 +99,8 @@ unit: $(UNIT)
 golden: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/golden.sh
 
-cli: $(B)/thp | $(B)/.deps-test
-	THP=$(B)/thp tests/cli.sh
+cli: $(B)/thp $(B)/tests/hog | $(B)/.deps-test
+	THP=$(B)/thp HOG=$(B)/tests/hog tests/cli.sh
 
 # set/restore/persist write paths on temporary copies of a fixture
 control: $(B)/thp | $(B)/.deps-test

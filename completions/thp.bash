@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bash completion for thp. Commands and options come from thp's own --help, so
 # they follow the installed version; PIDs from /proc; NUMA nodes from
-# /sys/devices/system/node (of the --root given); 'ps' columns from
-# 'thp ps --help'; the keys of 'set' and 'persist' and their values from
+# /sys/devices/system/node (of the --root given); the columns of -o from the
+# command's --help (bench: of the experiment named); the keys of 'set' and 'persist' and their values from
 # 'thp set --list-keys' (the running kernel, or the --root given).
 
 # _thp_opts TEXT: the option names (-x, --long) in help TEXT, not counting
@@ -135,11 +135,22 @@ _thp()
 	fi
 	case $prev in
 	-o | --output | -s | --sort)
-		if grep -q '^Columns:' <<< "$help"; then
+		local cols
+		cols=$(_thp_section "$help" "Columns:")
+		if grep -q '^Columns of ' <<< "$help"; then
+			# bench: the columns of every experiment and of the one named
+			local w x=""
+			for w in "${COMP_WORDS[@]}"; do
+				grep -qx -- "$w" <<< "$(_thp_section "$help" "Experiments:")" && x=$w
+			done
+			[[ " ${COMP_WORDS[*]} " == *" --sweep "* ]] && x="$x --sweep"
+			cols=$(_thp_section "$help" "Columns of every experiment (-o LIST):"; _thp_section "$help" "Columns of $x:")
+		fi
+		if [ -n "$cols" ]; then
 			# a comma-separated list: complete its last element
 			local pre=""
 			[[ $cur == *,* ]] && pre=${cur%,*},
-			_thp_reply "$(_thp_section "$help" "Columns:")" "$pre"
+			_thp_reply "$cols" "$pre"
 			compopt -o nospace 2> /dev/null
 		else
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")

@@ -275,7 +275,7 @@ if [ "$(id -u)" = 0 ]; then
 fi
 bad_arg "doctor --sample 0x1" "$THP" doctor --sample 0x1
 bad_arg "collapse 0999999" "$THP" collapse 0999999
-bad_arg "ab -n 05" "$THP" ab -m current -n 05 -- true
+bad_arg "ab -N 05" "$THP" ab -m current -N 05 -- true
 bad_arg "bench --reps 05" "$THP" bench --reps 05 --size 2M fault
 bad_arg "bench --size beyond MemAvailable" "$THP" bench --size 16384G fault
 expect "bench --size beyond MemAvailable gives the figure" sh -c "timeout 30 '$THP' bench --size 16384G fault 2>&1 | grep -q \"^thp: bench: --size '16384G' is more than the memory available (Mem\(Available\|Total\) [0-9.]* [KMGT]iB)\\\$\""
@@ -375,8 +375,8 @@ for c in $cmds; do
 		lock="flock -w 600 /tmp/thp-live.lock"
 		case $c in
 		trace) full "$c" trace -d 0.2 ;;
-		bench) full "$c" bench fault -s 4M -r 1 ;;
-		ab) full "$c" ab -n 1 --modes current -- true ;;
+		bench) full "$c" bench fault -s 4M -N 1 ;;
+		ab) full "$c" ab -N 1 --modes current -- true ;;
 		esac
 		lock= ;;
 	metrics) full "$c" --root $FX metrics ;;
@@ -518,8 +518,86 @@ if command -v script > /dev/null; then
 	expect "show on a terminal: WHY is wrapped, so wider than 80 only with --notruncate" [ "$(on_tty "'$THP' --root $PX show 26828 -o start-end,mapping,thp,why --notruncate" | vmas | widest)" -gt 80 ]
 	expect "show on an 80-column terminal: WHY wrapped onto more lines, none wider" [ "$(on_tty "'$THP' --root $PX show 26828 -o start-end,mapping,thp,why" | vmas | widest)" -le 80 ]
 	expect "ps piped: never cut" [ "$("$THP" --root $PX ps -w -o pid,command,cgroup,thp | widest)" -gt 80 ]
+	# bench and ab measure the host: behind the live lock, stderr (a busy-host
+	# warning) left out
+	live_tty() { flock -w 600 /tmp/thp-live.lock script -qc "stty cols 80; $* 2> /dev/null" /dev/null | tr -d '\r'; }
+	expect "bench on a terminal: wider than 80 with --notruncate" [ "$(live_tty "'$THP' bench fault -s 4M -N 1 --notruncate" | widest)" -gt 80 ]
+	live_tty "'$THP' bench fault -s 4M -N 1" > "$tmp/tty"
+	expect "bench on an 80-column terminal: no line wider" [ "$(widest < "$tmp/tty")" -le 80 ]
+	expect "bench on an 80-column terminal: the columns left out are named" grep -q '^  Not shown at this width: .*COMPACT_STALL+' "$tmp/tty"
+	expect "ab on an 80-column terminal: no line wider" [ "$(live_tty "'$THP' ab -N 1 -m current,disabled -- true" | widest)" -le 80 ]
 else
 	skip "tables on a terminal: no 'script' (util-linux) here"
 fi
+
+# bench and ab: the counts moved to -N (-n is --noheadings, -r --raw), their
+# columns from the descriptor, the charts left out of raw output
+expect "ab -n 3 -- CMD (the old --runs): a usage error that says so" [ "$(rc_err "$THP" ab -n 3 -- true)" = "2|thp: ab: '3' is not a command; the runs per arm are -N N (-n is --noheadings)" ]
+expect "bench -r 3 NAME (the old --reps): a usage error that names -N" [ "$(rc_err "$THP" bench -r 3 fault)" = "2|thp: bench: unknown experiment '3'; see 'thp bench --help' (the repetitions are -N N)" ]
+expect "bench -o unknown column: exit 2 before anything" [ "$(rc_err "$THP" bench fault -o arm,nope | cut -d'(' -f1)" = "2|thp: bench: unknown column 'nope' " ]
+expect "bench -o a column of another experiment: exit 2" [ "$(rc_err "$THP" bench fault -o per_load | cut -d'(' -f1)" = "2|thp: bench: unknown column 'per_load' " ]
+expect "ab -o unknown column: exit 2 before anything" [ "$(rc_err "$THP" ab -o nope -- true | cut -d'(' -f1)" = "2|thp: ab: unknown column 'nope' " ]
+expect "bench --help lists each experiment's columns" sh -c "'$THP' bench --help | sed -n '/^Columns of cow:/,/^\$/p' | grep -qE '^  WRITER_PRIVATE_DIRTY +what copy-on-write copied'"
+expect "ab --help lists the columns" sh -c "'$THP' ab --help | grep -qE '^  ANONHUGE_PEAK +the most AnonHugePages'"
+L="flock -w 600 /tmp/thp-live.lock"
+$L "$THP" bench fault -s 4M -N 1 -r 2> /dev/null > "$tmp/bench"
+expect "bench -r: raw rows" grep -qE '^MADV_HUGEPAGE yes 2 [0-9.]+\\x20[mu]s 4\\x20MiB 4\\x20MiB ' "$tmp/bench"
+expect "bench -r: no chart" [ "$(grep -c 'median)$' "$tmp/bench")" = 0 ]
+expect "bench without -r: the chart" sh -c "$L '$THP' bench fault -s 4M -N 1 2> /dev/null | grep -qx '  TOUCH (median)'"
+expect "bench -J without -o: every value of an arm" [ "$($L "$THP" bench fault -s 4M -N 1 -J 2> /dev/null | jq -c '[.results[0].arms[] | [.arm, (.values | length)]]')" = '[["plain",8],["MADV_HUGEPAGE",8]]' ]
+expect "bench -J -o: the values of those columns" [ "$($L "$THP" bench fault -s 4M -N 1 -J -o touch,anonhuge 2> /dev/null | jq -c '[.results[0].arms[] | keys + (.values | keys)]')" = '[["values","anon_huge","touch_ns"],["values","anon_huge","touch_ns"]]' ]
+$L "$THP" ab -N 1 -m current,disabled -r -- true 2> /dev/null > "$tmp/ab"
+expect "ab -r: raw rows" grep -qE '^disabled [0-9.]+\\x20[mu]?s\\x20/\\x20' "$tmp/ab"
+expect "ab -r: no chart" [ "$(grep -c 'median)$' "$tmp/ab")" = 0 ]
+expect "ab -J without -o: wall_ratio and the dTLB keys as before" [ "$($L "$THP" ab -N 1 -m current,disabled -J -- true 2> /dev/null | jq -c '.arms[1] | [has("wall_ratio"), has("dtlb_mpki"), has("wall_overlaps_baseline")]')" = '[true,true,true]' ]
+
+# the table options of every table command: the raw header of two columns A,B
+# (B a size where the table has one), no header with -n, only A's key in the
+# rows of -J -o A, B in bytes with -b; the options go where @ stands
+hog=
+if [ -n "$HOG" ] && [ "$(id -u)" = 0 ] && [ -f /sys/kernel/mm/transparent_hugepage/hpage_pmd_size ]; then
+	hog_start "$HOG" 4
+	hog=$hog_pid
+fi
+# tbl OPTIONS...: the standard output of thp with the spec's options
+tbl() {
+	# shellcheck disable=SC2086
+	$L "$THP" ${spec%%@*} "$@" ${spec#*@} 2> /dev/null
+}
+for c in $cmds; do
+	L= why=
+	case $c in
+	ps) spec="--root $PX ps @" cols=pid,rss key=pid rows=".processes[]" ;;
+	show) spec="--root $PX show 26828 @" cols=perms,size key=perms rows=".vmas[]" ;;
+	hugetlb) spec="--root $HX hugetlb --no-procs @" cols=in_use,memory key=in_use rows=".pools[]" ;;
+	collapse)
+		spec="collapse $hog @" cols=result,size key=result rows=".ranges[]" L="flock -w 600 /tmp/thp-live.lock"
+		[ -n "$hog" ] || why="needs root, THP and the helper tests/live/hog.c (HOG)" ;;
+	trace)
+		spec="trace -d 0.2 @" cols=kind,stalls key=kind rows=".totals[]" L="flock -w 600 /tmp/thp-live.lock"
+		[ "$(id -u)" = 0 ] || why="needs root" ;;
+	bench)
+		spec="bench fault -s 4M -N 1 @" cols=arm,rss key=arm L="flock -w 600 /tmp/thp-live.lock"
+		rows='.results[].arms[] | del(.values) + .values' ;;
+	ab) spec="ab -N 1 -m current @ -- true" cols=arm,max_rss key=arm rows=".arms[]" L="flock -w 600 /tmp/thp-live.lock" ;;
+	*) continue ;;
+	esac
+	if [ -n "$why" ]; then
+		skip "$c: the table options: $why"
+		continue
+	fi
+	hdr=$(echo "$cols" | tr 'a-z,' 'A-Z ')
+	expect "$c --help lists the column ${hdr%% *}" sh -c "'$THP' $c --help | grep -qE '^  ${hdr%% *} +[a-z]'"
+	tbl -r -o "$cols" > "$tmp/t"
+	expect "$c -r -o $cols: the raw header '$hdr'" grep -qx "$hdr" "$tmp/t"
+	tbl -n -r -o "$cols" > "$tmp/t"
+	expect "$c -n: no header" [ "$(grep -cx "$hdr" "$tmp/t")" = 0 ]
+	expect "$c -n -r: the rows" grep -qE '^[^ ]+ [^ ]+$' "$tmp/t"
+	tbl -J -o "${cols%%,*}" > "$tmp/t"
+	expect "$c -J -o ${hdr%% *}: only the key $key in the rows" [ "$(jq -c "[$rows | keys] | unique" "$tmp/t")" = "[[\"$key\"]]" ]
+	tbl -b -n -r -o "$cols" > "$tmp/t"
+	expect "$c -b: ${hdr#* } in bytes" grep -qE '^[^ ]+ [0-9]+$' "$tmp/t"
+done
+[ -n "$hog" ] && hog_stop
 
 summary cli

@@ -50,7 +50,7 @@ for c in $cmds; do
 	persist) root_only persist ;;
 	trace) root_only trace ;;
 	bench) root_only bench fault -s 4M --modes "$other" ;;
-	ab) root_only ab -n 1 --modes "$other" -- true ;;
+	ab) root_only ab -N 1 --modes "$other" -- true ;;
 	esac
 done
 summary unprivileged

@@ -32,14 +32,20 @@
 
 /* M_DTLB and M_MPKI come from the CPU's counters, when it has them (ab.tlb_err 0) */
 enum metric { M_WALL, M_USER, M_SYS, M_RSS, M_FLT, M_HUGE, M_DTLB, M_MPKI, M_COUNT };
-static const struct {
-	const char *key, *head;
-	bool time;
-} metrics[M_COUNT] = {
-	{ "wall_ns", "WALL", true },     { "user_ns", "USER", true },
-	{ "sys_ns", "SYS", true },       { "max_rss", "MAX RSS", false },
-	{ "minor_faults", "MINOR FAULTS", false }, { "anon_huge_peak", "ANONHUGE PEAK", false },
-	{ "dtlb_misses", "DTLB MISSES", false }, { "dtlb_mpki", "DTLB MPKI", false },
+/* The columns of the table: ARM, then metric M in column M + 1. */
+#define COL(m) ((m) + 1)
+#define NCOLS COL(M_COUNT)
+static const struct out_col cols[NCOLS] = {
+	{ "ARM", "arm", OUT_TEXT, 0, "the mode CMD ran under" },
+	[COL(M_WALL)] = { "WALL", "wall_ns", OUT_NS, 0, "elapsed time: min / median / max" },
+	[COL(M_USER)] = { "USER", "user_ns", OUT_NS, 0, "CPU time in user mode" },
+	[COL(M_SYS)] = { "SYS", "sys_ns", OUT_NS, 0, "CPU time in the kernel" },
+	[COL(M_RSS)] = { "MAX_RSS", "max_rss", OUT_SIZE, 0, "the largest resident memory of a process" },
+	[COL(M_FLT)] = { "MINOR_FAULTS", "minor_faults", OUT_COUNT, 0, "minor page faults" },
+	[COL(M_HUGE)] = { "ANONHUGE_PEAK", "anon_huge_peak", OUT_SIZE, 0,
+			  "the most AnonHugePages of CMD's process tree (sampled)" },
+	[COL(M_DTLB)] = { "DTLB_MISSES", "dtlb_misses", OUT_COUNT, 0, "dTLB misses (CPU counters)" },
+	[COL(M_MPKI)] = { "DTLB_MPKI", "dtlb_mpki", OUT_NUM, 0, "dTLB misses per thousand instructions" },
 };
 
 struct run {
@@ -52,7 +58,9 @@ struct ab {
 	struct thp_ctx *ctx;
 	struct modes modes;
 	int n;
-	bool show_output, bytes;
+	bool show_output;
+	struct out_fmt fmt;
+	int sel[2 * NCOLS], nsel;
 	char **cmd;
 	int nruns;
 	struct run *runs;
@@ -253,15 +261,12 @@ static struct thp_stats arm_stats(const struct ab *a, int arm, int m)
 
 static const char *fmt(const struct ab *a, int m, double x, char *buf, size_t cap)
 {
-	if (metrics[m].time)
-		return out_ns(buf, cap, x);
-	if (m == M_FLT || m == M_DTLB)
-		return out_count(buf, cap, (uint64_t)(x + 0.5));
-	if (m == M_MPKI) {
-		snprintf(buf, cap, "%.3f", x);
-		return buf;
+	switch (cols[COL(m)].kind) {
+	case OUT_NS: return out_ns(buf, cap, x);
+	case OUT_COUNT: return out_count(buf, cap, (uint64_t)(x + 0.5));
+	case OUT_SIZE: return out_size(buf, cap, (uint64_t)(x + 0.5), a->fmt.bytes);
+	default: snprintf(buf, cap, "%.3f", x); return buf;
 	}
-	return out_size(buf, cap, (uint64_t)(x + 0.5), a->bytes);
 }
 
 static struct json_object *json_stats(struct thp_stats s)
@@ -287,10 +292,48 @@ static bool counted(const struct ab *a, int m)
 	return m < M_DTLB || !a->tlb_err;
 }
 
+/* Cell of metric M of ARM: WALL as min / median / max, ANONHUGE_PEAK its
+ * largest sample, the others their median; "-" and null when not counted. */
+static void metric_cell(struct out_table *t, const struct ab *a, int arm, int m)
+{
+	struct thp_stats s = arm_stats(a, arm, m);
+	char cell[64], x[32], y[32], z[32];
+
+	if (!counted(a, m))
+		out_cell(t, COL(m), "-", NULL);
+	else if (m == M_WALL)
+		out_cell(t, COL(m),
+			 (snprintf(cell, sizeof(cell), "%s / %s / %s", fmt(a, m, s.min, x, sizeof(x)),
+				   fmt(a, m, s.median, y, sizeof(y)), fmt(a, m, s.max, z, sizeof(z))),
+			  cell),
+			 json_stats(s));
+	else
+		out_cell(t, COL(m), fmt(a, m, m == M_HUGE ? s.max : s.median, cell, sizeof(cell)), json_stats(s));
+}
+
+/* The arms as a table of the chosen columns (without -o, the dTLB ones only
+ * when counted): printed, or the rows of JSON. */
+static struct json_object *put_arms(const struct ab *a)
+{
+	int nsel = !a->fmt.list && !a->fmt.json && a->tlb_err ? COL(M_DTLB) : a->nsel;
+	struct out_table *t = out_table_cols(cols, a->sel, nsel, &a->fmt);
+
+	for (int arm = 0; arm < a->modes.n; arm++) {
+		out_table_line(t);
+		out_cell_str(t, 0, a->modes.word[arm]);
+		for (int m = 0; m < M_COUNT; m++)
+			metric_cell(t, a, arm, m);
+	}
+	if (a->fmt.json)
+		return out_table_json(t);
+	out_table_print(t, 2);
+	return NULL;
+}
+
 static int print_json(const struct ab *a, const struct thp_busy *busy, const char *enabled)
 {
 	struct json_object *o = json_object_new_object(), *cmd = json_object_new_array();
-	struct json_object *arms = json_object_new_array(), *runs = json_object_new_array();
+	struct json_object *arms = put_arms(a), *runs = json_object_new_array();
 
 	json_object_object_add(o, "schema", json_object_new_string("thp-ab/1"));
 	for (int i = 0; a->cmd[i]; i++)
@@ -303,19 +346,11 @@ static int print_json(const struct ab *a, const struct thp_busy *busy, const cha
 	json_object_object_add(o, "ncpu", json_object_new_int(busy->ncpu));
 	json_object_object_add(o, "dtlb_unavailable",
 			       a->tlb_err ? json_object_new_string(thp_tlb_unavailable(a->tlb_err)) : NULL);
-	for (int arm = 0; arm < a->modes.n; arm++) {
-		struct json_object *x = json_object_new_object();
-		json_object_object_add(x, "arm", json_object_new_string(a->modes.word[arm]));
-		for (int m = 0; m < M_COUNT; m++)
-			json_object_object_add(x, metrics[m].key,
-					       counted(a, m) ? json_stats(arm_stats(a, arm, m)) : NULL);
-		if (arm) {
-			struct thp_stats s0 = arm_stats(a, 0, M_WALL), s = arm_stats(a, arm, M_WALL);
-			json_object_object_add(x, "wall_ratio", json_object_new_double(ratio(a, arm, M_WALL)));
-			json_object_object_add(x, "wall_overlaps_baseline",
-					       json_object_new_boolean(thp_stats_overlap(&s0, &s)));
-		}
-		json_object_array_add(arms, x);
+	for (int arm = 1; arm < a->modes.n && !a->fmt.list; arm++) {
+		struct json_object *x = json_object_array_get_idx(arms, (size_t)arm);
+		struct thp_stats s0 = arm_stats(a, 0, M_WALL), s = arm_stats(a, arm, M_WALL);
+		json_object_object_add(x, "wall_ratio", json_object_new_double(ratio(a, arm, M_WALL)));
+		json_object_object_add(x, "wall_overlaps_baseline", json_object_new_boolean(thp_stats_overlap(&s0, &s)));
 	}
 	json_object_object_add(o, "arms", arms);
 	for (int i = 0; i < a->nruns; i++) {
@@ -324,10 +359,11 @@ static int print_json(const struct ab *a, const struct thp_busy *busy, const cha
 		json_object_object_add(x, "round", json_object_new_int(r->round));
 		json_object_object_add(x, "arm", json_object_new_string(a->modes.word[r->arm]));
 		for (int m = 0; m < M_COUNT; m++)
-			json_object_object_add(x, metrics[m].key,
+			json_object_object_add(x, cols[COL(m)].key,
 					       !counted(a, m) ? NULL
-					       : metrics[m].time || m == M_MPKI ? json_object_new_double(r->m[m])
-					       : out_json_u64((uint64_t)(r->m[m] + 0.5)));
+					       : cols[COL(m)].kind == OUT_NS || cols[COL(m)].kind == OUT_NUM
+						       ? json_object_new_double(r->m[m])
+						       : out_json_u64((uint64_t)(r->m[m] + 0.5)));
 		json_object_object_add(x, "exit",
 				       json_object_new_int(WIFEXITED(r->status) ? WEXITSTATUS(r->status)
 										: 128 + WTERMSIG(r->status)));
@@ -354,12 +390,7 @@ static void print_chart(const struct ab *a)
 
 static void print_text(const struct ab *a, const char *enabled)
 {
-	static const char *const heads[M_COUNT + 1] = { "ARM", "WALL MIN/MED/MAX", "USER", "SYS",
-							"MAX RSS", "MINOR FAULTS", "ANONHUGE PEAK",
-							"DTLB MISSES", "DTLB MPKI" };
-	int ncols = a->tlb_err ? M_DTLB + 1 : M_COUNT + 1;
-	struct out_table *t = out_table_new(ncols, heads, false);
-	char cells[M_COUNT + 1][64], x[32], y[32], z[32];
+	char label[2 * MODE_LEN + 8], text[256];
 
 	printf("ab: %d run%s per arm, arms rotated each round; host enabled=%s\n  command:", a->n,
 	       a->n == 1 ? "" : "s", enabled);
@@ -367,34 +398,25 @@ static void print_text(const struct ab *a, const char *enabled)
 		putchar(' ');
 		out_esc_put(stdout, a->cmd[i]);
 	}
-	printf("\n  (USER, SYS, MAX RSS, MINOR FAULTS%s: medians; ANONHUGE PEAK: the largest sample)\n",
-	       a->tlb_err ? "" : ", DTLB MISSES, DTLB MPKI");
-	for (int c = 1; c < ncols; c++)
-		out_table_right(t, c);
-	for (int arm = 0; arm < a->modes.n; arm++) {
-		struct thp_stats w = arm_stats(a, arm, M_WALL);
-		const char *row[M_COUNT + 1] = { a->modes.word[arm], cells[1] };
-		snprintf(cells[1], sizeof(cells[1]), "%s / %s / %s", fmt(a, M_WALL, w.min, x, sizeof(x)),
-			 fmt(a, M_WALL, w.median, y, sizeof(y)), fmt(a, M_WALL, w.max, z, sizeof(z)));
-		for (int m = M_USER; m < ncols - 1; m++) {
-			struct thp_stats s = arm_stats(a, arm, m);
-			row[m + 1] = fmt(a, m, m == M_HUGE ? s.max : s.median, cells[m + 1], sizeof(cells[0]));
-		}
-		out_table_row(t, row);
+	puts("\n  (WALL: min / median / max; ANONHUGE_PEAK: the largest sample; others: medians)");
+	put_arms(a);
+	if (!a->fmt.raw)
+		print_chart(a);
+	if (a->tlb_err) {
+		snprintf(text, sizeof(text), "none, %s (perf_event_open: %s)", thp_tlb_unavailable(a->tlb_err),
+			 strerror(-a->tlb_err));
+		out_wrap("  dTLB counters:", text, 100);
 	}
-	out_table_print(t, 2);
-	print_chart(a);
-	if (a->tlb_err)
-		printf("  dTLB counters: none, %s (perf_event_open: %s)\n", thp_tlb_unavailable(a->tlb_err),
-		       strerror(-a->tlb_err));
 	for (int arm = 1; arm < a->modes.n; arm++) {
 		struct thp_stats s0 = arm_stats(a, 0, M_WALL), s = arm_stats(a, arm, M_WALL);
 		bool overlap = thp_stats_overlap(&s0, &s);
-		printf("%s / %s: wall median ratio %.3f, max RSS median ratio %.3f; %s\n",
-		       a->modes.word[arm], a->modes.word[0], ratio(a, arm, M_WALL), ratio(a, arm, M_RSS),
-		       a->n < 3 ? "too few runs to judge (use -n 3 or more)"
-		       : overlap ? "the wall ranges overlap: no claimable difference"
-				 : "the wall ranges do not overlap");
+		snprintf(label, sizeof(label), "%s / %s:", a->modes.word[arm], a->modes.word[0]);
+		snprintf(text, sizeof(text), "wall median ratio %.3f, max RSS median ratio %.3f; %s",
+			 ratio(a, arm, M_WALL), ratio(a, arm, M_RSS),
+			 a->n < 3 ? "too few runs to judge (use -N 3 or more)"
+			 : overlap ? "the wall ranges overlap: no claimable difference"
+				   : "the wall ranges do not overlap");
+		out_wrap(label, text, 100);
 	}
 }
 
@@ -416,12 +438,12 @@ static void usage(void)
 	     "Options:\n"
 	     "  -m, --modes LIST   comma-separated modes (default: always,madvise,never as root,\n"
 	     "                     current,disabled otherwise)\n"
-	     "  -n, --runs N       runs per arm (default 5)\n"
+	     "  -N, --runs N       runs per arm (default 5)\n"
 	     "      --show-output  let CMD write to the terminal (default: /dev/null)\n"
 	     "  -q, --quiet        no notice on stderr of the policy the modes switch\n"
-	     "  -b, --bytes        print sizes in bytes\n"
-	     "  -J, --json         one JSON document with every run\n"
-	     "  -h, --help         show this help");
+	     "The table options (-J: one JSON document with every run; the chart is left out\n"
+	     "with -r):");
+	out_fmt_help(cols, NCOLS);
 }
 
 /* Runs N rounds over every arm, the order rotated each round. Returns 0 or 1. */
@@ -435,7 +457,7 @@ static int run_all(struct ab *a)
 		return 1;
 	}
 	out_progress_init(&a->progress);
-	a->progress.tty = a->progress.tty && !a->ctx->json && !a->show_output;
+	a->progress.tty = a->progress.tty && !a->fmt.json && !a->show_output;
 	for (int round = 0; round < a->n && !rc; round++) {
 		for (int i = 0; i < a->modes.n && !rc && !modes_signal(); i++) {
 			struct run *r = &a->runs[a->nruns];
@@ -454,30 +476,30 @@ static int run_all(struct ab *a)
 int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "modes", required_argument, NULL, 'm' }, { "runs", required_argument, NULL, 'n' },
-		{ "show-output", no_argument, NULL, 'o' }, { "bytes", no_argument, NULL, 'b' },
-		{ "json", no_argument, NULL, 'J' },        { "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },        { NULL, 0, NULL, 0 },
+		{ "modes", required_argument, NULL, 'm' }, { "runs", required_argument, NULL, 'N' },
+		{ "show-output", no_argument, NULL, 'S' }, { "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },        OUT_FMT_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const allowed[] = { "always", "madvise", "never", "disabled", "current", NULL };
-	struct ab a = { .ctx = ctx, .n = 5 };
+	struct ab a = { .ctx = ctx, .n = 5, .fmt.json = ctx->json };
 	const char *list = geteuid() == 0 ? "always,madvise,never" : "current,disabled";
 	struct thp_busy busy;
 	struct thp_setting en;
-	int c, rc, failed = 0, last = 0;
+	int c, rc, failed = 0, last = 0, all[NCOLS];
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+m:n:bJqh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+" OUT_FMT_SHORTOPTS "m:N:qh", lo, NULL)) != -1) {
+		if (out_fmt_opt(&a.fmt, c, optarg))
+			continue;
 		switch (c) {
 		case 'm': list = optarg; break;
-		case 'n':
+		case 'N':
 			if (!thp_opt_int("ab", "--runs", optarg, 1, 100, &a.n))
 				return 2;
 			break;
-		case 'o': a.show_output = true; break;
+		case 'S': a.show_output = true; break;
 		case 'q': a.modes.quiet = true; break;
-		case 'b': a.bytes = true; break;
-		case 'J': ctx->json = true; break;
 		case 'h': usage(); return 0;
 		default: return thp_usage_error("ab");
 		}
@@ -486,7 +508,16 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 		thp_err("ab: no command given; usage: thp ab [options] -- CMD [ARGS...]");
 		return thp_usage_error("ab");
 	}
+	/* 'ab -n 3 -- CMD' of old: -n is --noheadings now */
+	if (strcmp(argv[optind - 1], "--") != 0 && argv[optind][strspn(argv[optind], "0123456789")] == '\0') {
+		thp_err("ab: '%s' is not a command; the runs per arm are -N N (-n is --noheadings)", argv[optind]);
+		return thp_usage_error("ab");
+	}
 	if (modes_parse("ab", list, allowed, &a.modes))
+		return 2;
+	for (int i = 0; i < NCOLS; i++)
+		all[i] = i;
+	if ((a.nsel = out_cols_select("ab", cols, NCOLS, &a.fmt, all, NCOLS, a.sel, 2 * NCOLS)) < 0)
 		return 2;
 	for (int i = 0; i < a.modes.n; i++) {
 		char what[96];
@@ -527,7 +558,7 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 		}
 	}
 	const char *enabled = thp_setting_word(&en) ? thp_setting_word(&en) : "unknown";
-	if (ctx->json) {
+	if (a.fmt.json) {
 		rc = print_json(&a, &busy, enabled);
 	} else {
 		if (thp_busy_noisy(&busy))

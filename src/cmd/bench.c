@@ -31,11 +31,29 @@
 
 enum kind { K_COUNT, K_SIZE, K_TIME, K_FLAG, K_RATIO, K_REAL, K_TEXT };
 
+/* A column of an experiment's table: its header and -o name, JSON key, kind
+ * and --help line (the out_col of the table derives from it: out_col_of()). */
 struct col {
-	const char *head; /* text header */
-	const char *key;  /* JSON key */
+	const char *head;
+	const char *key;
 	enum kind kind;
+	const char *help;
 };
+/* The columns of one table. */
+struct table {
+	const struct col *cols;
+	int n;
+};
+#define TABLE(c) { (c), (int)(sizeof(c) / sizeof((c)[0])) }
+/* The columns several experiments have. */
+#define COL_FAULTS { "FAULTS", "minor_faults", K_COUNT, "minor page faults" }
+#define COL_WRITES { "WRITES", "writes", K_COUNT, "one-byte writes" }
+#define COL_RSS { "RSS", "rss", K_SIZE, "resident memory of the region (smaps Rss)" }
+#define COL_ANONHUGE { "ANONHUGE", "anon_huge", K_SIZE, "of it in huge pages (AnonHugePages)" }
+#define COL_ALLOC { "FAULT_ALLOC+", "thp_fault_alloc", K_COUNT, "huge pages allocated at a fault (vmstat, the increase)" }
+#define COL_SPLIT { "SPLIT_PMD+", "thp_split_pmd", K_COUNT, "PMD mappings split into PTEs (vmstat, the increase)" }
+/* The first column of every table. */
+static const struct col arm_col = { "ARM", "arm", K_TEXT, "the arm: what the rows compare" };
 
 struct arm {
 	char name[32];
@@ -55,10 +73,15 @@ struct bench {
 	/* options */
 	uint64_t size, step, loads;
 	int reps, timeout;
-	bool sweep, writer_parent, bytes;
-	/* results of one mode */
+	bool sweep, writer_parent;
+	struct out_fmt fmt;
+	/* the table: the experiment's columns after ARM, those chosen */
 	const struct col *cols;
-	int ncols, narms;
+	int ncols;
+	struct out_col ocols[COLS_MAX + 1];
+	int sel[2 * (COLS_MAX + 1)], nsel;
+	/* results of one mode */
+	int narms;
 	int chart[CHART_COLS]; /* columns drawn as bars under the table (medians); -1: none */
 	struct arm arms[ARMS_MAX];
 	char reading[768];
@@ -71,7 +94,8 @@ struct experiment {
 	const char *name, *summary;
 	uint64_t size; /* default region size */
 	int reps;      /* default repetitions */
-	/* names the arms and columns */
+	struct table table, sweep; /* the columns; with --sweep (n 0: no sweep) */
+	/* names the arms and the charted columns */
 	void (*setup)(struct bench *b);
 	/* runs one repetition of ARM into V (one value per column) and T (text columns);
 	 * returns 0 or -errno of a failure that ends the experiment */
@@ -158,7 +182,7 @@ static void say_times(struct bench *b, int col, int x, int y, const char *what)
 	say(b, "%s: %s with %s, %s with %s (medians); ", what, out_ns(a, sizeof(a), sx.median),
 	    b->arms[x].name, out_ns(c, sizeof(c), sy.median), b->arms[y].name);
 	if (b->reps < 3)
-		say(b, "use -r 3 or more before claiming a difference.");
+		say(b, "use -N 3 or more before claiming a difference.");
 	else if (thp_stats_overlap(&sx, &sy))
 		say(b, "the ranges overlap: no claimable difference.");
 	else
@@ -171,8 +195,6 @@ static void arms(struct bench *b, const char *const *names)
 	for (b->narms = 0; names[b->narms]; b->narms++)
 		snprintf(b->arms[b->narms].name, sizeof(b->arms[0].name), "%s", names[b->narms]);
 }
-
-#define COLS(b, c) ((b)->cols = (c), (b)->ncols = (int)(sizeof(c) / sizeof((c)[0])))
 
 /* Number of writes of one byte every STEP into SIZE bytes. */
 static double writes_of(uint64_t size, uint64_t step)
@@ -217,16 +239,19 @@ static void touch_small(const struct thp_region *r, int prior)
 
 enum { F_ALIGNED, F_FAULTS, F_TIME, F_RSS, F_HUGE, F_ALLOC, F_FALLBACK, F_STALL };
 static const struct col fault_cols[] = {
-	{ "2M-ALIGNED", "aligned", K_FLAG },       { "FAULTS", "minor_faults", K_COUNT },
-	{ "TOUCH", "touch_ns", K_TIME },           { "RSS", "rss", K_SIZE },
-	{ "ANONHUGE", "anon_huge", K_SIZE },       { "FAULT_ALLOC+", "thp_fault_alloc", K_COUNT },
-	{ "FALLBACK+", "thp_fault_fallback", K_COUNT }, { "COMPACT_STALL+", "compact_stall", K_COUNT },
+	{ "2M-ALIGNED", "aligned", K_FLAG, "the region starts on a 2 MiB boundary" },
+	COL_FAULTS,
+	{ "TOUCH", "touch_ns", K_TIME, "time to write every page once" },
+	COL_RSS,
+	COL_ANONHUGE,
+	COL_ALLOC,
+	{ "FALLBACK+", "thp_fault_fallback", K_COUNT, "faults that fell back to 4 KiB pages (vmstat)" },
+	{ "COMPACT_STALL+", "compact_stall", K_COUNT, "direct compaction stalls (vmstat)" },
 };
 
 static void fault_setup(struct bench *b)
 {
 	static const char *const n[] = { "plain", "MADV_HUGEPAGE", NULL };
-	COLS(b, fault_cols);
 	arms(b, n);
 	b->chart[0] = F_TIME;
 }
@@ -292,14 +317,15 @@ static void fault_read(struct bench *b)
 
 enum { B_STEP, B_WRITES, B_FAULTS, B_RSS, B_HUGE };
 static const struct col bloat_cols[] = {
-	{ "STEP", "step", K_SIZE },  { "WRITES", "writes", K_COUNT }, { "FAULTS", "minor_faults", K_COUNT },
-	{ "RSS", "rss", K_SIZE },    { "ANONHUGE", "anon_huge", K_SIZE },
+	{ "STEP", "step", K_SIZE, "one byte is written every STEP" }, COL_WRITES, COL_FAULTS, COL_RSS, COL_ANONHUGE,
 };
 enum { S_WRITES, S_PLAIN, S_HINTED, S_HUGE, S_RATIO };
 static const struct col sweep_cols[] = {
-	{ "WRITES", "writes", K_COUNT },        { "PLAIN RSS", "plain_rss", K_SIZE },
-	{ "HINTED RSS", "hinted_rss", K_SIZE }, { "HINTED ANONHUGE", "hinted_anon_huge", K_SIZE },
-	{ "RATIO", "rss_ratio", K_RATIO },
+	COL_WRITES,
+	{ "PLAIN_RSS", "plain_rss", K_SIZE, "Rss without advice" },
+	{ "HINTED_RSS", "hinted_rss", K_SIZE, "Rss with MADV_HUGEPAGE" },
+	{ "HINTED_ANONHUGE", "hinted_anon_huge", K_SIZE, "AnonHugePages with MADV_HUGEPAGE" },
+	{ "RATIO", "rss_ratio", K_RATIO, "HINTED_RSS / PLAIN_RSS" },
 };
 #define SWEEP_STEPS 10 /* 2 MiB down to 4 KiB */
 
@@ -308,11 +334,9 @@ static void bloat_setup(struct bench *b)
 	static const char *const n[] = { "plain", "MADV_HUGEPAGE", NULL };
 
 	if (!b->sweep) {
-		COLS(b, bloat_cols);
 		arms(b, n);
 		return;
 	}
-	COLS(b, sweep_cols);
 	b->chart[0] = S_PLAIN;
 	b->chart[1] = S_HINTED;
 	b->narms = SWEEP_STEPS;
@@ -401,14 +425,14 @@ static void bloat_read(struct bench *b)
 
 enum { C_FORK, C_WRITES, C_FAULTS, C_PRIV, C_SHARED, C_WHUGE, C_OHUGE, C_SPLIT };
 static const struct col cow_cols[] = {
-	{ "FORK", "fork_ns", K_TIME },
-	{ "WRITES", "writes", K_COUNT },
-	{ "WRITER FAULTS", "writer_minor_faults", K_COUNT },
-	{ "WRITER PRIVATE_DIRTY", "writer_private_dirty", K_SIZE },
-	{ "WRITER SHARED_DIRTY", "writer_shared_dirty", K_SIZE },
-	{ "WRITER ANONHUGE", "writer_anon_huge", K_SIZE },
-	{ "OTHER ANONHUGE", "other_anon_huge", K_SIZE },
-	{ "SPLIT_PMD+", "thp_split_pmd", K_COUNT },
+	{ "FORK", "fork_ns", K_TIME, "time of fork()" },
+	COL_WRITES,
+	{ "WRITER_FAULTS", "writer_minor_faults", K_COUNT, "minor page faults of the writer" },
+	{ "WRITER_PRIVATE_DIRTY", "writer_private_dirty", K_SIZE, "what copy-on-write copied (its Private_Dirty)" },
+	{ "WRITER_SHARED_DIRTY", "writer_shared_dirty", K_SIZE, "the writer's Shared_Dirty" },
+	{ "WRITER_ANONHUGE", "writer_anon_huge", K_SIZE, "AnonHugePages the writer kept" },
+	{ "OTHER_ANONHUGE", "other_anon_huge", K_SIZE, "AnonHugePages the other process kept" },
+	COL_SPLIT,
 };
 
 struct cow_side {
@@ -418,7 +442,6 @@ struct cow_side {
 static void cow_setup(struct bench *b)
 {
 	static const char *const n[] = { "MADV_NOHUGEPAGE", "MADV_HUGEPAGE", NULL };
-	COLS(b, cow_cols);
 	arms(b, n);
 }
 
@@ -521,21 +544,20 @@ static void cow_read(struct bench *b)
 
 enum { L_HINT, L_RESULT, L_BEFORE, L_ELIG, L_TIME, L_PERGIB, L_AFTER, L_ELIG_AFTER, L_ALLOC };
 static const struct col collapse_cols[] = {
-	{ "MADV_HUGEPAGE", "hugepage_result", K_TEXT },
-	{ "MADV_COLLAPSE", "collapse_result", K_TEXT },
-	{ "ANONHUGE BEFORE", "anon_huge_before", K_SIZE },
-	{ "ELIGIBLE", "thp_eligible_before", K_FLAG },
-	{ "COLLAPSE", "collapse_ns", K_TIME },
-	{ "PER GIB", "collapse_ns_per_gib", K_TIME },
-	{ "ANONHUGE AFTER", "anon_huge_after", K_SIZE },
-	{ "ELIGIBLE AFTER", "thp_eligible_after", K_FLAG },
-	{ "COLLAPSE_ALLOC+", "thp_collapse_alloc", K_COUNT },
+	{ "MADV_HUGEPAGE", "hugepage_result", K_TEXT, "what madvise(MADV_HUGEPAGE) returned (ok, EINVAL, ...)" },
+	{ "MADV_COLLAPSE", "collapse_result", K_TEXT, "what madvise(MADV_COLLAPSE) returned" },
+	{ "ANONHUGE_BEFORE", "anon_huge_before", K_SIZE, "AnonHugePages before MADV_COLLAPSE" },
+	{ "ELIGIBLE", "thp_eligible_before", K_FLAG, "THPeligible before it" },
+	{ "COLLAPSE", "collapse_ns", K_TIME, "time of MADV_COLLAPSE" },
+	{ "PER_GIB", "collapse_ns_per_gib", K_TIME, "that time per GiB of the region" },
+	{ "ANONHUGE_AFTER", "anon_huge_after", K_SIZE, "AnonHugePages after it" },
+	{ "ELIGIBLE_AFTER", "thp_eligible_after", K_FLAG, "THPeligible after it" },
+	{ "COLLAPSE_ALLOC+", "thp_collapse_alloc", K_COUNT, "huge pages allocated to collapse (vmstat)" },
 };
 
 static void collapse_setup(struct bench *b)
 {
 	static const char *const n[] = { "hint", "collapse-only", "disabled", NULL };
-	COLS(b, collapse_cols);
 	arms(b, n);
 }
 
@@ -592,9 +614,12 @@ static void collapse_read(struct bench *b)
 
 enum { K_WAIT, K_DONE, K_TARGET, K_HUGE, K_COLLAPSED, K_SCANS };
 static const struct col khugepaged_cols[] = {
-	{ "WAITED", "waited_ns", K_TIME },       { "COLLAPSED", "collapsed", K_FLAG },
-	{ "TARGET", "target", K_SIZE },          { "ANONHUGE", "anon_huge", K_SIZE },
-	{ "PAGES_COLLAPSED+", "pages_collapsed", K_COUNT }, { "FULL_SCANS+", "full_scans", K_COUNT },
+	{ "WAITED", "waited_ns", K_TIME, "time until the region was huge (or --timeout)" },
+	{ "COLLAPSED", "collapsed", K_FLAG, "khugepaged made the whole region huge" },
+	{ "TARGET", "target", K_SIZE, "the whole 2 MiB blocks of the region" },
+	COL_ANONHUGE,
+	{ "PAGES_COLLAPSED+", "pages_collapsed", K_COUNT, "khugepaged's pages_collapsed, the increase" },
+	{ "FULL_SCANS+", "full_scans", K_COUNT, "khugepaged's full_scans, the increase" },
 };
 
 #define KH "sys/kernel/mm/transparent_hugepage/khugepaged/"
@@ -612,7 +637,6 @@ static uint64_t kh_num(struct bench *b, const char *name)
 static void khugepaged_setup(struct bench *b)
 {
 	static const char *const n[] = { "MADV_HUGEPAGE", NULL };
-	COLS(b, khugepaged_cols);
 	arms(b, n);
 }
 
@@ -683,17 +707,19 @@ static void khugepaged_read(struct bench *b)
 
 enum { Z_RESULT, Z_FAULTS, Z_TIME, Z_RSS, Z_HUGE, Z_ALLOC, Z_SPLIT };
 static const struct col zeropage_cols[] = {
-	{ "RESULT", "result", K_TEXT },      { "FAULTS", "minor_faults", K_COUNT },
-	{ "TIME", "time_ns", K_TIME },       { "RSS", "rss", K_SIZE },
-	{ "ANONHUGE", "anon_huge", K_SIZE }, { "FAULT_ALLOC+", "thp_fault_alloc", K_COUNT },
-	{ "SPLIT_PMD+", "thp_split_pmd", K_COUNT },
+	{ "RESULT", "result", K_TEXT, "what MADV_POPULATE_WRITE returned (ok for the others)" },
+	COL_FAULTS,
+	{ "TIME", "time_ns", K_TIME, "time of the reads, the writes or the call" },
+	COL_RSS,
+	COL_ANONHUGE,
+	COL_ALLOC,
+	COL_SPLIT,
 };
 
 static void zeropage_setup(struct bench *b)
 {
 	static const char *const n[] = { "read", "read, then write", "write", "MADV_POPULATE_WRITE",
 					 NULL };
-	COLS(b, zeropage_cols);
 	arms(b, n);
 }
 
@@ -762,12 +788,12 @@ static void zeropage_read(struct bench *b)
 
 enum { H_NS, H_HUGE, H_MISSES, H_PERLOAD, H_MPKI, H_WALK };
 static const struct col chase_cols[] = {
-	{ "PER LOAD", "ns_per_load", K_TIME },
-	{ "ANONHUGE", "anon_huge", K_SIZE },
-	{ "DTLB MISSES", "dtlb_misses", K_COUNT },
-	{ "MISSES/LOAD", "dtlb_misses_per_load", K_REAL },
-	{ "MPKI", "dtlb_mpki", K_REAL },
-	{ "WALK%", "walk_pct", K_REAL },
+	{ "PER_LOAD", "ns_per_load", K_TIME, "time of one dependent load" },
+	COL_ANONHUGE,
+	{ "DTLB_MISSES", "dtlb_misses", K_COUNT, "dTLB misses (CPU counters; '-' without them)" },
+	{ "MISSES/LOAD", "dtlb_misses_per_load", K_REAL, "dTLB misses per load" },
+	{ "MPKI", "dtlb_mpki", K_REAL, "dTLB misses per thousand instructions" },
+	{ "WALK%", "walk_pct", K_REAL, "share of the cycles spent walking page tables" },
 };
 
 static struct thp_tlb_walk chase_walk; /* the CPU's page-walk event, if it names one */
@@ -776,7 +802,6 @@ static int dtlb_err; /* why the dTLB counters are unavailable (0: they work) */
 static void chase_setup(struct bench *b)
 {
 	static const char *const n[] = { "MADV_NOHUGEPAGE", "MADV_HUGEPAGE", NULL };
-	COLS(b, chase_cols);
 	arms(b, n);
 	b->chart[0] = H_NS;
 	thp_tlb_walk_find(&b->ctx->root, &chase_walk);
@@ -883,24 +908,64 @@ static void chase_read(struct bench *b)
 }
 
 static const struct experiment experiments[] = {
-	{ "fault", "first touch of a region, plain vs MADV_HUGEPAGE", 256 * MIB, 3, fault_setup,
-	  fault_run, fault_read },
+	{ "fault", "first touch of a region, plain vs MADV_HUGEPAGE", 256 * MIB, 3, TABLE(fault_cols),
+	  { NULL, 0 }, fault_setup, fault_run, fault_read },
 	{ "bloat", "one byte written every STEP, plain vs MADV_HUGEPAGE (--sweep: STEP 2 MiB to 4 KiB)",
-	  64 * MIB, 1, bloat_setup, bloat_run, bloat_read },
+	  64 * MIB, 1, TABLE(bloat_cols), TABLE(sweep_cols), bloat_setup, bloat_run, bloat_read },
 	{ "cow", "writes after fork() by the child or the parent (--writer), 4 KiB pages vs THP",
-	  64 * MIB, 3, cow_setup, cow_run, cow_read },
+	  64 * MIB, 3, TABLE(cow_cols), { NULL, 0 }, cow_setup, cow_run, cow_read },
 	{ "collapse", "MADV_COLLAPSE on 4 KiB-faulted memory: hint, collapse-only, disabled",
-	  64 * MIB, 3, collapse_setup, collapse_run, collapse_read },
+	  64 * MIB, 3, TABLE(collapse_cols), { NULL, 0 }, collapse_setup, collapse_run, collapse_read },
 	{ "khugepaged", "advise a touched region and wait for khugepaged (bounded by --timeout)",
-	  16 * MIB, 1, khugepaged_setup, khugepaged_run, khugepaged_read },
+	  16 * MIB, 1, TABLE(khugepaged_cols), { NULL, 0 }, khugepaged_setup, khugepaged_run,
+	  khugepaged_read },
 	{ "zeropage", "read faults map the huge zero page; the write after; MADV_POPULATE_WRITE",
-	  64 * MIB, 3, zeropage_setup, zeropage_run, zeropage_read },
+	  64 * MIB, 3, TABLE(zeropage_cols), { NULL, 0 }, zeropage_setup, zeropage_run, zeropage_read },
 	{ "chase", "dependent loads, one per random 4 KiB page, 4 KiB pages vs THP (dTLB misses)",
-	  1024 * MIB, 3, chase_setup, chase_run, chase_read },
+	  1024 * MIB, 3, TABLE(chase_cols), { NULL, 0 }, chase_setup, chase_run, chase_read },
 };
 #define NEXP ((int)(sizeof(experiments) / sizeof(experiments[0])))
 
 /* ---- the driver and the output ---- */
+
+static enum out_kind out_kind_of(enum kind k)
+{
+	switch (k) {
+	case K_COUNT: return OUT_COUNT;
+	case K_SIZE: return OUT_SIZE;
+	case K_FLAG: return OUT_BOOL;
+	case K_TEXT: return OUT_TEXT;
+	case K_TIME: return OUT_NS;
+	default: return OUT_NUM;
+	}
+}
+
+/* Fills COLS with the column descriptors of ARM and then the columns of TAB;
+ * returns their number. */
+static int out_cols_of(const struct table *tab, struct out_col *cols)
+{
+	const struct col *c = &arm_col;
+
+	for (int i = 0; i <= tab->n; c = &tab->cols[i++])
+		cols[i] = (struct out_col){ c->head, c->key, out_kind_of(c->kind), 0, c->help };
+	return tab->n + 1;
+}
+
+/* The table of B's experiment (with --sweep, bloat's other one), and the
+ * columns -o chooses: every one without it. Returns 0, or 2 after naming a
+ * column it does not have. */
+static int choose_cols(struct bench *b)
+{
+	const struct table *tab = b->sweep && b->x->sweep.n ? &b->x->sweep : &b->x->table;
+	int n = out_cols_of(tab, b->ocols), all[COLS_MAX + 1];
+
+	b->cols = tab->cols;
+	b->ncols = tab->n;
+	for (int i = 0; i < n; i++)
+		all[i] = i;
+	b->nsel = out_cols_select("bench", b->ocols, n, &b->fmt, all, n, b->sel, 2 * (COLS_MAX + 1));
+	return b->nsel < 0 ? 2 : 0;
+}
 
 /* Runs every repetition of every arm, rotating the order of the arms each round. */
 static int run_all(struct bench *b)
@@ -913,7 +978,7 @@ static int run_all(struct bench *b)
 	struct out_progress p;
 
 	out_progress_init(&p);
-	p.tty = p.tty && !b->ctx->json;
+	p.tty = p.tty && !b->fmt.json;
 	for (int rep = 0; rep < b->reps; rep++) {
 		for (int i = 0; i < b->narms; i++) {
 			int a = (i + rep) % b->narms;
@@ -949,7 +1014,7 @@ static int run_all(struct bench *b)
 static const char *fmt_one(const struct bench *b, enum kind k, double x, char *buf, size_t cap)
 {
 	switch (k) {
-	case K_SIZE: return out_size(buf, cap, u64r(x), b->bytes);
+	case K_SIZE: return out_size(buf, cap, u64r(x), b->fmt.bytes);
 	case K_TIME: return out_ns(buf, cap, x);
 	case K_FLAG: return x != 0 ? "yes" : "no";
 	case K_RATIO: snprintf(buf, cap, x < 10 ? "%.2fx" : "%.0fx", x); return buf;
@@ -1010,83 +1075,107 @@ static void print_chart(const struct bench *b)
 	putchar('\n');
 }
 
+static struct json_object *json_num(enum kind k, double x)
+{
+	return k == K_TIME || k == K_RATIO || k == K_REAL ? json_object_new_double(x) : out_json_u64(u64r(x));
+}
+
+/* The JSON of column COL of ARM: text, a flag, or min, median, max and runs
+ * (null: no figure). */
+static struct json_object *json_value(const struct bench *b, int arm, int col)
+{
+	enum kind k = b->cols[col].kind;
+	struct thp_stats s = stats(b, arm, col);
+	struct json_object *val, *runs;
+
+	if (b->arms[arm].missing[col])
+		return NULL;
+	if (k == K_TEXT)
+		return json_object_new_string(b->arms[arm].text[col]);
+	if (k == K_FLAG)
+		return json_object_new_boolean(s.median != 0);
+	val = json_object_new_object();
+	runs = json_object_new_array();
+	json_object_object_add(val, "min", json_num(k, s.min));
+	json_object_object_add(val, "median", json_num(k, s.median));
+	json_object_object_add(val, "max", json_num(k, s.max));
+	for (int r = 0; r < b->reps; r++)
+		json_object_array_add(runs, json_num(k, b->arms[arm].v[col][r]));
+	json_object_object_add(val, "runs", runs);
+	return val;
+}
+
+/* ROW of the table in JSON as an arm: {"arm": ..., "values": {the other keys}}. */
+static struct json_object *arm_json(struct json_object *row)
+{
+	struct json_object *o = json_object_new_object(), *vals = json_object_new_object();
+
+	json_object_object_foreach(row, key, val) {
+		if (strcmp(key, arm_col.key) == 0)
+			json_object_object_add(o, key, json_object_get(val));
+		else
+			json_object_object_add(vals, key, json_object_get(val));
+	}
+	json_object_object_add(o, "values", vals);
+	return o;
+}
+
+/* The arms as a table of the chosen columns: printed, or their JSON array. */
+static struct json_object *put_arms(const struct bench *b)
+{
+	struct out_table *t = out_table_cols(b->ocols, b->sel, b->nsel, &b->fmt);
+	struct json_object *rows, *arms;
+	char cell[64];
+
+	for (int a = 0; a < b->narms; a++) {
+		out_table_line(t);
+		out_cell_str(t, 0, b->arms[a].name);
+		for (int c = 0; c < b->ncols; c++)
+			out_cell(t, c + 1, fmt_cell(b, a, c, cell, sizeof(cell)), json_value(b, a, c));
+	}
+	if (!b->fmt.json) {
+		out_table_print(t, 2);
+		return NULL;
+	}
+	rows = out_table_json(t);
+	arms = json_object_new_array();
+	for (size_t i = 0; rows && i < json_object_array_length(rows); i++)
+		json_object_array_add(arms, arm_json(json_object_array_get_idx(rows, i)));
+	json_object_put(rows);
+	return arms;
+}
+
 static void print_text(const struct bench *b, const char *mode, const char *enabled)
 {
-	const char *heads[COLS_MAX + 1];
-	char cells[COLS_MAX + 1][64], head[COLS_MAX][48], size[32];
-	struct out_table *t;
+	char size[32], label[32];
+	bool times = false;
 
-	printf("%s: %s\n", b->x->name, b->x->summary);
-	printf("  %s, %d run%s per arm, enabled=%s%s%s%s\n", out_size(size, sizeof(size), b->size, b->bytes),
-	       b->reps, b->reps == 1 ? "" : "s", enabled, mode ? " (--modes " : "", mode ? mode : "",
-	       mode ? ")" : "");
-	heads[0] = "ARM";
-	for (int c = 0; c < b->ncols; c++) {
-		snprintf(head[c], sizeof(head[c]), "%s%s", b->cols[c].head,
-			 b->cols[c].kind == K_TIME && b->reps > 1 ? " MIN/MED/MAX" : "");
-		heads[c + 1] = head[c];
-	}
-	t = out_table_new(b->ncols + 1, heads, false);
 	for (int c = 0; c < b->ncols; c++)
-		if (b->cols[c].kind != K_TEXT && b->cols[c].kind != K_FLAG)
-			out_table_right(t, c + 1);
-	for (int a = 0; a < b->narms; a++) {
-		const char *row[COLS_MAX + 1] = { b->arms[a].name };
-		for (int c = 0; c < b->ncols; c++)
-			row[c + 1] = fmt_cell(b, a, c, cells[c], sizeof(cells[c]));
-		out_table_row(t, row);
-	}
-	out_table_print(t, 2);
-	print_chart(b);
+		times |= b->cols[c].kind == K_TIME;
+	snprintf(label, sizeof(label), "%s:", b->x->name);
+	out_wrap(label, b->x->summary, 100);
+	printf("  %s, %d run%s per arm%s, enabled=%s%s%s%s\n", out_size(size, sizeof(size), b->size, b->fmt.bytes),
+	       b->reps, b->reps == 1 ? "" : "s", times && b->reps > 1 ? " (times: min / median / max)" : "",
+	       enabled, mode ? " (--modes " : "", mode ? mode : "", mode ? ")" : "");
+	put_arms(b);
+	if (!b->fmt.raw)
+		print_chart(b);
 	for (int i = 0; i < b->npoints; i++)
 		printf("  t=%6.1fs  AnonHugePages %-9s pages_collapsed +%" PRIu64 "  full_scans +%" PRIu64 "\n",
-		       b->timeline[i].t, out_size(size, sizeof(size), b->timeline[i].anon_huge, b->bytes),
+		       b->timeline[i].t, out_size(size, sizeof(size), b->timeline[i].anon_huge, b->fmt.bytes),
 		       b->timeline[i].collapsed, b->timeline[i].scans);
 	out_wrap("Reading: ", b->reading, 100);
 	if (b->note[0])
 		out_wrap("Note: ", b->note, 100);
 }
 
-static struct json_object *json_num(enum kind k, double x)
-{
-	return k == K_TIME || k == K_RATIO || k == K_REAL ? json_object_new_double(x) : out_json_u64(u64r(x));
-}
-
 static struct json_object *json_result(const struct bench *b, const char *mode, const char *enabled)
 {
-	struct json_object *o = json_object_new_object(), *arms = json_object_new_array();
+	struct json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "mode", mode ? json_object_new_string(mode) : NULL);
 	json_object_object_add(o, "enabled", json_object_new_string(enabled));
-	for (int a = 0; a < b->narms; a++) {
-		struct json_object *arm = json_object_new_object(), *vals = json_object_new_object();
-		json_object_object_add(arm, "arm", json_object_new_string(b->arms[a].name));
-		for (int c = 0; c < b->ncols; c++) {
-			const struct col *col = &b->cols[c];
-			struct json_object *val;
-			if (b->arms[a].missing[c]) {
-				val = NULL;
-			} else if (col->kind == K_TEXT) {
-				val = json_object_new_string(b->arms[a].text[c]);
-			} else if (col->kind == K_FLAG) {
-				val = json_object_new_boolean(stats(b, a, c).median != 0);
-			} else {
-				struct thp_stats s = stats(b, a, c);
-				struct json_object *runs = json_object_new_array();
-				val = json_object_new_object();
-				json_object_object_add(val, "min", json_num(col->kind, s.min));
-				json_object_object_add(val, "median", json_num(col->kind, s.median));
-				json_object_object_add(val, "max", json_num(col->kind, s.max));
-				for (int r = 0; r < b->reps; r++)
-					json_object_array_add(runs, json_num(col->kind, b->arms[a].v[c][r]));
-				json_object_object_add(val, "runs", runs);
-			}
-			json_object_object_add(vals, col->key, val);
-		}
-		json_object_object_add(arm, "values", vals);
-		json_object_array_add(arms, arm);
-	}
-	json_object_object_add(o, "arms", arms);
+	json_object_object_add(o, "arms", put_arms(b));
 	if (b->npoints) {
 		struct json_object *tl = json_object_new_array();
 		for (int i = 0; i < b->npoints; i++) {
@@ -1132,13 +1221,25 @@ static void usage(void)
 	     "      --writer WHO      cow: 'child' (default) or 'parent' writes after fork()\n"
 	     "      --timeout SECS    khugepaged: how long to wait (default 60)\n"
 	     "      --loads N         chase: dependent loads per run (default 10000000)\n"
-	     "  -r, --reps N          repetitions per arm (default 3; bloat and khugepaged 1)\n"
+	     "  -N, --reps N          repetitions per arm (default 3; bloat and khugepaged 1)\n"
 	     "      --modes LIST      repeat under each policy of always,madvise,never (root);\n"
 	     "                        the prior policy is restored after, also on signals\n"
 	     "  -q, --quiet           no notice on stderr of the policy --modes switches\n"
-	     "  -b, --bytes           print sizes in bytes\n"
-	     "  -J, --json            one JSON document with every run\n"
-	     "  -h, --help            show this help");
+	     "The table options (-J: one JSON document with every run; the charts are left\n"
+	     "out with -r):");
+	out_fmt_help(NULL, 0);
+	for (int i = 0; i < NEXP; i++)
+		for (int sweep = 0; sweep < 2; sweep++) {
+			struct out_col cols[COLS_MAX + 1];
+			const struct table *tab = sweep ? &experiments[i].sweep : &experiments[i].table;
+			int n = out_cols_of(tab, cols);
+			char title[64];
+			if (!i && !sweep)
+				out_cols_help("Columns of every experiment (-o LIST):", cols, 1);
+			snprintf(title, sizeof(title), "Columns of %s%s:", experiments[i].name, sweep ? " --sweep" : "");
+			if (tab->n)
+				out_cols_help(title, cols + 1, n - 1);
+		}
 }
 
 /* Refuses a region larger than the memory available (MemAvailable, or
@@ -1179,9 +1280,9 @@ static int bench_modes(struct bench *b, const struct modes *m)
 		return 1;
 	results = json_object_new_array();
 	thp_busy_sample(&b->ctx->root, 200, &busy);
-	if (thp_busy_noisy(&busy) && !b->ctx->json)
+	if (thp_busy_noisy(&busy) && !b->fmt.json)
 		busy_warning(&busy, "timings are noisy");
-	if (thp_mode_get() == THP_MODE_DISABLED && !b->ctx->json)
+	if (thp_mode_get() == THP_MODE_DISABLED && !b->fmt.json)
 		puts("Note: THP is disabled for this process (PR_SET_THP_DISABLE, inherited from a "
 		     "parent): no arm can get huge pages.\n");
 	for (int i = 0; i < (m->n ? m->n : 1) && !rc; i++) {
@@ -1191,7 +1292,7 @@ static int bench_modes(struct bench *b, const struct modes *m)
 		current_enabled(b, enabled, sizeof(enabled));
 		if ((rc = run_all(b)))
 			break;
-		if (b->ctx->json) {
+		if (b->fmt.json) {
 			json_object_array_add(results, json_result(b, mode, enabled));
 		} else {
 			if (i)
@@ -1206,7 +1307,7 @@ static int bench_modes(struct bench *b, const struct modes *m)
 		json_object_put(results);
 		return thp_die_by(modes_signal());
 	}
-	if (b->ctx->json && !rc) {
+	if (b->fmt.json && !rc) {
 		doc = json_object_new_object();
 		json_object_object_add(doc, "schema", json_object_new_string("thp-bench/1"));
 		json_object_object_add(doc, "experiment", json_object_new_string(b->x->name));
@@ -1233,10 +1334,9 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 		{ "size", required_argument, NULL, 's' },    { "step", required_argument, NULL, 'S' },
 		{ "sweep", no_argument, NULL, 'W' },         { "writer", required_argument, NULL, 'w' },
 		{ "timeout", required_argument, NULL, 't' }, { "loads", required_argument, NULL, 'L' },
-		{ "reps", required_argument, NULL, 'r' },    { "modes", required_argument, NULL, 'm' },
-		{ "bytes", no_argument, NULL, 'b' },         { "json", no_argument, NULL, 'J' },
+		{ "reps", required_argument, NULL, 'N' },    { "modes", required_argument, NULL, 'm' },
 		{ "quiet", no_argument, NULL, 'q' },         { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		OUT_FMT_LONGOPTS,                            { NULL, 0, NULL, 0 },
 	};
 	static const char *const policies[] = { "always", "madvise", "never", NULL };
 	struct bench *b = calloc(1, sizeof(*b));
@@ -1251,11 +1351,14 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 		return 1;
 	}
 	b->ctx = ctx;
+	b->fmt.json = ctx->json;
 	b->step = THP_PMD_BYTES;
 	b->timeout = 60;
 	b->loads = 10000000;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "s:r:bJqh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, OUT_FMT_SHORTOPTS "s:N:qh", lo, NULL)) != -1) {
+		if (out_fmt_opt(&b->fmt, c, optarg))
+			continue;
 		switch (c) {
 		case 's':
 			if (!thp_opt_size("bench", "--size", optarg, 4096, UINT64_MAX, NULL, &size))
@@ -1277,11 +1380,9 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 			break;
 		case 't': if (!thp_opt_int("bench", "--timeout", optarg, 1, 86400, &b->timeout)) goto out; break;
 		case 'L': if (!thp_opt_u64("bench", "--loads", optarg, 1, 1ull << 40, &b->loads)) goto out; break;
-		case 'r': if (!thp_opt_int("bench", "--reps", optarg, 1, REPS_MAX, &reps)) goto out; break;
+		case 'N': if (!thp_opt_int("bench", "--reps", optarg, 1, REPS_MAX, &reps)) goto out; break;
 		case 'm': if (modes_parse("bench", optarg, policies, &m)) goto out; break;
 		case 'q': m.quiet = true; break;
-		case 'b': b->bytes = true; break;
-		case 'J': ctx->json = true; break;
 		case 'h': usage(); rc = 0; goto out;
 		default: rc = thp_usage_error("bench"); goto out;
 		}
@@ -1300,7 +1401,8 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 		if (!strcmp(experiments[i].name, argv[optind]))
 			b->x = &experiments[i];
 	if (!b->x) {
-		thp_err("bench: unknown experiment '%s'; see 'thp bench --help'", argv[optind]);
+		thp_err("bench: unknown experiment '%s'; see 'thp bench --help'%s", argv[optind],
+			strspn(argv[optind], "0123456789") == strlen(argv[optind]) ? " (the repetitions are -N N)" : "");
 		rc = thp_usage_error("bench");
 		goto out;
 	}
@@ -1309,6 +1411,9 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 		rc = thp_usage_error("bench");
 		goto out;
 	}
+	if ((rc = choose_cols(b)))
+		goto out;
+	rc = 2;
 	b->size = size ? size : b->x->size;
 	b->reps = reps ? reps : b->x->reps;
 	if (b->step > b->size) {

@@ -182,8 +182,9 @@ int modes_end(void)
 
 void busy_warning(const struct thp_busy *b, const char *result)
 {
-	char text[160], shown[4 * sizeof(text)];
+	char text[160], line[sizeof(text) + 128];
 
-	printf("Warning: the host is busy (%s): %s.\n\n",
-	       out_esc(shown, sizeof(shown), thp_busy_text(b, text, sizeof(text))), result);
+	snprintf(line, sizeof(line), "the host is busy (%s): %s.", thp_busy_text(b, text, sizeof(text)), result);
+	out_wrap("Warning:", line, 100);
+	putchar('\n');
 }

@@ -43,8 +43,8 @@ int modes_end(void);
 int modes_signal(void);
 
 struct thp_busy;
-/* Prints that the host is busy (thp_busy_text) and that RESULT follows, then
- * an empty line. */
+/* Prints that the host is busy (thp_busy_text) and that RESULT follows,
+ * wrapped as out_wrap() does, then an empty line. */
 void busy_warning(const struct thp_busy *b, const char *result);
 
 #endif

@@ -29,11 +29,16 @@ void out_fmt_help(const struct out_col *cols, int n)
 	     "  -J, --json          one JSON document (sizes in bytes; with -o, only those keys)\n"
 	     "  -b, --bytes         print sizes in bytes\n"
 	     "      --notruncate    do not cut or wrap text to fit the terminal\n"
-	     "  -h, --help          show this help\n"
-	     "\n"
-	     "Columns:");
+	     "  -h, --help          show this help");
+	if (n)
+		out_cols_help("Columns:", cols, n);
+}
+
+void out_cols_help(const char *title, const struct out_col *cols, int n)
+{
+	printf("\n%s\n", title);
 	for (int i = 0; i < n; i++)
-		printf("  %-16s %s\n", cols[i].name, cols[i].help);
+		printf("  %-16s %s%s\n", cols[i].name, strlen(cols[i].name) < 16 ? "" : " ", cols[i].help);
 }
 
 /* The descriptor of column NAME (LEN bytes, any case) in COLS, or -1. */

@@ -54,7 +54,8 @@ enum out_kind {
 	OUT_COUNT, /* a whole number */
 	OUT_PCT,   /* a percentage: "19.0%" in text, 19.0 in JSON */
 	OUT_BOOL,  /* yes/no in text, true/false in JSON */
-	OUT_NUM,   /* any other number (durations, ratios) */
+	OUT_NS,    /* a duration in nanoseconds: "3.4 us" in text, nanoseconds in JSON */
+	OUT_NUM,   /* any other number (ratios, durations in other units) */
 };
 
 /* How a text column may be made narrower on a terminal: cut with an ellipsis
@@ -86,9 +87,12 @@ enum { OUT_OPT_NOTRUNC = 0x180 };
 	{ "bytes", no_argument, NULL, 'b' }, { "notruncate", no_argument, NULL, OUT_OPT_NOTRUNC }
 /* Takes option C (with ARG) of OUT_FMT_LONGOPTS into F; false when C is not one. */
 bool out_fmt_opt(struct out_fmt *f, int c, const char *arg);
-/* Prints the usage lines of those options, and then "Columns:" with the name
- * and help line of each of the N columns COLS. */
+/* Prints the usage lines of those options, and then (N > 0) out_cols_help()
+ * of "Columns:". */
 void out_fmt_help(const struct out_col *cols, int n);
+/* Prints an empty line, TITLE, and the name and help line of each of the N
+ * columns COLS. */
+void out_cols_help(const char *title, const struct out_col *cols, int n);
 
 /* Selects the columns of F->list (comma-separated names of COLS, any case)
  * into SEL (at most CAP); without a list, the NDEF columns DEF. Returns the
@@ -107,7 +111,7 @@ void out_table_line(struct out_table *t);
 /* Cell COL of the current row: TEXT as shown (NULL: empty) and VAL in JSON
  * (NULL: null; taken over). */
 void out_cell(struct out_table *t, int col, const char *text, struct json_object *val);
-/* V as the column's kind shows it: a size, a count ("2631"), a bool. */
+/* V as the column's kind shows it: a size, a count ("2631"), a bool, a duration. */
 void out_cell_u64(struct out_table *t, int col, uint64_t v);
 /* A string, shown escaped; NULL: empty and null. */
 void out_cell_str(struct out_table *t, int col, const char *s);

@@ -27,6 +27,7 @@ struct out_table {
 	struct libscols_line *ln;
 	struct json_object **vals; /* the current row, in JSON */
 	struct json_object *rows;  /* JSON: every row so far */
+	int shown;                 /* the columns printed: those after them did not fit */
 };
 
 /* A libsmartcols table of NCOLS columns with HEADERS (NULL: none). */
@@ -37,7 +38,7 @@ static struct out_table *table_new(int ncols, const char *const *headers, bool n
 	if (!t)
 		return NULL;
 	t->tb = scols_new_table();
-	t->ncols = ncols;
+	t->ncols = t->shown = ncols;
 	if (!t->tb) {
 		free(t);
 		return NULL;
@@ -180,6 +181,8 @@ void out_cell_u64(struct out_table *t, int col, uint64_t v)
 		out_cell(t, col, out_size(buf, sizeof(buf), v, t->fmt.bytes), out_json_u64(v));
 	else if (k == OUT_BOOL)
 		out_cell(t, col, v ? "yes" : "no", json_object_new_boolean(v != 0));
+	else if (k == OUT_NS)
+		out_cell(t, col, out_ns(buf, sizeof(buf), (double)v), out_json_u64(v));
 	else
 		out_cell(t, col, (snprintf(buf, sizeof(buf), "%" PRIu64, v), buf), out_json_u64(v));
 }
@@ -319,6 +322,12 @@ static void fit(struct out_table *t, int width, const char *ellipsis, size_t ew)
 		w[widest]--;
 		total--;
 	}
+	/* still too wide: the last columns are left out (never the first) */
+	while (total > (size_t)width && t->shown > 1) {
+		struct libscols_column *c = scols_table_get_column(t->tb, (size_t)--t->shown);
+		scols_column_set_flags(c, scols_column_get_flags(c) | SCOLS_FL_HIDDEN);
+		total -= w[t->shown] + 2;
+	}
 	it = scols_new_iter(SCOLS_ITER_FORWARD);
 	while (it && scols_table_next_line(t->tb, it, &ln) == 0)
 		for (int i = 0; i < t->ncols; i++) {
@@ -371,6 +380,22 @@ void out_table_color(struct out_table *t, int col, enum out_hue hue)
 	scols_cell_set_color(c, out_color(hue));
 }
 
+/* Names the columns of T that fit() left out, under the table. */
+static void left_out(const struct out_table *t, int indent)
+{
+	char label[32], names[1024] = "";
+	size_t o = 0;
+
+	if (t->shown == t->ncols)
+		return;
+	for (int i = t->shown; i < t->ncols && o < sizeof(names); i++)
+		o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", i > t->shown ? ", " : "",
+				      t->cols[t->sel[i]].name);
+	snprintf(names + strlen(names), sizeof(names) - strlen(names), " (--notruncate or -o shows them)");
+	snprintf(label, sizeof(label), "%*sNot shown at this width:", indent, "");
+	out_wrap(label, names, 100);
+}
+
 void out_table_print(struct out_table *t, int indent)
 {
 	char *s = NULL, *locale;
@@ -392,6 +417,7 @@ void out_table_print(struct out_table *t, int indent)
 		setlocale(LC_CTYPE, locale);
 	free(locale);
 	free(s);
+	left_out(t, indent);
 	table_free(t);
 }
 

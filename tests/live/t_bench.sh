@@ -11,7 +11,7 @@ bj_val() { jq -r --arg a "$1" --arg k "$2" --arg s "${3:-median}" \
 if [ -e /sys/bus/event_source/devices/cpu/events ]; then
 	skip "ab text without TLB counters: this machine has a PMU"
 else
-	"$THP" ab -n 2 --modes disabled,current -- true > "$bj" 2>&1
+	"$THP" ab -N 2 --modes disabled,current -- true > "$bj" 2>&1
 	expect "ab without TLB counters: said once" [ "$(grep -c 'no hardware TLB counters' "$bj")" = 1 ]
 fi
 
@@ -22,13 +22,13 @@ expect "bench bad size: exit 2" sh -c "'$THP' bench fault -s 12Q 2>/dev/null; [ 
 expect "bench bad writer: exit 2" sh -c "'$THP' bench cow --writer both 2>/dev/null; [ \$? = 2 ]"
 expect "bench bad mode: exit 2" sh -c "'$THP' bench fault --modes always,sometimes 2>/dev/null; [ \$? = 2 ]"
 expect "bench with --root: exit 2" sh -c "'$THP' --root tests/fixtures/live-6.18 bench fault 2>/dev/null; [ \$? = 2 ]"
-expect "ab without a command: exit 2" sh -c "'$THP' ab -n 2 2>/dev/null; [ \$? = 2 ]"
+expect "ab without a command: exit 2" sh -c "'$THP' ab -N 2 2>/dev/null; [ \$? = 2 ]"
 expect "ab bad mode: exit 2" sh -c "'$THP' ab --modes current,fast -- true 2>/dev/null; [ \$? = 2 ]"
-expect "ab missing program: exit 1" sh -c "'$THP' ab -n 1 --modes current -- /nonexistent/prog 2>/dev/null; [ \$? = 1 ]"
-expect "ab failing command: exit 1" sh -c "'$THP' ab -n 1 --modes current -- false >/dev/null 2>&1; [ \$? = 1 ]"
+expect "ab missing program: exit 1" sh -c "'$THP' ab -N 1 --modes current -- /nonexistent/prog 2>/dev/null; [ \$? = 1 ]"
+expect "ab failing command: exit 1" sh -c "'$THP' ab -N 1 --modes current -- false >/dev/null 2>&1; [ \$? = 1 ]"
 
 # A/B: 2 rounds of 2 arms run 4 times, the second round rotated
-if "$THP" ab -n 2 --modes disabled,current --json -- true > "$bj"; then
+if "$THP" ab -N 2 --modes disabled,current --json -- true > "$bj"; then
 	expect "ab runs 4 times in rotated order" \
 		[ "$(jq -r '[.runs[] | "\(.round):\(.arm)"] | join(" ")' "$bj")" = "0:disabled 0:current 1:current 1:disabled" ]
 	expect "ab reports every arm with stats" jq -e '[.arms[].wall_ns.median > 0] | all and length == 2' "$bj" >/dev/null
@@ -37,9 +37,9 @@ if "$THP" ab -n 2 --modes disabled,current --json -- true > "$bj"; then
 		'([.runs[].dtlb_misses != null] | all) or (.dtlb_unavailable | test("no hardware TLB counters|perf_event_paranoid"))' \
 		"$bj" >/dev/null
 else
-	bad "ab -n 2 --modes disabled,current -- true failed"
+	bad "ab -N 2 --modes disabled,current -- true failed"
 fi
-if [ -n "$HOG" ] && "$THP" ab -n 1 --modes disabled --json -- sh -c "sleep 0.2 | $HOG 8 --huge >/dev/null" > "$bj"; then
+if [ -n "$HOG" ] && "$THP" ab -N 1 --modes disabled --json -- sh -c "sleep 0.2 | $HOG 8 --huge >/dev/null" > "$bj"; then
 	expect "ab disabled: the command's tree gets no THP" [ "$(jq '.runs[0].anon_huge_peak' "$bj")" = 0 ]
 fi
 
@@ -54,7 +54,7 @@ elif [ "$self_thp" = 0 ]; then
 else
 	size=$((32 << 20))
 	blocks=$((size >> 21))
-	if "$THP" bench fault -s 32M -r 1 --json > "$bj"; then
+	if "$THP" bench fault -s 32M -N 1 --json > "$bj"; then
 		h=$(bj_val MADV_HUGEPAGE anon_huge) hf=$(bj_val MADV_HUGEPAGE minor_faults) pf=$(bj_val plain minor_faults)
 		fb=$(bj_val MADV_HUGEPAGE thp_fault_fallback)
 		expect "fault hinted gets huge pages ($h)" [ "$h" -gt 0 ]
@@ -83,7 +83,7 @@ else
 		"'$THP' bench bloat --sweep -s 8M --json | jq -e '.results[0].arms | length == 10 and .[9].arm == \"4 KiB\" and .[9].values.rss_ratio.median == 1' >/dev/null"
 
 	for w in child parent; do
-		if "$THP" bench cow -s 32M -r 1 --writer $w --json > "$bj"; then
+		if "$THP" bench cow -s 32M -N 1 --writer $w --json > "$bj"; then
 			o=$(bj_val MADV_HUGEPAGE other_anon_huge) s=$(bj_val MADV_HUGEPAGE thp_split_pmd)
 			n=$(bj_val MADV_HUGEPAGE writes) wh=$(bj_val MADV_HUGEPAGE writer_anon_huge)
 			pd=$(bj_val MADV_HUGEPAGE writer_private_dirty)
@@ -101,7 +101,7 @@ else
 		fi
 	done
 
-	if "$THP" bench zeropage -s 16M -r 1 --json > "$bj"; then
+	if "$THP" bench zeropage -s 16M -N 1 --json > "$bj"; then
 		# some kernels (mm_forbids_zeropage) give read faults memory even at 4 KiB
 		hog_start "$HOG" 16 --nohuge --read
 		zp_rss=$(hog_field Rss)
@@ -125,7 +125,7 @@ if [ "$kv" -lt 6001 ]; then
 	skip "bench collapse: MADV_COLLAPSE needs Linux 6.1+"
 elif [ "$self_thp" = 0 ]; then
 	skip "bench collapse: the test runs with THP disabled"
-elif "$THP" bench collapse -s 16M -r 1 --json > "$bj"; then
+elif "$THP" bench collapse -s 16M -N 1 --json > "$bj"; then
 	expect "collapse hint: ok" [ "$(bj_val hint collapse_result)" = ok ]
 	expect "collapse hint: all huge after" [ "$(bj_val hint anon_huge_after)" = $((16 << 20)) ]
 	expect "collapse hint: none huge before" [ "$(bj_val hint anon_huge_before)" = 0 ]
@@ -140,11 +140,11 @@ fi
 # khugepaged waits at most --timeout; chase reports its counters or why not
 expect "khugepaged --timeout 1 ends and reports" sh -c \
 	"'$THP' bench khugepaged -s 4M --timeout 1 --json | jq -e '.results[0].arms[0].values | has(\"collapsed\") and has(\"full_scans\")' >/dev/null"
-if "$THP" bench chase -s 16M --loads 20000 -r 1 --json > "$bj"; then
+if "$THP" bench chase -s 16M --loads 20000 -N 1 --json > "$bj"; then
 	expect "chase: 2 arms with a time per load" jq -e '[.results[0].arms[].values.ns_per_load.median > 0] | all' "$bj" >/dev/null
 	expect "chase: dTLB counts or the reason they are missing" sh -c \
 		"jq -e '(.results[0].arms[0].values.dtlb_misses != null) or (.results[0].note | test(\"dTLB counters: none, (this machine exposes no hardware TLB counters|kernel.perf_event_paranoid)\"))' '$bj' >/dev/null"
-	expect "chase: the verdict names overlap or -r" jq -e '.results[0].reading | test("overlap|-r 3")' "$bj" >/dev/null
+	expect "chase: the verdict names overlap or -N" jq -e '.results[0].reading | test("overlap|-N 3")' "$bj" >/dev/null
 else
 	bad "bench chase failed"
 fi

@@ -36,7 +36,7 @@ else
 
 	# the text names each policy, and under 'always' (both arms huge) the
 	# reading does not set equal fault counts against each other
-	"$THP" bench fault -s 8M -r 1 --modes always > "$before.txt" 2>&1
+	"$THP" bench fault -s 8M -N 1 --modes always > "$before.txt" 2>&1
 	expect "bench --modes text names the policy" grep -q '(--modes always)$' "$before.txt"
 	expect "bench fault under always: no 'N faults instead of N'" \
 		sh -c "! tr -s '\n ' ' ' < '$before.txt' | grep -q ' \([0-9,]*\) faults instead of \1 '"
@@ -61,7 +61,7 @@ else
 	fi
 
 	# ab: SIGTERM ends the command too
-	"$THP" ab -n 1 --modes $other -- sleep 60 &
+	"$THP" ab -N 1 --modes $other -- sleep 60 &
 	pid=$!
 	if wait_enabled $other; then
 		child=
@@ -83,14 +83,14 @@ else
 
 	# ab as root: every policy arm runs under its policy, current under the prior one
 	expect "ab --modes as root runs and restores the prior state" \
-		sh -c "'$THP' ab -n 1 --modes $other,current -- true > /dev/null"
+		sh -c "'$THP' ab -N 1 --modes $other,current -- true > /dev/null"
 	expect "ab --modes: exact prior state" same_state "$before"
 	# the notice: what is switched, from what, and that it is put back; -q silences it
 	tmp_notice=$before.notice
-	"$THP" ab -n 1 --modes $other,current -- true > /dev/null 2> "$tmp_notice"
+	"$THP" ab -N 1 --modes $other,current -- true > /dev/null 2> "$tmp_notice"
 	expect "ab --modes names the policy it switches, from and to" \
 		grep -qx "thp: ab: switches the host-wide THP policy 'enabled' (now '$orig') to $other in turn, and puts it back after, also on Ctrl-C (-q: no notice)" "$tmp_notice"
-	"$THP" ab -q -n 1 --modes $other -- true > /dev/null 2> "$tmp_notice"
+	"$THP" ab -q -N 1 --modes $other -- true > /dev/null 2> "$tmp_notice"
 	expect "ab -q: no notice" [ ! -s "$tmp_notice" ]
 
 	# SIGKILL cannot be caught: the journal is what 'thp restore' reads
