@@ -492,6 +492,16 @@ expect "show -n: no header line" [ "$("$THP" --root $PX show 26828 -n -o size,pe
 expect "show -b -o: exact bytes" [ "$("$THP" --root $PX show 26828 -n -b -o size | tail -1 | tr -d ' ')" = 135168 ]
 expect "show -J -o: only those keys in the mappings" [ "$("$THP" --root $PX show 26828 -J -o mapping,THP,eligible | jq -c '[.vmas[] | keys] | unique')" = '[["mapping","thp","thp_eligible"]]' ]
 expect "show -o unknown column: exit 2" [ "$(rc_err "$THP" --root $PX show 26828 -o nope | cut -d'(' -f1)" = "2|thp: show: unknown column 'nope' " ]
+# the folio columns: in -o with --folios, refused without it
+FO=tests/fixtures/folios-6.18
+expect "ps --folios -o PID,PMD,MTHP: those columns" [ "$("$THP" --root $FO ps --folios -n -b -o pid,pmd,mthp | tr -s ' ' | tr '\n' '/')" = '4242 10485760 2719744/4300 0 16777216/' ]
+expect "ps --folios -J -o: only those keys, typed" [ "$("$THP" --root $FO ps --folios -J -o pid,pmd | jq -c '.processes[0]')" = '{"pid":4242,"pmd":10485760}' ]
+expect "ps -o PMD without --folios: exit 2" [ "$(rc_err "$THP" --root $FO ps -o pid,pmd)" = "2|thp: ps: column 'PMD' needs --folios" ]
+expect "ps --help lists the folio columns" sh -c "'$THP' ps --help | grep -qE '^  PTE_PARTIAL +large folios mapped in part \\(--folios\\)'"
+expect "show --folios -o: the folio columns chosen" [ "$("$THP" --root $FO show 4242 --folios -n -b -o start-end,pmd,mthp | sed -n '/^000000600000/p' | tr -s ' ')" = '000000600000-000000e00000 2097152 2719744' ]
+expect "show --folios -J -o: only those keys in the mappings" [ "$("$THP" --root $FO show 4242 --folios -J -o pmd,pte_partial | jq -c '[.vmas[] | keys] | unique')" = '[["pmd","pte_partial"]]' ]
+expect "show -o MTHP without --folios: exit 2" [ "$(rc_err "$THP" --root $FO show 4242 -o mthp)" = "2|thp: show: column 'MTHP' needs --folios" ]
+expect "show --folios: the folio columns before WHY by default" [ "$("$THP" --root $FO show 4242 --folios | grep '^START-END' | tr -s ' ' | cut -d' ' -f10-)" = 'ALIGNED PMD MTHP PTE_ALIGNED PTE_UNALIGNED PTE_PARTIAL WHY' ]
 HX=tests/fixtures/hugetlb-numa
 expect "hugetlb: the pool table's header" [ "$("$THP" --root $HX hugetlb --no-procs | sed -n 2p | tr -s ' ')" = ' SIZE TOTAL IN_USE FREE RESERVED SURPLUS OVERCOMMIT MEMORY' ]
 expect "hugetlb -n: no header lines" [ "$("$THP" --root $HX hugetlb -n --no-procs | sed -n 2p | tr -s ' ')" = ' 2 MiB 1,030 730 300 100 6 64 2 GiB' ]

@@ -73,8 +73,11 @@ struct row {
 	struct thp_folio_stats *f; /* the page walk (--folios); NULL when it did not run */
 };
 
+/* -o's columns: those of ps, then the folio columns (--folios) */
+#define NALL (NCOLS + OUT_FOLIO_COLS)
+
 struct opts {
-	int cols[NCOLS * 2];
+	int cols[NALL * 2];
 	int ncols;
 	enum col sort;
 	long limit;
@@ -140,6 +143,7 @@ static void usage(void)
 	     "      --by-size       with --folios, one column per enabled THP size (whole\n"
 	     "                      folios of that size, PTE- or PMD-mapped)");
 	out_fmt_help(cols, NCOLS);
+	out_cols_help(NULL, out_folio_cols, OUT_FOLIO_COLS);
 }
 
 /* Adds the comma-separated process ids of LIST to O. Returns 0, or prints
@@ -484,32 +488,31 @@ static void put_row(struct scan *sc, struct out_table *t, const struct row *r, b
 	}
 }
 
-#define MAXCOLS (NCOLS * 2 + OUT_FOLIO_COLS + SIZES_MAX)
+#define MAXCOLS (NALL * 2 + SIZES_MAX)
 
-/* The rows SHOWN and TOTAL (NULL: none) as a table of the chosen columns and
- * NF folio columns: printed, or with JSON, the array of its rows. */
+/* The rows SHOWN and TOTAL (NULL: none) as a table of the chosen columns (NF:
+ * the folio columns, then the --by-size ones, that rows fill): printed, or
+ * with JSON, the array of its rows. */
 static struct json_object *put_table(struct scan *sc, size_t shown, const struct row *total, int nf)
 {
 	struct opts *o = sc->o;
-	struct out_col all[NCOLS + OUT_FOLIO_COLS + SIZES_MAX];
+	struct out_col all[NALL + SIZES_MAX];
 	char names[SIZES_MAX][32];
 	int sel[MAXCOLS], n = o->ncols;
 	struct out_table *t;
 
-	memcpy(all, cols, sizeof(cols));
+	out_cols_folios(all, cols, NCOLS);
 	if (o->by != BY_NONE)
 		all[C_COMMAND].name = o->by == BY_USER ? "USER" : o->by == BY_CGROUP ? "CGROUP" : "COMMAND";
 	if (o->by != BY_NONE)
 		all[C_COMMAND].key = "key"; /* as in the groups of -J */
 	memcpy(sel, o->cols, sizeof(sel[0]) * (size_t)n);
-	for (int i = 0; i < nf && i < OUT_FOLIO_COLS; i++)
-		all[NCOLS + i] = out_folio_cols[i];
-	for (int z = 0; z + OUT_FOLIO_COLS < nf; z++)
-		all[NCOLS + OUT_FOLIO_COLS + z] = (struct out_col){
+	for (int z = 0; z + OUT_FOLIO_COLS < nf; z++) {
+		all[NALL + z] = (struct out_col){
 			out_size_spec(names[z], sizeof(names[z]), sc->size_bytes[z]), "", OUT_SIZE, 0, "" };
-	for (int i = 0; i < nf; i++)
-		sel[n + i] = NCOLS + i;
-	t = out_table_cols(all, sel, n + nf, &o->fmt);
+		sel[n++] = NALL + z;
+	}
+	t = out_table_cols(all, sel, n, &o->fmt);
 	for (size_t k = 0; k < shown; k++)
 		put_row(sc, t, &sc->rows[k], false, nf);
 	if (total)
@@ -562,7 +565,7 @@ static struct json_object *row_json(struct scan *sc, const struct row *r, bool g
 static struct json_object *chosen_json(struct scan *sc, size_t shown, const struct row *total,
 				       struct json_object **tot)
 {
-	struct json_object *arr = put_table(sc, shown, total, 0);
+	struct json_object *arr = put_table(sc, shown, total, sc->o->folios ? OUT_FOLIO_COLS : 0);
 	size_t n = json_object_array_length(arr);
 
 	*tot = NULL;
@@ -621,6 +624,32 @@ static bool cgroup_known(const struct thp_root *root, const char *path)
 		}
 	}
 	return false;
+}
+
+/* Chooses O's columns: -o, else the default (of --by), and with --folios the
+ * folio columns after it. Returns 0, or 2 after a message. */
+static int select_cols(struct opts *o)
+{
+	const int *d = o->by ? default_by_cols : default_cols;
+	int nd = o->by ? (int)(sizeof(default_by_cols) / sizeof(default_by_cols[0]))
+		       : (int)(sizeof(default_cols) / sizeof(default_cols[0]));
+	struct out_col all[NALL];
+	int def[NALL], n = 0;
+
+	for (int i = 0; i < nd; i++)
+		def[n++] = d[i];
+	for (int i = 0; o->folios && i < OUT_FOLIO_COLS; i++)
+		def[n++] = NCOLS + i;
+	out_cols_folios(all, cols, NCOLS);
+	o->ncols = out_cols_select("ps", all, NALL, &o->fmt, def, n, o->cols, NALL * 2);
+	if (o->ncols < 0 || out_cols_folios_refused("ps", all, NCOLS, o->cols, o->ncols, o->folios))
+		return 2;
+	for (int i = 0; o->by && i < o->ncols; i++)
+		if (per_process(o->cols[i])) {
+			thp_err("ps: column '%s' is per process and cannot be used with --by", all[o->cols[i]].name);
+			return 2;
+		}
+	return 0;
 }
 
 /* Parses the options into O. Returns -1 to go on, or the exit status. */
@@ -712,20 +741,8 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 			o->cgroup);
 		return 1;
 	}
-	o->ncols = o->by ? out_cols_select("ps", cols, NCOLS, &o->fmt, default_by_cols,
-					   (int)(sizeof(default_by_cols) / sizeof(default_by_cols[0])),
-					   o->cols, NCOLS * 2)
-			 : out_cols_select("ps", cols, NCOLS, &o->fmt, default_cols,
-					   (int)(sizeof(default_cols) / sizeof(default_cols[0])), o->cols,
-					   NCOLS * 2);
-	if (o->ncols < 0)
+	if (select_cols(o))
 		return 2;
-	for (int i = 0; o->by && i < o->ncols; i++)
-		if (per_process(o->cols[i])) {
-			thp_err("ps: column '%s' is per process and cannot be used with --by",
-				cols[o->cols[i]].name);
-			return 2;
-		}
 	if (sortarg) {
 		int s = -1;
 		for (int i = 0; i < NCOLS && s < 0; i++)

@@ -23,7 +23,8 @@
 #define CONT_MAX 8
 
 /* The columns of the table of mappings: -o, the table, the keys of -J -o. The
- * folio columns (out_folio_cols, --folios) come before WHY. */
+ * folio columns (out_folio_cols, --folios) follow them as NCOLS.., and in
+ * the default table come before WHY. */
 enum { C_RANGE, C_SIZE, C_PERMS, C_MAPPING, C_RSS, C_ANON, C_THP, C_ELIGIBLE, C_ADVICE, C_ALIGNED, C_WHY, NCOLS };
 static const struct out_col cols[] = {
 	[C_RANGE] = { "START-END", "range", OUT_TEXT, 0, "addresses, hexadecimal" },
@@ -39,7 +40,8 @@ static const struct out_col cols[] = {
 	[C_WHY] = { "WHY", "why_text", OUT_TEXT, OUT_WRAP, "why it has no huge pages, or what it may get" },
 };
 _Static_assert(sizeof(cols) / sizeof(cols[0]) == NCOLS, "one descriptor per column");
-#define MAXCOLS (NCOLS * 2 + OUT_FOLIO_COLS)
+#define NALL (NCOLS + OUT_FOLIO_COLS)
+#define MAXCOLS (NALL * 2)
 static const int default_cols[] = { C_RANGE, C_SIZE, C_PERMS, C_MAPPING, C_RSS, C_ANON, C_THP,
 				    C_ELIGIBLE, C_ADVICE, C_ALIGNED, C_WHY };
 
@@ -106,6 +108,7 @@ static void usage(void)
 	     "                  instructions, page-walk cycles where the CPU names them\n"
 	     "The table options (of the table of mappings):");
 	out_fmt_help(cols, NCOLS);
+	out_cols_help(NULL, out_folio_cols, OUT_FOLIO_COLS);
 }
 
 static uint64_t hugetlb_of(const struct thp_vma *v)
@@ -410,25 +413,17 @@ static void put_vma(const struct show *s, struct out_table *t, const struct vrow
 	out_cell_str(t, C_WHY, why_text(s, r, state, why, sizeof(why)));
 }
 
-/* The mappings of S as a table of the chosen columns (the folio columns
- * before WHY with --folios): printed, or with JSON the array of its rows. */
+/* The mappings of S as a table of the chosen columns: printed, or with JSON
+ * the array of its rows. */
 static struct json_object *put_vmas(const struct show *s, const char *state)
 {
 	const struct opts *o = s->o;
-	struct out_col all[NCOLS + OUT_FOLIO_COLS];
-	int sel[MAXCOLS], n = 0, nf = o->folios && !o->fmt.json ? OUT_FOLIO_COLS : 0;
+	struct out_col all[NALL];
+	int nf = o->folios ? OUT_FOLIO_COLS : 0;
 	struct out_table *t;
 
-	memcpy(all, cols, sizeof(cols));
-	memcpy(all + NCOLS, out_folio_cols, sizeof(out_folio_cols));
-	for (int i = 0; i < o->nsel; i++)
-		if (o->sel[i] != C_WHY || o->fmt.list || !nf)
-			sel[n++] = o->sel[i];
-	for (int k = 0; k < nf; k++)
-		sel[n++] = NCOLS + k;
-	if (!o->fmt.list && nf)
-		sel[n++] = C_WHY;
-	t = out_table_cols(all, sel, n, &o->fmt);
+	out_cols_folios(all, cols, NCOLS);
+	t = out_table_cols(all, o->sel, o->nsel, &o->fmt);
 	for (size_t i = 0; i < s->n; i++)
 		put_vma(s, t, &s->rows[i], state, nf);
 	if (o->fmt.json)
@@ -618,6 +613,23 @@ static void print_json(const struct show *s, const struct thp_pstatus *st, const
 	out_json_print(top);
 }
 
+/* Chooses O's columns: -o, else the default, with --folios the folio columns
+ * before WHY. Returns -1, or 2 after a message. */
+static int select_cols(struct opts *o)
+{
+	struct out_col all[NALL];
+	int def[NALL], n = 0;
+
+	for (int i = 0; i < NCOLS; i++) {
+		for (int k = 0; o->folios && default_cols[i] == C_WHY && k < OUT_FOLIO_COLS; k++)
+			def[n++] = NCOLS + k;
+		def[n++] = default_cols[i];
+	}
+	out_cols_folios(all, cols, NCOLS);
+	o->nsel = out_cols_select("show", all, NALL, &o->fmt, def, n, o->sel, MAXCOLS);
+	return o->nsel < 0 || out_cols_folios_refused("show", all, NCOLS, o->sel, o->nsel, o->folios) ? 2 : -1;
+}
+
 static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv)
 {
 	enum { O_FOLIOS = 256, O_ROLLUP, O_CONT, O_TLB };
@@ -671,8 +683,7 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 		return thp_usage_error("show");
 	}
 	o->pid = (pid_t)pid;
-	o->nsel = out_cols_select("show", cols, NCOLS, &o->fmt, default_cols, NCOLS, o->sel, MAXCOLS);
-	return o->nsel < 0 ? 2 : -1;
+	return select_cols(o);
 }
 
 /* The orders of O's --cont sizes on host ST. Returns 0, or 2 after a message. */

@@ -36,7 +36,8 @@ void out_fmt_help(const struct out_col *cols, int n)
 
 void out_cols_help(const char *title, const struct out_col *cols, int n)
 {
-	printf("\n%s\n", title);
+	if (title)
+		printf("\n%s\n", title);
 	for (int i = 0; i < n; i++)
 		printf("  %-16s %s%s\n", cols[i].name, strlen(cols[i].name) < 16 ? "" : " ", cols[i].help);
 }

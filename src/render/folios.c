@@ -3,14 +3,34 @@
 #include "render.h"
 
 #include <stdio.h>
+#include <string.h>
+
+#include "../cmd/cmd.h"
 
 const struct out_col out_folio_cols[OUT_FOLIO_COLS] = {
-	{ "PMD", "pmd", OUT_SIZE, 0, "THP mapped by a PMD" },
-	{ "MTHP", "mthp", OUT_SIZE, 0, "every page of a PTE-mapped large folio" },
-	{ "PTE_ALIGNED", "pte_aligned", OUT_SIZE, 0, "whole large folios mapped by PTEs, aligned" },
-	{ "PTE_UNALIGNED", "pte_unaligned", OUT_SIZE, 0, "whole large folios mapped by PTEs, unaligned" },
-	{ "PTE_PARTIAL", "pte_partial", OUT_SIZE, 0, "large folios mapped in part" },
+	{ "PMD", "pmd", OUT_SIZE, 0, "THP mapped by a PMD (--folios)" },
+	{ "MTHP", "mthp", OUT_SIZE, 0, "every page of a PTE-mapped large folio (--folios)" },
+	{ "PTE_ALIGNED", "pte_aligned", OUT_SIZE, 0, "whole large folios mapped by PTEs, aligned (--folios)" },
+	{ "PTE_UNALIGNED", "pte_unaligned", OUT_SIZE, 0, "whole large folios mapped by PTEs, unaligned (--folios)" },
+	{ "PTE_PARTIAL", "pte_partial", OUT_SIZE, 0, "large folios mapped in part (--folios)" },
 };
+
+void out_cols_folios(struct out_col *all, const struct out_col *cols, int n)
+{
+	memcpy(all, cols, sizeof(*cols) * (size_t)n);
+	memcpy(all + n, out_folio_cols, sizeof(out_folio_cols));
+}
+
+bool out_cols_folios_refused(const char *cmd, const struct out_col *all, int n, const int *sel, int nsel,
+			     bool folios)
+{
+	for (int i = 0; !folios && i < nsel; i++)
+		if (sel[i] >= n) {
+			thp_err("%s: column '%s' needs --folios", cmd, all[sel[i]].name);
+			return true;
+		}
+	return false;
+}
 
 uint64_t out_folio_col_value(const struct thp_folio_stats *s, int i)
 {

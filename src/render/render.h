@@ -90,8 +90,8 @@ bool out_fmt_opt(struct out_fmt *f, int c, const char *arg);
 /* Prints the usage lines of those options, and then (N > 0) out_cols_help()
  * of "Columns:". */
 void out_fmt_help(const struct out_col *cols, int n);
-/* Prints an empty line, TITLE, and the name and help line of each of the N
- * columns COLS. */
+/* Prints an empty line and TITLE (none when NULL: more of the list above),
+ * and the name and help line of each of the N columns COLS. */
 void out_cols_help(const char *title, const struct out_col *cols, int n);
 
 /* Selects the columns of F->list (comma-separated names of COLS, any case)
@@ -156,6 +156,13 @@ void out_json_thp_state(struct json_object *o, const struct thp_pstatus *s,
 #define OUT_FOLIO_COLS 5
 extern const struct out_col out_folio_cols[OUT_FOLIO_COLS];
 uint64_t out_folio_col_value(const struct thp_folio_stats *s, int i);
+/* Copies the N columns COLS and then the folio columns into ALL (N +
+ * OUT_FOLIO_COLS entries): what -o may name, the folio columns with --folios. */
+void out_cols_folios(struct out_col *all, const struct out_col *cols, int n);
+/* Whether the NSEL columns SEL of ALL name a folio column (index N or more)
+ * without FOLIOS; then "thp: CMD: column 'PMD' needs --folios" (exit 2). */
+bool out_cols_folios_refused(const char *cmd, const struct out_col *all, int n, const int *sel, int nsel,
+			     bool folios);
 
 /* Calls FN for each counter of S named as tools/mm/thpmaps names it
  * ("anon-thp-pmd-aligned-2048kB", "anon-thp-pte-aligned-64kB", ...,
