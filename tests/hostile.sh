@@ -106,6 +106,13 @@ for tree in $(ls "$H"); do
 		fi
 		live_state > "$tmp/live.before"
 	fi
+	# the page walk's trees: only the commands that walk pages
+	case $tree in pages-*)
+		check "$tree" show 4242 --folios --cont 64K
+		check "$tree" --json show 4242 --rollup
+		check "$tree" ps --all --folios --by-size
+		continue
+	esac
 	for c in $cmds; do
 		# serve runs until stopped; what it serves is 'thp metrics', checked here
 		case $c in help | serve) continue ;; esac
@@ -118,6 +125,10 @@ for tree in $(ls "$H"); do
 	check "$tree" persist --systemd
 	check "$tree" hugetlb set 2M=1
 	check "$tree" capture -o "$tmp/cap.tar.gz"
+	# the page walk: page map, page flags and memory blocks damaged as the rest
+	check "$tree" show 4242 --folios --cont 64K
+	check "$tree" --json show 4242 --rollup
+	check "$tree" ps --all --folios --by-size
 	case $tree in *-links)
 		check "$tree" status
 		expect "$tree: the link leaving the tree is named" grep -q 'points outside the recorded tree' "$tmp/err"

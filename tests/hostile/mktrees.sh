@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Builds hostile fixture trees in OUTDIR, one per kind of damage, each derived
 # from tests/fixtures/always-always (plus smaps, cgroup and cmdline of its
-# processes) by doing the same thing to every file thp might read:
+# processes, and process 4242 of folios-numa with its page map, the page
+# flags and two nodes' memory blocks) by doing the same thing to every file thp might read:
 #   empty       every file empty
 #   garbage     binary noise
 #   longline    one 1 MiB line without a newline
@@ -16,6 +17,8 @@
 #   thp-file    the THP sysfs directory is a file
 #   globs       names that are glob patterns ('*', '?', '[', 'a[b', '[!x]*')
 #               as files and directories in every directory capture copies
+#   pages-*     only the page walk's files (pagemap, kpageflags, the memory
+#               block size) as noise, empty, cut mid-entry or linked out
 # and trees whose links lead out, to files in OUTDIR/.outside that hold the
 # marker HOSTILE_SECRET (which no output may show) or to the live sysfs:
 #   abs-links   every file an absolute link to .outside/secret
@@ -43,6 +46,14 @@ for d in "$out"/.base/proc/[0-9]*; do
 	cp "$src/tests/fuzz/seeds/cgroup/hybrid" "$d/cgroup"
 	printf 'redis-server\0*:6379\0' > "$d/cmdline"
 done
+
+# a process with a page map, the page flags and the memory blocks of two nodes
+# (from the folios-numa fixture), for the page walk of --folios
+f=$src/tests/fixtures/folios-numa
+cp -a "$f/proc/4242" "$f/proc/kpageflags" "$out/.base/proc/"
+cp -a "$f/sys/devices/system/memory" "$f/sys/devices/system/node/node1" "$out/.base/sys/devices/system/"
+mv "$out/.base/sys/devices/system/node1" "$out/.base/sys/devices/system/node/"
+cp -a "$f/sys/devices/system/node/node0/"memory* "$out/.base/sys/devices/system/node/node0/"
 
 # what lies outside every tree; the trees below link to it
 : "${HOSTILE_SECRET:=thpSECRET7f3a9c}"
@@ -84,6 +95,21 @@ for k in empty garbage longline bignum nobrackets loops dirs fifos unreadable; d
 done
 each abs-links t_abs_links
 each rel-links t_rel_links
+# the page walk's own inputs damaged, the rest intact so that the walk is
+# reached: noise of the same size (any flag, page frames past the end),
+# empty, cut in the middle of an entry, and linked out
+pages() { # pages KIND FN
+	cp -a "$out/.base" "$out/pages-$1"
+	for f in proc/4242/pagemap proc/kpageflags sys/devices/system/memory/block_size_bytes; do
+		"$2" "$out/pages-$1/$f"
+	done
+}
+t_noise() { perl -e 'srand(9); print map { chr(int rand 256) } 1 .. (-s $ARGV[0])' "$1" > "$1.n" && mv "$1.n" "$1"; }
+t_cut() { truncate -s "$(($(stat -c %s "$1") / 2 + 3))" "$1"; }
+pages noise t_noise
+pages empty t_empty
+pages cut t_cut
+pages links t_abs_links
 # directories that contain themselves, for anything that walks trees
 ln -s . "$out/loops/$T/hugepages-4096kB"
 ln -s ../.. "$out/loops/proc/812/task"
