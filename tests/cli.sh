@@ -527,6 +527,9 @@ if command -v script > /dev/null; then
 	vmas() { sed -n '/^START-END/,$p'; }
 	expect "show on a terminal: WHY is wrapped, so wider than 80 only with --notruncate" [ "$(on_tty "'$THP' --root $PX show 26828 -o start-end,mapping,thp,why --notruncate" | vmas | widest)" -gt 80 ]
 	expect "show on an 80-column terminal: WHY wrapped onto more lines, none wider" [ "$(on_tty "'$THP' --root $PX show 26828 -o start-end,mapping,thp,why" | vmas | widest)" -le 80 ]
+	header() { sed '/^START-END/,$d'; }
+	expect "show's header on an 80-column terminal: long values wrapped" [ "$(on_tty "'$THP' --root $PX show 26828" | header | widest)" -le 80 ]
+	expect "show's header piped: never wrapped" [ "$("$THP" --root $PX show 26828 | header | widest)" -gt 80 ]
 	expect "ps piped: never cut" [ "$("$THP" --root $PX ps -w -o pid,command,cgroup,thp | widest)" -gt 80 ]
 	# bench and ab measure the host: behind the live lock, stderr (a busy-host
 	# warning) left out

@@ -439,6 +439,7 @@ static void print_text(const struct show *s, const struct thp_pstatus *st, const
 	char b[10][64], pct[16], pt[160];
 	struct out_table *t = out_table_new(2, NULL, true);
 
+	out_table_wrap(t, 1);
 	printf("Process %d (%s)", (int)st->pid, out_esc(b[0], sizeof(b[0]), st->name));
 	if (cmdline[0]) {
 		putchar(' ');

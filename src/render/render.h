@@ -42,6 +42,10 @@ struct out_table *out_table_new(int ncols, const char *const *headers, bool nohe
 void out_table_row(struct out_table *t, const char *const *values);
 /* Marks column COL right-aligned (numbers). */
 void out_table_right(struct out_table *t, int col);
+/* Lets text column COL wrap onto more lines when the table is wider than the
+ * terminal (never narrower than a few words); the table is then fitted as
+ * those of out_table_cols() are, but leaves no column out. */
+void out_table_wrap(struct out_table *t, int col);
 /* Prints the table with every line indented by INDENT spaces, then frees it.
  * A table of out_table_cols() in JSON prints nothing (see out_table_json). */
 void out_table_print(struct out_table *t, int indent);

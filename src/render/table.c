@@ -28,6 +28,7 @@ struct out_table {
 	struct json_object **vals; /* the current row, in JSON */
 	struct json_object *rows;  /* JSON: every row so far */
 	int shown;                 /* the columns printed: those after them did not fit */
+	struct out_col *own;       /* the descriptors out_table_wrap() gave a table of out_table_new() */
 };
 
 /* A libsmartcols table of NCOLS columns with HEADERS (NULL: none). */
@@ -67,6 +68,27 @@ void out_table_right(struct out_table *t, int col)
 	struct libscols_column *c = scols_table_get_column(t->tb, (size_t)col);
 	if (c)
 		scols_column_set_flags(c, scols_column_get_flags(c) | SCOLS_FL_RIGHT);
+}
+
+void out_table_wrap(struct out_table *t, int col)
+{
+	if (!t || col < 0 || col >= t->ncols)
+		return;
+	if (!t->own) {
+		t->own = calloc((size_t)t->ncols, sizeof(*t->own));
+		t->sel = calloc((size_t)t->ncols, sizeof(*t->sel));
+		if (!t->own || !t->sel)
+			return;
+		for (int i = 0; i < t->ncols; i++) {
+			struct libscols_column *c = scols_table_get_column(t->tb, (size_t)i);
+			const char *name = c ? scols_cell_get_data(scols_column_get_header(c)) : NULL;
+			t->own[i] = (struct out_col){ name ? name : "", "", OUT_TEXT, 0, "" };
+			t->sel[i] = i;
+		}
+		t->cols = t->own;
+		t->fmt.noheadings = scols_table_is_noheadings(t->tb);
+	}
+	t->own[col].flags |= OUT_WRAP;
 }
 
 /* Sets cell I of line LN to V escaped for a terminal. */
@@ -322,8 +344,9 @@ static void fit(struct out_table *t, int width, const char *ellipsis, size_t ew)
 		w[widest]--;
 		total--;
 	}
-	/* still too wide: the last columns are left out (never the first) */
-	while (total > (size_t)width && t->shown > 1) {
+	/* still too wide: the last columns are left out (never the first), but
+	 * not from a table of out_table_new() */
+	while (total > (size_t)width && t->shown > 1 && !t->own) {
 		struct libscols_column *c = scols_table_get_column(t->tb, (size_t)--t->shown);
 		scols_column_set_flags(c, scols_column_get_flags(c) | SCOLS_FL_HIDDEN);
 		total -= w[t->shown] + 2;
@@ -429,6 +452,7 @@ static void table_free(struct out_table *t)
 	free(t->vals);
 	free(t->sel);
 	free(t->pos);
+	free(t->own);
 	scols_unref_table(t->tb);
 	free(t);
 }
