@@ -530,6 +530,9 @@ if command -v script > /dev/null; then
 	header() { sed '/^START-END/,$d'; }
 	expect "show's header on an 80-column terminal: long values wrapped" [ "$(on_tty "'$THP' --root $PX show 26828" | header | widest)" -le 80 ]
 	expect "show's header piped: never wrapped" [ "$("$THP" --root $PX show 26828 | header | widest)" -gt 80 ]
+	policy() { sed -n '/^Global policy/,/^$/p'; }
+	expect "status settings on an 80-column terminal: long cells wrapped" [ "$(on_tty "'$THP' --root tests/fixtures/live-6.18 status" | policy | widest)" -le 80 ]
+	expect "status settings piped: never wrapped" [ "$("$THP" --root tests/fixtures/live-6.18 status | policy | widest)" -gt 80 ]
 	expect "ps piped: never cut" [ "$("$THP" --root $PX ps -w -o pid,command,cgroup,thp | widest)" -gt 80 ]
 	# bench and ab measure the host: behind the live lock, stderr (a busy-host
 	# warning) left out

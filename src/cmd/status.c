@@ -115,6 +115,9 @@ static void print_settings(const struct thp_status *st, const struct thp_setting
 	struct out_table *t = out_table_new(4, NULL, true);
 	char val[64], det[512], mb[96];
 
+	out_table_wrap(t, 2);
+	out_table_wrap(t, 3);
+
 	for (int i = 0; i < n; i++) {
 		const char *m = thp_status_setting_meaning(st, v[i].name, khugepaged, mb, sizeof(mb));
 		const char *row[] = { v[i].name, setting_value(&v[i], val, sizeof(val)),
@@ -263,6 +266,9 @@ static void print_vm(const struct thp_status *st, const struct opts *o)
 	struct out_table *t = out_table_new(4, NULL, true);
 	uint64_t wake, scan, stalls;
 	char val[64], det[512], a[32], b[32], c[32];
+
+	out_table_wrap(t, 2);
+	out_table_wrap(t, 3);
 
 	puts("\nCompaction and watermarks (/" THP_SYSCTL_DIR ")");
 	for (int i = 0; i < st->nvm; i++) {

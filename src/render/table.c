@@ -260,8 +260,8 @@ static void natural_widths(struct out_table *t, size_t *w)
 	struct libscols_iter *it = scols_new_iter(SCOLS_ITER_FORWARD);
 	struct libscols_line *ln;
 
-	for (int i = 0; i < t->ncols; i++)
-		w[i] = t->fmt.noheadings ? 0 : strlen(t->cols[t->sel[i]].name);
+	for (int i = 0; i < t->ncols; i++) /* libsmartcols gives an empty column one */
+		w[i] = t->fmt.noheadings || !*t->cols[t->sel[i]].name ? 1 : strlen(t->cols[t->sel[i]].name);
 	while (it && scols_table_next_line(t->tb, it, &ln) == 0)
 		for (int i = 0; i < t->ncols; i++) {
 			size_t n = strlen(cell_text(ln, i));
