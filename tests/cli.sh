@@ -533,6 +533,11 @@ if command -v script > /dev/null; then
 	policy() { sed -n '/^Global policy/,/^$/p'; }
 	expect "status settings on an 80-column terminal: long cells wrapped" [ "$(on_tty "'$THP' --root tests/fixtures/live-6.18 status" | policy | widest)" -le 80 ]
 	expect "status settings piped: never wrapped" [ "$("$THP" --root tests/fixtures/live-6.18 status | policy | widest)" -gt 80 ]
+	# every table command's default output on fixtures, at 80 columns
+	for c in "$PX ps" "$PX ps --all --totals" "$PX ps --by comm" "$PX show 26828 --all" "$FO show 4242 --folios" \
+		"$FO ps --folios --by-size" "$HX hugetlb" "$PX hugetlb"; do
+		expect "thp --root $c on an 80-column terminal: no line wider" [ "$(on_tty "'$THP' --root $c" | widest)" -le 80 ]
+	done
 	expect "ps piped: never cut" [ "$("$THP" --root $PX ps -w -o pid,command,cgroup,thp | widest)" -gt 80 ]
 	# bench and ab measure the host: behind the live lock, stderr (a busy-host
 	# warning) left out
