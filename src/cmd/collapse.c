@@ -255,10 +255,10 @@ static int print_json(const struct fmt *f, pid_t pid, const struct thp_pstatus *
 static void print_skipped(const struct thp_cskipped *sk)
 {
 	if (sk->nohuge)
-		printf("  skipped %d %s marked MADV_NOHUGEPAGE (name one with --vma or --range to try)\n",
+		out_note("skipped %d %s marked MADV_NOHUGEPAGE (name one with --vma or --range to try)",
 		       sk->nohuge, sk->nohuge == 1 ? "mapping" : "mappings");
 	if (sk->small)
-		printf("  skipped %d selected %s without a whole huge page block\n", sk->small,
+		out_note("skipped %d selected %s without a whole huge page block", sk->small,
 		       sk->small == 1 ? "mapping" : "mappings");
 }
 
@@ -289,9 +289,9 @@ static void print_text(const struct fmt *f, pid_t pid, const struct thp_pstatus 
 	       out_size(b[0], 64, total, bytes), n, n == 1 ? "range" : "ranges",
 	       out_size(b[1], 64, before, bytes), out_size(b[2], 64, after, bytes));
 	if (empty)
-		printf("  BLOCKS counts the %s blocks with a page in them / all; the %" PRIu64
-		       " without one %s left alone\n", out_size(b[0], 64, pmd, bytes), empty,
-		       empty == 1 ? "was" : "were");
+		out_note("BLOCKS counts the %s blocks with a page in them / all; the %" PRIu64
+			 " without one %s left alone", out_size(b[0], 64, pmd, bytes), empty,
+			 empty == 1 ? "was" : "were");
 	for (int i = 0; i < n; i++) {
 		bool seen = false;
 		for (int j = 0; j < nerr; j++)

@@ -195,12 +195,9 @@ static void print_pools(const struct thp_hugetlb *h, const struct opts *o)
 	if (h->default_size)
 		printf("  default size %s (MAP_HUGETLB, SHM_HUGETLB and mounts without pagesize=)\n",
 		       sz(b[0], 32, h->default_size, o));
-	if (h->mem_total && held) {
-		char line[192];
-		snprintf(line, sizeof(line), "the pools hold %s of %s RAM (%s); no other use can have that memory",
-			 sz(b[0], 32, held, o), sz(b[1], 32, h->mem_total, o), out_pct(b[2], 32, held, h->mem_total));
-		out_wrap(" ", line, 100);
-	}
+	if (h->mem_total && held)
+		out_note("the pools hold %s of %s RAM (%s); no other use can have that memory", sz(b[0], 32, held, o),
+			 sz(b[1], 32, h->mem_total, o), out_pct(b[2], 32, held, h->mem_total));
 	if (!any)
 		puts("  no pages reserved: 'thp hugetlb plan SIZE' tells how many a buffer needs");
 	for (int i = 0; i < h->npools; i++) {

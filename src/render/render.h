@@ -190,6 +190,9 @@ struct json_object *out_folio_nodes_json(const struct thp_folio_stats *s, const 
  * (which may hold colour), wrapped at MAX columns, or at the terminal's width
  * when standard output is a narrower terminal, continuation lines indented. */
 void out_wrap(const char *label, const char *text, int max);
+/* An indented note ("  " and FMT's text) as out_wrap() prints it, at most
+ * 100 columns wide. */
+void out_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Records ERR, the errno of a write to stdout that has just failed, for
  * thp_stdout_done (stdio forgets it). */

@@ -234,3 +234,14 @@ void out_wrap(const char *label, const char *text, int max)
 	putchar('\n');
 	free(safe);
 }
+
+void out_note(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	out_wrap(" ", buf, 100);
+}
