@@ -538,6 +538,9 @@ if command -v script > /dev/null; then
 		"$FO ps --folios --by-size" "$HX hugetlb" "$PX hugetlb"; do
 		expect "thp --root $c on an 80-column terminal: no line wider" [ "$(on_tty "'$THP' --root $c" | widest)" -le 80 ]
 	done
+	numa() { sed -n '/^NUMA nodes/,/^$/p'; }
+	expect "status's NUMA table on an 80-column terminal: no line wider" [ "$(on_tty "'$THP' --root $HX status" | numa | widest)" -le 80 ]
+	expect "status's NUMA table: the column left out is named" sh -c "script -qc \"stty cols 80; '$THP' --root $HX status\" /dev/null | grep -q 'Not shown at this width: HUGETLB-FREE (a wider terminal or a pipe shows them)'"
 	expect "ps piped: never cut" [ "$("$THP" --root $PX ps -w -o pid,command,cgroup,thp | widest)" -gt 80 ]
 	# bench and ab measure the host: behind the live lock, stderr (a busy-host
 	# warning) left out

@@ -303,6 +303,7 @@ static void print_numa(const struct thp_status *st, const struct thp_numa *n, co
 		return;
 	}
 	t = out_table_new(9, head, false);
+	out_table_fitted(t);
 	for (int c = 2; c < 9; c++)
 		out_table_right(t, c);
 	for (int i = 0; i < n->n; i++) {

@@ -46,6 +46,9 @@ void out_table_right(struct out_table *t, int col);
  * terminal (never narrower than a few words); the table is then fitted as
  * those of out_table_cols() are, but leaves no column out. */
 void out_table_wrap(struct out_table *t, int col);
+/* Fits a table of out_table_new() to the terminal as those of out_table_cols()
+ * are: its last columns left out, and named under it, when it is too wide. */
+void out_table_fitted(struct out_table *t);
 /* Prints the table with every line indented by INDENT spaces, then frees it.
  * A table of out_table_cols() in JSON prints nothing (see out_table_json). */
 void out_table_print(struct out_table *t, int indent);

@@ -28,7 +28,8 @@ struct out_table {
 	struct json_object **vals; /* the current row, in JSON */
 	struct json_object *rows;  /* JSON: every row so far */
 	int shown;                 /* the columns printed: those after them did not fit */
-	struct out_col *own;       /* the descriptors out_table_wrap() gave a table of out_table_new() */
+	struct out_col *own;       /* the descriptors fitting gave a table of out_table_new() */
+	bool keep_all;             /* out_table_wrap(): no column is left out */
 };
 
 /* A libsmartcols table of NCOLS columns with HEADERS (NULL: none). */
@@ -70,15 +71,15 @@ void out_table_right(struct out_table *t, int col)
 		scols_column_set_flags(c, scols_column_get_flags(c) | SCOLS_FL_RIGHT);
 }
 
-void out_table_wrap(struct out_table *t, int col)
+/* Gives table T of out_table_new() descriptors of its columns (text, named by
+ * their headers) so that it is fitted to a terminal. False without memory. */
+static bool own_cols(struct out_table *t)
 {
-	if (!t || col < 0 || col >= t->ncols)
-		return;
 	if (!t->own) {
 		t->own = calloc((size_t)t->ncols, sizeof(*t->own));
 		t->sel = calloc((size_t)t->ncols, sizeof(*t->sel));
 		if (!t->own || !t->sel)
-			return;
+			return false;
 		for (int i = 0; i < t->ncols; i++) {
 			struct libscols_column *c = scols_table_get_column(t->tb, (size_t)i);
 			const char *name = c ? scols_cell_get_data(scols_column_get_header(c)) : NULL;
@@ -88,7 +89,21 @@ void out_table_wrap(struct out_table *t, int col)
 		t->cols = t->own;
 		t->fmt.noheadings = scols_table_is_noheadings(t->tb);
 	}
+	return t->own && t->sel;
+}
+
+void out_table_wrap(struct out_table *t, int col)
+{
+	if (!t || col < 0 || col >= t->ncols || !own_cols(t))
+		return;
+	t->keep_all = true;
 	t->own[col].flags |= OUT_WRAP;
+}
+
+void out_table_fitted(struct out_table *t)
+{
+	if (t)
+		own_cols(t);
 }
 
 /* Sets cell I of line LN to V escaped for a terminal. */
@@ -345,8 +360,8 @@ static void fit(struct out_table *t, int width, const char *ellipsis, size_t ew)
 		total--;
 	}
 	/* still too wide: the last columns are left out (never the first), but
-	 * not from a table of out_table_new() */
-	while (total > (size_t)width && t->shown > 1 && !t->own) {
+	 * not from a table that wraps (out_table_wrap) */
+	while (total > (size_t)width && t->shown > 1 && !t->keep_all) {
 		struct libscols_column *c = scols_table_get_column(t->tb, (size_t)--t->shown);
 		scols_column_set_flags(c, scols_column_get_flags(c) | SCOLS_FL_HIDDEN);
 		total -= w[t->shown] + 2;
@@ -414,7 +429,8 @@ static void left_out(const struct out_table *t, int indent)
 	for (int i = t->shown; i < t->ncols && o < sizeof(names); i++)
 		o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", i > t->shown ? ", " : "",
 				      t->cols[t->sel[i]].name);
-	snprintf(names + strlen(names), sizeof(names) - strlen(names), " (--notruncate or -o shows them)");
+	snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s",
+		 t->own ? " (a wider terminal or a pipe shows them)" : " (--notruncate or -o shows them)");
 	snprintf(label, sizeof(label), "%*sNot shown at this width:", indent, "");
 	out_wrap(label, names, 100);
 }
