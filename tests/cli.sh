@@ -538,6 +538,7 @@ if command -v script > /dev/null; then
 		"$FO ps --folios --by-size" "$HX hugetlb" "$PX hugetlb"; do
 		expect "thp --root $c on an 80-column terminal: no line wider" [ "$(on_tty "'$THP' --root $c" | widest)" -le 80 ]
 	done
+	expect "status of a 6.18 host on an 80-column terminal: no line wider" [ "$(on_tty "'$THP' --root tests/fixtures/live-6.18 status" | widest)" -le 80 ]
 	numa() { sed -n '/^NUMA nodes/,/^$/p'; }
 	expect "status's NUMA table on an 80-column terminal: no line wider" [ "$(on_tty "'$THP' --root $HX status" | numa | widest)" -le 80 ]
 	expect "status's NUMA table: the column left out is named" sh -c "script -qc \"stty cols 80; '$THP' --root $HX status\" /dev/null | grep -q 'Not shown at this width: HUGETLB-FREE (a wider terminal or a pipe shows them)'"

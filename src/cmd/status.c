@@ -252,11 +252,14 @@ static void print_min_free(const struct thp_status *st, const struct opts *o)
 		return;
 	out_pct(pct, sizeof(pct), kb << 10, total);
 	printf("  min_free_kbytes holds back %s, %s of RAM", out_size(a, sizeof(a), kb << 10, o->bytes), pct);
-	if (thp_min_free_default(st, &m))
-		printf("; the kernel would choose %s\n  (estimated: %s from RAM, %s for THP: 11 pageblocks in each of %d zones)",
-		       out_size(b, sizeof(b), m.kb << 10, o->bytes), out_size(c, sizeof(c), m.base_kb << 10, o->bytes),
-		       m.thp_kb ? out_size(a, sizeof(a), m.thp_kb << 10, o->bytes) : "none", st->nzones);
-	putchar('\n');
+	if (!thp_min_free_default(st, &m)) {
+		putchar('\n');
+		return;
+	}
+	printf("; the kernel would choose %s\n", out_size(b, sizeof(b), m.kb << 10, o->bytes));
+	out_note("(estimated: %s from RAM, %s for THP: 11 pageblocks in each of %d zones)",
+		 out_size(c, sizeof(c), m.base_kb << 10, o->bytes),
+		 m.thp_kb ? out_size(a, sizeof(a), m.thp_kb << 10, o->bytes) : "none", st->nzones);
 }
 
 /* The settings of /proc/sys/vm that shape compaction and reclaim, and what
