@@ -250,7 +250,7 @@ static int proc_figures(struct scan *sc, pid_t pid, struct thp_rollup *r, struct
 	int err = 0, rerr;
 
 	if (sc->fr) {
-		err = thp_folios_proc(sc->fr, pid, f, r);
+		err = thp_folios_proc(sc->fr, pid, f, r, NULL, NULL);
 		if (!err)
 			return 0;
 		if (thp_proc_gone(err))

@@ -754,6 +754,23 @@ static int open_folios(struct thp_ctx *ctx, struct show *s, const struct thp_sta
 	return 0;
 }
 
+static int pt_vma(const struct thp_vma *v, void *ctx)
+{
+	struct show *s = ctx;
+
+	s->pt_replaced += thp_vma_pt_replaced(v);
+	return 0;
+}
+
+/* The sums of --rollup: the walk of the whole process, no row kept. */
+static int rollup(struct show *s, pid_t pid)
+{
+	int err = thp_folios_proc(s->fr, pid, &s->ftotal, &s->total, pt_vma, s);
+
+	s->pmd_total = thp_folio_pmd(&s->ftotal);
+	return err;
+}
+
 /* Reads the mappings of the process and prints them. Returns the exit status. */
 static int show_maps(struct thp_ctx *ctx, struct show *s, const struct thp_pstatus *st, const char *state,
 		     const char *cmdline)
@@ -767,6 +784,8 @@ static int show_maps(struct thp_ctx *ctx, struct show *s, const struct thp_pstat
 	s->scan_ok = s->pagemap >= 0 && thp_pmd_scan_works(s->pagemap); /* else smaps alone */
 	if (s->o->folios && s->pagemap < 0)
 		err = s->pagemap;
+	else if (s->o->rollup)
+		err = rollup(s, st->pid);
 	else
 		err = thp_smaps_read(&ctx->root, st->pid, collect, s);
 	if (err)

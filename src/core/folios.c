@@ -7,15 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "parse.h"
 #include "status.h"
+#include "why.h"
 
 /* The PAGEMAP_SCAN ioctl (Linux 6.7) as the kernel's uapi defines it, for
  * systems whose headers predate it. */
 #define THP_PAGEMAP_SCAN _IOWR('f', 16, struct thp_pm_scan_arg)
 #define THP_PAGE_IS_FILE (1u << 2)
+#define THP_PAGE_IS_PRESENT (1u << 3)
 #define THP_PAGE_IS_PFNZERO (1u << 5)
 #define THP_PAGE_IS_HUGE (1u << 6)
 
@@ -33,15 +36,17 @@ struct thp_pm_scan_arg {
 #define PM_PFN_MASK ((1ull << 55) - 1)
 #define PM_EXCLUSIVE (1ull << 56) /* mapped by this process alone */
 #define KPF_ANON (1ull << 12)
+#define KPF_SWAPBACKED (1ull << 14) /* shmem, when not anonymous */
 #define KPF_HEAD (1ull << 15)
 #define KPF_TAIL (1ull << 16)
+#define KPF_NOPAGE (1ull << 20) /* no struct page: device memory */
 #define KPF_THP (1ull << 22)
 #define KPF_ZERO_PAGE (1ull << 24) /* with KPF_THP: the huge zero page */
 
 #define CHUNK 65536 /* pagemap entries per read: 512 KiB */
 #define GAP 16 /* page frames skipped to read two runs in one kpageflags pread (a system
 		* call costs about what 20 entries do) */
-#define SCAN_VEC 64
+#define SCAN_VEC 256
 #define CACHE_SLOTS (1u << 16) /* 256 MiB of 4 KiB frames, 1 MiB of memory */
 
 /* The kpageflags of frames that more than one process maps (shared
@@ -67,6 +72,7 @@ struct thp_folio_reader {
 	size_t kf_n;      /* entries of kf read for the current pagemap read */
 	uint64_t kf[CHUNK + 1];
 	struct flag_cache *cache; /* NULL until a walk of a whole process */
+	bool query; /* thp_folios_proc may take VMAs from PROCMAP_QUERY (see query_kernel) */
 };
 
 /* A --cont block being followed: its first page and whether it still counts. */
@@ -214,10 +220,17 @@ static uint64_t window_end(const uint64_t *pm, size_t m, size_t n, uint64_t lo, 
  * whose flags are F[0..N) and F[N] the frame after it. */
 static void walk_run(struct walk *w, uint64_t vfn, uint64_t pfn, const uint64_t *f, size_t n)
 {
-	uint64_t any = 0;
+	uint64_t any = 0, rss = 0, anon = 0;
 
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {
 		any |= f[k];
+		if (!(f[k] & (KPF_ZERO_PAGE | KPF_NOPAGE))) {
+			rss++;
+			anon += (f[k] & KPF_ANON) != 0;
+		}
+	}
+	w->s->rss += rss << w->shift;
+	w->s->anon += anon << w->shift;
 	if (!(any & KPF_THP)) {
 		close_folio(w); /* what walk_page does for each page of it */
 		return;
@@ -282,7 +295,59 @@ static const uint64_t *run_flags(struct thp_folio_reader *fr, size_t i, size_t j
 	return fr->kf;
 }
 
-/* Walks [START, END) of the address space page by page. */
+/* Called for each region of pages that share their PAGEMAP_SCAN categories. */
+typedef int (*region_fn)(uint64_t start, uint64_t end, uint64_t categories, void *ctx);
+
+/* Calls FN for each region of [START, END) of the pagemap PM_FD whose pages
+ * have every category of MASK, with its categories among RETURNED (asking for
+ * PAGE_IS_FILE makes the kernel look up the page of every entry). Returns 0,
+ * FN's non-zero value or -errno of the ioctl. */
+static int scan_regions(int pm_fd, uint64_t start, uint64_t end, uint64_t mask, uint64_t returned,
+			region_fn fn, void *ctx)
+{
+	struct thp_page_region vec[SCAN_VEC];
+
+	while (start < end) {
+		struct thp_pm_scan_arg a = {
+			.size = sizeof(a), .start = start, .end = end, .vec = (uintptr_t)vec,
+			.vec_len = SCAN_VEC, .category_mask = mask,
+			.return_mask = returned,
+		};
+		int n = ioctl(pm_fd, THP_PAGEMAP_SCAN, &a), rc;
+
+		if (n < 0)
+			return -errno;
+		for (int i = 0; i < n; i++)
+			if ((rc = fn(vec[i].start, vec[i].end, vec[i].categories, ctx)))
+				return rc;
+		if (a.walk_end <= start)
+			break;
+		start = a.walk_end;
+	}
+	return 0;
+}
+
+static int first_region(uint64_t start, uint64_t end, uint64_t categories, void *ctx)
+{
+	(void)end, (void)categories;
+	*(uint64_t *)ctx = start;
+	return 1;
+}
+
+/* The first page frame number at or after VFN, below LAST, that PAGEMAP_FD
+ * maps (PAGEMAP_SCAN skips empty page tables whole); LAST when none, VFN
+ * when the kernel cannot tell. */
+static uint64_t next_present(int pm_fd, int shift, uint64_t vfn, uint64_t last)
+{
+	uint64_t at = last << shift;
+	int rc = scan_regions(pm_fd, vfn << shift, last << shift, THP_PAGE_IS_PRESENT, THP_PAGE_IS_PRESENT,
+			      first_region, &at);
+
+	return rc < 0 ? vfn : at >> shift;
+}
+
+/* Walks [START, END) of the address space page by page; after a read of
+ * CHUNK entries that maps nothing, it goes on from the next mapped page. */
 static int walk_range(struct thp_folio_reader *fr, int pm_fd, uint64_t start, uint64_t end,
 		      struct walk *w)
 {
@@ -298,6 +363,7 @@ static int walk_range(struct thp_folio_reader *fr, int pm_fd, uint64_t start, ui
 			return -ESRCH; /* nothing more to read: the process has exited */
 		n = (size_t)got / 8;
 		fr->kf_n = 0;
+		bool mapped = false;
 		for (size_t i = 0; i < n;) {
 			uint64_t pfn = fr->pm[i] & PM_PFN_MASK;
 			size_t j = i + 1;
@@ -311,14 +377,16 @@ static int walk_range(struct thp_folio_reader *fr, int pm_fd, uint64_t start, ui
 			}
 			while (j < n && (fr->pm[j] & PM_PRESENT) && (fr->pm[j] & PM_PFN_MASK) == pfn + (j - i))
 				j++;
+			mapped = true;
 			f = run_flags(fr, i, j, n, &err);
 			if (!f)
 				return err;
 			walk_run(w, vfn + i, pfn, f, j - i);
 			i = j;
 		}
-		vfn += n;
-		w->s->walked += (uint64_t)n << fr->page_shift;
+		uint64_t next = mapped || n < CHUNK ? vfn + n : next_present(pm_fd, fr->page_shift, vfn + n, last);
+		w->s->walked += (next - vfn) << fr->page_shift;
+		vfn = next;
 	}
 	return 0;
 }
@@ -329,28 +397,22 @@ unsigned thp_pmd_region_kind(uint64_t categories)
 	       (categories & THP_PAGE_IS_PFNZERO ? THP_PMD_ZERO : 0);
 }
 
+struct pmd_scan {
+	thp_pmd_range_fn fn;
+	void *ctx;
+};
+
+static int pmd_region(uint64_t start, uint64_t end, uint64_t categories, void *ctx)
+{
+	const struct pmd_scan *p = ctx;
+	return p->fn(start, end, thp_pmd_region_kind(categories), p->ctx);
+}
+
 int thp_pmd_scan(int pm_fd, uint64_t start, uint64_t end, thp_pmd_range_fn fn, void *ctx)
 {
-	struct thp_page_region vec[SCAN_VEC];
-
-	while (start < end) {
-		struct thp_pm_scan_arg a = {
-			.size = sizeof(a), .start = start, .end = end, .vec = (uintptr_t)vec,
-			.vec_len = SCAN_VEC, .category_mask = THP_PAGE_IS_HUGE,
-			.return_mask = THP_PAGE_IS_HUGE | THP_PAGE_IS_FILE | THP_PAGE_IS_PFNZERO,
-		};
-		int n = ioctl(pm_fd, THP_PAGEMAP_SCAN, &a), rc;
-
-		if (n < 0)
-			return -errno;
-		for (int i = 0; i < n; i++)
-			if ((rc = fn(vec[i].start, vec[i].end, thp_pmd_region_kind(vec[i].categories), ctx)))
-				return rc;
-		if (a.walk_end <= start)
-			break;
-		start = a.walk_end;
-	}
-	return 0;
+	struct pmd_scan p = { fn, ctx };
+	return scan_regions(pm_fd, start, end, THP_PAGE_IS_HUGE,
+			    THP_PAGE_IS_HUGE | THP_PAGE_IS_FILE | THP_PAGE_IS_PFNZERO, pmd_region, &p);
 }
 
 static int no_range(uint64_t start, uint64_t end, unsigned kind, void *ctx)
@@ -403,6 +465,8 @@ struct scan_walk {
 	int fd;
 	struct walk *w;
 	uint64_t done; /* walked up to here */
+	bool anon;     /* private anonymous memory: every PMD mapping is anonymous */
+	uint64_t file_at; /* the first PMD mapping of file memory, plus one; 0: none */
 	struct thp_pmd_found found;
 	uint64_t node_pmd[THP_FOLIO_NODES]; /* found.pmd by node, before thp_pmd_found_settle() */
 };
@@ -432,16 +496,16 @@ static int pmd_nodes(struct scan_walk *sw, uint64_t start, uint64_t end)
 	return 0;
 }
 
-/* Adds SW's PMD mappings by node to S, after thp_pmd_found_settle() took
- * the huge zero page out of them: what it took comes off the lowest nodes
- * (kernels that do not flag that page tell no more), what the walk could not
- * place goes to no node. */
-static void settle_nodes(const struct scan_walk *sw, struct thp_folio_stats *s)
+/* Adds WANT bytes of the PMD mappings by node NODE_PMD to S->node_pmd, after
+ * thp_pmd_found_settle() took the huge zero page out of them: what it took
+ * comes off the lowest nodes (kernels that do not flag that page tell no
+ * more), what the walk could not place goes to no node. */
+static void settle_nodes(const uint64_t *node_pmd, uint64_t want, struct thp_folio_stats *s)
 {
-	uint64_t want = sw->found.pmd[0] + sw->found.pmd[1], have = 0;
+	uint64_t have = 0;
 
 	for (int i = 0; i < THP_FOLIO_NODES; i++) {
-		uint64_t b = have + sw->node_pmd[i] <= want ? sw->node_pmd[i] : want - have;
+		uint64_t b = have + node_pmd[i] <= want ? node_pmd[i] : want - have;
 		s->node_pmd[i] += b;
 		have += b;
 	}
@@ -459,10 +523,25 @@ static int scan_range(uint64_t start, uint64_t end, unsigned kind, void *ctx)
 	if (err)
 		return err;
 	close_folio(sw->w);
+	if (kind == THP_PMD_FILE && !sw->file_at)
+		sw->file_at = start + 1;
 	found_add(&sw->found, end - start, kind);
 	sw->w->s->walked += end - start;
 	sw->done = end;
 	return 0;
+}
+
+/* scan_range() for a region of a scan that did not ask for PAGE_IS_FILE,
+ * which costs a page lookup per entry: the PMD mappings of memory that may be
+ * a file's are scanned again for it, over their own range alone. */
+static int scan_region(uint64_t start, uint64_t end, uint64_t categories, void *ctx)
+{
+	struct scan_walk *sw = ctx;
+	unsigned kind = thp_pmd_region_kind(categories);
+
+	if (sw->anon || (kind & THP_PMD_ZERO))
+		return scan_range(start, end, kind, sw);
+	return thp_pmd_scan(sw->fd, start, end, scan_range, sw);
 }
 
 /* Walks V with PAGEMAP_SCAN: PMD-mapped ranges are counted from the scan,
@@ -476,18 +555,23 @@ static int walk_scan(struct thp_folio_reader *fr, int pm_fd, const struct thp_vm
 	if (!err)
 		err = walk_range(fr, pm_fd, sw.done, v->end, w);
 	thp_pmd_found_settle(&sw.found, v->m.anon_huge);
-	settle_nodes(&sw, w->s);
+	settle_nodes(sw.node_pmd, sw.found.pmd[0] + sw.found.pmd[1], w->s);
 	for (int k = 0; k < 2; k++)
 		w->s->pmd[k] += sw.found.pmd[k];
 	w->s->huge_zero += sw.found.zero;
 	return err;
 }
 
-/* True when V is worth a walk: resident, accessible, not hugetlbfs. */
+/* True when V may be walked: accessible, not hugetlbfs. */
+static bool walkable(const struct thp_vma *v)
+{
+	return strncmp(v->perms, "---", 3) != 0 && !thp_vma_flag(v, "ht") && strcmp(v->name, "[vsyscall]") != 0;
+}
+
+/* True when V is worth a walk: resident and walkable. */
 static bool walks(const struct thp_vma *v)
 {
-	return v->m.rss && strncmp(v->perms, "---", 3) != 0 && !thp_vma_flag(v, "ht") &&
-	       strcmp(v->name, "[vsyscall]") != 0;
+	return v->m.rss && walkable(v);
 }
 
 /* Moves MOVED bytes of the whole PMD-order folios the walk counted by node
@@ -576,6 +660,19 @@ int thp_folios_vma(struct thp_folio_reader *fr, int pm_fd, const struct thp_vma 
 	return err;
 }
 
+/* True when the running kernel may roll a process up without smaps (see
+ * proc_query): Linux 6.18 and later, where its counters in /proc/PID/status
+ * were checked to equal smaps_rollup. Before 6.16 they could be read per CPU
+ * and be off by some pages per CPU. */
+static bool query_kernel(void)
+{
+	struct utsname u;
+	int major, minor;
+
+	return uname(&u) == 0 && thp_parse_release(u.release, &major, &minor) == 0 &&
+	       (major > 6 || (major == 6 && minor >= 18));
+}
+
 int thp_folio_reader_open(const struct thp_root *root, struct thp_folio_reader **out)
 {
 	struct thp_folio_reader *fr;
@@ -611,6 +708,7 @@ int thp_folio_reader_open(const struct thp_root *root, struct thp_folio_reader *
 		return -ENOMEM;
 	}
 	fr->sole_node = thp_pfn_sole_node(&fr->nodes);
+	fr->query = query_kernel();
 	while ((1ull << fr->page_shift) < ps && fr->page_shift < 30)
 		fr->page_shift++;
 	while (fr->pmd_order + 1 < THP_FOLIO_ORDERS && (1ull << (fr->page_shift + fr->pmd_order)) < pmd)
@@ -656,28 +754,140 @@ static int pagemap_open(struct thp_folio_reader *fr, pid_t pid)
 	return thp_open(fr->root, path);
 }
 
+/* True when the page mapped at ADDR of PM_FD is shmem (KPF_SWAPBACKED and not
+ * anonymous), as smaps tells ShmemPmdMapped from FilePmdMapped. Returns 1,
+ * 0, or -errno. */
+static int shmem_at(struct thp_folio_reader *fr, int pm_fd, uint64_t addr)
+{
+	uint64_t e = 0, f[1];
+	ssize_t got;
+	int err;
+
+	do
+		got = pread(pm_fd, &e, 8, (off_t)((addr >> fr->page_shift) * 8));
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		return -errno;
+	if (!(e & PM_PRESENT))
+		return 0;
+	err = read_flags(fr, e & PM_PFN_MASK, f, 1);
+	return err ? err : (f[0] & (KPF_SWAPBACKED | KPF_ANON)) == KPF_SWAPBACKED;
+}
+
+/* Walks V into S without smaps, and fills V->m with what smaps would say of it: Rss, Anonymous, AnonHugePages, and ShmemPmdMapped or
+ * FilePmdMapped (one file's folios are all shmem or none). Returns 0 or -errno. */
+static int walk_alone(struct thp_folio_reader *fr, int pm_fd, struct thp_vma *v, struct thp_folio_stats *s)
+{
+	struct walk w = { .s = s, .nodes = &fr->nodes, .shift = fr->page_shift };
+	struct scan_walk sw = { .fr = fr, .fd = pm_fd, .w = &w, .done = v->start,
+				.anon = thp_vma_kind(v, NULL) == THP_VMA_ANON && !v->inode };
+	const struct thp_pmd_found *f = &sw.found;
+	uint64_t rss = s->rss, anon = s->anon, walked = s->walked, file;
+	int err, shmem = 0;
+
+	if (!walkable(v))
+		return 0;
+	err = scan_regions(pm_fd, v->start, v->end, THP_PAGE_IS_HUGE, THP_PAGE_IS_HUGE | THP_PAGE_IS_PFNZERO,
+			   scan_region, &sw);
+	if (!err)
+		err = walk_range(fr, pm_fd, sw.done, v->end, &w);
+	close_folio(&w);
+	file = f->pmd[THP_FOLIO_FILE];
+	if (!err && sw.file_at && (shmem = shmem_at(fr, pm_fd, sw.file_at - 1)) < 0)
+		err = shmem;
+	settle_nodes(sw.node_pmd, f->pmd[0] + f->pmd[1], s);
+	for (int k = 0; k < 2; k++)
+		s->pmd[k] += f->pmd[k];
+	s->huge_zero += f->zero;
+	/* analysed, as with smaps: the VMAs that map memory */
+	s->walked = walked + (s->rss > rss || f->pmd[0] || f->pmd[1] ? v->end - v->start : 0);
+	s->scan = true;
+	v->m.anon_huge = f->pmd[THP_FOLIO_ANON];
+	*(shmem > 0 ? &v->m.shmem_pmd : &v->m.file_pmd) = file;
+	v->m.rss = s->rss - rss + v->m.anon_huge + file;
+	v->m.anon = s->anon - anon + v->m.anon_huge;
+	return err;
+}
+
 struct proc_walk {
 	struct thp_folio_reader *fr;
 	int fd;
 	struct thp_folio_stats *s;
 	struct thp_rollup sum;
 	bool any; /* smaps listed a VMA */
+	thp_vma_fn fn; /* the caller's, for each VMA */
+	void *ctx;
 };
 
 static int proc_vma(const struct thp_vma *v, void *ctx)
 {
 	struct proc_walk *p = ctx;
+	int err;
 
 	thp_rollup_add(&p->sum, &v->m);
 	p->any = true;
-	return thp_folios_vma(p->fr, p->fd, v, p->s);
+	err = thp_folios_vma(p->fr, p->fd, v, p->s);
+	return !err && p->fn ? p->fn(v, p->ctx) : err;
+}
+
+static int queried_vma(const struct thp_vma *qv, void *ctx)
+{
+	struct proc_walk *p = ctx;
+	struct thp_vma v = *qv;
+	int err = walk_alone(p->fr, p->fd, &v, p->s);
+
+	p->any = true;
+	p->sum.shmem_pmd += v.m.shmem_pmd;
+	p->sum.file_pmd += v.m.file_pmd;
+	return !err && p->fn ? p->fn(&v, p->ctx) : err;
+}
+
+/* Takes the anonymous PMD mappings of P beyond LIMIT as the huge zero page
+ * (thp_pmd_found_settle), off the lowest nodes. */
+static void settle_proc(struct thp_folio_stats *s, uint64_t limit)
+{
+	struct thp_pmd_found f = { .pmd = { s->pmd[0], s->pmd[1] }, .zero = s->huge_zero };
+	uint64_t nodes[THP_FOLIO_NODES];
+
+	thp_pmd_found_settle(&f, limit);
+	if (f.pmd[THP_FOLIO_ANON] == s->pmd[THP_FOLIO_ANON])
+		return;
+	memcpy(nodes, s->node_pmd, sizeof(nodes));
+	memset(s->node_pmd, 0, sizeof(s->node_pmd));
+	settle_nodes(nodes, f.pmd[0] + f.pmd[1], s);
+	s->pmd[THP_FOLIO_ANON] = f.pmd[THP_FOLIO_ANON];
+	s->huge_zero = f.zero;
+}
+
+/* Rolls up P's process PID without smaps, whose page walk costs as much
+ * again as a walk of 4 KiB pages: VMAs from PROCMAP_QUERY, what they map from
+ * PAGEMAP_SCAN and the walk, Rss, Anonymous and the hugetlb pages from the
+ * kernel's counters in /proc/PID/status, read after the walk. Anonymous PMD
+ * mappings beyond RssAnon less the walk's anonymous pages are the huge zero
+ * page. Returns 0, -ENOTTY when the kernel lacks PROCMAP_QUERY (before any VMA
+ * is walked), or the errors of thp_folios_proc(). */
+static int proc_query(struct proc_walk *p, pid_t pid)
+{
+	struct thp_pstatus st;
+	int err = thp_maps_query(p->fr->root, pid, 1ull << p->fr->page_shift, queried_vma, p);
+
+	if (!err)
+		err = thp_pstatus_read(p->fr->root, pid, &st);
+	if (err)
+		return err;
+	settle_proc(p->s, st.rss_anon > p->s->anon ? st.rss_anon - p->s->anon : 0);
+	p->sum.rss = st.rss;
+	p->sum.anon = st.rss_anon;
+	p->sum.anon_huge = p->s->pmd[THP_FOLIO_ANON];
+	p->sum.private_hugetlb = st.hugetlb; /* status does not tell private from shared */
+	return 0;
 }
 
 int thp_folios_proc(struct thp_folio_reader *fr, pid_t pid, struct thp_folio_stats *s,
-		    struct thp_rollup *sum)
+		    struct thp_rollup *sum, thp_vma_fn fn, void *ctx)
 {
-	struct proc_walk p = { .fr = fr, .fd = pagemap_open(fr, pid), .s = s };
-	int err;
+	struct proc_walk p = { .fr = fr, .fd = pagemap_open(fr, pid), .s = s, .fn = fn, .ctx = ctx };
+	int err = -ENOTTY;
 
 	memset(s, 0, sizeof(*s));
 	s->page_shift = fr->page_shift;
@@ -687,7 +897,12 @@ int thp_folios_proc(struct thp_folio_reader *fr, pid_t pid, struct thp_folio_sta
 		return p.fd;
 	if (!fr->cache)
 		fr->cache = calloc(1, sizeof(*fr->cache)); /* without it, every run is read */
-	err = thp_smaps_read(fr->root, pid, proc_vma, &p);
+	if (fr->query && thp_pmd_scan_works(p.fd))
+		err = proc_query(&p, pid);
+	if (err == -ENOTTY) {
+		fr->query = false;
+		err = thp_smaps_read(fr->root, pid, proc_vma, &p);
+	}
 	close(p.fd);
 	if (!err && !p.any)
 		err = -ESRCH;
@@ -714,6 +929,8 @@ void thp_folio_stats_add(struct thp_folio_stats *a, const struct thp_folio_stats
 	}
 	a->huge_zero += b->huge_zero;
 	a->walked += b->walked;
+	a->rss += b->rss;
+	a->anon += b->anon;
 	a->scan |= b->scan;
 	a->cont_orders |= b->cont_orders;
 	if (!a->page_shift) {

@@ -28,6 +28,8 @@ struct thp_folio_stats {
 	uint64_t cont[2][THP_FOLIO_ORDERS];           /* --cont: PTE-mapped blocks of 2^order pages (below) */
 	uint64_t huge_zero;                           /* mappings of the huge zero page: reads only, no memory */
 	uint64_t walked;                              /* bytes of address space analysed */
+	uint64_t rss, anon;                           /* bytes the walk found mapped by PTEs, and of them
+						       * anonymous (not the zero page, nor device memory) */
 	uint64_t node_pmd[THP_FOLIO_NODES];           /* thp_folio_pmd() by node */
 	uint64_t node_mthp[THP_FOLIO_NODES];          /* thp_folio_mthp() by node */
 	uint64_t node_pmd_order[THP_FOLIO_NODES];     /* of node_mthp, whole aligned PMD-order folios */
@@ -69,12 +71,14 @@ int thp_folios_vma(struct thp_folio_reader *fr, int pagemap_fd, const struct thp
 		   struct thp_folio_stats *s);
 
 /* Rolls up every VMA of process PID into S (zeroed first) and, when SUM is
- * not NULL, the smaps figures of its VMAs into SUM (zeroed first): what
- * smaps_rollup says, from the smaps read the walk needs anyway. Returns 0,
- * -ESRCH when smaps lists no VMA (the process has exited: smaps_rollup says
- * so), or -errno. */
+ * not NULL, what smaps_rollup says into SUM (zeroed first); calls FN, when
+ * not NULL, for each VMA after its walk. On Linux 6.18+ the VMAs come from
+ * PROCMAP_QUERY and the walk alone (SUM's Rss, Anonymous and hugetlb pages
+ * from /proc/PID/status, its dirty pages 0), else from the smaps read the
+ * walk needs anyway. Returns 0, -ESRCH when the process has no VMA (it has
+ * exited: smaps_rollup says so), or -errno. */
 int thp_folios_proc(struct thp_folio_reader *fr, pid_t pid, struct thp_folio_stats *s,
-		    struct thp_rollup *sum);
+		    struct thp_rollup *sum, thp_vma_fn fn, void *ctx);
 
 /* What a PMD-mapped range holds. */
 enum { THP_PMD_FILE = 1, THP_PMD_ZERO = 2 };

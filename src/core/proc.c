@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "parse.h"
@@ -204,6 +205,12 @@ int thp_pstatus_parse(const char *buf, struct thp_pstatus *s)
 			s->has_pte = status_kb(v, &s->pte) == 0;
 		else if ((v = status_value(line, "RssShmem")))
 			status_kb(v, &s->rss_shmem);
+		else if ((v = status_value(line, "VmRSS")))
+			status_kb(v, &s->rss);
+		else if ((v = status_value(line, "RssAnon")))
+			status_kb(v, &s->rss_anon);
+		else if ((v = status_value(line, "HugetlbPages")))
+			status_kb(v, &s->hugetlb);
 		else if ((v = status_value(line, "Cpus_allowed_list")))
 			snprintf(s->cpus_allowed, sizeof(s->cpus_allowed), "%s", v);
 		else if ((v = status_value(line, "Mems_allowed_list")))
@@ -637,6 +644,72 @@ int thp_smaps_read(const struct thp_root *root, pid_t pid, thp_vma_fn fn, void *
 	free(buf);
 	close(fd);
 	return smaps_finish(&s, rc);
+}
+
+/* PROCMAP_QUERY (Linux 6.11) as the kernel's uapi defines it, for systems
+ * whose headers predate it. */
+struct thp_procmap_query {
+	uint64_t size, query_flags, query_addr;
+	uint64_t vma_start, vma_end, vma_flags, vma_page_size, vma_offset, inode;
+	uint32_t dev_major, dev_minor, vma_name_size, build_id_size;
+	uint64_t vma_name_addr, build_id_addr;
+};
+#define THP_PROCMAP_QUERY _IOWR('f', 17, struct thp_procmap_query)
+enum {
+	PMQ_READ = 0x01, PMQ_WRITE = 0x02, PMQ_EXEC = 0x04, PMQ_SHARED = 0x08,
+	PMQ_COVERING_OR_NEXT = 0x10,
+};
+
+/* Fills V from the answer Q of PROCMAP_QUERY, whose name is NAME. */
+static void query_vma(const struct thp_procmap_query *q, const char *name, uint64_t page_size,
+		      struct thp_vma *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->start = q->vma_start;
+	v->end = q->vma_end;
+	v->offset = q->vma_offset;
+	v->inode = q->inode;
+	v->dev_major = q->dev_major;
+	v->dev_minor = q->dev_minor;
+	v->page_size = q->vma_page_size;
+	v->eligible = -1;
+	snprintf(v->perms, sizeof(v->perms), "%c%c%c%c", q->vma_flags & PMQ_READ ? 'r' : '-',
+		 q->vma_flags & PMQ_WRITE ? 'w' : '-', q->vma_flags & PMQ_EXEC ? 'x' : '-',
+		 q->vma_flags & PMQ_SHARED ? 's' : 'p');
+	snprintf(v->name, sizeof(v->name), "%s", q->vma_name_size ? name : "");
+	if (q->vma_page_size && q->vma_page_size != page_size)
+		snprintf(v->vmflags, sizeof(v->vmflags), "ht");
+}
+
+int thp_maps_query(const struct thp_root *root, pid_t pid, uint64_t page_size, thp_vma_fn fn, void *ctx)
+{
+	char path[64], name[4096];
+	struct thp_vma v;
+	uint64_t addr = 0;
+	int fd, rc = 0, n = 0;
+
+	snprintf(path, sizeof(path), "proc/%d/maps", (int)pid);
+	fd = thp_open(root, path);
+	if (fd < 0)
+		return fd;
+	while (!rc) {
+		struct thp_procmap_query q = {
+			.size = sizeof(q), .query_flags = PMQ_COVERING_OR_NEXT, .query_addr = addr,
+			.vma_name_size = sizeof(name), .vma_name_addr = (uintptr_t)name,
+		};
+		if (ioctl(fd, THP_PROCMAP_QUERY, &q) < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = errno == ENOENT ? 0 : -errno; /* ENOENT: no VMA at or after ADDR */
+			break;
+		}
+		query_vma(&q, name, page_size, &v);
+		addr = q.vma_end;
+		n++;
+		rc = fn(&v, ctx);
+	}
+	close(fd);
+	return !rc && !n ? -ESRCH : rc;
 }
 
 int thp_environ_find(const char *buf, size_t len, const char *name, char *out, size_t cap)

@@ -42,6 +42,8 @@ struct thp_pstatus {
 	char state;      /* scheduler state from State: ('R', 'S', 'Z', ...); 0 when absent */
 	uint64_t pte;    /* VmPTE in bytes: page tables below the top level */
 	uint64_t rss_shmem; /* RssShmem in bytes (Linux 4.5+; 0 when absent) */
+	uint64_t rss, rss_anon; /* VmRSS and RssAnon in bytes: the kernel's counters (0 when absent) */
+	uint64_t hugetlb;   /* HugetlbPages in bytes (Linux 4.4+; 0 when absent) */
 	char cpus_allowed[128]; /* Cpus_allowed_list ("0-3,8"); "" when absent */
 	char mems_allowed[128]; /* Mems_allowed_list: the NUMA nodes it may allocate on */
 	char name[THP_COMM_MAX];
@@ -148,6 +150,14 @@ int thp_smaps_parse(const char *buf, thp_vma_fn fn, void *ctx);
 /* Streams /proc/PID/smaps (in 64 KiB reads, never the whole file at once) and
  * calls FN per VMA. Returns 0, FN's non-zero value, or -errno (see thp_rollup_read). */
 int thp_smaps_read(const struct thp_root *root, pid_t pid, thp_vma_fn fn, void *ctx);
+
+/* Calls FN for each VMA of process PID, asked of /proc/PID/maps with the
+ * PROCMAP_QUERY ioctl (Linux 6.11+): no page of it is walked, so V->m is zero
+ * and V->eligible -1; VmFlags holds "ht" for a hugetlb VMA (its page size is
+ * not PAGE_SIZE). Returns 0, FN's non-zero value, -ENOTTY when the kernel (or
+ * a recorded file) does not answer, -ESRCH when the process has no VMA left,
+ * or -errno. */
+int thp_maps_query(const struct thp_root *root, pid_t pid, uint64_t page_size, thp_vma_fn fn, void *ctx);
 
 /* Calls FN for each numeric entry of ROOT/proc. Returns 0 or -errno of the listing. */
 int thp_proc_each(const struct thp_root *root, int (*fn)(pid_t pid, void *ctx), void *ctx);

@@ -118,7 +118,7 @@ static void walk(void **state)
 
 	assert_int_equal(thp_root_open(&root, dir), 0);
 	assert_int_equal(thp_folio_reader_open(&root, &fr), 0);
-	assert_int_equal(thp_folios_proc(fr, 100, &s, &sum), 0);
+	assert_int_equal(thp_folios_proc(fr, 100, &s, &sum, NULL, NULL), 0);
 	assert_true(sum.rss == 4u << 20); /* the smaps figures, summed */
 	assert_true(sum.anon_huge == 2u << 20);
 	assert_int_equal(s.pmd_order, 9);
@@ -132,9 +132,9 @@ static void walk(void **state)
 	assert_true(s.walked == 4u << 20);
 	assert_true(thp_folio_pte_aligned(&s) == 80 * 1024);
 	assert_true(thp_folio_partial(&s) == 16 * 4096);
-	assert_int_equal(thp_folios_proc(fr, 101, &s, NULL), -ESRCH);
-	assert_int_equal(thp_folios_proc(fr, 102, &s, NULL), -ENOENT);
-	assert_int_equal(thp_folios_proc(fr, 103, &s, &sum), -ESRCH);
+	assert_int_equal(thp_folios_proc(fr, 101, &s, NULL, NULL, NULL), -ESRCH);
+	assert_int_equal(thp_folios_proc(fr, 102, &s, NULL, NULL, NULL), -ENOENT);
+	assert_int_equal(thp_folios_proc(fr, 103, &s, &sum, NULL, NULL), -ESRCH);
 	thp_folio_reader_close(fr);
 	thp_root_close(&root);
 	fake_root_remove();
@@ -167,10 +167,10 @@ static void shared_frames_once(void **state)
 	put("proc/104/smaps", "10000000-10020000 rw-p 00000000 00:00 0\nRss: 128 kB\n");
 	assert_int_equal(thp_root_open(&root, dir), 0);
 	assert_int_equal(thp_folio_reader_open(&root, &fr), 0);
-	assert_int_equal(thp_folios_proc(fr, 104, &s, NULL), 0);
+	assert_int_equal(thp_folios_proc(fr, 104, &s, NULL, NULL, NULL), 0);
 	assert_true(s.aligned[THP_FOLIO_ANON][4] == 128 * 1024);
 	assert_int_equal(ftruncate(kf_fd, 0), 0); /* every frame now reads as no folio */
-	assert_int_equal(thp_folios_proc(fr, 104, &s, NULL), 0);
+	assert_int_equal(thp_folios_proc(fr, 104, &s, NULL, NULL, NULL), 0);
 	assert_true(s.aligned[THP_FOLIO_ANON][4] == 64 * 1024); /* the shared folio, as read before */
 	close(pm2);
 	thp_folio_reader_close(fr);
@@ -201,7 +201,7 @@ static void zero_and_cont(void **state)
 	assert_int_equal(thp_root_open(&root, dir), 0);
 	assert_int_equal(thp_folio_reader_open(&root, &fr), 0);
 	thp_folio_reader_cont(fr, 1u << 2 | 1u << 3 | 1u << 4);
-	assert_int_equal(thp_folios_proc(fr, 100, &s, NULL), 0);
+	assert_int_equal(thp_folios_proc(fr, 100, &s, NULL, NULL, NULL), 0);
 	assert_true(s.huge_zero == 4u << 20);
 	assert_true(thp_folio_pmd(&s) == 0);
 	assert_true(s.aligned[THP_FOLIO_FILE][9] == 0); /* not a page cache folio either */
