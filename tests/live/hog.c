@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hog - a test workload: maps anonymous memory, optionally advises and touches it,
  * prints "ready ADDRESS" and holds it until standard input closes.
- *   hog MIB [--huge] [--nohuge] [--disable] [--sparse] [--no-touch] [--read] [--holes] [--misalign]
+ *   hog MIB [--huge] [--nohuge] [--disable] [--sparse] [--ends] [--no-touch] [--read] [--holes] [--misalign]
  *           [--shared] [--hugetlb] [--fork N]
  * --read touches by reading (a kernel that maps the zero page uses no memory for it).
  * --holes frees every other 4 KiB page after touching, to fragment free memory.
+ * --ends touches only the first and the last 4 KiB page (a mapping almost all hole).
  * --misalign advises and touches a range that starts 4 KiB past a 2 MiB
  * boundary, so that (below 2 MiB) it holds no aligned PMD slot.
  * --shared maps shared anonymous memory (shmem), --hugetlb 2 MiB hugetlb pages
@@ -78,6 +79,8 @@ int main(int argc, char **argv)
 			return perror("prctl"), 1;
 		else if (!strcmp(argv[i], "--sparse"))
 			step = 2u << 20;
+		else if (!strcmp(argv[i], "--ends"))
+			step = len - 4096;
 		else if (!strcmp(argv[i], "--no-touch"))
 			touch = 0;
 		else if (!strcmp(argv[i], "--read"))

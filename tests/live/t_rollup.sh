@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# show --rollup and ps --folios on Linux 6.18+ read no smaps: the VMAs come
+# from PROCMAP_QUERY, the PMD mappings from PAGEMAP_SCAN, Rss, Anonymous and
+# the hugetlb pages from /proc/PID/status. What they print must equal what
+# show --folios prints from its smaps walk, for hogs of every kind; earlier
+# kernels read smaps. An almost empty mapping is not read entry by entry.
+rolltmp=$(mktemp -d)
+# the figures both ways share (show --folios also has a row per VMA)
+rollup_view='{t: .totals, f: .folios, w: .folios_walked, n: .folio_nodes, pt: .page_tables}'
+rollup_kver=$(uname -r | awk -F. '{print $1 * 1000 + $2}')
+
+# rollup_check ARGS...: starts a hog with ARGS and compares both reads of it.
+rollup_check() {
+	hog_start "$HOG" "$@"
+	if [ -z "$hog_addr" ]; then
+		skip "rollup of hog $*: the hog did not start ($(head -c 200 "$hog_dir/out"))"
+		hog_stop
+		return
+	fi
+	"$THP" show "$hog_pid" --folios --json | jq -S "$rollup_view" > "$rolltmp/smaps"
+	strace -f -qq -e trace=openat -o "$rolltmp/trace" "$THP" show "$hog_pid" --rollup --json > "$rolltmp/q.json"
+	jq -S "$rollup_view" "$rolltmp/q.json" > "$rolltmp/query"
+	expect "rollup of hog $*: equals the smaps walk of show --folios" cmp "$rolltmp/smaps" "$rolltmp/query"
+	if [ "$rollup_kver" -ge 6018 ]; then
+		expect "rollup of hog $*: no smaps read (Linux 6.18+)" sh -c "! grep -q '/smaps' '$rolltmp/trace'"
+	else
+		expect "rollup of hog $*: smaps read before Linux 6.18" grep -q '/smaps' "$rolltmp/trace"
+	fi
+	"$THP" ps --folios --json -p "$hog_pid" > "$rolltmp/ps.json"
+	expect "ps --folios of hog $*: the same folios and THP" [ "$(jq -cS '[.processes[0].folios, .processes[0].anon_huge]' "$rolltmp/ps.json")" = "$(jq -cS '[.f, .t.anon_huge]' "$rolltmp/smaps")" ]
+	hog_stop
+}
+
+# rollup_empty: the hog of 16 GiB with two pages touched, read as a rollup.
+rollup_empty() {
+	strace -qq -e trace=pread64 -e signal=none -o "$rolltmp/preads" "$THP" show "$hog_pid" --rollup --json > "$rolltmp/e.json"
+	big=$(grep -c ', 524288, ' "$rolltmp/preads")
+	expect "an almost empty 16 GiB mapping: $big whole-chunk pagemap reads, at most 4" [ "$big" -le 4 ]
+	expect "an almost empty 16 GiB mapping: all of it analysed" jq -e '.folios_walked >= 17179869184' "$rolltmp/e.json" > /dev/null
+	expect "an almost empty 16 GiB mapping: RSS counts its two pages" jq -e '.totals.rss >= 8192' "$rolltmp/e.json" > /dev/null
+}
+
+if [ "$(id -u)" -ne 0 ] || [ ! -r /proc/kpageflags ]; then
+	skip "rollup without smaps: needs root and /proc/kpageflags"
+elif ! strace -f -qq -o /dev/null true 2> /dev/null; then
+	skip "rollup without smaps: needs strace to see which files are read"
+else
+	rollup_check 64 --nohuge
+	rollup_check 64 --huge
+	rollup_check 64 --huge --shared
+	rollup_check 64 --huge --misalign
+	rollup_check 64 --huge --holes
+	rollup_check 64 --huge --fork 2
+	rollup_check 64 --sparse --nohuge
+	rollup_check 8 --hugetlb
+	# shmem THP (ShmemPmdMapped) and 64 KiB folios, with the settings put back
+	RT=/sys/kernel/mm/transparent_hugepage
+	rt_shmem=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$RT/shmem_enabled" 2> /dev/null)
+	rt_64k=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$RT/hugepages-64kB/enabled" 2> /dev/null)
+	rt_restore() {
+		[ -z "$rt_shmem" ] || echo "$rt_shmem" > "$RT/shmem_enabled"
+		[ -z "$rt_64k" ] || echo "$rt_64k" > "$RT/hugepages-64kB/enabled"
+	}
+	live_traps rt_restore
+	if [ -n "$rt_shmem" ] && echo advise > "$RT/shmem_enabled"; then
+		rollup_check 64 --huge --shared
+		expect "rollup of shared memory advised: ShmemPmdMapped is counted" jq -e '.t.shmem_pmd > 0' "$rolltmp/query" > /dev/null
+	else
+		skip "rollup of shmem THP: this kernel has no $RT/shmem_enabled"
+	fi
+	if [ -n "$rt_64k" ] && echo always > "$RT/hugepages-64kB/enabled"; then
+		rollup_check 16
+		expect "rollup with 64 KiB THP always: 64 KiB folios are counted" jq -e '.f["anon-thp-pte-aligned-64kB"] > 0' "$rolltmp/query" > /dev/null
+	else
+		skip "rollup of 64 KiB folios: this kernel has no per-size THP (hugepages-64kB, Linux 6.8+)"
+	fi
+	rt_restore
+	live_traps
+	# 16 GiB mapped, two pages touched: the walk jumps over the empty pagemap
+	# chunks (256 MiB each) with PAGEMAP_SCAN instead of reading 64 of them
+	hog_start "$HOG" 16384 --ends --nohuge
+	if [ -z "$hog_addr" ]; then
+		skip "an almost empty 16 GiB mapping: the hog did not start ($(head -c 200 "$hog_dir/out"))"
+	else
+		rollup_empty
+	fi
+	hog_stop
+fi
+rm -rf "$rolltmp"
