@@ -103,6 +103,8 @@ static void walk(void **state)
 		entry(kf_fd, 0x6000 + i, ANON);
 	}
 	folio(200, 4, 0x7000, 0, 0);           /* 16 KiB page cache folio */
+	entry(pm_fd, V + 150, PRESENT | 0x9000); /* the zero page: no memory */
+	entry(kf_fd, 0x9000, ZERO);
 	folio(512, 512, 0x8000, 0, ANON);      /* 2 MiB, PMD-mapped (smaps says so) */
 	entry(pm_fd, V + 1023, PRESENT | 0x81ff); /* the file reaches the end of the VMA */
 	put("proc/100/smaps", "10000000-10400000 rw-p 00000000 00:00 0\n"
@@ -130,6 +132,10 @@ static void walk(void **state)
 	assert_true(s.aligned[THP_FOLIO_ANON][9] == 0); /* counted as PMD-mapped instead */
 	assert_true(s.pmd[THP_FOLIO_ANON] == 2u << 20);
 	assert_true(s.walked == 4u << 20);
+	/* what the walk saw mapped by PTEs (here also the PMD, without
+	 * PAGEMAP_SCAN), the zero page apart */
+	assert_true(s.rss == 574 * 4096);
+	assert_true(s.anon == 570 * 4096);
 	assert_true(thp_folio_pte_aligned(&s) == 80 * 1024);
 	assert_true(thp_folio_partial(&s) == 16 * 4096);
 	assert_int_equal(thp_folios_proc(fr, 101, &s, NULL, NULL, NULL), -ESRCH);

@@ -47,25 +47,28 @@ static void pstatus_pte(void **state)
 {
 	struct thp_pstatus s;
 	(void)state;
-	assert_int_equal(thp_pstatus_parse("Name:\tpostgres\nPid:\t7\nRssShmem:\t 1048576 kB\n"
+	assert_int_equal(thp_pstatus_parse("Name:\tpostgres\nPid:\t7\nVmRSS:\t 1050624 kB\nRssAnon:\t    2048 kB\n"
+					   "RssFile:\t 4 kB\nRssShmem:\t 1048576 kB\nHugetlbPages:\t 4096 kB\n"
 					   "VmPTE:\t    2096 kB\n", &s), 0);
 	assert_true(s.has_pte);
 	assert_true(s.pte == 2096 * 1024);
 	assert_true(s.rss_shmem == 1048576ull * 1024);
-	/* a kernel thread or zombie shows neither */
+	assert_true(s.rss == 1050624ull * 1024 && s.rss_anon == 2048 * 1024 && s.hugetlb == 4096 * 1024);
+	/* a kernel thread or zombie shows none */
 	assert_int_equal(thp_pstatus_parse("Name:\tz\nPid:\t8\n", &s), 0);
 	assert_false(s.has_pte);
-	assert_true(s.pte == 0 && s.rss_shmem == 0);
+	assert_true(s.pte == 0 && s.rss_shmem == 0 && s.rss == 0 && s.rss_anon == 0 && s.hugetlb == 0);
 	/* malformed values are not taken: a sign, no unit, another unit, garbage,
 	 * a value past 2^64 bytes */
 	static const char *const bad[] = { "-4 kB", "4", "4 MB", "4 kBx", "x kB", " kB",
 					   "18014398509481984 kB", "99999999999999999999999 kB" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char buf[128];
-		snprintf(buf, sizeof(buf), "Pid:\t9\nVmPTE:\t%s\nRssShmem:\t%s\n", bad[i], bad[i]);
+		snprintf(buf, sizeof(buf), "Pid:\t9\nVmPTE:\t%s\nRssShmem:\t%s\nVmRSS:\t%s\nRssAnon:\t%s\nHugetlbPages:\t%s\n",
+			 bad[i], bad[i], bad[i], bad[i], bad[i]);
 		assert_int_equal(thp_pstatus_parse(buf, &s), 0);
 		assert_false(s.has_pte);
-		assert_true(s.rss_shmem == 0);
+		assert_true(s.rss_shmem == 0 && s.rss == 0 && s.rss_anon == 0 && s.hugetlb == 0);
 	}
 	/* the largest value that fits in bytes */
 	assert_int_equal(thp_pstatus_parse("Pid:\t9\nVmPTE:\t18014398509481983 kB\n", &s), 0);
