@@ -844,6 +844,7 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 			free_opts(&o);
 			return 1;
 		}
+		thp_folio_reader_share(sc.fr);
 	}
 	out_progress_init(&sc.progress);
 	if (o.pids) {

@@ -71,7 +71,7 @@ struct thp_folio_reader {
 	uint64_t kf_base; /* the page frame of kf[0] */
 	size_t kf_n;      /* entries of kf read for the current pagemap read */
 	uint64_t kf[CHUNK + 1];
-	struct flag_cache *cache; /* NULL until a walk of a whole process */
+	struct flag_cache *cache; /* NULL unless thp_folio_reader_share() */
 	bool query; /* thp_folios_proc may take VMAs from PROCMAP_QUERY (see query_kernel) */
 };
 
@@ -717,6 +717,12 @@ int thp_folio_reader_open(const struct thp_root *root, struct thp_folio_reader *
 	return 0;
 }
 
+void thp_folio_reader_share(struct thp_folio_reader *fr)
+{
+	if (!fr->cache)
+		fr->cache = calloc(1, sizeof(*fr->cache)); /* without it, every run is read */
+}
+
 void thp_folio_reader_cont(struct thp_folio_reader *fr, unsigned orders)
 {
 	fr->cont_orders = orders;
@@ -895,8 +901,6 @@ int thp_folios_proc(struct thp_folio_reader *fr, pid_t pid, struct thp_folio_sta
 	s->cont_orders = fr->cont_orders;
 	if (p.fd < 0)
 		return p.fd;
-	if (!fr->cache)
-		fr->cache = calloc(1, sizeof(*fr->cache)); /* without it, every run is read */
 	if (fr->query && thp_pmd_scan_works(p.fd))
 		err = proc_query(&p, pid);
 	if (err == -ENOTTY) {

@@ -49,6 +49,12 @@ void thp_folio_reader_close(struct thp_folio_reader *fr);
 /* The table by which FR places folios on nodes. */
 const struct thp_pfn_nodes *thp_folio_reader_nodes(const struct thp_folio_reader *fr);
 
+/* Keeps the kpageflags of page frames that more than one process maps
+ * (shared libraries, memory shared since a fork) for the next processes
+ * thp_folios_proc() walks with FR, which would read the same entries again:
+ * for a walk over many processes (1.5 MiB, when memory allows). */
+void thp_folio_reader_share(struct thp_folio_reader *fr);
+
 /* Counts contiguous blocks of the orders set in ORDERS (bit N: 2^N pages) as
  * tools/mm/thpmaps --cont does: a block counts when its first page is aligned
  * to the block size in both virtual and physical memory, its pages follow one

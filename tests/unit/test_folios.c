@@ -146,7 +146,7 @@ static void walk(void **state)
 	fake_root_remove();
 }
 
-/* The kpageflags of frames that other processes map too are read once for
+/* With thp_folio_reader_share(), the kpageflags of frames that other processes map too are read once for
  * every process walked with the same reader; a process's own frames are read
  * again each time. */
 static void shared_frames_once(void **state)
@@ -173,6 +173,7 @@ static void shared_frames_once(void **state)
 	put("proc/104/smaps", "10000000-10020000 rw-p 00000000 00:00 0\nRss: 128 kB\n");
 	assert_int_equal(thp_root_open(&root, dir), 0);
 	assert_int_equal(thp_folio_reader_open(&root, &fr), 0);
+	thp_folio_reader_share(fr);
 	assert_int_equal(thp_folios_proc(fr, 104, &s, NULL, NULL, NULL), 0);
 	assert_true(s.aligned[THP_FOLIO_ANON][4] == 128 * 1024);
 	assert_int_equal(ftruncate(kf_fd, 0), 0); /* every frame now reads as no folio */
