@@ -146,9 +146,9 @@ static void walk(void **state)
 	fake_root_remove();
 }
 
-/* With thp_folio_reader_share(), the kpageflags of frames that other processes map too are read once for
- * every process walked with the same reader; a process's own frames are read
- * again each time. */
+/* With thp_folio_reader_share(), the kpageflags of frames that other
+ * processes map too are read once for every process walked with the same
+ * reader; a process's own frames are read again each time. */
 static void shared_frames_once(void **state)
 {
 	struct thp_root root;
