@@ -90,7 +90,19 @@ struct walk {
 	bool open, head, anon, next_tail;
 	uint64_t vfn, pfn, nr, last_vfn, last_pfn;
 	struct block blk[THP_FOLIO_ORDERS];
+	int watch;     /* the PMD order: walk_range() stops at a run that may be a PMD mapping; 0: never */
+	uint64_t stop; /* where it stopped (the first page of that run); 0: it did not */
 };
+
+/* True when N pages mapped from virtual page VFN to page frame PFN on hold a
+ * whole block of 2^ORDER pages aligned in both address spaces: the only way
+ * a PMD mapping of that order shows in pagemap. */
+static bool pmd_candidate(uint64_t vfn, uint64_t pfn, uint64_t n, int order)
+{
+	uint64_t mask = (1ull << order) - 1, first = (vfn + mask) & ~mask;
+
+	return ((vfn ^ pfn) & mask) == 0 && first + mask < vfn + n;
+}
 
 static int order_of(uint64_t nr)
 {
@@ -347,7 +359,8 @@ static uint64_t next_present(int pm_fd, int shift, uint64_t vfn, uint64_t last)
 }
 
 /* Walks [START, END) of the address space page by page; after a read of
- * CHUNK entries that maps nothing, it goes on from the next mapped page. */
+ * CHUNK entries that maps nothing, it goes on from the next mapped page. With
+ * W->watch, it stops before a run of pages that may be a PMD mapping. */
 static int walk_range(struct thp_folio_reader *fr, int pm_fd, uint64_t start, uint64_t end,
 		      struct walk *w)
 {
@@ -378,6 +391,11 @@ static int walk_range(struct thp_folio_reader *fr, int pm_fd, uint64_t start, ui
 			while (j < n && (fr->pm[j] & PM_PRESENT) && (fr->pm[j] & PM_PFN_MASK) == pfn + (j - i))
 				j++;
 			mapped = true;
+			if (w->watch && pmd_candidate(vfn + i, pfn, j - i, w->watch)) {
+				w->stop = (vfn + i) << fr->page_shift;
+				w->s->walked += (uint64_t)i << fr->page_shift;
+				return 0;
+			}
 			f = run_flags(fr, i, j, n, &err);
 			if (!f)
 				return err;
@@ -780,6 +798,59 @@ static int shmem_at(struct thp_folio_reader *fr, int pm_fd, uint64_t addr)
 	return err ? err : (f[0] & (KPF_SWAPBACKED | KPF_ANON)) == KPF_SWAPBACKED;
 }
 
+/* Walks the piece [START, END) of SW's VMA: PMD mappings found with
+ * PAGEMAP_SCAN, the rest page by page. Returns 0 or -errno; sets *PMD when it
+ * found a PMD mapping. */
+static int scan_piece(struct scan_walk *sw, uint64_t start, uint64_t end, bool *pmd)
+{
+	uint64_t before = sw->found.pmd[0] + sw->found.pmd[1] + sw->found.zero;
+	int err;
+
+	sw->done = start;
+	err = scan_regions(sw->fd, start, end, THP_PAGE_IS_HUGE, THP_PAGE_IS_HUGE | THP_PAGE_IS_PFNZERO,
+			   scan_region, sw);
+	if (!err)
+		err = walk_range(sw->fr, sw->fd, sw->done, end, sw->w);
+	*pmd = sw->found.pmd[0] + sw->found.pmd[1] + sw->found.zero > before;
+	return err;
+}
+
+/* Walks [START, END) of SW's VMA in pieces of CHUNK pages (aligned, so that
+ * no PMD straddles two). PAGEMAP_SCAN finds PMD mappings without reading
+ * their entries, but costs a look at every page table entry: so the first
+ * piece, and each after one that held a PMD mapping, is scanned; any other is
+ * read from pagemap alone until a run of pages could be a PMD mapping, and
+ * scanned from there. */
+static int walk_pieces(struct scan_walk *sw, uint64_t start, uint64_t end)
+{
+	const int shift = sw->fr->page_shift;
+	bool scan = true;
+	int err = 0;
+
+	for (uint64_t at = start; at < end && !err;) {
+		uint64_t piece = ((at >> shift) / CHUNK + 1) * CHUNK << shift, to = piece < end ? piece : end;
+
+		if (scan) {
+			err = scan_piece(sw, at, to, &scan);
+			at = to;
+			continue;
+		}
+		uint64_t rss = sw->w->s->rss;
+		sw->w->watch = sw->fr->pmd_order;
+		sw->w->stop = 0;
+		err = walk_range(sw->fr, sw->fd, at, to, sw->w);
+		sw->w->watch = 0;
+		scan = sw->w->stop != 0;
+		if (scan)
+			at = sw->w->stop;
+		else if (sw->w->s->rss == rss && to == piece && to < end) /* the piece held nothing */
+			at = next_present(sw->fd, shift, to >> shift, end >> shift) << shift;
+		else
+			at = to;
+	}
+	return err;
+}
+
 /* Walks V into S without smaps, and fills V->m with what smaps would say of it: Rss, Anonymous, AnonHugePages, and ShmemPmdMapped or
  * FilePmdMapped (one file's folios are all shmem or none). Returns 0 or -errno. */
 static int walk_alone(struct thp_folio_reader *fr, int pm_fd, struct thp_vma *v, struct thp_folio_stats *s)
@@ -793,10 +864,7 @@ static int walk_alone(struct thp_folio_reader *fr, int pm_fd, struct thp_vma *v,
 
 	if (!walkable(v))
 		return 0;
-	err = scan_regions(pm_fd, v->start, v->end, THP_PAGE_IS_HUGE, THP_PAGE_IS_HUGE | THP_PAGE_IS_PFNZERO,
-			   scan_region, &sw);
-	if (!err)
-		err = walk_range(fr, pm_fd, sw.done, v->end, &w);
+	err = walk_pieces(&sw, v->start, v->end);
 	close_folio(&w);
 	file = f->pmd[THP_FOLIO_FILE];
 	if (!err && sw.file_at && (shmem = shmem_at(fr, pm_fd, sw.file_at - 1)) < 0)

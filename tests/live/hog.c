@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hog - a test workload: maps anonymous memory, optionally advises and touches it,
  * prints "ready ADDRESS" and holds it until standard input closes.
- *   hog MIB [--huge] [--nohuge] [--disable] [--sparse] [--ends] [--no-touch] [--read] [--holes] [--misalign]
+ *   hog MIB [--huge] [--nohuge] [--disable] [--sparse] [--ends] [--late-huge] [--no-touch] [--read] [--holes]
+ *           [--misalign]
  *           [--shared] [--hugetlb] [--fork N]
  * --read touches by reading (a kernel that maps the zero page uses no memory for it).
  * --holes frees every other 4 KiB page after touching, to fragment free memory.
  * --ends touches only the first and the last 4 KiB page (a mapping almost all hole).
+ * --late-huge touches the first half with THP disabled (prctl), the second
+ * half after enabling it again: one VMA of 4 KiB pages, then THP where the
+ * policy is 'always'.
  * --misalign advises and touches a range that starts 4 KiB past a 2 MiB
  * boundary, so that (below 2 MiB) it holds no aligned PMD slot.
  * --shared maps shared anonymous memory (shmem), --hugetlb 2 MiB hugetlb pages
@@ -65,7 +69,7 @@ static int fork_touchers(int n, char *p, size_t len, size_t step, int readonly)
 int main(int argc, char **argv)
 {
 	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 64, len = mib << 20, step = 4096;
-	int advice = -1, touch = 1, holes = 0, misalign = 0, readonly = 0, children = 0;
+	int advice = -1, touch = 1, holes = 0, misalign = 0, readonly = 0, children = 0, late = 0;
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
 	size_t extra = 2u << 20;
 	char c;
@@ -81,6 +85,8 @@ int main(int argc, char **argv)
 			step = 2u << 20;
 		else if (!strcmp(argv[i], "--ends"))
 			step = len - 4096;
+		else if (!strcmp(argv[i], "--late-huge"))
+			late = 1;
 		else if (!strcmp(argv[i], "--no-touch"))
 			touch = 0;
 		else if (!strcmp(argv[i], "--read"))
@@ -106,8 +112,16 @@ int main(int argc, char **argv)
 		p += 4096;
 	if (advice >= 0 && madvise(p, len, advice))
 		return perror("madvise"), 1;
-	if (touch)
+	if (late) {
+		if (prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0))
+			return perror("prctl"), 1;
+		touch_all(p, len / 2, step, readonly);
+		if (prctl(PR_SET_THP_DISABLE, 0, 0, 0, 0))
+			return perror("prctl"), 1;
+		touch_all(p + len / 2, len - len / 2, step, readonly);
+	} else if (touch) {
 		touch_all(p, len, step, readonly);
+	}
 	for (size_t off = 4096; holes && off < len; off += 8192)
 		if (madvise(p + off, 4096, MADV_DONTNEED))
 			return perror("madvise"), 1;

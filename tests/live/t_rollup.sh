@@ -18,11 +18,16 @@ rollup_check() {
 		return
 	fi
 	"$THP" show "$hog_pid" --folios --json | jq -S "$rollup_view" > "$rolltmp/smaps"
-	strace -f -qq -e trace=openat -o "$rolltmp/trace" "$THP" show "$hog_pid" --rollup --json > "$rolltmp/q.json"
+	strace -f -qq -e trace=openat,ioctl -o "$rolltmp/trace" "$THP" show "$hog_pid" --rollup --json > "$rolltmp/q.json"
 	jq -S "$rollup_view" "$rolltmp/q.json" > "$rolltmp/query"
 	expect "rollup of hog $*: equals the smaps walk of show --folios" cmp "$rolltmp/smaps" "$rolltmp/query"
 	if [ "$rollup_kver" -ge 6018 ]; then
-		expect "rollup of hog $*: no smaps read (Linux 6.18+)" sh -c "! grep -q '/smaps' '$rolltmp/trace'"
+		# PROCMAP_QUERY is _IOWR('f', 17, ...); older strace does not name it
+		expect "rollup of hog $*: VMAs asked with PROCMAP_QUERY (Linux 6.18+)" grep -Eq 'PROCMAP_QUERY|0x66, 0x11' "$rolltmp/trace"
+		# under 'always', show reads smaps to tell PR_THP_DISABLE_EXCEPT_ADVISED
+		# (THPeligible), up to the first eligible mapping
+		grep -q '\[always\]' /sys/kernel/mm/transparent_hugepage/enabled ||
+			expect "rollup of hog $*: no smaps read (Linux 6.18+)" sh -c "! grep -q '/smaps' '$rolltmp/trace'"
 	else
 		expect "rollup of hog $*: smaps read before Linux 6.18" grep -q '/smaps' "$rolltmp/trace"
 	fi
@@ -57,8 +62,10 @@ else
 	RT=/sys/kernel/mm/transparent_hugepage
 	rt_shmem=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$RT/shmem_enabled" 2> /dev/null)
 	rt_64k=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$RT/hugepages-64kB/enabled" 2> /dev/null)
+	rt_enabled=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$RT/enabled" 2> /dev/null)
 	rt_restore() {
 		[ -z "$rt_shmem" ] || echo "$rt_shmem" > "$RT/shmem_enabled"
+		[ -z "$rt_enabled" ] || echo "$rt_enabled" > "$RT/enabled"
 		[ -z "$rt_64k" ] || echo "$rt_64k" > "$RT/hugepages-64kB/enabled"
 	}
 	live_traps rt_restore
@@ -73,6 +80,14 @@ else
 		expect "rollup with 64 KiB THP always: 64 KiB folios are counted" jq -e '.f["anon-thp-pte-aligned-64kB"] > 0' "$rolltmp/query" > /dev/null
 	else
 		skip "rollup of 64 KiB folios: this kernel has no per-size THP (hugepages-64kB, Linux 6.8+)"
+	fi
+	# one VMA of 512 MiB of 4 KiB pages, then 512 MiB of THP: the walk reads
+	# the first pieces from pagemap alone and must find the PMD mappings after
+	if [ -n "$rt_enabled" ] && echo always > "$RT/enabled"; then
+		rollup_check 1024 --late-huge
+		expect "rollup of a VMA of 4 KiB pages, then THP: the THP is counted" jq -e '.t.anon_huge >= 268435456' "$rolltmp/query" > /dev/null
+	else
+		skip "rollup of 4 KiB pages, then THP: this kernel has no $RT/enabled"
 	fi
 	rt_restore
 	live_traps
