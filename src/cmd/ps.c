@@ -241,16 +241,18 @@ static int proc_state(struct scan *sc, struct row *row)
 	return 0;
 }
 
-/* Reads the smaps_rollup figures of process PID into R and, with --folios,
+/* Reads the smaps_rollup figures of process ST into R and, with --folios,
  * the page walk into F (one smaps read gives both). Returns 0; -ESRCH when
  * the process is to be skipped (it exited, or is counted as unreadable); or
  * the walk's error, keeping R. */
-static int proc_figures(struct scan *sc, pid_t pid, struct thp_rollup *r, struct thp_folio_stats *f)
+static int proc_figures(struct scan *sc, const struct thp_pstatus *st, struct thp_rollup *r,
+			struct thp_folio_stats *f)
 {
+	const pid_t pid = st->pid;
 	int err = 0, rerr;
 
 	if (sc->fr) {
-		err = thp_folios_proc(sc->fr, pid, f, r, NULL, NULL);
+		err = thp_folios_proc(sc->fr, st, f, r, NULL, NULL);
 		if (!err)
 			return 0;
 		if (thp_proc_gone(err))
@@ -293,7 +295,7 @@ static int scan_proc(pid_t pid, void *ctx)
 		return 0;
 	if (o->have_regex && regexec(&o->regex, cmd, 0, NULL, 0) != 0)
 		return 0;
-	err = proc_figures(sc, pid, &r, &f);
+	err = proc_figures(sc, &st, &r, &f);
 	if (err == -ESRCH)
 		return 0;
 	held = huge_total(&r) + (sc->fr && !err ? thp_folio_mthp(&f) : 0);

@@ -763,9 +763,9 @@ static int pt_vma(const struct thp_vma *v, void *ctx)
 }
 
 /* The sums of --rollup: the walk of the whole process, no row kept. */
-static int rollup(struct show *s, pid_t pid)
+static int rollup(struct show *s, const struct thp_pstatus *st)
 {
-	int err = thp_folios_proc(s->fr, pid, &s->ftotal, &s->total, pt_vma, s);
+	int err = thp_folios_proc(s->fr, st, &s->ftotal, &s->total, pt_vma, s);
 
 	s->pmd_total = thp_folio_pmd(&s->ftotal);
 	return err;
@@ -785,7 +785,7 @@ static int show_maps(struct thp_ctx *ctx, struct show *s, const struct thp_pstat
 	if (s->o->folios && s->pagemap < 0)
 		err = s->pagemap;
 	else if (s->o->rollup)
-		err = rollup(s, st->pid);
+		err = rollup(s, st);
 	else
 		err = thp_smaps_read(&ctx->root, st->pid, collect, s);
 	if (err)

@@ -47,6 +47,10 @@ struct thp_pm_scan_arg {
 #define GAP 16 /* page frames skipped to read two runs in one kpageflags pread (a system
 		* call costs about what 20 entries do) */
 #define SCAN_VEC 256
+/* Resident bytes from which a process is rolled up without smaps: below, the
+ * smaps walk costs less than a PROCMAP_QUERY call and a pagemap read for each
+ * VMA, its Rss telling which VMAs are empty */
+#define QUERY_MIN (64ull << 20)
 #define CACHE_SLOTS (1u << 16) /* 256 MiB of 4 KiB frames, 1 MiB of memory */
 
 /* The kpageflags of frames that more than one process maps (shared
@@ -818,13 +822,15 @@ static int scan_piece(struct scan_walk *sw, uint64_t start, uint64_t end, bool *
 /* Walks [START, END) of SW's VMA in pieces of CHUNK pages (aligned, so that
  * no PMD straddles two). PAGEMAP_SCAN finds PMD mappings without reading
  * their entries, but costs a look at every page table entry: so the first
- * piece, and each after one that held a PMD mapping, is scanned; any other is
- * read from pagemap alone until a run of pages could be a PMD mapping, and
- * scanned from there. */
+ * piece (if the range holds an aligned PMD-sized block: a small one cannot be
+ * PMD-mapped), and each after one that held a PMD mapping, is scanned; any
+ * other is read from pagemap alone until a run of pages could be a PMD
+ * mapping, and scanned from there. */
 static int walk_pieces(struct scan_walk *sw, uint64_t start, uint64_t end)
 {
 	const int shift = sw->fr->page_shift;
-	bool scan = true;
+	const uint64_t pmd = 1ull << (shift + sw->fr->pmd_order);
+	bool scan = ((start + pmd - 1) & ~(pmd - 1)) + pmd <= end;
 	int err = 0;
 
 	for (uint64_t at = start; at < end && !err;) {
@@ -957,9 +963,10 @@ static int proc_query(struct proc_walk *p, pid_t pid)
 	return 0;
 }
 
-int thp_folios_proc(struct thp_folio_reader *fr, pid_t pid, struct thp_folio_stats *s,
+int thp_folios_proc(struct thp_folio_reader *fr, const struct thp_pstatus *st, struct thp_folio_stats *s,
 		    struct thp_rollup *sum, thp_vma_fn fn, void *ctx)
 {
+	const pid_t pid = st->pid;
 	struct proc_walk p = { .fr = fr, .fd = pagemap_open(fr, pid), .s = s, .fn = fn, .ctx = ctx };
 	int err = -ENOTTY;
 
@@ -969,7 +976,7 @@ int thp_folios_proc(struct thp_folio_reader *fr, pid_t pid, struct thp_folio_sta
 	s->cont_orders = fr->cont_orders;
 	if (p.fd < 0)
 		return p.fd;
-	if (fr->query && thp_pmd_scan_works(p.fd))
+	if (fr->query && st->rss + st->hugetlb >= QUERY_MIN && thp_pmd_scan_works(p.fd))
 		err = proc_query(&p, pid);
 	if (err == -ENOTTY) {
 		fr->query = false;

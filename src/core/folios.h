@@ -76,14 +76,15 @@ int thp_folio_cont_order(uint64_t size, uint64_t page_size, uint64_t pmd_size);
 int thp_folios_vma(struct thp_folio_reader *fr, int pagemap_fd, const struct thp_vma *v,
 		   struct thp_folio_stats *s);
 
-/* Rolls up every VMA of process PID into S (zeroed first) and, when SUM is
- * not NULL, what smaps_rollup says into SUM (zeroed first); calls FN, when
- * not NULL, for each VMA after its walk. On Linux 6.18+ the VMAs come from
- * PROCMAP_QUERY and the walk alone (SUM's Rss, Anonymous and hugetlb pages
- * from /proc/PID/status, its dirty pages 0), else from the smaps read the
- * walk needs anyway. Returns 0, -ESRCH when the process has no VMA (it has
- * exited: smaps_rollup says so), or -errno. */
-int thp_folios_proc(struct thp_folio_reader *fr, pid_t pid, struct thp_folio_stats *s,
+/* Rolls up every VMA of process ST (its /proc/PID/status as read before)
+ * into S (zeroed first) and, when SUM is not NULL, what smaps_rollup says
+ * into SUM (zeroed first); calls FN, when not NULL, for each VMA after its
+ * walk. On Linux 6.18+, for a process with 64 MiB or more resident (VmRSS and
+ * HugetlbPages), the VMAs come from PROCMAP_QUERY and the walk alone (SUM's
+ * Rss, Anonymous and hugetlb pages from /proc/PID/status, its dirty pages 0);
+ * else from the smaps read the walk needs anyway. Returns 0, -ESRCH when the
+ * process has no VMA (it has exited: smaps_rollup says so), or -errno. */
+int thp_folios_proc(struct thp_folio_reader *fr, const struct thp_pstatus *st, struct thp_folio_stats *s,
 		    struct thp_rollup *sum, thp_vma_fn fn, void *ctx);
 
 /* What a PMD-mapped range holds. */

@@ -6,7 +6,8 @@
  *           [--shared] [--hugetlb] [--fork N]
  * --read touches by reading (a kernel that maps the zero page uses no memory for it).
  * --holes frees every other 4 KiB page after touching, to fragment free memory.
- * --ends touches only the first and the last 4 KiB page (a mapping almost all hole).
+ * --ends touches only the first 64 MiB and the last 4 KiB page (a mapping
+ * almost all hole).
  * --late-huge touches the first half with THP disabled (prctl), the second
  * half after enabling it again: one VMA of 4 KiB pages, then THP where the
  * policy is 'always'.
@@ -69,7 +70,7 @@ static int fork_touchers(int n, char *p, size_t len, size_t step, int readonly)
 int main(int argc, char **argv)
 {
 	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 64, len = mib << 20, step = 4096;
-	int advice = -1, touch = 1, holes = 0, misalign = 0, readonly = 0, children = 0, late = 0;
+	int advice = -1, touch = 1, holes = 0, misalign = 0, readonly = 0, children = 0, late = 0, ends = 0;
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
 	size_t extra = 2u << 20;
 	char c;
@@ -84,7 +85,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--sparse"))
 			step = 2u << 20;
 		else if (!strcmp(argv[i], "--ends"))
-			step = len - 4096;
+			ends = 1;
 		else if (!strcmp(argv[i], "--late-huge"))
 			late = 1;
 		else if (!strcmp(argv[i], "--no-touch"))
@@ -119,6 +120,9 @@ int main(int argc, char **argv)
 		if (prctl(PR_SET_THP_DISABLE, 0, 0, 0, 0))
 			return perror("prctl"), 1;
 		touch_all(p + len / 2, len - len / 2, step, readonly);
+	} else if (ends) {
+		touch_all(p, len < (64u << 20) ? len : 64u << 20, step, readonly);
+		touch_all(p + len - 4096, 4096, step, readonly);
 	} else if (touch) {
 		touch_all(p, len, step, readonly);
 	}

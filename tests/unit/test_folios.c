@@ -120,7 +120,7 @@ static void walk(void **state)
 
 	assert_int_equal(thp_root_open(&root, dir), 0);
 	assert_int_equal(thp_folio_reader_open(&root, &fr), 0);
-	assert_int_equal(thp_folios_proc(fr, 100, &s, &sum, NULL, NULL), 0);
+	assert_int_equal(thp_folios_proc(fr, &(struct thp_pstatus){ .pid = 100 }, &s, &sum, NULL, NULL), 0);
 	assert_true(sum.rss == 4u << 20); /* the smaps figures, summed */
 	assert_true(sum.anon_huge == 2u << 20);
 	assert_int_equal(s.pmd_order, 9);
@@ -138,9 +138,9 @@ static void walk(void **state)
 	assert_true(s.anon == 570 * 4096);
 	assert_true(thp_folio_pte_aligned(&s) == 80 * 1024);
 	assert_true(thp_folio_partial(&s) == 16 * 4096);
-	assert_int_equal(thp_folios_proc(fr, 101, &s, NULL, NULL, NULL), -ESRCH);
-	assert_int_equal(thp_folios_proc(fr, 102, &s, NULL, NULL, NULL), -ENOENT);
-	assert_int_equal(thp_folios_proc(fr, 103, &s, &sum, NULL, NULL), -ESRCH);
+	assert_int_equal(thp_folios_proc(fr, &(struct thp_pstatus){ .pid = 101 }, &s, NULL, NULL, NULL), -ESRCH);
+	assert_int_equal(thp_folios_proc(fr, &(struct thp_pstatus){ .pid = 102 }, &s, NULL, NULL, NULL), -ENOENT);
+	assert_int_equal(thp_folios_proc(fr, &(struct thp_pstatus){ .pid = 103 }, &s, &sum, NULL, NULL), -ESRCH);
 	thp_folio_reader_close(fr);
 	thp_root_close(&root);
 	fake_root_remove();
@@ -174,10 +174,10 @@ static void shared_frames_once(void **state)
 	assert_int_equal(thp_root_open(&root, dir), 0);
 	assert_int_equal(thp_folio_reader_open(&root, &fr), 0);
 	thp_folio_reader_share(fr);
-	assert_int_equal(thp_folios_proc(fr, 104, &s, NULL, NULL, NULL), 0);
+	assert_int_equal(thp_folios_proc(fr, &(struct thp_pstatus){ .pid = 104 }, &s, NULL, NULL, NULL), 0);
 	assert_true(s.aligned[THP_FOLIO_ANON][4] == 128 * 1024);
 	assert_int_equal(ftruncate(kf_fd, 0), 0); /* every frame now reads as no folio */
-	assert_int_equal(thp_folios_proc(fr, 104, &s, NULL, NULL, NULL), 0);
+	assert_int_equal(thp_folios_proc(fr, &(struct thp_pstatus){ .pid = 104 }, &s, NULL, NULL, NULL), 0);
 	assert_true(s.aligned[THP_FOLIO_ANON][4] == 64 * 1024); /* the shared folio, as read before */
 	close(pm2);
 	thp_folio_reader_close(fr);
@@ -208,7 +208,7 @@ static void zero_and_cont(void **state)
 	assert_int_equal(thp_root_open(&root, dir), 0);
 	assert_int_equal(thp_folio_reader_open(&root, &fr), 0);
 	thp_folio_reader_cont(fr, 1u << 2 | 1u << 3 | 1u << 4);
-	assert_int_equal(thp_folios_proc(fr, 100, &s, NULL, NULL, NULL), 0);
+	assert_int_equal(thp_folios_proc(fr, &(struct thp_pstatus){ .pid = 100 }, &s, NULL, NULL, NULL), 0);
 	assert_true(s.huge_zero == 4u << 20);
 	assert_true(thp_folio_pmd(&s) == 0);
 	assert_true(s.aligned[THP_FOLIO_FILE][9] == 0); /* not a page cache folio either */
