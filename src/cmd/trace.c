@@ -68,7 +68,8 @@ static void usage(void)
 	     "Trace how long threads stall in direct compaction and direct reclaim, with\n"
 	     "kcompactd, proactive and requested compaction reported apart, and count\n"
 	     "khugepaged collapse results. Prints a line per stall, then per-command\n"
-	     "latency histograms (bars; in ASCII with 'thp --ascii trace') and totals.\n"
+	     "latency histograms (bars; in ASCII with 'thp --ascii trace'; none with -r)\n"
+	     "and totals.\n"
 	     "Ctrl-C ends the trace early.\n"
 	     "\n"
 	     "Options:\n"
@@ -398,7 +399,7 @@ static void print_text(struct run *r, double secs, uint64_t lost)
 	printf("\nTraced %.1f s: %s events read, %s lost.\n", secs, out_count(read, sizeof(read), t->events),
 	       out_count(lo, sizeof(lo), lost));
 	put_totals(r);
-	for (int kind = 0; kind < THP_STALL_NKINDS; kind++)
+	for (int kind = 0; kind < THP_STALL_NKINDS && !r->o->fmt.raw; kind++) /* -r: no chart, as bench */
 		for (size_t i = 0; i < t->nhists; i++)
 			if (t->hists[i].kind == (enum thp_stall_kind)kind)
 				print_hist(&t->hists[i]);

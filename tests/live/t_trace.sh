@@ -91,6 +91,18 @@ else
 		expect "trace -r -n -o: raw rows of those columns, no header" [ "$(grep -c '^direct_compaction [0-9,]*$' "$tr_tmp/r.out")" = 1 ]
 		expect "trace -n: no header line" [ "$(grep -c '^KIND' "$tr_tmp/r.out")" = 0 ]
 		expect "trace -J -o: only those keys in the totals" [ "$("$THP" trace -d 0.2 -J -o KIND,avg_ms 2> /dev/null | jq -c '[.totals[] | keys] | unique')" = '[["avg_ns","kind"]]' ]
+		# a compaction during the trace: its histogram, which -r leaves out
+		# (as bench and ab leave their charts)
+		for tr_opt in "" -r; do
+			"$THP" trace -d 1.5 $tr_opt > "$tr_tmp/h$tr_opt.out" 2> "$tr_tmp/h$tr_opt.err" &
+			tr_pid=$!
+			tr_wait "$tr_tmp/h$tr_opt.err" '^Tracing'
+			sh -c 'echo 1 > /proc/sys/vm/compact_memory'
+			wait "$tr_pid"
+		done
+		expect "trace: the compaction's histogram (manual, sh)" grep -q '^manual, sh: ' "$tr_tmp/h.out"
+		expect "trace -r: the compaction in the totals" grep -q '^manual [0-9]' "$tr_tmp/h-r.out"
+		expect "trace -r: no histogram" sh -c "! grep -q '^manual, ' '$tr_tmp/h-r.out'"
 
 		# 2. With tracefs mounted beforehand: top-level state untouched, tracefs
 		# stays mounted, an instance of a killed thp is removed, SIGINT still
