@@ -434,22 +434,22 @@ expect "ps --cgroup '': exit 2" [ "$(rc_err "$THP" ps --cgroup '' | cut -d'|' -f
 # the verdict wraps at its width.
 ESC=$(printf '\033')
 DFX=tests/fixtures/doctor-always-always
-# tty CMD: runs shell command CMD with standard output on a terminal (TERM=xterm), printed
-tty() { TERM=xterm script -qec "$1" /dev/null < /dev/null | tr -d '\r'; }
+# in_term CMD: runs shell command CMD with standard output on a terminal (TERM=xterm), printed
+in_term() { TERM=xterm script -qec "$1" /dev/null < /dev/null | tr -d '\r'; }
 expect_sh "--color=always: doctor severities coloured" "'$THP' --color=always --root $DFX doctor | grep -q '^${ESC}\[1;33mWARN${ESC}\[0m '"
 expect_sh "--color=always: ps THP_STATE off coloured" "'$THP' --color=always --root tests/fixtures/doctor-inherited ps -a | grep -q '${ESC}\[33moff (prctl)${ESC}\[0m'"
 expect_sh "--color=always: the line's width is unchanged" "[ \"\$('$THP' --color=always --root tests/fixtures/doctor-inherited ps -a | sed 's/${ESC}\[[0-9;]*m//g')\" = \"\$('$THP' --root tests/fixtures/doctor-inherited ps -a)\" ]"
 expect_sh "--color=never: no escapes" "! '$THP' --color=never --root $DFX doctor | grep -q '$ESC'"
 expect_sh "--color (auto) into a pipe: no escapes" "! '$THP' --color --root $DFX doctor | grep -q '$ESC'"
 expect_sh "--color=always --json: no escapes" "! '$THP' --color=always --root $DFX doctor --json | grep -q '$ESC'"
-expect_sh "auto on a terminal: coloured" "tty \"env -u NO_COLOR '$THP' --root $DFX doctor\" | grep -q '${ESC}\[1;33mWARN'"
-expect_sh "auto on a terminal with NO_COLOR=1: no escapes" "! tty \"NO_COLOR=1 '$THP' --root $DFX doctor\" | grep -q '$ESC'"
-expect_sh "auto on a terminal with NO_COLOR empty: coloured" "tty \"NO_COLOR= '$THP' --root $DFX doctor\" | grep -q '${ESC}\[1;33mWARN'"
+expect_sh "auto on a terminal: coloured" "in_term \"env -u NO_COLOR '$THP' --root $DFX doctor\" | grep -q '${ESC}\[1;33mWARN'"
+expect_sh "auto on a terminal with NO_COLOR=1: no escapes" "! in_term \"NO_COLOR=1 '$THP' --root $DFX doctor\" | grep -q '$ESC'"
+expect_sh "auto on a terminal with NO_COLOR empty: coloured" "in_term \"NO_COLOR= '$THP' --root $DFX doctor\" | grep -q '${ESC}\[1;33mWARN'"
 expect_sh "--color=always beats NO_COLOR" "NO_COLOR=1 '$THP' --color=always --root $DFX doctor | grep -q '$ESC'"
 expect "--color=x: exit 2, said so" [ "$(rc_err "$THP" --color=x status)" = "2|thp: unknown --color value 'x'" ]
 expect "--color= (empty): exit 2" [ "$(rc_err "$THP" --color= status | cut -d'|' -f1)" = 2 ]
-expect_sh "verdict on a 60-column terminal: no line wider" "tty \"stty cols 60; '$THP' --root $FX status\" | sed -n '1,/^\$/p' | awk 'length > 60 {exit 1}'"
-expect_sh "verdict on a 60-column terminal: wrapped" "[ \$(tty \"stty cols 60; '$THP' --root $FX status\" | sed -n '1,/^\$/p' | wc -l) -gt \$('$THP' --root $FX status | sed -n '1,/^\$/p' | wc -l) ]"
+expect_sh "verdict on a 60-column terminal: no line wider" "in_term \"stty cols 60; '$THP' --root $FX status\" | sed -n '1,/^\$/p' | awk 'length > 60 {exit 1}'"
+expect_sh "verdict on a 60-column terminal: wrapped" "[ \$(in_term \"stty cols 60; '$THP' --root $FX status\" | sed -n '1,/^\$/p' | wc -l) -gt \$('$THP' --root $FX status | sed -n '1,/^\$/p' | wc -l) ]"
 expect_sh "verdict into a pipe: lines up to 100 columns" "'$THP' --root $FX status | sed -n '1,/^\$/p' | awk 'length > 80 {w=1} length > 100 {exit 1} END {exit !w}'"
 
 # watch --compact: a line per interval with sparklines of the last minute
@@ -466,10 +466,10 @@ expect "watch --compact --json: exit 2, said so" [ "$(rc_err "$THP" --root $FX w
 
 # progress on standard error while long work runs: on a terminal only, never
 # with JSON or when standard error is not a terminal
-expect_sh "doctor --sample on a terminal: progress on stderr" "tty \"'$THP' doctor --sample 1.5 > /dev/null\" | grep -q 'thp doctor: sampling the counters for 1.5 s (1 s elapsed)'"
-expect_sh "doctor --sample on a terminal: the progress line is erased" "tty \"'$THP' doctor --sample 1.5 > /dev/null\" | grep -q 'elapsed)${ESC}\[K\$'"
-expect_sh "doctor --sample --json on a terminal: no progress" "! tty \"'$THP' doctor --sample 1.5 --json > /dev/null\" | grep -q sampling"
-expect_sh "doctor --sample, stderr not a terminal: no progress" "tty \"'$THP' doctor --sample 1.5 > /dev/null 2> $tmp/progress\"; ! grep -q sampling $tmp/progress"
+expect_sh "doctor --sample on a terminal: progress on stderr" "in_term \"'$THP' doctor --sample 1.5 > /dev/null\" | grep -q 'thp doctor: sampling the counters for 1.5 s (1 s elapsed)'"
+expect_sh "doctor --sample on a terminal: the progress line is erased" "in_term \"'$THP' doctor --sample 1.5 > /dev/null\" | grep -q 'elapsed)${ESC}\[K\$'"
+expect_sh "doctor --sample --json on a terminal: no progress" "! in_term \"'$THP' doctor --sample 1.5 --json > /dev/null\" | grep -q sampling"
+expect_sh "doctor --sample, stderr not a terminal: no progress" "in_term \"'$THP' doctor --sample 1.5 > /dev/null 2> $tmp/progress\"; ! grep -q sampling $tmp/progress"
 
 # the table options of every table command: -n, -r, -J -o, -b, -o errors, and
 # fitting to an 80-column terminal (never when piped)
