@@ -857,8 +857,9 @@ static int walk_pieces(struct scan_walk *sw, uint64_t start, uint64_t end)
 	return err;
 }
 
-/* Walks V into S without smaps, and fills V->m with what smaps would say of it: Rss, Anonymous, AnonHugePages, and ShmemPmdMapped or
- * FilePmdMapped (one file's folios are all shmem or none). Returns 0 or -errno. */
+/* Walks V into S without smaps, and fills V->m with what smaps would say of
+ * it: Rss, Anonymous, AnonHugePages, and ShmemPmdMapped or FilePmdMapped (one
+ * file's folios are all shmem or none). Returns 0 or -errno. */
 static int walk_alone(struct thp_folio_reader *fr, int pm_fd, struct thp_vma *v, struct thp_folio_stats *s)
 {
 	struct walk w = { .s = s, .nodes = &fr->nodes, .shift = fr->page_shift };
