@@ -24,7 +24,8 @@ rollup_check() {
 # rollup_compare ARGS...: compares both reads of the running hog (started with ARGS).
 rollup_compare() {
 	"$THP" show "$hog_pid" --folios --cont 64K --json | jq -S "$rollup_view" > "$rolltmp/smaps"
-	strace -f -qq -e trace=openat,ioctl -o "$rolltmp/trace" "$THP" show "$hog_pid" --rollup --cont 64K --json > "$rolltmp/q.json"
+	strace -f -qq -e trace=openat,ioctl -o "$rolltmp/trace" \
+		"$THP" show "$hog_pid" --rollup --cont 64K --json > "$rolltmp/q.json"
 	jq -S "$rollup_view" "$rolltmp/q.json" > "$rolltmp/query"
 	expect "rollup of hog $*: equals the smaps walk of show --folios" cmp "$rolltmp/smaps" "$rolltmp/query"
 	resident=$(awk '$1 == "VmRSS:" || $1 == "HugetlbPages:" {kb += $2} END {print kb}' "/proc/$hog_pid/status")
@@ -40,12 +41,15 @@ rollup_compare() {
 			grep -q '/smaps' "$rolltmp/trace"
 	fi
 	"$THP" ps --folios --json -p "$hog_pid" > "$rolltmp/ps.json"
-	expect "ps --folios of hog $*: the same folios and THP" [ "$(jq -cS '[.processes[0].folios, .processes[0].anon_huge]' "$rolltmp/ps.json")" = "$(jq -cS '[(.f | with_entries(select(.key | test("-cont-") | not))), .t.anon_huge]' "$rolltmp/smaps")" ]
+	ps_got=$(jq -cS '[.processes[0].folios, .processes[0].anon_huge]' "$rolltmp/ps.json")
+	ps_want=$(jq -cS '[(.f | with_entries(select(.key | test("-cont-") | not))), .t.anon_huge]' "$rolltmp/smaps")
+	expect "ps --folios of hog $*: the same folios and THP" [ "$ps_got" = "$ps_want" ]
 }
 
-# rollup_empty: the hog of 16 GiB with two pages touched, read as a rollup.
+# rollup_empty: the hog of 16 GiB with 64 MiB and its last page touched, read as a rollup.
 rollup_empty() {
-	strace -qq -e trace=pread64 -e signal=none -o "$rolltmp/preads" "$THP" show "$hog_pid" --rollup --json > "$rolltmp/e.json"
+	strace -qq -e trace=pread64 -e signal=none -o "$rolltmp/preads" \
+		"$THP" show "$hog_pid" --rollup --json > "$rolltmp/e.json"
 	big=$(grep -c ', 524288, ' "$rolltmp/preads")
 	expect "an almost empty 16 GiB mapping: $big whole-chunk pagemap reads, at most 4" [ "$big" -le 4 ]
 	expect "an almost empty 16 GiB mapping: all of it analysed" jq -e '.folios_walked >= 17179869184' "$rolltmp/e.json" > /dev/null
