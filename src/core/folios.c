@@ -940,8 +940,9 @@ static void settle_proc(struct thp_folio_stats *s, uint64_t limit)
 	s->huge_zero = f.zero;
 }
 
-/* Rolls up P's process PID without smaps, whose page walk costs as much
- * again as a walk of 4 KiB pages: VMAs from PROCMAP_QUERY, what they map from
+/* Rolls up P's process PID without smaps, whose generation walks every page
+ * table once more (a third of the folio walk on 4 KiB pages): VMAs from
+ * PROCMAP_QUERY, what they map from
  * PAGEMAP_SCAN and the walk, Rss, Anonymous and the hugetlb pages from the
  * kernel's counters in /proc/PID/status, read after the walk. Anonymous PMD
  * mappings beyond RssAnon less the walk's anonymous pages are the huge zero
