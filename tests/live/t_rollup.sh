@@ -21,12 +21,26 @@ rollup_check() {
 	hog_stop
 }
 
-# rollup_compare ARGS...: compares both reads of the running hog (started with ARGS).
-rollup_compare() {
+# rollup_read: reads the running hog three ways (smaps walk, rollup, ps), and
+# walks smaps again after.
+rollup_read() {
 	"$THP" show "$hog_pid" --folios --cont 64K --json | jq -S "$rollup_view" > "$rolltmp/smaps"
 	strace -f -qq -e trace=openat,ioctl -o "$rolltmp/trace" \
 		"$THP" show "$hog_pid" --rollup --cont 64K --json > "$rolltmp/q.json"
 	jq -S "$rollup_view" "$rolltmp/q.json" > "$rolltmp/query"
+	"$THP" ps --folios --json -p "$hog_pid" > "$rolltmp/ps.json"
+	"$THP" show "$hog_pid" --folios --cont 64K --json | jq -S "$rollup_view" > "$rolltmp/after"
+}
+
+# rollup_compare ARGS...: compares the reads of the running hog (started with
+# ARGS). Under 'always', khugepaged collapses the hog's 4 KiB pages every
+# scan_sleep_millisecs: reads during which the hog's memory changed are
+# taken again, up to 3 times.
+rollup_compare() {
+	for rollup_try in 1 2 3; do
+		rollup_read
+		cmp -s "$rolltmp/smaps" "$rolltmp/after" && break
+	done
 	expect "rollup of hog $*: equals the smaps walk of show --folios" cmp "$rolltmp/smaps" "$rolltmp/query"
 	resident=$(awk '$1 == "VmRSS:" || $1 == "HugetlbPages:" {kb += $2} END {print kb}' "/proc/$hog_pid/status")
 	if [ "$rollup_kver" -ge 6018 ] && [ "$resident" -ge 65536 ]; then
@@ -40,7 +54,6 @@ rollup_compare() {
 		expect "rollup of hog $* (${resident} kB resident): smaps read before Linux 6.18 or below 64 MiB" \
 			grep -q '/smaps' "$rolltmp/trace"
 	fi
-	"$THP" ps --folios --json -p "$hog_pid" > "$rolltmp/ps.json"
 	ps_got=$(jq -cS '[.processes[0].folios, .processes[0].anon_huge]' "$rolltmp/ps.json")
 	ps_want=$(jq -cS '[(.f | with_entries(select(.key | test("-cont-") | not))), .t.anon_huge]' "$rolltmp/smaps")
 	expect "ps --folios of hog $*: the same folios and THP" [ "$ps_got" = "$ps_want" ]
@@ -61,6 +74,22 @@ if [ "$(id -u)" -ne 0 ] || [ ! -r /proc/kpageflags ]; then
 elif ! strace -f -qq -o /dev/null true 2> /dev/null; then
 	skip "rollup without smaps: needs strace to see which files are read"
 else
+	# the settings changed below are put back after. khugepaged, which would
+	# collapse a hog's 4 KiB pages while they are read (under 'always', or
+	# the holes of an advised hog), is held off: its next pass is an hour away
+	RT=/sys/kernel/mm/transparent_hugepage
+	rt_shmem=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$RT/shmem_enabled" 2> /dev/null)
+	rt_64k=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$RT/hugepages-64kB/enabled" 2> /dev/null)
+	rt_enabled=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$RT/enabled" 2> /dev/null)
+	rt_sleep=$(cat "$RT/khugepaged/scan_sleep_millisecs" 2> /dev/null)
+	rt_restore() {
+		[ -z "$rt_sleep" ] || echo "$rt_sleep" > "$RT/khugepaged/scan_sleep_millisecs"
+		[ -z "$rt_shmem" ] || echo "$rt_shmem" > "$RT/shmem_enabled"
+		[ -z "$rt_enabled" ] || echo "$rt_enabled" > "$RT/enabled"
+		[ -z "$rt_64k" ] || echo "$rt_64k" > "$RT/hugepages-64kB/enabled"
+	}
+	live_traps rt_restore
+	[ -z "$rt_sleep" ] || echo 3600000 > "$RT/khugepaged/scan_sleep_millisecs"
 	rollup_check 64 --nohuge
 	rollup_check 64 --huge
 	rollup_check 64 --huge --shared
@@ -70,17 +99,18 @@ else
 	rollup_check 64 --sparse --nohuge
 	rollup_check 64 --hugetlb
 	rollup_check 8 --huge
-	# shmem THP (ShmemPmdMapped) and 64 KiB folios, with the settings put back
-	RT=/sys/kernel/mm/transparent_hugepage
-	rt_shmem=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$RT/shmem_enabled" 2> /dev/null)
-	rt_64k=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$RT/hugepages-64kB/enabled" 2> /dev/null)
-	rt_enabled=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$RT/enabled" 2> /dev/null)
-	rt_restore() {
-		[ -z "$rt_shmem" ] || echo "$rt_shmem" > "$RT/shmem_enabled"
-		[ -z "$rt_enabled" ] || echo "$rt_enabled" > "$RT/enabled"
-		[ -z "$rt_64k" ] || echo "$rt_64k" > "$RT/hugepages-64kB/enabled"
-	}
-	live_traps rt_restore
+	# 16 GiB mapped, 64 MiB and the last page touched: the walk jumps over the
+	# empty pagemap chunks (256 MiB each) with PAGEMAP_SCAN instead of reading
+	# 63 of them
+	hog_start "$HOG" 16384 --ends --nohuge
+	if [ -z "$hog_addr" ]; then
+		skip "an almost empty 16 GiB mapping: the hog did not start ($(head -c 200 "$hog_dir/out"))"
+	else
+		rollup_compare 16384 --ends --nohuge
+		rollup_empty
+	fi
+	hog_stop
+	# shmem THP (ShmemPmdMapped) and 64 KiB folios
 	if [ -n "$rt_shmem" ] && echo advise > "$RT/shmem_enabled"; then
 		rollup_check 64 --huge --shared
 		expect "rollup of shared memory advised: ShmemPmdMapped is counted" jq -e '.t.shmem_pmd > 0' "$rolltmp/query" > /dev/null
@@ -103,16 +133,5 @@ else
 	fi
 	rt_restore
 	live_traps
-	# 16 GiB mapped, 64 MiB and the last page touched: the walk jumps over the
-	# empty pagemap chunks (256 MiB each) with PAGEMAP_SCAN instead of reading
-	# 63 of them
-	hog_start "$HOG" 16384 --ends --nohuge
-	if [ -z "$hog_addr" ]; then
-		skip "an almost empty 16 GiB mapping: the hog did not start ($(head -c 200 "$hog_dir/out"))"
-	else
-		rollup_compare 16384 --ends --nohuge
-		rollup_empty
-	fi
-	hog_stop
 fi
 rm -rf "$rolltmp"
