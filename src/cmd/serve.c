@@ -5,13 +5,16 @@
 #include <getopt.h>
 #include <microhttpd.h>
 #include <netdb.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 
 #include "../core/arg.h"
+#include "admit.h"
 #include "cmd.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:9567"
@@ -21,9 +24,15 @@
 #define STR(x) STR_(x)
 #define TIMEOUT_DEFAULT 10 /* seconds a connection may stay idle */
 #define TIMEOUT_MAX 3600
+#define HEADER_DEFAULT 5 /* seconds a request's line and headers may take in all */
 #define CONNS_DEFAULT 256 /* connections open at once, from everywhere */
 #define CONNS_MAX 65536
 #define PER_IP_DEFAULT 16 /* connections open at once from one address */
+/* Connections shut down by the limits (admit.c) are closed by the server's
+ * threads a moment later; until then they count against libmicrohttpd's own
+ * limit, which is therefore this many times --max-connections. */
+#define CLOSING_ROOM 2
+#define FDS_OTHER 64 /* descriptors besides the connections: listener, epoll, files read */
 
 /* libmicrohttpd is opened when 'thp serve' starts instead of being linked into
  * thp: through GnuTLS it would add about 1.3 ms to the start of every command. */
@@ -33,7 +42,7 @@
 #define MHD_FUNCS(X)                                                                    \
 	X(MHD_start_daemon) X(MHD_stop_daemon) X(MHD_get_daemon_info)                   \
 	X(MHD_create_response_from_buffer) X(MHD_add_response_header)                  \
-	X(MHD_queue_response) X(MHD_destroy_response)
+	X(MHD_queue_response) X(MHD_destroy_response) X(MHD_get_connection_info)
 #define MHD_PTR(f) static __typeof__(f) *p_##f;
 MHD_FUNCS(MHD_PTR)
 
@@ -55,6 +64,7 @@ static const char *load_mhd(void)
 struct server {
 	const struct thp_root *root;
 	struct thp_metrics_opts opts;
+	struct admit *admit; /* which connections stay open */
 };
 
 /* Per-request state, kept between the calls MHD makes for one request. */
@@ -81,11 +91,17 @@ static void usage(void)
 	       "                        [IPV6]:PORT for IPv6, :PORT for every IPv4 address\n"
 	       "%s"
 	       "      --timeout SECONDS close a connection idle this long (default " STR(TIMEOUT_DEFAULT) ")\n"
+	       "      --header-timeout SECONDS\n"
+	       "                        close a connection whose request line and headers take\n"
+	       "                        longer in all, from its start or from the previous\n"
+	       "                        answer (default " STR(HEADER_DEFAULT) ")\n"
 	       "      --max-connections N\n"
-	       "                        connections open at once (default " STR(CONNS_DEFAULT) "); more wait in\n"
-	       "                        the listen queue until one closes\n"
+	       "                        connections open at once (default " STR(CONNS_DEFAULT) "); at most three\n"
+	       "                        quarters of them still sending a header: one more\n"
+	       "                        closes the oldest of those\n"
 	       "      --max-per-ip N    connections open at once from one address (default\n"
-	       "                        " STR(PER_IP_DEFAULT) "); more are closed at once\n"
+	       "                        " STR(PER_IP_DEFAULT) "); one more closes that address's oldest one\n"
+	       "                        still sending a header\n"
 	       "  -h, --help            show this help\n", thp_metrics_opts_help);
 }
 
@@ -132,10 +148,19 @@ static enum MHD_Result serve_metrics(const struct server *s, struct MHD_Connecti
 		     MHD_RESPMEM_MUST_FREE);
 }
 
+/* The admission handle of CONN (set by conn_event), or NULL. */
+static struct admit_conn *conn_admitted(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *i = p_MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return i ? i->socket_context : NULL;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char *url,
 			      const char *method, const char *version, const char *upload,
 			      size_t *upload_size, void **state)
 {
+	const struct server *s = cls;
 	struct request *rq = *state;
 	bool get = strcmp(method, MHD_HTTP_METHOD_GET) == 0 ||
 		   strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
@@ -143,6 +168,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	(void)version;
 	(void)upload;
 	if (!rq) { /* headers are in; the body, if any, comes in the next calls */
+		struct admit_conn *c = conn_admitted(conn);
+
+		if (c)
+			admit_header(s->admit, c);
 		rq = calloc(1, sizeof(*rq));
 		if (!rq)
 			return MHD_NO;
@@ -166,14 +195,38 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	return reply_text(conn, MHD_HTTP_NOT_FOUND, "not found; the metrics are at /metrics\n");
 }
 
+/* A request ended: its connection, if still open, waits for the next header. */
 static void request_done(void *cls, struct MHD_Connection *conn, void **state,
 			 enum MHD_RequestTerminationCode code)
 {
-	(void)cls;
-	(void)conn;
+	const struct server *s = cls;
+	struct admit_conn *c = conn_admitted(conn);
+
 	(void)code;
+	if (c)
+		admit_answered(s->admit, c, admit_now());
 	free(*state);
 	*state = NULL;
+}
+
+/* A connection was accepted or closed: it enters or leaves the admission
+ * table, which may shut down others (or itself) for the limits. */
+static void conn_event(void *cls, struct MHD_Connection *conn, void **ctx,
+		       enum MHD_ConnectionNotificationCode code)
+{
+	const struct server *s = cls;
+	const union MHD_ConnectionInfo *fd, *addr;
+
+	if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+		if (*ctx)
+			admit_closed(s->admit, *ctx);
+		*ctx = NULL;
+		return;
+	}
+	fd = p_MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	addr = p_MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	if (fd && addr)
+		*ctx = admit_open(s->admit, fd->connect_fd, addr->client_addr, admit_now());
 }
 
 /* Resolves "ADDR:PORT", "[IPV6]:PORT" or ":PORT" (a decimal port, 0 for any)
@@ -213,7 +266,7 @@ static int parse_listen(const char *spec, struct addrinfo **ai)
 /* What the command line asks for, beyond the metrics options. */
 struct serve_opts {
 	const char *listen;
-	int timeout, conns, per_ip;
+	int timeout, header, conns, per_ip;
 };
 
 /* Parses the options into O and S->opts. Returns -1 to go on, or the exit status. */
@@ -223,6 +276,7 @@ static int parse_opts(int argc, char **argv, struct serve_opts *o, struct server
 		{ "listen", required_argument, NULL, 'l' },
 		THP_METRICS_LONGOPTS,
 		{ "timeout", required_argument, NULL, 'T' },
+		{ "header-timeout", required_argument, NULL, 'H' },
 		{ "max-connections", required_argument, NULL, 'C' },
 		{ "max-per-ip", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
@@ -235,6 +289,7 @@ static int parse_opts(int argc, char **argv, struct serve_opts *o, struct server
 		switch (c) {
 		case 'l': o->listen = optarg; break;
 		case 'T': if (!thp_opt_int("serve", "--timeout", optarg, 1, TIMEOUT_MAX, &o->timeout)) goto usage; break;
+		case 'H': if (!thp_opt_int("serve", "--header-timeout", optarg, 1, TIMEOUT_MAX, &o->header)) goto usage; break;
 		case 'C': if (!thp_opt_int("serve", "--max-connections", optarg, 1, CONNS_MAX, &o->conns)) goto usage; break;
 		case 'P': if (!thp_opt_int("serve", "--max-per-ip", optarg, 1, CONNS_MAX, &o->per_ip)) goto usage; break;
 		case 'h': usage(); return 0;
@@ -250,13 +305,42 @@ usage:
 	return thp_usage_error("serve");
 }
 
-/* Starts the server threads for S on address AI with the limits of O, or
- * returns NULL with errno set. Slow clients cost a connection slot each and no
- * thread: every thread polls its connections with epoll, so a scrape is
- * answered while hundreds of connections trickle their headers. Each thread
- * gets an equal share of the connection limit, so there are no more threads
- * than connections (with more, libmicrohttpd 0.9.75 hangs when it is stopped). */
-static struct MHD_Daemon *start(struct server *s, const struct serve_opts *o, const struct addrinfo *ai)
+/* Makes room for the descriptors of N connections and of those closing
+ * (CLOSING_ROOM): raises the soft RLIMIT_NOFILE towards the hard one when it
+ * is lower. Returns libmicrohttpd's connection limit, or 0 after saying that
+ * not even N fit. */
+static unsigned fd_room(unsigned n)
+{
+	rlim_t want = (rlim_t)n * CLOSING_ROOM + FDS_OTHER;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return n * CLOSING_ROOM;
+	if (rl.rlim_cur < want && rl.rlim_cur < rl.rlim_max) {
+		struct rlimit up = { rl.rlim_max < want ? rl.rlim_max : want, rl.rlim_max };
+
+		if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+			rl = up;
+	}
+	if (rl.rlim_cur >= want)
+		return n * CLOSING_ROOM;
+	if (rl.rlim_cur > (rlim_t)n + FDS_OTHER)
+		return (unsigned)(rl.rlim_cur - FDS_OTHER);
+	thp_err("serve: --max-connections %u needs %llu open files; the limit is %llu "
+		"(ulimit -n, or LimitNOFILE= for a systemd unit)",
+		n, (unsigned long long)n + FDS_OTHER + 1, (unsigned long long)rl.rlim_cur);
+	return 0;
+}
+
+/* Starts the server threads for S on address AI with the idle timeout of O and
+ * at most LIMIT connections, or returns NULL with errno set. Slow clients cost
+ * a connection slot each and no thread: every thread polls its connections
+ * with epoll, so a scrape is answered while hundreds of connections trickle
+ * their headers; S->admit closes those the limits of O no longer allow. Each
+ * thread gets an equal share of LIMIT, so there are no more threads than
+ * connections (with more, libmicrohttpd 0.9.75 hangs when it is stopped). */
+static struct MHD_Daemon *start(struct server *s, const struct serve_opts *o, unsigned limit,
+				const struct addrinfo *ai)
 {
 	unsigned threads = o->conns < THREADS ? (unsigned)o->conns : THREADS;
 
@@ -265,23 +349,60 @@ static struct MHD_Daemon *start(struct server *s, const struct serve_opts *o, co
 		NULL, NULL, handle, s,
 		MHD_OPTION_SOCK_ADDR, ai->ai_addr,
 		MHD_OPTION_THREAD_POOL_SIZE, threads,
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned)o->conns,
-		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)o->per_ip,
+		MHD_OPTION_CONNECTION_LIMIT, limit,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)o->timeout,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)REQUEST_MEMORY,
-		MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL,
+		MHD_OPTION_NOTIFY_COMPLETED, request_done, s,
+		MHD_OPTION_NOTIFY_CONNECTION, conn_event, s,
 		MHD_OPTION_END);
+}
+
+/* Serves S on AI as O asks until SIGINT, SIGTERM or SIGHUP (blocked in STOP).
+ * Returns the exit status. */
+static int serve(struct server *s, const struct serve_opts *o, const struct addrinfo *ai,
+		 const sigset_t *stop)
+{
+	struct admit_limits lim = { (unsigned)o->conns, (unsigned)(o->conns - o->conns / 4),
+				    (unsigned)o->per_ip, (uint64_t)o->header * 1000000000u };
+	unsigned limit = fd_room(lim.conns);
+	const union MHD_DaemonInfo *info;
+	struct MHD_Daemon *d = NULL;
+	pthread_t sweeper;
+	int sig;
+
+	if (!limit)
+		return 1;
+	s->admit = admit_new(&lim);
+	if (!s->admit || pthread_create(&sweeper, NULL, admit_run, s->admit)) {
+		thp_err("serve: %s", strerror(s->admit ? EAGAIN : ENOMEM));
+		admit_free(s->admit);
+		return 1;
+	}
+	d = start(s, o, limit, ai);
+	if (!d) {
+		thp_err("serve: cannot listen on '%s': %s", o->listen, strerror(errno ? errno : EADDRINUSE));
+	} else {
+		info = p_MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+		int hlen = (int)(strrchr(o->listen, ':') - o->listen);
+		fprintf(stderr, "thp: serving http://%.*s:%u/metrics\n", hlen ? hlen : 7,
+			hlen ? o->listen : "0.0.0.0", info ? (unsigned)info->port : 0u);
+		while (sigwait(stop, &sig) == 0 && sig != SIGINT && sig != SIGTERM && sig != SIGHUP)
+			;
+		p_MHD_stop_daemon(d);
+	}
+	admit_stop(s->admit);
+	pthread_join(sweeper, NULL);
+	admit_free(s->admit);
+	return d ? 0 : 1;
 }
 
 int cmd_serve(struct thp_ctx *ctx, int argc, char **argv)
 {
-	struct server srv = { &ctx->root, THP_METRICS_OPTS_INIT };
-	struct serve_opts o = { DEFAULT_LISTEN, TIMEOUT_DEFAULT, CONNS_DEFAULT, PER_IP_DEFAULT };
+	struct server srv = { &ctx->root, THP_METRICS_OPTS_INIT, NULL };
+	struct serve_opts o = { DEFAULT_LISTEN, TIMEOUT_DEFAULT, HEADER_DEFAULT, CONNS_DEFAULT, PER_IP_DEFAULT };
 	struct addrinfo *ai = NULL;
-	struct MHD_Daemon *d;
-	const union MHD_DaemonInfo *info;
 	sigset_t stop;
-	int sig, err = parse_opts(argc, argv, &o, &srv);
+	int err = parse_opts(argc, argv, &o, &srv);
 
 	if (err >= 0)
 		return err;
@@ -300,25 +421,14 @@ int cmd_serve(struct thp_ctx *ctx, int argc, char **argv)
 		freeaddrinfo(ai);
 		return 1;
 	}
-	/* the server threads inherit this mask, so the signals reach sigwait below */
+	/* the server threads inherit this mask, so the signals reach sigwait */
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	d = start(&srv, &o, ai);
+	err = serve(&srv, &o, ai, &stop);
 	freeaddrinfo(ai);
-	if (!d) {
-		thp_err("cannot listen on '%s': %s", o.listen, strerror(errno ? errno : EADDRINUSE));
-		return 1;
-	}
-	info = p_MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-	int hlen = (int)(strrchr(o.listen, ':') - o.listen);
-	fprintf(stderr, "thp: serving http://%.*s:%u/metrics\n", hlen ? hlen : 7,
-		hlen ? o.listen : "0.0.0.0", info ? (unsigned)info->port : 0u);
-	while (sigwait(&stop, &sig) == 0 && sig != SIGINT && sig != SIGTERM && sig != SIGHUP)
-		;
-	p_MHD_stop_daemon(d);
-	return 0;
+	return err;
 }

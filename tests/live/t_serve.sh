@@ -77,6 +77,23 @@ else
 		sh -c "for i in \$(seq 50); do ps -o stat= -p $sv_pid | grep -qv Z || exit 0; sleep 0.1; done; exit 1"
 	kill -KILL "$sv_pid" 2> /dev/null
 	wait "$sv_pid" 2> /dev/null
+
+	# more connections than the soft limit of open files allows: it is raised
+	# to twice --max-connections and 64 (those closing, the other descriptors)
+	if [ "$(ulimit -Hn)" != unlimited ] && [ "$(ulimit -Hn)" -lt 2064 ]; then
+		skip "serve raising the soft limit of open files: the hard limit is $(ulimit -Hn), under 2064"
+	elif [ -n "$VG_THP" ]; then
+		skip "serve raising the soft limit of open files: under valgrind, whose hard limit is the soft one"
+	else
+		soft256() { ulimit -Sn 256 && exec "$@"; }
+		sv_wrap=soft256 sv_start $SVFX --max-connections 1000
+		sv_files=$(awk '/^Max open files/ {print $4}' "/proc/$sv_pid/limits")
+		expect "serve --max-connections 1000 under a soft limit of 256 files raises it to 2064 (got $sv_files)" \
+			[ "$sv_files" = 2064 ]
+		expect "serve --max-connections 1000 under a soft limit of 256 files answers" \
+			curl -sf -o /dev/null --max-time 10 "http://127.0.0.1:$sv_port/metrics"
+		kill "$sv_pid"; wait "$sv_pid" 2> /dev/null
+	fi
 	sv_start $SVFX
 
 	# a real Prometheus server scrapes thp serve and reports a figure as thp does
@@ -106,6 +123,18 @@ else
 	fi
 fi
 
+# sv_scrapes N PAUSE: N scrapes of /metrics, PAUSE seconds apart, into
+# $sv_tmp/scrapes (lines "HTTP_CODE SECONDS same|differs" from $sv_tmp/want)
+sv_scrapes() {
+	: > "$sv_tmp/scrapes"
+	for _ in $(seq "$1"); do
+		rm -f "$sv_tmp/got"
+		_w=$(curl -s -o "$sv_tmp/got" --max-time 5 -w '%{http_code} %{time_total}' "http://127.0.0.1:$sv_port/metrics")
+		cmp -s "$sv_tmp/got" "$sv_tmp/want" && _w="$_w same" || _w="$_w differs"
+		echo "$_w" >> "$sv_tmp/scrapes"
+		sleep "$2"
+	done
+}
 # sv_slow SOURCES: 200 connections from SOURCES (slowconn.py: one address or
 # many) trickle one header byte per second while /metrics is scraped 5 times;
 # sets sv_scrapes (lines "HTTP_CODE SECONDS same|differs") and sv_alive (how
@@ -117,27 +146,23 @@ sv_slow() {
 	_i=0
 	while ! grep -q '^opened' "$sv_tmp/slow" && [ $_i -lt 100 ]; do sleep 0.1; _i=$((_i + 1)); done
 	sleep 0.5
-	: > "$sv_tmp/scrapes"
-	for _ in 1 2 3 4 5; do
-		rm -f "$sv_tmp/got"
-		_w=$(curl -s -o "$sv_tmp/got" --max-time 5 -w '%{http_code} %{time_total}' "http://127.0.0.1:$sv_port/metrics")
-		cmp -s "$sv_tmp/got" "$sv_tmp/want" && _w="$_w same" || _w="$_w differs"
-		echo "$_w" >> "$sv_tmp/scrapes"
-		sleep 0.3
-	done
+	sv_scrapes 5 0.3
 	wait $_slow
 	sv_scrapes=$(cat "$sv_tmp/scrapes")
-	sv_alive=$(sed -n 's/^alive //p' "$sv_tmp/slow")
+	sv_alive=$(sed -n 's/^alive \([0-9]*\) .*/\1/p' "$sv_tmp/slow")
 }
 
 # slow clients (slowloris) cost a connection slot each and no thread; one
-# address gets --max-per-ip (default 16) of them, and scrapes go on
+# address keeps --max-per-ip (default 16) of them, all addresses three
+# quarters of --max-connections (default 256: 192), and scrapes go on (the
+# first scrape's connection, also waiting for its header, takes the place of
+# the oldest slow one)
 if ! command -v python3 > /dev/null; then
 	skip "slow connections: python3 is not installed"
 else
 	"$THP" --root $SVFX metrics > "$sv_tmp/want"
 	# SOURCES:KEPT: the server keeps KEPT of the slow connections from SOURCES
-	for case in one:16 many:200; do
+	for case in one:16 many:191; do
 		src=${case%:*}
 		sv_start $SVFX
 		sv_slow $src
@@ -147,6 +172,39 @@ else
 			[ "$(echo "$sv_scrapes" | grep -c '^200 [0-4]\.[0-9]* same$')" = 5 ]
 		kill "$sv_pid"; wait "$sv_pid" 2> /dev/null
 	done
+
+	# a header sent one byte a second is closed at --header-timeout, however
+	# busy it keeps its connection
+	sv_start $SVFX --header-timeout 2
+	sv_alive=$(python3 tests/live/slowconn.py "$sv_port" 1 4 one | sed -n 's/^alive //p')
+	expect "a header trickled a byte a second is closed at --header-timeout 2 (alive, closed: $sv_alive)" \
+		[ "$sv_alive" = "0 closed 1" ]
+	kill "$sv_pid"; wait "$sv_pid" 2> /dev/null
+
+	# 16 slow clients from the scraper's own address, 260 from others and 2,000
+	# idle connections, each opened again once closed, as an attacker would: a
+	# scrape a second is answered whole within one second throughout
+	sv_start $SVFX
+	(ulimit -n 4096 2> /dev/null; exec python3 tests/live/slowconn.py "$sv_port" 16 24 127.0.0.1 reconnect > "$sv_tmp/a.self") &
+	_a1=$!
+	(ulimit -n 4096 2> /dev/null; exec python3 tests/live/slowconn.py "$sv_port" 260 24 many reconnect > "$sv_tmp/a.many") &
+	_a2=$!
+	(ulimit -n 4096 2> /dev/null; exec python3 tests/live/slowconn.py "$sv_port" 2000 24 many:2 idle reconnect > "$sv_tmp/a.idle") &
+	_a3=$!
+	_i=0
+	while [ "$(cat "$sv_tmp"/a.* | grep -c '^opened')" != 3 ] && [ $_i -lt 100 ]; do sleep 0.1; _i=$((_i + 1)); done
+	sv_scrapes 20 0.9
+	wait $_a1 $_a2 $_a3
+	kill "$sv_pid"; wait "$sv_pid" 2> /dev/null
+	expect "attackers opened 16, 260 and 2000 connections ($(cat "$sv_tmp"/a.* | sed -n 's/^opened //p' | tr '\n' ' '))" \
+		[ "$(cat "$sv_tmp/a.self" "$sv_tmp/a.many" "$sv_tmp/a.idle" | sed -n 's/^opened //p' | tr '\n' ' ')" = "16 260 2000 " ]
+	expect "the server closed attackers' connections to admit others ($(cat "$sv_tmp"/a.* | sed -n 's/^alive //p' | tr '\n' ' '))" \
+		[ "$(cat "$sv_tmp"/a.* | awk '$1 == "alive" && $4 > 0' | wc -l)" = 3 ]
+	sv_lat=$(awk '{print $2}' "$sv_tmp/scrapes" | sort -n | awk '{a[NR] = $1}
+		END {printf "max %.3f s, p50 %.3f s, p99 %.3f s", a[NR], a[int((NR + 1) / 2)], a[int(NR * 0.99 + 0.999)]}')
+	echo "serve under 16 + 260 slow and 2000 idle connections: 20 scrapes, $sv_lat"
+	expect "under 16 + 260 slow and 2000 idle connections, 20 scrapes a second apart answered whole within 1 s ($sv_lat; got: $(cut -d' ' -f1,3 "$sv_tmp/scrapes" | sort | uniq -c | tr -s ' \n' ' '))" \
+		[ "$(grep -c '^200 0\.[0-9]* same$' "$sv_tmp/scrapes")" = 20 ]
 fi
 
 # serving the live host: a scrape passes promtool
