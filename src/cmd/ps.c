@@ -905,7 +905,8 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	if (o.fmt.json)
 		print_json(&sc, shown, o.totals ? &total : NULL);
 	else if (sc.n == 0 && !o.all)
-		puts("no process holds huge pages (--all lists every process)");
+		printf("no process holds huge pages (%s--all lists every process)\n",
+		       sc.host->dir ? "" : "this kernel has no THP; ");
 	else
 		put_table(&sc, shown, o.totals ? &total : NULL, o.folios ? OUT_FOLIO_COLS + sc.nsizes : 0);
 	if (!o.fmt.json && !o.folios && *mthp_enabled(sc.host, mthp, sizeof(mthp)))

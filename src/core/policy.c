@@ -257,8 +257,7 @@ static void read_sizes(const struct thp_root *root, struct thp_status *st, bool 
 	}
 }
 
-/* Finds the THP directory: the upstream one, or RHEL 6's. */
-static void find_dir(const struct thp_root *root, struct thp_status *st)
+const char *thp_policy_dir(const struct thp_root *root, bool *redhat)
 {
 	static const char *dirs[] = { "sys/kernel/mm/transparent_hugepage",
 				      "sys/kernel/mm/redhat_transparent_hugepage" };
@@ -269,11 +268,12 @@ static void find_dir(const struct thp_root *root, struct thp_status *st)
 		 * are then reported unreadable, not the feature as missing */
 		int err = thp_stat(root, dirs[i], &sb, 0);
 		if (err == 0 ? S_ISDIR(sb.st_mode) : err == -EACCES) {
-			st->dir = dirs[i];
-			st->redhat = i == 1;
-			return;
+			if (redhat)
+				*redhat = i == 1;
+			return dirs[i];
 		}
 	}
+	return NULL;
 }
 
 void thp_policy_read(const struct thp_root *root, struct thp_status *st, bool all)
@@ -281,7 +281,7 @@ void thp_policy_read(const struct thp_root *root, struct thp_status *st, bool al
 	char path[512];
 	struct thp_setting pmd;
 
-	find_dir(root, st);
+	st->dir = thp_policy_dir(root, &st->redhat);
 	if (!st->dir)
 		return;
 	snprintf(path, sizeof(path), "%s/hpage_pmd_size", st->dir);

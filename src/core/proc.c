@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* proc.c - the process model: files of /proc/PID and the THP-disable ancestor walk */
 #include "proc.h"
+#include "status.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -230,7 +231,11 @@ int thp_pstatus_read(const struct thp_root *root, pid_t pid, struct thp_pstatus 
 		return (int)n;
 	if (n == 0)
 		return -ESRCH; /* the process exited between open and read */
-	return thp_pstatus_parse(buf, s);
+	n = thp_pstatus_parse(buf, s);
+	/* rare on a kernel with THP; asked for each process on one without */
+	if (n == 0 && s->thp_enabled == 0 && !thp_policy_dir(root, NULL))
+		s->thp_enabled = THP_ENABLED_NO_KERNEL;
+	return (int)n;
 }
 
 bool thp_pstatus_kthread(const struct thp_pstatus *s)

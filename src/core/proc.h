@@ -30,12 +30,17 @@ void thp_rollup_add(struct thp_rollup *a, const struct thp_rollup *b);
 
 #define THP_COMM_MAX 64
 
+/* thp_enabled of a process on a kernel built without THP: such a kernel
+ * shows "THP_enabled: 0" for every process, although no prctl was called. */
+#define THP_ENABLED_NO_KERNEL (-2)
+
 /* Fields of /proc/PID/status that thp uses. */
 struct thp_pstatus {
 	pid_t pid, ppid;
 	pid_t tgid;      /* the process a thread belongs to; 0 when absent */
 	uid_t uid;       /* real user id; (uid_t)-1 when absent */
-	int thp_enabled; /* 1 on, 0 off (PR_SET_THP_DISABLE), -1 not shown (before Linux 5.0) */
+	int thp_enabled; /* 1 on, 0 off (PR_SET_THP_DISABLE), -1 not shown (before Linux 5.0),
+			  * THP_ENABLED_NO_KERNEL (thp_pstatus_read()) */
 	int kthread;     /* 1 kernel thread, 0 not, -1 not shown (before Linux 6.0) */
 	bool except_advised; /* PR_THP_DISABLE_EXCEPT_ADVISED, inferred (why.h); false from status */
 	bool has_pte;    /* VmPTE was shown (not for kernel threads and zombies) */
@@ -52,7 +57,8 @@ struct thp_pstatus {
 /* Parses /proc/PID/status text. Returns 0, or -ENODATA without a Pid: line. */
 int thp_pstatus_parse(const char *buf, struct thp_pstatus *s);
 
-/* Reads /proc/PID/status. Returns 0 or -errno (see thp_rollup_read). */
+/* Reads /proc/PID/status; THP_enabled 0 on a root without a THP directory
+ * gives THP_ENABLED_NO_KERNEL. Returns 0 or -errno (see thp_rollup_read). */
 int thp_pstatus_read(const struct thp_root *root, pid_t pid, struct thp_pstatus *s);
 
 /* True for a kernel thread: the Kthread: field, or, on kernels without it,

@@ -37,7 +37,9 @@ static void ev_proc(struct thp_finding *f, const struct thp_host_proc *p)
 	snprintf(src, sizeof(src), "/proc/%d/cmdline", (int)p->ps.pid);
 	ev_text(f, src, "command", "%s", p->cmdline[0] ? p->cmdline : p->comm);
 	snprintf(src, sizeof(src), "/proc/%d/status", (int)p->ps.pid);
-	if (p->ps.thp_enabled >= 0)
+	if (p->ps.thp_enabled == THP_ENABLED_NO_KERNEL)
+		ev_text(f, src, "THP_enabled", "0 (the kernel has no THP)");
+	else if (p->ps.thp_enabled >= 0)
 		ev_text(f, src, "THP_enabled", "%s", p->ps.thp_enabled ? "1 (on)" : "0 (off: PR_SET_THP_DISABLE)");
 	else
 		ev_text(f, src, "THP_enabled", "not shown (Linux 5.0+ shows it)");
@@ -345,6 +347,8 @@ static bool is_java(const struct thp_host_proc *p)
 	       (n >= 5 && strncmp(p->cmdline + n - 5, "/java", 5) == 0);
 }
 
+/* The advice about servers and MongoDB is about THP: none on a kernel without
+ * it (doctor names it unchecked); the static huge page advice stays. */
 void rule_workloads(const struct thp_host *h, struct thp_findings *out)
 {
 	for (int i = 0; i < h->nprocs; i++) {
@@ -353,9 +357,9 @@ void rule_workloads(const struct thp_host *h, struct thp_findings *out)
 
 		if (!family_head(h, p))
 			continue;
-		if (s)
+		if (s && h->st->dir)
 			latency_server(h, p, s, out);
-		else if (strcmp(p->comm, "mongod") == 0)
+		else if (strcmp(p->comm, "mongod") == 0 && h->st->dir)
 			mongodb(h, p, out);
 		else if (is_java(p))
 			jvm(h, p, out);
@@ -408,7 +412,8 @@ void rule_malloc_conf(const struct thp_host *h, struct thp_findings *out)
 {
 	const char *pol = thp_status_pmd_policy(h->st);
 
-	for (int i = 0; i < h->nprocs; i++) {
+	/* jemalloc's thp option means nothing to a kernel without THP */
+	for (int i = 0; h->st->dir && i < h->nprocs; i++) {
 		const struct thp_host_proc *p = &h->procs[i];
 		const char *t = strstr(p->malloc_conf, "thp:");
 		struct thp_finding *f;

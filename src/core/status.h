@@ -120,6 +120,11 @@ int thp_status_read(const struct thp_root *root, struct thp_status *st, bool sca
  * facts): about 25 files where thp_status_read() reads about 230. */
 void thp_status_read_policy(const struct thp_root *root, struct thp_status *st);
 
+/* The THP directory below ROOT: the upstream one, or RHEL 6's (*REDHAT
+ * true; REDHAT may be NULL). NULL when the kernel has no THP (built without
+ * CONFIG_TRANSPARENT_HUGEPAGE). */
+const char *thp_policy_dir(const struct thp_root *root, bool *redhat);
+
 /* Re-reads what moves in ST, a thp_status_read() of the same ROOT: the
  * counters of /proc/vmstat, /proc/meminfo and the TLB shootdown interrupts,
  * the per-size stats files named in STATS (NSTATS of them) and the

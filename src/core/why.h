@@ -66,7 +66,7 @@ struct thp_why_ctx {
 	const char *shmem_top;    /* top-level shmem_enabled (SysV, memfd; deny and force for tmpfs) */
 	uint64_t pmd_size;        /* 0 when the kernel has no THP */
 	int kmajor, kminor;       /* the release; -1 when unknown */
-	int proc_thp_enabled;     /* THP_enabled of the process: 1, 0, -1 unknown */
+	int proc_thp_enabled;     /* thp_enabled of the process's thp_pstatus (proc.h) */
 	bool except_advised;      /* PR_THP_DISABLE_EXCEPT_ADVISED, inferred (thp_except_advised_infer) */
 	int nsizes;
 	struct thp_why_size sizes[THP_SIZES_MAX]; /* mTHP sizes, ascending */

@@ -148,13 +148,15 @@ void out_verdict(const struct thp_status *st, char *policy, size_t pcap, char *n
 
 /* THP_STATE of a process: "on", "off (prctl)", "off (inherited from PID COMM)",
  * "except-advised (prctl)" or "except-advised (inherited from PID COMM)" when
- * PR_THP_DISABLE_EXCEPT_ADVISED was inferred, or "-" when the kernel does not
- * show it. ORIGIN comes from thp_thp_origin() or thp_except_advised_infer()
- * (NULL when THP is on or the origin is unknown). */
+ * PR_THP_DISABLE_EXCEPT_ADVISED was inferred, "kernel has no THP" on a kernel
+ * built without it, or "-" when the kernel does not show it. ORIGIN comes
+ * from thp_thp_origin() or thp_except_advised_infer() (NULL when THP is on or
+ * the origin is unknown). */
 const char *out_thp_state(char *buf, size_t cap, const struct thp_pstatus *s,
 			  const struct thp_pstatus *origin);
-/* Adds "thp_state", "thp_enabled" (bool or null), "thp_except_advised"
- * (inferred) and "thp_disabled_by" ({"pid", "command"} or null) to O. */
+/* Adds "thp_state", "thp_enabled" (bool, false on a kernel without THP, or
+ * null), "thp_except_advised" (inferred) and "thp_disabled_by" ({"pid",
+ * "command"} or null) to O. */
 void out_json_thp_state(struct json_object *o, const struct thp_pstatus *s,
 			const struct thp_pstatus *origin);
 

@@ -272,6 +272,8 @@ static void origin_and_stream(void **state)
 					"%08x000-%08x000 rw-p 00000000 00:00 0 \nRss: 4 kB\nVmFlags: rd wr\n",
 					i * 2, i * 2 + 1);
 	put(dir, 300, "smaps", big);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/sys/kernel/mm/transparent_hugepage", dir);
+	assert_int_equal(system(cmd), 0);
 	assert_int_equal(thp_root_open(&root, dir), 0);
 
 	assert_int_equal(thp_pstatus_read(&root, 300, &s), 0);
@@ -287,6 +289,14 @@ static void origin_and_stream(void **state)
 	assert_int_equal(thp_pstatus_read(&root, 1, &s), 0);
 	assert_int_equal(thp_thp_origin(&root, &s, &o), -EINVAL);
 	assert_int_equal(thp_pstatus_read(&root, 42, &s), -ENOENT);
+	/* a kernel without THP shows THP_enabled 0 for every process: nobody disabled it */
+	snprintf(cmd, sizeof(cmd), "%s/sys/kernel/mm/transparent_hugepage", dir);
+	assert_int_equal(rmdir(cmd), 0);
+	assert_int_equal(thp_pstatus_read(&root, 300, &s), 0);
+	assert_int_equal(s.thp_enabled, THP_ENABLED_NO_KERNEL);
+	assert_int_equal(thp_thp_origin(&root, &s, &o), -EINVAL);
+	assert_int_equal(thp_pstatus_read(&root, 1, &s), 0);
+	assert_int_equal(s.thp_enabled, 1);
 
 	assert_int_equal(thp_cmdline_read(&root, 300, cmd, sizeof(cmd)), 0);
 	assert_string_equal(cmd, "node --max-old-space-size=4096");
