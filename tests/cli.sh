@@ -578,6 +578,30 @@ expect "ab -r: raw rows" grep -qE '^disabled [0-9.]+\\x20[mu]?s\\x20/\\x20' "$tm
 expect "ab -r: no chart" [ "$(grep -c 'median)$' "$tmp/ab")" = 0 ]
 expect "ab -J without -o: wall_ratio and the dTLB keys as before" [ "$($L "$THP" ab -N 1 -m current,disabled -J -- true 2> /dev/null | jq -c '.arms[1] | [has("wall_ratio"), has("dtlb_mpki"), has("wall_overlaps_baseline")]')" = '[true,true,true]' ]
 
+# a kernel without THP (Debian's PREEMPT_RT 6.1): every bench experiment and
+# ab mode says so and exits 1 before it starts, changing nothing; the kernel
+# here has THP, so a mount namespace hides it under an empty tmpfs on
+# /sys/kernel/mm
+if [ "$(id -u)" = 0 ] && unshare -m true 2> /dev/null; then
+	# shellcheck disable=SC2016
+	nothp() { unshare -m sh -c 'mount -t tmpfs none /sys/kernel/mm && exec "$@"' sh "$@"; }
+	state() { ls -l --time-style=+%s.%N /run/thp 2>&1; cat /sys/kernel/mm/transparent_hugepage/enabled; }
+	before=$(state)
+	msg="thp: bench: this kernel has no THP (no /sys/kernel/mm/transparent_hugepage; built without CONFIG_TRANSPARENT_HUGEPAGE): there is nothing to measure"
+	for x in fault bloat cow collapse khugepaged zeropage chase; do
+		expect "bench $x without THP in the kernel: exit 1 and why, before it starts" [ "$(rc_err nothp "$THP" bench "$x" -s 4M -N 1 --timeout 1)" = "1|$msg" ]
+	done
+	expect "bench --modes without THP in the kernel: exit 1 and why" [ "$(rc_err nothp "$THP" bench fault -s 4M -N 1 --modes always,never)" = "1|$msg" ]
+	expect "bench without THP in the kernel: nothing on standard output" [ -z "$(nothp "$THP" bench fault -s 4M -N 1 2> /dev/null)" ]
+	for m in always madvise never disabled current; do
+		expect "ab -m $m without THP in the kernel: exit 1 and why, before it starts" [ "$(rc_err nothp "$THP" ab -N 1 -m "$m" -- true)" = "1|thp: ab${msg#thp: bench}" ]
+	done
+	expect "bench and ab without THP in the kernel: no journal written, the policy as it was" [ "$(state)" = "$before" ]
+	expect "a usage error still comes first (exit 2)" [ "$(rc_err nothp "$THP" bench fault -o nope | cut -d'(' -f1)" = "2|thp: bench: unknown column 'nope' " ]
+else
+	skip "bench and ab on a kernel without THP: needs root and unshare -m (a mount namespace)"
+fi
+
 # the table options of every table command: the raw header of two columns A,B
 # (B a size where the table has one), no header with -n, only A's key in the
 # rows of -J -o A, B in bytes with -b; the options go where @ stands

@@ -519,6 +519,8 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 		all[i] = i;
 	if ((a.nsel = out_cols_select("ab", cols, NCOLS, &a.fmt, all, NCOLS, a.sel, 2 * NCOLS)) < 0)
 		return 2;
+	if (modes_need_thp(ctx, "ab"))
+		return 1;
 	for (int i = 0; i < a.modes.n; i++) {
 		char what[96];
 

@@ -1422,7 +1422,7 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	if ((rc = check_size(b, size_arg)))
 		goto out;
-	rc = bench_modes(b, &m);
+	rc = modes_need_thp(ctx, "bench") ? 1 : bench_modes(b, &m);
 out:
 	free(b);
 	return rc;

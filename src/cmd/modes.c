@@ -11,6 +11,7 @@
 #include "../control/control.h"
 #include "../control/journal.h"
 #include "../core/exp.h"
+#include "../core/status.h"
 #include "../render/render.h"
 
 static struct thp_journal journal;
@@ -56,6 +57,15 @@ int modes_parse(const char *cmd, const char *list, const char *const *allowed, s
 bool modes_switches(const char *mode)
 {
 	return !strcmp(mode, "always") || !strcmp(mode, "madvise") || !strcmp(mode, "never");
+}
+
+int modes_need_thp(const struct thp_ctx *ctx, const char *cmd)
+{
+	if (thp_policy_dir(&ctx->root, NULL))
+		return 0;
+	thp_err("%s: this kernel has no THP (no /sys/kernel/mm/transparent_hugepage; built without "
+		"CONFIG_TRANSPARENT_HUGEPAGE): there is nothing to measure", cmd);
+	return 1;
 }
 
 static void on_signal(int sig)

@@ -25,6 +25,11 @@ int modes_parse(const char *cmd, const char *list, const char *const *allowed, s
 /* True for "always", "madvise" and "never": modes that switch the host policy. */
 bool modes_switches(const char *mode);
 
+/* For command CMD, which measures THP: prints that this kernel has none and
+ * returns 1 when its THP directory is absent, before anything is changed;
+ * else returns 0. */
+int modes_need_thp(const struct thp_ctx *ctx, const char *cmd);
+
 /* Starts a measurement of command CMD under the modes M: when M
  * holds a switching mode, puts back a change an earlier run left unfinished,
  * checks that the kernel offers every mode, journals the policy and (unless
