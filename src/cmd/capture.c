@@ -5,21 +5,18 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../core/capture.h"
 #include "../core/proc.h"
+#include "../core/unpack.h"
 #include "../render/render.h"
 #include "cmd.h"
-
-extern char **environ;
 
 /* Prints WORDS (NULL-terminated) after INDENT, wrapped at 80 columns. */
 static void print_words(const char *indent, const char *const *words)
@@ -103,49 +100,19 @@ static int make_staging(int dirfd, char name[NAME_MAX + 1])
 }
 
 struct pack {
-	int dir;          /* tar runs there */
-	const char *stem; /* and packs this directory */
-	const char *err;  /* why tar failed */
+	int dir;          /* the staging directory */
+	const char *stem; /* the capture in it, packed */
+	char *why;        /* why packing failed, where libarchive says */
+	size_t wcap;
 };
 
-/* Runs tar to write a gzip-compressed archive of the staged tree to FD. */
+/* Writes a gzip-compressed tar of the staged capture to FD with libarchive;
+ * a signal ends it (thp_fill_fn). */
 static int fill_archive(int fd, void *arg)
 {
 	struct pack *p = arg;
-	char *argv[] = { "tar", "-czf", "-", (char *)p->stem, NULL };
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	sigset_t none, dfl;
-	pid_t pid;
-	int status, rc;
 
-	sigemptyset(&none);
-	sigemptyset(&dfl);
-	sigaddset(&dfl, SIGINT);
-	sigaddset(&dfl, SIGTERM);
-	sigaddset(&dfl, SIGHUP);
-	posix_spawnattr_init(&at);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	posix_spawnattr_setsigmask(&at, &none); /* Ctrl-C stops tar as it stops thp */
-	posix_spawnattr_setsigdefault(&at, &dfl);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addfchdir_np(&fa, p->dir);
-	posix_spawn_file_actions_adddup2(&fa, fd, STDOUT_FILENO);
-	rc = posix_spawnp(&pid, "tar", &fa, &at, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&at);
-	if (rc != 0) {
-		p->err = "cannot run tar";
-		return -rc;
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		p->err = "tar failed";
-		return -EIO;
-	}
-	return 0;
+	return thp_pack(p->dir, p->stem, fd, thp_signals_pending, p->why, p->wcap);
 }
 
 /* Base name of an archive path without its .tar.gz/.tgz suffix. */
@@ -192,13 +159,14 @@ static int rename_new(int fromdir, const char *from, int todir, const char *to)
 
 /* Records the host into a new directory STEM below a private staging
  * directory in DIR, then renames it to NAME (a directory) or packs it into
- * the archive NAME. Returns 0 or -errno; *WHY may name tar's failure. */
+ * the archive NAME. Returns 0 or -errno; WHY (WCAP bytes, "" first) may say
+ * why the archive could not be written. */
 static int capture_into(const struct thp_ctx *ctx, int dir, const char *name, bool archive,
-			const struct thp_capture_opts *o, struct thp_capture_result *r,
-			const char **why)
+			const struct thp_capture_opts *o, struct thp_capture_result *r, char *why,
+			size_t wcap)
 {
 	char staging[NAME_MAX + 1], stem[256];
-	struct pack p = { -1, stem, NULL };
+	struct pack p = { -1, stem, why, wcap };
 	struct stat st;
 	int out = -1, err;
 
@@ -222,7 +190,6 @@ static int capture_into(const struct thp_ctx *ctx, int dir, const char *name, bo
 		err = thp_file_write_with(dir, name, 0600, fill_archive, &p);
 	else if (!err)
 		err = rename_new(p.dir, stem, dir, name);
-	*why = p.err;
 	if (out >= 0)
 		close(out);
 	if (p.dir >= 0)
@@ -246,8 +213,8 @@ int cmd_capture(struct thp_ctx *ctx, int argc, char **argv)
 	struct thp_capture_opts opts = { true, true, capture_progress, NULL };
 	struct thp_capture_result r;
 	struct out_progress p;
-	char def[512], path[4096], host[128] = "host";
-	const char *out = NULL, *name, *why = NULL;
+	char def[512], path[4096], host[128] = "host", why[512] = "";
+	const char *out = NULL, *name;
 	sigset_t old;
 	int c, dir, err;
 	size_t len;
@@ -293,13 +260,13 @@ int cmd_capture(struct thp_ctx *ctx, int argc, char **argv)
 	out_progress_init(&p);
 	p.tty = p.tty && !ctx->json;
 	opts.arg = &p;
-	err = capture_into(ctx, dir, name, is_archive(name), &opts, &r, &why);
+	err = capture_into(ctx, dir, name, is_archive(name), &opts, &r, why, sizeof(why));
 	out_progress_end(&p);
 	close(dir);
 	if (err == -EEXIST && !is_archive(name))
 		thp_err("cannot write capture '%s': it exists (a capture makes a new directory)", out);
 	else if (err)
-		thp_err("cannot write capture '%s': %s", out, why ? why : thp_file_strerror(err));
+		thp_err("cannot write capture '%s': %s", out, why[0] ? why : thp_file_strerror(err));
 	else
 		report(ctx, out, &r);
 	thp_signals_release(&old);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* unpack.c - capture archives into a private directory, with libarchive */
+/* unpack.c - capture archives, with libarchive: unpacked into a private
+ * directory, and packed from the directory a capture is staged in */
 #include "unpack.h"
 
 #include <archive.h>
@@ -19,9 +20,9 @@
 
 #include "root.h"
 
-/* libarchive is opened when an archive is read instead of being linked into
- * thp: it brings a dozen compression and crypto libraries that no other
- * command needs at start-up. */
+/* libarchive is opened when an archive is read or written instead of being
+ * linked into thp: it brings a dozen compression and crypto libraries that no
+ * other command needs at start-up. */
 #ifndef THP_ARCHIVE_SONAME
 #define THP_ARCHIVE_SONAME "libarchive.so.13"
 #endif
@@ -30,7 +31,14 @@
 	X(archive_read_support_filter_zstd) X(archive_read_support_format_tar)                    \
 	X(archive_read_open_fd) X(archive_read_next_header) X(archive_read_data)                  \
 	X(archive_read_free) X(archive_error_string) X(archive_entry_pathname)                    \
-	X(archive_entry_filetype) X(archive_entry_hardlink) X(archive_entry_symlink)
+	X(archive_entry_filetype) X(archive_entry_hardlink) X(archive_entry_symlink)                \
+	X(archive_errno) X(archive_write_new) X(archive_write_add_filter_gzip)                    \
+	X(archive_write_set_format_pax_restricted) X(archive_write_set_bytes_in_last_block)       \
+	X(archive_write_open_fd) X(archive_write_header) X(archive_write_data)                    \
+	X(archive_write_close) X(archive_write_free) X(archive_entry_new) X(archive_entry_free)   \
+	X(archive_entry_set_pathname) X(archive_entry_set_filetype) X(archive_entry_set_perm)     \
+	X(archive_entry_set_size) X(archive_entry_set_mtime) X(archive_entry_set_uid)             \
+	X(archive_entry_set_gid)
 #define AR_PTR(f) static __typeof__(f) *p_##f;
 AR_FUNCS(AR_PTR)
 
@@ -299,4 +307,147 @@ bool thp_unpack_capture_in(const char *dir, char *out, size_t cap)
 			snprintf(out, cap, "%s/%s", dir, de->d_name);
 	closedir(d);
 	return n == 1 && thp_capture_dir(out);
+}
+
+struct pack {
+	struct archive *a;
+	struct archive_entry *e;
+	bool (*stop)(void);
+	char *why;
+	size_t wcap;
+};
+
+/* Why the archive could not be written: its errno, else -EIO with libarchive's words. */
+static int pack_failed(struct pack *k)
+{
+	int err = p_archive_errno(k->a);
+
+	snprintf(k->why, k->wcap, "%s", p_archive_error_string(k->a) ? p_archive_error_string(k->a)
+									: "libarchive failed");
+	return err > 0 ? -err : -EIO;
+}
+
+/* Writes the header of PATH (its metadata from SB) and, for a regular file,
+ * the data read from FD. */
+static int pack_entry(struct pack *k, const char *path, const struct stat *sb, int fd)
+{
+	char buf[65536];
+	ssize_t n;
+
+	p_archive_entry_set_pathname(k->e, path);
+	p_archive_entry_set_filetype(k->e, S_ISDIR(sb->st_mode) ? AE_IFDIR : AE_IFREG);
+	p_archive_entry_set_perm(k->e, sb->st_mode & 07777);
+	p_archive_entry_set_size(k->e, S_ISDIR(sb->st_mode) ? 0 : sb->st_size);
+	p_archive_entry_set_mtime(k->e, sb->st_mtim.tv_sec, sb->st_mtim.tv_nsec);
+	p_archive_entry_set_uid(k->e, sb->st_uid);
+	p_archive_entry_set_gid(k->e, sb->st_gid);
+	if (p_archive_write_header(k->a, k->e) != ARCHIVE_OK)
+		return pack_failed(k);
+	while (S_ISREG(sb->st_mode) && (n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (p_archive_write_data(k->a, buf, (size_t)n) != n)
+			return pack_failed(k);
+	}
+	return 0;
+}
+
+static int pack_tree(struct pack *k, int dir, char *path, size_t cap);
+
+/* Packs NAME of directory DIR at PATH: a directory with everything below it,
+ * or a regular file; anything else (a staged tree holds nothing else) and
+ * links are left out. */
+static int pack_child(struct pack *k, int dir, const char *name, char *path, size_t cap)
+{
+	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), err = 0;
+	struct stat sb;
+
+	if (fd < 0)
+		return errno == ELOOP ? 0 : -errno;
+	if (fstat(fd, &sb) != 0)
+		err = -errno;
+	else if (S_ISDIR(sb.st_mode))
+		return pack_tree(k, fd, path, cap);
+	else if (S_ISREG(sb.st_mode))
+		err = pack_entry(k, path, &sb, fd);
+	close(fd);
+	return err;
+}
+
+/* Packs directory PATH, open as DIR (taken over), as "PATH/" and then
+ * everything below it. */
+static int pack_tree(struct pack *k, int dir, char *path, size_t cap)
+{
+	size_t len = strlen(path);
+	DIR *d = fdopendir(dir);
+	struct dirent *de;
+	struct stat sb;
+	int err = 0;
+
+	if (!d) {
+		close(dir);
+		return -errno;
+	}
+	if (fstat(dirfd(d), &sb) != 0)
+		err = -errno;
+	else if (len + 2 > cap)
+		err = -ENAMETOOLONG;
+	else
+		err = pack_entry(k, strcat(path, "/"), &sb, -1);
+	while (!err && (de = readdir(d))) {
+		if (!plain(de->d_name))
+			continue;
+		if (k->stop && k->stop())
+			err = -EINTR;
+		else if (snprintf(path + len, cap - len, "/%s", de->d_name) >= (int)(cap - len))
+			err = -ENAMETOOLONG;
+		else
+			err = pack_child(k, dirfd(d), de->d_name, path, cap);
+	}
+	path[len] = '\0';
+	closedir(d);
+	return err;
+}
+
+int thp_pack(int dir, const char *stem, int fd, bool (*stop)(void), char *why, size_t wcap)
+{
+	struct pack k = { .stop = stop, .why = why, .wcap = wcap };
+	const char *lw = load();
+	char path[4096];
+	int top, err;
+
+	snprintf(why, wcap, "%s", lw ? lw : "");
+	if (lw)
+		return -ENOSYS;
+	if (snprintf(path, sizeof(path), "%s", stem) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	if ((top = openat(dir, stem, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return -errno;
+	k.a = p_archive_write_new();
+	k.e = p_archive_entry_new();
+	if (!k.a || !k.e) {
+		err = -ENOMEM;
+	} else if (p_archive_write_add_filter_gzip(k.a) != ARCHIVE_OK) {
+		/* a libarchive without zlib would run the gzip program */
+		snprintf(why, wcap, "%s has no built-in gzip", THP_ARCHIVE_SONAME);
+		err = -ENOSYS;
+	} else if (p_archive_write_set_format_pax_restricted(k.a) != ARCHIVE_OK ||
+		   p_archive_write_set_bytes_in_last_block(k.a, 1) != ARCHIVE_OK ||
+		   p_archive_write_open_fd(k.a, fd) != ARCHIVE_OK) {
+		err = pack_failed(&k);
+	} else {
+		err = pack_tree(&k, top, path, sizeof(path));
+		top = -1;
+	}
+	if (!err && p_archive_write_close(k.a) != ARCHIVE_OK)
+		err = pack_failed(&k);
+	if (k.e)
+		p_archive_entry_free(k.e);
+	if (k.a)
+		p_archive_write_free(k.a);
+	if (top >= 0)
+		close(top);
+	return err;
 }

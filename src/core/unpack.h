@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* unpack.h - a capture archive (what 'thp capture -o FILE.tar.gz' writes)
- * unpacked into a private directory, safely, for reading as a root */
+ * unpacked into a private directory, safely, for reading as a root; and
+ * written from the directory a capture is staged in */
 #ifndef THP_UNPACK_H
 #define THP_UNPACK_H
 
@@ -36,6 +37,15 @@ bool thp_capture_dir(const char *dir);
  * directory ('thp capture' packs one). Writes it to OUT (CAP bytes); false
  * when neither is a capture (thp_capture_dir). */
 bool thp_unpack_capture_in(const char *dir, char *out, size_t cap);
+
+/* Writes to FD, as it goes, a gzip-compressed tar of directory STEM below
+ * directory DIR, as 'tar -czf - STEM' run in DIR does: "STEM/", then every
+ * directory ("STEM/proc/") and regular file below it with its mode, owner
+ * and time; links are not followed and left out. STOP (unless NULL) is asked
+ * before each entry; true ends the packing with -EINTR. No other program is
+ * run. Returns 0 or -errno (-ENOSYS: the libarchive library cannot be loaded,
+ * or has no built-in gzip); WHY (WCAP bytes) may say what went wrong. */
+int thp_pack(int dir, const char *stem, int fd, bool (*stop)(void), char *why, size_t wcap);
 
 /* Removes directory DIR made by thp_unpack() and everything in it. */
 void thp_unpack_remove(const char *dir);
