@@ -299,6 +299,32 @@ expect "persist of vm.* and THP keys together: exit 2" [ "$(rc_of "$THP" --root 
 expect "persist --systemd of vm.*: exit 2" [ "$(rc_of "$THP" --root "$R" persist --systemd vm.compaction_proactiveness=0)" = 2 ]
 expect "persist of vm.* keys wrote nothing to the kernel" same_as_fixture
 
+# Under --root, persist prints no command that would act on this host.
+fresh
+expect "persist under --root: exit 0" [ "$(rc_of "$THP" --root "$R" persist enabled=never)" = 0 ]
+expect "persist under --root: no command that writes this host" sh -c "! grep -q 'systemd-tmpfiles --create\\|apply it now' '$tmp/out'"
+expect "persist under --root: says nothing was applied here" grep -q "of the host below '$R'; nothing was applied to this host" "$tmp/out"
+mkdir -p "$R/etc/sysctl.d"
+expect "persist of vm.* under --root: exit 0" [ "$(rc_of "$THP" --root "$R" persist vm.min_free_kbytes=90112)" = 0 ]
+expect "persist of vm.* under --root: no sysctl -p" sh -c "! grep -q 'sysctl -p' '$tmp/out'"
+expect "persist --systemd under --root: no daemon-reload" sh -c "'$THP' --root '$R' persist --systemd > '$tmp/o2' 2>&1 && ! grep -q daemon-reload '$tmp/o2'"
+
+# A capture archive as root: reading works, writing is refused (exit 2) and
+# names the archive, and the archive is left as it was.
+fresh
+"$THP" --root "$R" set enabled=always > /dev/null
+tar -czf "$tmp/host.tar.gz" -C "$R" .
+cp "$tmp/host.tar.gz" "$tmp/host.before"
+for w in "set enabled=never" "hugetlb set 2M=1" "restore" "persist" "persist --systemd"; do
+	# shellcheck disable=SC2086
+	expect "archive root: $w is refused with exit 2" [ "$(rc_of "$THP" --root "$tmp/host.tar.gz" $w)" = 2 ]
+	expect "archive root: $w says why, naming the archive" grep -q "below '$tmp/host.tar.gz' is refused: it is an archive" "$tmp/out"
+	expect "archive root: $w names no temporary directory" sh -c "! grep -q thp-unpack '$tmp/out'"
+done
+expect "archive root: set --dry-run still works" [ "$(rc_of "$THP" --root "$tmp/host.tar.gz" set --dry-run enabled=never)" = 0 ]
+expect "archive root: persist -o FILE writes FILE" [ "$(rc_of "$THP" --root "$tmp/host.tar.gz" persist -o "$tmp/from-archive.conf")" = 0 ]
+expect "archive root: the archive is unchanged" cmp -s "$tmp/host.tar.gz" "$tmp/host.before"
+
 # Without root, the live kernel is never written.
 if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
 	cp "$THP" "$tmp/thp" && chmod 755 "$tmp" "$tmp/thp"

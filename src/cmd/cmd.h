@@ -223,7 +223,9 @@ int thp_usage_error(const char *cmd);
 /* Returns 0 when the command of CTX may go on: it works below a recorded tree,
  * or thp runs as root. Otherwise says "thp: CMD: WHAT needs root (run as
  * root)" (WHAT NULL: the command needs root) and returns 1, the exit status.
- * Only commands marked WRITES in main's table ask it with a WHAT. */
+ * Only commands marked WRITES in main's table ask it with a WHAT, before
+ * their first change: below a capture archive (a temporary directory) WHAT
+ * is refused with exit 2. */
 int thp_need_root(const struct thp_ctx *ctx, const char *what);
 
 /* Returns 0 on the live host. Below a recorded tree says "thp: CMD: WHAT

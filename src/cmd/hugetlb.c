@@ -674,7 +674,9 @@ static int set(struct thp_ctx *ctx, const struct thp_hugetlb *h, char **args, in
 	for (int i = 0; i < nargs; i++)
 		if (parse_assign(args[i], &c[i]))
 			return thp_usage_error("hugetlb");
-	if ((!o->dry_run && thp_need_root(ctx, "changing a pool")) || validate(ctx, h, c, nargs, o))
+	if (!o->dry_run && (rc = thp_need_root(ctx, "changing a pool")) != 0)
+		return rc;
+	if (validate(ctx, h, c, nargs, o))
 		return 1;
 	undo_line(undo, sizeof(undo), c, nargs, o);
 	if (o->node >= 0)

@@ -226,6 +226,27 @@ static int target_dir(const struct thp_ctx *ctx, enum mode mode, const char *fil
 	return file ? thp_file_dir(file, name) : thp_root_opendir_fd(&ctx->root, dirs[mode], 0);
 }
 
+/* Says that N settings went to SHOWN (ENABLED: a unit, now enabled) and what
+ * applies them. The command that applies them now is given on the live host
+ * only: under --root it would act on this host, not on the tree. */
+static void written(const struct thp_ctx *ctx, enum mode mode, int n, const char *shown, bool enabled)
+{
+	static const char *const by[] = { [TMPFILES] = "systemd-tmpfiles", [SYSTEMD] = "systemd",
+					  [SYSCTL] = "systemd-sysctl" };
+
+	printf("wrote %d setting%s to %s%s\n%s applies it at every boot%s", n, n == 1 ? "" : "s",
+	       shown, enabled ? " and enabled it (basic.target.wants)" : "", by[mode],
+	       mode == SYSTEMD && !enabled ? " once it is installed and enabled" : "");
+	if (!ctx->root.live)
+		printf(" of the host below '%s'; nothing was applied to this host\n", ctx->root.path);
+	else if (mode == SYSTEMD)
+		printf("; to load it now: systemctl daemon-reload\n");
+	else if (mode == SYSCTL)
+		printf("; to apply it now: sysctl -p %s\n", shown);
+	else
+		printf("; to apply it now: systemd-tmpfiles --create %s\n", shown);
+}
+
 static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp_kvlist *l,
 		     const char *file, bool dry, bool force)
 {
@@ -253,8 +274,11 @@ static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp
 		free(cur);
 		return err ? 1 : 0;
 	}
-	if (!file && thp_need_root(ctx, "writing what boot applies"))
-		return 1;
+	if (!file && (err = thp_need_root(ctx, "writing what boot applies")) != 0) {
+		free(text);
+		free(cur);
+		return err;
+	}
 	dir = target_dir(ctx, mode, file, &name);
 	err = dir < 0 ? dir : thp_file_check(dir, name);
 	theirs = !err && !force && foreign(cur);
@@ -282,18 +306,8 @@ static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp
 		json_object_object_add(o, "written", json_object_new_string(shown));
 		json_object_object_add(o, "settings", json_object_new_int(l->n));
 		out_json_print(o);
-	} else if (mode == SYSTEMD) {
-		printf("wrote %d setting%s to %s and enabled it (basic.target.wants)\n"
-		       "it applies at every boot; to load it now: systemctl daemon-reload\n",
-		       l->n, l->n == 1 ? "" : "s", shown);
-	} else if (mode == SYSCTL) {
-		printf("wrote %d setting%s to %s\n"
-		       "systemd-sysctl applies it at every boot; to apply it now: sysctl -p %s\n",
-		       l->n, l->n == 1 ? "" : "s", shown, shown);
 	} else {
-		printf("wrote %d setting%s to %s\n"
-		       "systemd-tmpfiles applies it at every boot; to apply it now: systemd-tmpfiles --create %s\n",
-		       l->n, l->n == 1 ? "" : "s", shown, shown);
+		written(ctx, mode, l->n, shown, mode == SYSTEMD && !file);
 	}
 	return 0;
 }

@@ -56,8 +56,8 @@ static int put_back(struct thp_ctx *ctx, const struct thp_state_file *f, const c
 	} else if (dry || thp_changes_count(cs) == 0) {
 		thp_change_report(ctx, cs, dry, 0, NULL, false);
 		rc = 0;
-	} else if (thp_need_root(ctx, "changing THP settings")) {
-		rc = 1;
+	} else if ((err = thp_need_root(ctx, "changing THP settings")) != 0) {
+		rc = err;
 	} else if (!journal) {
 		rc = thp_change_run(ctx, cs, NULL, false);
 	} else {

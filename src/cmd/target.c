@@ -114,6 +114,8 @@ int thp_rootarg_open(struct thp_root *r, struct thp_rootarg *a, const char *arg)
 		path = top;
 	}
 	err = thp_root_open(r, path);
+	if (!err && a->dir[0]) /* messages name the archive (stat took it: shorter than PATH_MAX) */
+		snprintf(r->path, sizeof(r->path), "%s", arg);
 	if (err)
 		thp_err("cannot open root '%s': %s", arg, strerror(-err));
 	else if (!r->live && !thp_capture_dir(path))

@@ -55,6 +55,12 @@ int thp_stdout_done(int rc)
 int thp_need_root(const struct thp_ctx *ctx, const char *what)
 {
 	assert(!what || ctx->writes);
+	if (what && ctx->rootarg.dir[0]) {
+		thp_err("%s: %s below '%s' is refused: it is an archive, unpacked into a temporary "
+			"directory that is removed when thp ends, so the change would vanish; unpack it "
+			"and give the directory", ctx->cmd, what, ctx->root.path);
+		return thp_usage_error(ctx->cmd);
+	}
 	if (!ctx->root.live || geteuid() == 0)
 		return 0;
 	if (what)
