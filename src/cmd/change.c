@@ -181,7 +181,7 @@ int thp_change_run(struct thp_ctx *ctx, struct thp_changes *cs, const char *save
 {
 	struct thp_journal j;
 	char journal[4200];
-	int err, signo = 0;
+	int err, signo = 0, drop_err = 0;
 
 	thp_shown_path(ctx, THP_JOURNAL, journal, sizeof(journal));
 	err = thp_journal_push(&j, &ctx->root, cs);
@@ -194,10 +194,17 @@ int thp_change_run(struct thp_ctx *ctx, struct thp_changes *cs, const char *save
 	err = thp_changes_apply(&ctx->root, cs, &signo);
 	/* the host holds one complete state, the old or the new: the journal is done */
 	if (!any_stuck(cs))
-		thp_journal_drop(&j);
+		drop_err = thp_journal_drop(&j);
 	thp_change_report(ctx, cs, false, err, saved, user_file);
+	if (drop_err && !err)
+		thp_err("cannot remove the journal '%s': %s; it holds the settings as they were before "
+			"this change, which the next change or 'thp restore' puts back: remove it to keep "
+			"this change", journal, thp_file_strerror(drop_err));
+	else if (drop_err)
+		thp_err("cannot remove the journal '%s': %s; remove it", journal,
+			thp_file_strerror(drop_err));
 	if (!err)
-		return 0;
+		return drop_err ? 1 : 0;
 	thp_change_explain(cs, err, signo, any_stuck(cs) ? journal : saved);
 	if (any_stuck(cs))
 		thp_err("'thp restore' puts back what the journal holds");
@@ -265,7 +272,12 @@ int thp_recover(struct thp_ctx *ctx, const char *cmd, bool dry)
 			rc = signo ? thp_die_by(signo) : 1;
 			break;
 		}
-		thp_journal_remove(&ctx->root);
+		if ((err = thp_journal_remove(&ctx->root)) != 0) {
+			thp_err("%s: put back the settings that %s had changed, but cannot remove its "
+				"journal '%s': %s; remove it", cmd, who(f, by, sizeof(by)), journal,
+				thp_file_strerror(err));
+			break;
+		}
 		if ((err = thp_changes_count(cs)) != 0)
 			thp_err("%s: %s did not finish; put back the %d setting%s it had changed", cmd,
 				who(f, by, sizeof(by)), err, err == 1 ? "" : "s");

@@ -173,15 +173,21 @@ int modes_end(void)
 {
 	const struct thp_kv *prior = thp_kv_get(&journal.s.values, "enabled");
 	char why[512];
-	int err, signo = 0;
+	int err, signo = 0, drop_err;
 
 	if (!journal.open)
 		return 0;
-	err = thp_journal_pop(&journal, cs, &signo, why, sizeof(why));
+	err = thp_journal_pop(&journal, cs, &signo, why, sizeof(why), &drop_err);
 	free(cs);
 	cs = NULL;
 	if (signo)
 		stop = signo;
+	if (err == -EBADE) {
+		/* bench and ab run on the live host only */
+		thp_err("put back 'enabled=%s', but cannot remove the journal '/" THP_JOURNAL "': %s; "
+			"remove it", prior ? prior->value : "?", thp_file_strerror(drop_err));
+		return 1;
+	}
 	if (err) {
 		thp_err("cannot restore 'enabled=%s': %s; 'thp restore' puts it back later",
 			prior ? prior->value : "?", err == -EINVAL ? why : thp_strerror(err));

@@ -83,7 +83,11 @@ static int check(const struct thp_ctx *ctx, const struct thp_changes *cs)
 			json_object_object_add(x, "refused", d[i].refused[0] ? json_object_new_string(d[i].refused) : NULL);
 			json_object_array_add(a, x);
 		}
+		struct json_object *idle = json_object_new_array();
+		for (int i = 0; i < p->nidle; i++)
+			json_object_array_add(idle, json_object_new_string(p->idle[i]));
 		json_object_object_add(o, "sources", src);
+		json_object_object_add(o, "units_not_enabled", idle);
 		json_object_object_add(o, "persisted", json_object_new_int(p->values.n));
 		json_object_object_add(o, "drift", a);
 		out_json_print(o);
@@ -123,6 +127,11 @@ static int check(const struct thp_ctx *ctx, const struct thp_changes *cs)
 		}
 		printf("%d of %d persisted setting%s differ%s from the running kernel\n", n, p->values.n,
 		       p->values.n == 1 ? "" : "s", n == 1 ? "s" : "");
+	}
+	for (int i = 0; !ctx->json && i < p->nidle; i++) {
+		fputs("not enabled, so boot does not apply it: ", stdout);
+		out_esc_put(stdout, p->idle[i]);
+		putchar('\n');
 	}
 	free(p);
 	free(d);
@@ -212,6 +221,29 @@ static int enable_unit(const struct thp_ctx *ctx)
 	return err;
 }
 
+/* Writes the unit TEXT into DIR (shown as SHOWN) and enables it. When it
+ * cannot be enabled, the unit is put back as it was (OLD; NULL: absent), so
+ * that boot applies the old state or the new one, never a unit that nothing
+ * starts. Returns 0, -errno of the unit's write, or -ECANCELED after saying
+ * why it is not enabled. */
+static int write_unit(const struct thp_ctx *ctx, int dir, const char *text, const char *old,
+		      const char *shown)
+{
+	int err = thp_file_write(dir, UNIT_NAME, text, 0644), undo;
+
+	if (err || (err = enable_unit(ctx)) == 0)
+		return err;
+	undo = old ? thp_file_write(dir, UNIT_NAME, old, 0644)
+		   : unlinkat(dir, UNIT_NAME, 0) != 0 ? -errno : 0;
+	thp_err("cannot enable '%s' (a link in %s): %s", shown, UNIT_WANTS, thp_file_strerror(err));
+	if (undo)
+		thp_err("cannot put back the unit as it was either: %s; '%s' is written but not "
+			"enabled, so boot does not apply it", thp_file_strerror(undo), shown);
+	else
+		thp_err("put back the unit as it was; nothing was changed");
+	return -ECANCELED;
+}
+
 /* Opens the directory of FILE (a path the user named), or of the default file
  * of MODE below the root (which must exist), and points *NAME at the file's
  * name there. Returns the descriptor or -errno. */
@@ -282,14 +314,16 @@ static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp
 	dir = target_dir(ctx, mode, file, &name);
 	err = dir < 0 ? dir : thp_file_check(dir, name);
 	theirs = !err && !force && foreign(cur);
-	free(cur);
-	if (!err && !theirs)
-		err = thp_file_write(dir, name, text, 0644);
 	if (!err && !theirs && mode == SYSTEMD && !file)
-		err = enable_unit(ctx);
+		err = write_unit(ctx, dir, text, cur, shown);
+	else if (!err && !theirs)
+		err = thp_file_write(dir, name, text, 0644);
+	free(cur);
 	if (dir >= 0)
 		close(dir);
 	free(text);
+	if (err == -ECANCELED)
+		return 1;
 	if (theirs) {
 		thp_err("'%s' exists and was not written by thp; move it away, use -o FILE, or --force",
 			shown);

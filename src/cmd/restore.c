@@ -67,8 +67,11 @@ static int put_back(struct thp_ctx *ctx, const struct thp_state_file *f, const c
 			thp_change_explain(cs, err, signo, shown);
 		rc = !err ? 0 : signo ? thp_die_by(signo) : 1;
 	}
-	if (journal && !dry && rc == 0)
-		thp_journal_remove(&ctx->root);
+	if (journal && !dry && rc == 0 && (err = thp_journal_remove(&ctx->root)) != 0) {
+		thp_err("put back what the journal '%s' holds, but cannot remove it: %s; remove it",
+			shown, thp_file_strerror(err));
+		rc = 1;
+	}
 	free(cs);
 	return rc;
 }

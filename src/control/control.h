@@ -14,11 +14,12 @@
 #include "../core/root.h"
 #include "../core/state.h"
 
-/* Writes VALUE to the kernel file REL below ROOT in one write(2), as sysfs wants
- * (the file is truncated first, as a shell redirection does, so that a recorded
- * tree under --root holds exactly VALUE).
- * Returns 0, or -errno (a short write is -EIO). Validation and read-back are
- * the caller's job. */
+/* Writes VALUE to the kernel file REL below ROOT: on the live kernel in one
+ * write(2), as sysfs wants (it takes or fails); in a recorded tree through a
+ * temporary file renamed over REL (thp_file_write), so that REL holds exactly
+ * the old or the new VALUE whatever fails. Returns 0, or -errno (a short write
+ * is -EIO; an error of close(2) counts, though the value may have taken).
+ * Validation and read-back are the caller's job. */
 int thp_write_file(const struct thp_root *root, const char *rel, const char *value);
 
 struct thp_changes;
@@ -86,7 +87,9 @@ typedef int (*thp_fill_fn)(int fd, void *arg);
  * file beside it (O_CREAT|O_EXCL|O_NOFOLLOW, MODE whatever the umask), fsync,
  * rename. SIGINT, SIGTERM and SIGHUP are held meanwhile; one that arrives
  * leaves NAME as it was (-EINTR) and ends thp when held no more. The temporary
- * file never outlives the call. An existing NAME that is not a regular file is
+ * file never outlives the call, and is locked (flock) while it exists: one
+ * that no process holds locked was left by a writer killed (SIGKILL, a crash)
+ * and is removed by the next write of NAME. An existing NAME that is not a regular file is
  * never touched: -ELOOP (symbolic link), -EISDIR, -EEXIST (device, FIFO,
  * socket). Returns 0 or -errno. */
 int thp_file_write_with(int dirfd, const char *name, mode_t mode, thp_fill_fn fill, void *arg);
@@ -99,7 +102,9 @@ int thp_file_write(int dirfd, const char *name, const char *data, mode_t mode);
 int thp_file_write_new(int dirfd, const char *name, const char *data, mode_t mode);
 
 /* Points NAME in DIRFD at TARGET (a symbolic link), replacing an old link
- * but nothing else (-EISDIR, -EEXIST). Returns 0 or -errno. */
+ * but nothing else (-EISDIR, -EEXIST). Removes the temporary links beside
+ * NAME that a killed run left: the caller holds the writers' lock
+ * (thp_writer_lock). Returns 0 or -errno. */
 int thp_file_link(int dirfd, const char *target, const char *name);
 
 /* Words for an -errno of the writers above ("it is a symbolic link, ..."). */

@@ -11,6 +11,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -81,11 +83,13 @@ int thp_file_check(int dirfd, const char *name)
 	return S_ISREG(st.st_mode) ? 0 : -EEXIST;
 }
 
+static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+#define TEMP_RANDOM 6 /* random letters at the end of a temporary name */
+
 void thp_temp_name(const char *name, char tmp[NAME_MAX + 1])
 {
-	static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	static unsigned counter;
-	unsigned char r[6];
+	unsigned char r[TEMP_RANDOM];
 	size_t n = (size_t)snprintf(tmp, NAME_MAX + 1, ".%.*s.", NAME_MAX - 8, name);
 
 	if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
@@ -96,8 +100,62 @@ void thp_temp_name(const char *name, char tmp[NAME_MAX + 1])
 	tmp[n + sizeof(r)] = '\0';
 }
 
+/* Whether ENTRY is a name thp_temp_name(NAME) gives. */
+static bool temp_of(const char *entry, const char *name)
+{
+	char prefix[NAME_MAX + 1];
+	size_t n = (size_t)snprintf(prefix, sizeof(prefix), ".%.*s.", NAME_MAX - 8, name);
+
+	return strncmp(entry, prefix, n) == 0 && strlen(entry + n) == TEMP_RANDOM &&
+	       strspn(entry + n, abc) == TEMP_RANDOM;
+}
+
+/* Removes ENTRY of DIRFD when it is a regular file that no process holds
+ * locked: the temporary file of a writer that was killed (a live writer
+ * holds a lock on its temporary file from its creation to its rename). */
+static void remove_if_stale(int dirfd, const char *entry)
+{
+	struct stat st, now;
+	int fd;
+
+	if (fstatat(dirfd, entry, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+		return;
+	fd = openat(dirfd, entry, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &now) == 0 && now.st_ino == st.st_ino && now.st_dev == st.st_dev &&
+	    flock(fd, LOCK_EX | LOCK_NB) == 0)
+		unlinkat(dirfd, entry, 0);
+	close(fd);
+}
+
+/* Removes the temporary files beside NAME in DIRFD that writers killed
+ * between creating and renaming them left (also symbolic links, with LINKS:
+ * thp_file_link's, which only its callers' lock protects). */
+static void remove_stale(int dirfd, const char *name, bool links)
+{
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	struct dirent *e;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(d)))
+		if (temp_of(e->d_name, name)) {
+			if (links && e->d_type == DT_LNK)
+				unlinkat(dirfd, e->d_name, 0);
+			else
+				remove_if_stale(dirfd, e->d_name);
+		}
+	closedir(d);
+}
+
 /* Creates a new file thp_temp_name(NAME) in DIRFD with MODE whatever the
- * umask; its name goes to TMP. Returns the descriptor or -errno. */
+ * umask, locked (flock) against remove_stale(); its name goes to TMP.
+ * Returns the descriptor or -errno. */
 static int create_temp(int dirfd, const char *name, mode_t mode, char tmp[NAME_MAX + 1])
 {
 	for (int tries = 0; tries < 100; tries++) {
@@ -109,7 +167,7 @@ static int create_temp(int dirfd, const char *name, mode_t mode, char tmp[NAME_M
 			continue;
 		if (fd < 0)
 			return -errno;
-		if (fchmod(fd, mode) != 0) {
+		if (flock(fd, LOCK_EX | LOCK_NB) != 0 || fchmod(fd, mode) != 0) {
 			int err = -errno;
 			close(fd);
 			unlinkat(dirfd, tmp, 0);
@@ -126,17 +184,19 @@ static int write_with(int dirfd, const char *name, mode_t mode, thp_fill_fn fill
 {
 	char tmp[NAME_MAX + 1];
 	sigset_t old;
-	int fd, err = thp_file_check(dirfd, name);
+	int fd, lock, err = thp_file_check(dirfd, name);
 
 	if (err)
 		return err;
+	remove_stale(dirfd, name, false);
 	thp_signals_hold(&old);
 	fd = create_temp(dirfd, name, mode, tmp);
 	if (fd < 0) {
 		thp_signals_release(&old);
 		return fd;
 	}
-	err = fill(fd, arg);
+	lock = dup(fd); /* holds the lock from the close to the rename */
+	err = lock < 0 ? -errno : fill(fd, arg);
 	if (!err && fsync(fd) != 0)
 		err = -errno;
 	if (close(fd) != 0 && !err)
@@ -147,6 +207,8 @@ static int write_with(int dirfd, const char *name, mode_t mode, thp_fill_fn fill
 		err = -errno;
 	if (err)
 		unlinkat(dirfd, tmp, 0);
+	if (lock >= 0)
+		close(lock);
 	thp_signals_release(&old);
 	return err;
 }
@@ -199,6 +261,7 @@ int thp_file_link(int dirfd, const char *target, const char *name)
 
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISLNK(st.st_mode))
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
+	remove_stale(dirfd, name, true);
 	thp_signals_hold(&old);
 	thp_temp_name(name, tmp);
 	if (symlinkat(target, dirfd, tmp) != 0 || renameat(dirfd, tmp, dirfd, name) != 0) {

@@ -88,22 +88,24 @@ int thp_journal_remove(const struct thp_root *root)
 }
 
 int thp_journal_pop(struct thp_journal *j, struct thp_changes *cs, int *signo, char *why,
-		    size_t cap)
+		    size_t cap, int *drop_err)
 {
 	int err;
 
 	*signo = 0;
+	*drop_err = 0;
 	if (!j->open)
 		return 0;
 	err = thp_values_apply(j->root, &j->s.values, cs, signo, why, cap);
-	if (!err)
-		thp_journal_drop(j);
+	if (!err && (*drop_err = thp_journal_drop(j)) != 0)
+		err = -EBADE;
 	return err;
 }
 
-void thp_journal_drop(struct thp_journal *j)
+int thp_journal_drop(struct thp_journal *j)
 {
-	if (j->open)
-		thp_journal_remove(j->root);
+	int err = j->open ? thp_journal_remove(j->root) : 0;
+
 	j->open = false;
+	return err;
 }

@@ -37,13 +37,16 @@ int thp_values_apply(const struct thp_root *root, const struct thp_kvlist *value
 		     struct thp_changes *cs, int *signo, char *why, size_t cap);
 
 /* Puts back what J journaled (thp_values_apply) and removes the journal.
- * On failure the journal stays for 'thp restore'. */
+ * On failure the journal stays for 'thp restore'. Returns 0, the error of
+ * thp_values_apply(), or -EBADE with *DROP_ERR set when the settings are back
+ * but the journal could not be removed. */
 int thp_journal_pop(struct thp_journal *j, struct thp_changes *cs, int *signo, char *why,
-		    size_t cap);
+		    size_t cap, int *drop_err);
 
 /* Removes J's journal without writing settings: the change ended with the
- * host in a complete state. */
-void thp_journal_drop(struct thp_journal *j);
+ * host in a complete state. Returns 0 or -errno: the journal stays, and the
+ * next change or 'thp restore' would put back what it holds. */
+int thp_journal_drop(struct thp_journal *j);
 
 /* Removes the journal below ROOT (one left by an earlier run). Returns 0 or -errno. */
 int thp_journal_remove(const struct thp_root *root);

@@ -14,7 +14,8 @@
 enum thp_change_result {
 	THP_CHANGE_KEPT,        /* not written */
 	THP_CHANGE_WRITTEN,     /* written and read back */
-	THP_CHANGE_FAILED,      /* the write or its read-back failed (err, got); not changed */
+	THP_CHANGE_FAILED,      /* the write or its read-back failed (err, got); changed only
+				   when MOVED, and then rolled back like a written one */
 	THP_CHANGE_ROLLED_BACK, /* written, then put back after a later failure */
 	THP_CHANGE_STUCK,       /* changed, and putting it back failed: see undo_err */
 };
@@ -29,6 +30,8 @@ struct thp_change {
 	char want[THP_VALUE_MAX];  /* value to write; "" leaves the setting alone */
 	bool want_all;             /* WANT was asked for by a hugepages.all.X key */
 	char got[THP_VALUE_MAX];   /* what a failed read-back found; "" otherwise */
+	bool moved;                /* after a failed write: the setting no longer reads OLD
+				      (the value took although the write or close failed) */
 	enum thp_change_result result;
 	int err;                   /* -errno of the failed write (or read-back) */
 	int undo_err;              /* -errno of a failed rollback */

@@ -554,8 +554,12 @@ static void read_units(const struct thp_root *root, struct thp_persisted *p, str
 	for (int i = 0; i < n; i++) {
 		memset(l, 0, sizeof(*l));
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		if (parse_file(root, path, thp_unit_parse, l) && l->n && unit_enabled(root, dir, names[i]))
+		bool sets = parse_file(root, path, thp_unit_parse, l) && l->n;
+
+		if (sets && unit_enabled(root, dir, names[i]))
 			merge(p, l, 0, add_source(p, path));
+		else if (sets && p->nidle < (int)(sizeof(p->idle) / sizeof(p->idle[0])))
+			snprintf(p->idle[p->nidle++], sizeof(p->idle[0]), "/%s", path);
 		free(names[i]);
 	}
 }

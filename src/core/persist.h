@@ -56,6 +56,8 @@ struct thp_persisted {
 	char sources[THP_SOURCES_MAX][128]; /* "/etc/tmpfiles.d/thp.conf", "/proc/cmdline" */
 	struct thp_kvlist values;           /* .line is the line in its source (0: none) */
 	int source_of[THP_KV_MAX];          /* index into sources for each value */
+	int nidle;
+	char idle[4][128]; /* units that set THP settings but are not enabled: boot skips them */
 };
 
 /* Reads the THP settings persisted below ROOT: sysctl.d files (the same
