@@ -86,12 +86,14 @@ else
 	expect "failure midway leaves no journal" [ ! -e "$R/run/thp/journal" ]
 fi
 
-# A rollback that fails too: strace fails the second write to 'enabled' (its
-# rollback); thp says which setting is left changed and keeps the marker.
+# A rollback that fails too: strace fails the fourth rename in the THP
+# directory (enabled, defrag, then the rollback of defrag and of enabled: a
+# tree's setting is written through a temporary file renamed over it); thp
+# says which setting is left changed and keeps the journal.
 if [ "$(id -u)" = 0 ] && strace -f -qq -o /dev/null true 2> /dev/null; then
 	fresh
 	unshare -m sh -c "mount --bind '$ro' '$ro' && mount -o remount,ro,bind '$ro' &&
-		strace -qq -o /dev/null -P '$T/enabled' -e trace=write -e inject=write:error=EIO:when=2 \
+		strace -qq -o /dev/null -P '$T' -e trace=renameat -e inject=renameat:error=EIO:when=4 \
 		'$THP' --root '$R' set enabled=always defrag=never khugepaged.max_ptes_none=0" > "$tmp/out" 2>&1
 	expect "failed rollback: exit 1" [ $? = 1 ]
 	expect "failed rollback: the others are rolled back" grep -q "rolled back 1 setting already written: defrag" "$tmp/out"
@@ -102,11 +104,11 @@ else
 	skip "failed rollback: needs root (bind mount) and strace"
 fi
 
-# Signals: strace holds the write to defrag for a second, then the signal lands
-# between two writes.
+# Signals: strace holds the rename that writes defrag (the second in the THP
+# directory) for a second, then the signal lands between two writes.
 held_set() { # held_set SIGNAL: run a set, send SIGNAL while defrag's write is held
 	rm -f "$tmp/pid"
-	strace -f -qq -o /dev/null -P "$T/defrag" -e trace=write -e inject=write:delay_exit=1000000 \
+	strace -f -qq -o /dev/null -P "$T" -e trace=renameat -e inject=renameat:delay_exit=1000000:when=2 \
 		sh -c "echo \$\$ > '$tmp/pid'; exec '$THP' --root '$R' set enabled=always defrag=never khugepaged.defrag=0" \
 		> "$tmp/out" 2>&1 &
 	spid=$!
@@ -227,16 +229,27 @@ refused "empty FILE" "it holds no setting" "$tmp/empty"
 printf 'enabled=always\nenabled=never\n' > "$tmp/twice"
 refused "FILE with a key twice" "line 2: 'enabled' is given twice" "$tmp/twice"
 
-# A journal whose thp still runs (its /proc/PID/stat shows the same start time).
+# A journal whose thp still runs: its owner holds the writers' lock (a
+# process of the tree's proc/ with the owner's pid and start time is no thp
+# of this host, and means nothing).
 with_boot
 journal "$BOOT" "thp bench bloat --modes always" enabled=madvise
 sed -i 's/^owner .*/owner 4242 3050613/' "$R/run/thp/journal"
 head -n -1 "$R/run/thp/journal" > "$tmp/j" && echo "end 1 $(cksum < "$tmp/j" | cut -d' ' -f1)" >> "$tmp/j" && cp "$tmp/j" "$R/run/thp/journal"
 mkdir -p "$R/proc/4242"
 echo "4242 (thp) S 1 4242 4242 0 -1 4194560 100 0 0 0 5 3 0 0 20 0 1 0 3050613 10000000 500" > "$R/proc/4242/stat"
-refused "running change" "is changing THP settings now and puts them back when it ends"
-expect "running change: set refuses" [ "$(rc_of "$THP" --root "$R" set enabled=never)" = 1 ]
-expect "running change: set says wait" grep -q "is changing THP settings now .*; wait until it ends" "$tmp/out"
+expect "owner only in the tree's proc/: doctor says it did not finish" sh -c "'$THP' --root '$R' doctor --json | jq -e '[.findings[].id] | index(\"journal-pending\")' > /dev/null"
+echo "4242 thp bench bloat --modes always" > "$R/run/thp/lock"
+chmod 600 "$R/run/thp/lock"
+flock "$R/run/thp/lock" sleep 30 &
+holder=$!
+sleep 0.3
+expect "owner holds the lock: doctor says it runs" sh -c "'$THP' --root '$R' doctor --json | jq -e '[.findings[].id] | index(\"journal-running\")' > /dev/null"
+expect "running change: set waits, then exits 1" [ "$(rc_of "$THP" --root "$R" set enabled=never)" = 1 ]
+expect "running change: set names the holder" grep -q "set: another thp is changing THP settings or pools: 'thp bench bloat --modes always' (pid 4242) holds '$R/run/thp/lock' and did not end within 10 s; nothing was changed" "$tmp/out"
+expect "running change: nothing written" same_as_fixture
+kill "$holder"
+wait "$holder" 2> /dev/null
 rm -r "$R/proc/4242"
 
 # persist: files parse back to the settings, --check finds drift

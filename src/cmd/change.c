@@ -177,6 +177,31 @@ void thp_shown_path(const struct thp_ctx *ctx, const char *rel, char *buf, size_
 			 ctx->root.path, rel);
 }
 
+int thp_change_begin(const struct thp_ctx *ctx, const char *what)
+{
+	struct thp_lock_holder h;
+	char lock[4200];
+	int rc = thp_need_root(ctx, what), err;
+
+	if (rc)
+		return rc;
+	err = thp_writer_lock(&ctx->root, THP_LOCK_WAIT_MS, &h);
+	if (!err)
+		return 0;
+	thp_shown_path(ctx, THP_LOCK, lock, sizeof(lock));
+	if (err == -EBUSY && h.pid)
+		thp_err("%s: another thp is changing THP settings or pools: '%s' (pid %d) holds '%s' "
+			"and did not end within %d s; nothing was changed", ctx->cmd,
+			h.command[0] ? h.command : "thp", (int)h.pid, lock, THP_LOCK_WAIT_MS / 1000);
+	else if (err == -EBUSY)
+		thp_err("%s: another thp holds '%s' and did not end within %d s; nothing was changed",
+			ctx->cmd, lock, THP_LOCK_WAIT_MS / 1000);
+	else
+		thp_err("%s: cannot take the lock '%s': %s%s; nothing was changed", ctx->cmd, lock,
+			thp_file_strerror(err), thp_root_hint(err));
+	return 1;
+}
+
 int thp_change_run(struct thp_ctx *ctx, struct thp_changes *cs, const char *saved, bool user_file)
 {
 	struct thp_journal j;

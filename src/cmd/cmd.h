@@ -86,6 +86,16 @@ void thp_saved_path(const struct thp_ctx *ctx, const char *file, char *buf, size
 /* REL below the root as shown to the user: "/run/thp/journal", "DIR/run/thp/journal". */
 void thp_shown_path(const struct thp_ctx *ctx, const char *rel, char *buf, size_t cap);
 
+/* How long a writer waits for another to end before it gives up. */
+#define THP_LOCK_WAIT_MS 10000
+
+/* Before the first change of a writing command (WHAT, as for
+ * thp_need_root): needs root on the live host, refuses an archive root, and
+ * takes the writers' lock below the root, waiting up to THP_LOCK_WAIT_MS for
+ * another writer to end. Returns 0, or the exit status after saying why not
+ * (1 naming the holder when it did not end in time). */
+int thp_change_begin(const struct thp_ctx *ctx, const char *what);
+
 /* Makes the wanted changes of CS as one transaction: the journal first,
  * then every write read back and rolled back on failure or a signal; reports
  * them (SAVED: where the previous state is, as shown; FILE:

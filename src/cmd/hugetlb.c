@@ -654,7 +654,7 @@ static struct json_object *json_set(const struct change *c, int n, const struct 
 	return r;
 }
 
-static int set(struct thp_ctx *ctx, const struct thp_hugetlb *h, char **args, int nargs,
+static int set(struct thp_ctx *ctx, struct thp_hugetlb *h, char **args, int nargs,
 	       const struct opts *o)
 {
 	struct change c[SETS_MAX];
@@ -674,8 +674,10 @@ static int set(struct thp_ctx *ctx, const struct thp_hugetlb *h, char **args, in
 	for (int i = 0; i < nargs; i++)
 		if (parse_assign(args[i], &c[i]))
 			return thp_usage_error("hugetlb");
-	if (!o->dry_run && (rc = thp_need_root(ctx, "changing a pool")) != 0)
+	if (!o->dry_run && (rc = thp_change_begin(ctx, "changing a pool")) != 0)
 		return rc;
+	if (!o->dry_run)
+		thp_hugetlb_read(&ctx->root, h); /* again, as the writer before may have left it */
 	if (validate(ctx, h, c, nargs, o))
 		return 1;
 	undo_line(undo, sizeof(undo), c, nargs, o);

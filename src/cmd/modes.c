@@ -86,7 +86,7 @@ static int journal_policy(struct thp_ctx *ctx, const char *cmd, const struct mod
 	struct thp_change *en;
 	int err;
 
-	if (thp_recover(ctx, cmd, false))
+	if (thp_change_begin(ctx, "switching the THP policy") || thp_recover(ctx, cmd, false))
 		return 1;
 	cs = thp_changes_load(&ctx->root);
 	if (!cs)

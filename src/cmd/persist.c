@@ -306,7 +306,7 @@ static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp
 		free(cur);
 		return err ? 1 : 0;
 	}
-	if (!file && (err = thp_need_root(ctx, "writing what boot applies")) != 0) {
+	if (!file && (err = thp_change_begin(ctx, "writing what boot applies")) != 0) {
 		free(text);
 		free(cur);
 		return err;

@@ -56,8 +56,6 @@ static int put_back(struct thp_ctx *ctx, const struct thp_state_file *f, const c
 	} else if (dry || thp_changes_count(cs) == 0) {
 		thp_change_report(ctx, cs, dry, 0, NULL, false);
 		rc = 0;
-	} else if ((err = thp_need_root(ctx, "changing THP settings")) != 0) {
-		rc = err;
 	} else if (!journal) {
 		rc = thp_change_run(ctx, cs, NULL, false);
 	} else {
@@ -142,6 +140,9 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	file = optind < argc ? argv[optind] : NULL;
+	if (!dry && (rc = thp_change_begin(ctx, "changing THP settings")) != 0)
+		goto out;
+	rc = 1;
 	if (!file) {
 		rc = from_journal(ctx, f, dry, &done);
 		if (done)

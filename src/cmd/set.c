@@ -221,8 +221,10 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 	if (!cs)
 		return 1;
 	rc = thp_want_args(cs, argc - optind, argv + optind, "set");
-	if (!rc && !dry && thp_changes_count(cs))
-		rc = thp_need_root(ctx, "changing THP settings");
+	/* the lock also with nothing to change, where it may be had: the recovery
+	 * below may put back a change that did not finish */
+	if (!rc && !dry && (thp_changes_count(cs) || !ctx->root.live || geteuid() == 0))
+		rc = thp_change_begin(ctx, "changing THP settings");
 	if (!rc && thp_recover(ctx, "set", dry))
 		rc = 1;
 	if (!rc && !dry) { /* again, after what the recovery put back */

@@ -60,6 +60,13 @@ struct thp_region;
 
 /* madvise(2) with ADVICE on the whole of thp's own region R. Returns 0 or -errno. */
 int thp_region_advise(const struct thp_region *r, int advice);
+/* Takes the writers' lock below ROOT (THP_LOCK, created 0600 in the state
+ * directory, created as by thp_state_dir), held until thp exits; waits for
+ * it at most WAIT_MS milliseconds. Taking it again is a no-op; a recorded
+ * tree without run/ (no state to share) takes none. Returns 0, -EBUSY with
+ * the holder in H when another process kept it, or -errno. */
+int thp_writer_lock(const struct thp_root *root, int wait_ms, struct thp_lock_holder *h);
+
 /* Opens THP_STATE_DIR below ROOT (creating it 0700 with CREATE; its parent
  * must exist). Returns an open directory descriptor or -errno: -ELOOP when it
  * is a symbolic link, -EUCLEAN when it is not owned by the caller (root) or is

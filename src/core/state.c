@@ -6,10 +6,13 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "parse.h"
 
@@ -251,20 +254,35 @@ int thp_stat_start_parse(const char *buf, unsigned long long *start)
 	return p && sscanf(p + 1, "%llu", start) == 1 ? 0 : -EINVAL;
 }
 
-int thp_proc_start(const struct thp_root *root, pid_t pid, unsigned long long *start)
+bool thp_lock_holder_read(const struct thp_root *root, struct thp_lock_holder *h)
 {
-	char path[64], buf[1024];
+	int fd = thp_root_openat(root, THP_LOCK, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0), pid;
+	char buf[sizeof(h->command) + 32];
 	ssize_t n;
+	bool locked;
 
-	snprintf(path, sizeof(path), "proc/%d/stat", (int)pid);
-	n = thp_read_buf(root, path, buf, sizeof(buf));
-	return n < 0 ? (int)n : thp_stat_start_parse(buf, start);
+	memset(h, 0, sizeof(*h));
+	if (fd < 0)
+		return false;
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (sscanf(buf, "%d %255[^\n]", &pid, h->command) >= 1 && pid > 0)
+		h->pid = pid;
+	/* a shared lock is refused while a writer holds the lock (this one too) */
+	locked = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+	close(fd);
+	if (!locked)
+		memset(h, 0, sizeof(*h));
+	return locked;
 }
 
-/* Parses BUF (LEN bytes) into F and judges it against the system below ROOT. */
+/* Parses BUF (LEN bytes) into F and judges it against the system below ROOT:
+ * a journal is a change running now when its owner holds the writers' lock
+ * (under --root too: a thp working on a tree is no process of the tree's proc/). */
 static void judge(const struct thp_root *root, const char *buf, size_t len, struct thp_state_file *f)
 {
-	unsigned long long start;
+	struct thp_lock_holder h;
 
 	if (thp_state_parse(buf, len, &f->s, &f->line, f->why, sizeof(f->why)) != 0) {
 		f->status = THP_STATE_DAMAGED;
@@ -273,7 +291,8 @@ static void judge(const struct thp_root *root, const char *buf, size_t len, stru
 	thp_boot_id(root, f->boot_now, sizeof(f->boot_now));
 	if (f->s.boot[0] && f->boot_now[0] && strcmp(f->s.boot, f->boot_now) != 0)
 		f->status = THP_STATE_OTHER_BOOT;
-	else if (f->s.owner && thp_proc_start(root, f->s.owner, &start) == 0 && start == f->s.owner_start)
+	else if (f->s.owner && thp_lock_holder_read(root, &h) && h.pid == f->s.owner &&
+		 h.pid != getpid())
 		f->status = THP_STATE_RUNNING;
 	else
 		f->status = THP_STATE_CURRENT;

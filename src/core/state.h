@@ -16,6 +16,7 @@
 #ifndef THP_STATE_H
 #define THP_STATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -33,6 +34,10 @@
 #define THP_SAVED THP_STATE_DIR "/" THP_SAVED_NAME
 #define THP_JOURNAL_NAME "journal"
 #define THP_JOURNAL THP_STATE_DIR "/" THP_JOURNAL_NAME
+/* The writers' lock: an flock held by the one thp that changes settings or
+ * pools below the root; the file says who ("PID COMMAND"). */
+#define THP_LOCK_NAME "lock"
+#define THP_LOCK THP_STATE_DIR "/" THP_LOCK_NAME
 
 struct thp_state {
 	int version;                /* 0: a plain KEY=VALUE list */
@@ -69,15 +74,21 @@ void thp_boot_id(const struct thp_root *root, char *buf, size_t cap);
 /* Parses the start time (field 22) of /proc/PID/stat text BUF. Returns 0 or -EINVAL. */
 int thp_stat_start_parse(const char *buf, unsigned long long *start);
 
-/* The start time of process PID below ROOT (field 22 of /proc/PID/stat).
- * Returns 0 or -errno (-ENOENT: no such process). */
-int thp_proc_start(const struct thp_root *root, pid_t pid, unsigned long long *start);
+/* Who holds the writers' lock below a root. */
+struct thp_lock_holder {
+	pid_t pid; /* 0: none, or not known */
+	char command[256];
+};
+
+/* Fills H with the holder of the writers' lock below ROOT (reading the lock
+ * file, not locking it). Returns true when a process holds the lock now. */
+bool thp_lock_holder_read(const struct thp_root *root, struct thp_lock_holder *h);
 
 /* What a state file says about the host below a root. */
 enum thp_state_status {
 	THP_STATE_ABSENT,     /* no such file */
 	THP_STATE_CURRENT,    /* written in this boot (or boot unknown) by no running thp */
-	THP_STATE_RUNNING,    /* a journal whose owner still runs: a change in progress */
+	THP_STATE_RUNNING,    /* a journal whose owner holds the writers' lock: a change in progress */
 	THP_STATE_OTHER_BOOT, /* written in an earlier boot: the kernel has started afresh since */
 	THP_STATE_DAMAGED,    /* unreadable or malformed: err, or why at line */
 };

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* lock.c - one writer at a time: the commands that change settings or pools
+ * hold an flock on run/thp/lock below their root until they exit */
+#include "control.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "journal.h"
+
+static int held = -1; /* the lock file, locked, until thp exits */
+
+/* Writes who holds the lock into FD (the lock file): "PID COMMAND".
+ * Returns 0 or -errno. */
+static int write_holder(int fd)
+{
+	struct thp_state s;
+	char line[sizeof(s.command) + 32];
+	int n;
+
+	memset(&s, 0, sizeof(s));
+	thp_state_own_command(&s);
+	n = snprintf(line, sizeof(line), "%d %s\n", (int)getpid(), s.command);
+	if (ftruncate(fd, 0) != 0 || pwrite(fd, line, (size_t)n, 0) != n)
+		return -errno;
+	return 0;
+}
+
+/* Opens the lock file in the state directory DIR, creating it 0600. Returns
+ * the descriptor or -errno (-EUCLEAN: not a regular file of this user's). */
+static int open_lock(int dir)
+{
+	struct stat st;
+	int fd = openat(dir, THP_LOCK_NAME, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+			0600);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+		close(fd);
+		return -EUCLEAN;
+	}
+	return fd;
+}
+
+int thp_writer_lock(const struct thp_root *root, int wait_ms, struct thp_lock_holder *h)
+{
+	struct timespec pause = { 0, 50 * 1000 * 1000 };
+	int dir, fd;
+
+	memset(h, 0, sizeof(*h));
+	if (held >= 0)
+		return 0;
+	dir = thp_state_dir(root, true);
+	if (dir == -ENOENT && !root->live)
+		return 0; /* a tree without run/ keeps no state: nothing for writers to share */
+	if (dir < 0)
+		return dir;
+	fd = open_lock(dir);
+	close(dir);
+	if (fd < 0)
+		return fd;
+	for (int waited = 0; flock(fd, LOCK_EX | LOCK_NB) != 0; waited += 50) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			int err = -errno;
+			close(fd);
+			return err;
+		}
+		if (waited >= wait_ms) {
+			thp_lock_holder_read(root, h);
+			close(fd);
+			return -EBUSY;
+		}
+		nanosleep(&pause, NULL);
+	}
+	write_holder(fd); /* only read for messages: a failed write is no reason to stop */
+	held = fd;
+	return 0;
+}
