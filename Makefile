@@ -37,7 +37,7 @@ UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # a recipe that fails leaves no half-written target that looks up to date (build/thp.1)
 .DELETE_ON_ERROR:
-.PHONY: all run check check-suites unit golden cli control outfiles report prometheus ansible live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind service san-thp fixtures-check libraries
+.PHONY: all run check check-suites unit golden cli control faults outfiles report prometheus ansible live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind service san-thp fixtures-check libraries
 all: thp
 
 deps:
@@ -105,6 +105,12 @@ cli: $(B)/thp $(B)/tests/hog | $(B)/.deps-test
 # set/restore/persist write paths on temporary copies of a fixture
 control: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/control.sh
+
+# every write, close, rename, fsync, unlink and mkdir of set, restore, persist
+# and hugetlb set on fixture copies, failed with EIO and ENOSPC and killed
+# there (strace), then many writers at once: no half-written or mixed state
+faults: $(B)/thp | $(B)/.deps-test
+	THP=$(B)/thp tests/faults.sh
 
 # every file thp writes, against links, FIFOs, directories, devices and SIGTERM
 outfiles: $(B)/thp | $(B)/.deps-test
@@ -183,7 +189,7 @@ fixtures-check:
 check: deps-test
 	@$(MAKE) --no-print-directory check-suites
 	@echo "make check: all test suites passed"
-check-suites: thp man lint unit golden cli control outfiles report completion service prometheus ansible unprivileged fixtures-check live sanitize fuzz-smoke deb-test
+check-suites: thp man lint unit golden cli control faults outfiles report completion service prometheus ansible unprivileged fixtures-check live sanitize fuzz-smoke deb-test
 
 regen: $(B)/thp
 	THP=$(B)/thp THP_REGEN=1 tests/golden.sh

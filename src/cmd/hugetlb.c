@@ -415,6 +415,7 @@ struct change {
 	int blocks_err;
 	int err;
 	bool written;
+	bool stuck; /* written, and putting it back after a failure failed */
 	char rel[256];
 };
 
@@ -581,12 +582,21 @@ static int apply(const struct thp_ctx *ctx, struct change *c, int n)
 		for (int j = i; j >= 0; j--) {
 			snprintf(val, sizeof(val), "%" PRIu64, c[j].before);
 			thp_write_file(&ctx->root, c[j].rel, val);
-			if (read_back(ctx, &c[j], &c[j].after))
-				c[j].after = c[j].before;
+			/* what counts is what the pool holds now, whatever the write returned */
+			c[j].stuck = read_back(ctx, &c[j], &c[j].after) != 0 || c[j].after != c[j].before;
 		}
 		return err;
 	}
 	return 0;
+}
+
+/* True when a pool of the N changes C could not be put back. */
+static bool stuck(const struct change *c, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (c[i].stuck)
+			return true;
+	return false;
 }
 
 static void undo_line(char *buf, size_t cap, const struct change *c, int n, const struct opts *o)
@@ -707,6 +717,8 @@ static int set(struct thp_ctx *ctx, struct thp_hugetlb *h, char **args, int narg
 					       held(x, hb, sizeof(hb)), cnt(b[2], 32, x->in_use + x->resv));
 				continue;
 			}
+			if (!x->written)
+				continue; /* a pool before it failed: left as it was */
 			if (x->err) {
 				thp_err("cannot write '/%s': %s", x->rel, strerror(-x->err));
 				continue;
@@ -727,7 +739,10 @@ static int set(struct thp_ctx *ctx, struct thp_hugetlb *h, char **args, int narg
 				putchar('\n');
 			}
 		}
-		if (err)
+		if (err && stuck(c, nargs))
+			thp_err("hugetlb set: some pools could not be put back after the failure; to put "
+				"them back: %s", undo);
+		else if (err)
 			printf("nothing changed: every pool written before the failure was put back\n");
 		else if (!o->dry_run)
 			printf("undo: %s\n", undo);

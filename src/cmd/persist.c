@@ -330,7 +330,7 @@ static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp
 		return 1;
 	}
 	if (err) {
-		thp_err("cannot write '%s': %s%s", shown, thp_file_strerror(err),
+		thp_err("cannot write '%s': %s%s; nothing was changed", shown, thp_file_strerror(err),
 			err == -EACCES || err == -EPERM ? " (run as root)"
 			: err == -ENOENT ? " (thp creates no directory for it)" : "");
 		return 1;

@@ -148,6 +148,8 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 		if (done)
 			goto out;
 		rc = 1;
+	} else if (thp_recover(ctx, "restore", dry)) {
+		goto out; /* FILE applies to the host as it was before an unfinished change */
 	}
 	thp_saved_path(ctx, file, shown, sizeof(shown));
 	if (file)

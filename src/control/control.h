@@ -62,7 +62,8 @@ struct thp_region;
 int thp_region_advise(const struct thp_region *r, int advice);
 /* Takes the writers' lock below ROOT (THP_LOCK, created 0600 in the state
  * directory, created as by thp_state_dir), held until thp exits; waits for
- * it at most WAIT_MS milliseconds. Taking it again is a no-op; a recorded
+ * it at most WAIT_MS milliseconds. Once it holds the lock, removes the
+ * temporary files that killed writers left where thp writes. Taking it again is a no-op; a recorded
  * tree without run/ (no state to share) takes none. Returns 0, -EBUSY with
  * the holder in H when another process kept it, or -errno. */
 int thp_writer_lock(const struct thp_root *root, int wait_ms, struct thp_lock_holder *h);
@@ -86,6 +87,13 @@ int thp_file_check(int dirfd, const char *name);
 /* A fresh name ".NAME.XXXXXX" (random letters) for a temporary file or
  * directory beside NAME. */
 void thp_temp_name(const char *name, char tmp[NAME_MAX + 1]);
+
+/* Removes the temporary files beside NAME (NULL: beside any name) in DIRFD
+ * that writers killed between creating and renaming them left: those no
+ * process holds locked. With LINKS also temporary symbolic links
+ * (thp_file_link's), which only the writers' lock protects: the caller
+ * holds it. */
+void thp_temp_sweep(int dirfd, const char *name, bool links);
 
 /* Writes a file's content to FD. Returns 0 or -errno. */
 typedef int (*thp_fill_fn)(int fd, void *arg);

@@ -100,13 +100,19 @@ void thp_temp_name(const char *name, char tmp[NAME_MAX + 1])
 	tmp[n + sizeof(r)] = '\0';
 }
 
-/* Whether ENTRY is a name thp_temp_name(NAME) gives. */
+/* Whether ENTRY is a name thp_temp_name(NAME) gives (NAME NULL: for any name). */
 static bool temp_of(const char *entry, const char *name)
 {
 	char prefix[NAME_MAX + 1];
-	size_t n = (size_t)snprintf(prefix, sizeof(prefix), ".%.*s.", NAME_MAX - 8, name);
+	size_t len = strlen(entry), n;
 
-	return strncmp(entry, prefix, n) == 0 && strlen(entry + n) == TEMP_RANDOM &&
+	if (!name) {
+		const char *dot = strrchr(entry, '.');
+		return entry[0] == '.' && dot && dot > entry + 1 && len - (size_t)(dot + 1 - entry) ==
+		       TEMP_RANDOM && strspn(dot + 1, abc) == TEMP_RANDOM;
+	}
+	n = (size_t)snprintf(prefix, sizeof(prefix), ".%.*s.", NAME_MAX - 8, name);
+	return strncmp(entry, prefix, n) == 0 && len - n == TEMP_RANDOM &&
 	       strspn(entry + n, abc) == TEMP_RANDOM;
 }
 
@@ -129,10 +135,7 @@ static void remove_if_stale(int dirfd, const char *entry)
 	close(fd);
 }
 
-/* Removes the temporary files beside NAME in DIRFD that writers killed
- * between creating and renaming them left (also symbolic links, with LINKS:
- * thp_file_link's, which only its callers' lock protects). */
-static void remove_stale(int dirfd, const char *name, bool links)
+void thp_temp_sweep(int dirfd, const char *name, bool links)
 {
 	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd < 0 ? NULL : fdopendir(fd);
@@ -154,7 +157,7 @@ static void remove_stale(int dirfd, const char *name, bool links)
 }
 
 /* Creates a new file thp_temp_name(NAME) in DIRFD with MODE whatever the
- * umask, locked (flock) against remove_stale(); its name goes to TMP.
+ * umask, locked (flock) against thp_temp_sweep(); its name goes to TMP.
  * Returns the descriptor or -errno. */
 static int create_temp(int dirfd, const char *name, mode_t mode, char tmp[NAME_MAX + 1])
 {
@@ -188,7 +191,7 @@ static int write_with(int dirfd, const char *name, mode_t mode, thp_fill_fn fill
 
 	if (err)
 		return err;
-	remove_stale(dirfd, name, false);
+	thp_temp_sweep(dirfd, name, false);
 	thp_signals_hold(&old);
 	fd = create_temp(dirfd, name, mode, tmp);
 	if (fd < 0) {
@@ -261,7 +264,7 @@ int thp_file_link(int dirfd, const char *target, const char *name)
 
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISLNK(st.st_mode))
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
-	remove_stale(dirfd, name, true);
+	thp_temp_sweep(dirfd, name, true);
 	thp_signals_hold(&old);
 	thp_temp_name(name, tmp);
 	if (symlinkat(target, dirfd, tmp) != 0 || renameat(dirfd, tmp, dirfd, name) != 0) {

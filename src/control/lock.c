@@ -3,6 +3,7 @@
  * hold an flock on run/thp/lock below their root until they exit */
 #include "control.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -50,6 +51,60 @@ static int open_lock(int dir)
 	return fd;
 }
 
+/* Sweeps directory DIR (an open descriptor, closed here) and its
+ * subdirectories DEPTH levels down of the temporary files killed writers
+ * left (thp_temp_sweep; LINKS: symbolic links too). */
+static void sweep(int dir, int depth, bool links)
+{
+	int fd = depth > 0 ? openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	struct dirent *e;
+
+	thp_temp_sweep(dir, NULL, links);
+	while (d && (e = readdir(d))) {
+		int sub;
+		if (e->d_type != DT_DIR || strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		sub = openat(dir, e->d_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0)
+			sweep(sub, depth - 1, links);
+	}
+	if (d)
+		closedir(d);
+	else if (fd >= 0)
+		close(fd);
+	close(dir);
+}
+
+/* Removes what writers killed between creating and renaming a file left
+ * below ROOT, in every directory where thp writes: its state, what boot
+ * applies, and in a recorded tree the settings and pools (the live sysfs
+ * and procfs take no temporary files). The caller holds the writers' lock. */
+static void sweep_root(const struct thp_root *root)
+{
+	static const struct {
+		const char *rel;
+		int depth; /* levels of subdirectories: per-size, per-pool, per-node pools */
+		bool tree_only, links;
+	} dirs[] = {
+		{ THP_STATE_DIR, 0, false, false },
+		{ "etc/tmpfiles.d", 0, false, false },
+		{ "etc/sysctl.d", 0, false, false },
+		{ "etc/systemd/system", 0, false, false },
+		{ "etc/systemd/system/basic.target.wants", 0, false, true },
+		{ "proc/sys/vm", 0, true, false },
+		{ "sys/kernel/mm/transparent_hugepage", 1, true, false },
+		{ "sys/kernel/mm/hugepages", 1, true, false },
+		{ "sys/devices/system/node", 3, true, false },
+	};
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		int fd = root->live && dirs[i].tree_only ? -1 : thp_root_opendir_fd(root, dirs[i].rel, 0);
+		if (fd >= 0)
+			sweep(fd, dirs[i].depth, dirs[i].links);
+	}
+}
+
 int thp_writer_lock(const struct thp_root *root, int wait_ms, struct thp_lock_holder *h)
 {
 	struct timespec pause = { 0, 50 * 1000 * 1000 };
@@ -82,5 +137,6 @@ int thp_writer_lock(const struct thp_root *root, int wait_ms, struct thp_lock_ho
 	}
 	write_holder(fd); /* only read for messages: a failed write is no reason to stop */
 	held = fd;
+	sweep_root(root);
 	return 0;
 }

@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -30,21 +32,28 @@ static int write_live(const struct thp_root *root, const char *rel, const char *
 
 /* A recorded tree is an ordinary file system: the new content goes to a
  * temporary file beside REL, renamed over it (thp_file_write), so that REL
- * holds the old value or the new one, never a part. REL must exist: a tree
- * without the setting has no such setting. The file keeps its mode. */
+ * holds the old value or the new one, never a part. It holds what the
+ * kernel would show: VALUE as one line. REL must exist: a tree without the
+ * setting has no such setting. The file keeps its mode. */
 static int write_tree(const struct thp_root *root, const char *rel, const char *value)
 {
+	size_t len = strlen(value);
+	char *line = malloc(len + 2);
 	const char *leaf;
 	struct stat st;
-	int dir = thp_root_parent(root, rel, 0, &leaf), err;
+	int dir = line ? thp_root_parent(root, rel, 0, &leaf) : -ENOMEM, err;
 
-	if (dir < 0)
+	if (dir < 0) {
+		free(line);
 		return dir;
+	}
+	snprintf(line, len + 2, "%s%s", value, len && value[len - 1] == '\n' ? "" : "\n");
 	if (fstatat(dir, leaf, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		err = -errno;
 	else
-		err = thp_file_write(dir, leaf, value, st.st_mode & 07777);
+		err = thp_file_write(dir, leaf, line, st.st_mode & 07777);
 	close(dir);
+	free(line);
 	return err;
 }
 
