@@ -190,8 +190,18 @@ printf 'thp-state 1\nboot 0b5e1c2d-0000-4000-8000-000000000001\ncommand thp set\
 echo "end 1 $(cksum < "$tmp/s" | cut -d' ' -f1)" >> "$tmp/s"
 cp "$tmp/s" "$R/run/thp/saved.state"
 expect "earlier boot: restore of the saved state exits 1" [ "$(rc_of "$THP" --root "$R" restore)" = 1 ]
-expect "earlier boot: ... and says why" grep -q "saved in an earlier boot" "$tmp/out"
-expect "earlier boot: restore FILE of that boot applies it (a file the user keeps)" sh -c "'$THP' --root '$R' restore '$tmp/s' > /dev/null && grep -q '\[never\]' '$T/enabled'"
+expect "earlier boot: ... and says whose state, and why not" grep -q "was saved by 'thp set' at a time not recorded in an earlier boot (boot id 0b5e1c2d-0000-4000-8000-000000000001; this boot is $BOOT): the kernel has started afresh since, so it is not applied (--force applies it)" "$tmp/out"
+expect "earlier boot: restore FILE of that boot exits 1 too" [ "$(rc_of "$THP" --root "$R" restore "$tmp/s")" = 1 ]
+expect "earlier boot: restore FILE wrote nothing" enabled_is madvise
+expect "earlier boot: restore --force FILE: exit 0" [ "$(rc_of "$THP" --root "$R" restore --force "$tmp/s")" = 0 ]
+expect "earlier boot: restore --force FILE applies it" enabled_is never
+expect "earlier boot: restore --force says whose state it applies" grep -q "^putting back '$tmp/s', saved by 'thp set' at a time not recorded in an earlier boot" "$tmp/out"
+# restore says whose state it puts back: command, time and boot
+with_boot
+"$THP" --root "$R" set enabled=never > /dev/null
+expect "restore: exit 0" [ "$(rc_of "$THP" --root "$R" restore)" = 0 ]
+expect "restore says whose state it puts back" grep -q "^putting back '$R/run/thp/saved.state', saved by 'thp --root $R set enabled=never' at 20[0-9-]* [0-9:]* UTC in this boot (boot id $BOOT)" "$tmp/out"
+expect "the saved state records when" grep -q '^time 20[0-9-]*T[0-9:]*Z$' "$R/run/thp/saved.state"
 
 # Damaged, cut, duplicate-key and empty files: refused, nothing written.
 refused() { # refused WHAT MESSAGE [FILE]: restore refuses with MESSAGE, writes nothing

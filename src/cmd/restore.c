@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../control/control.h"
 #include "../control/journal.h"
@@ -19,10 +20,13 @@ static void usage(void)
 	     "(its journal, /" THP_JOURNAL "); without one, the settings saved by the last\n"
 	     "'thp set' (/" THP_SAVED ") or in FILE. The same checks, read-back and\n"
 	     "rollback as 'thp set'. Settings the file does not name are left alone; a\n"
-	     "damaged or cut file, or one from an earlier boot, is refused.\n"
+	     "damaged or cut file is refused, and so is one from an earlier boot unless\n"
+	     "--force is given. Before it applies a file, it says whose state it is\n"
+	     "(the command that wrote it, when, and in which boot).\n"
 	     "\n"
 	     "Options:\n"
 	     "  -n, --dry-run     show the changes, write nothing\n"
+	     "  -f, --force       apply a state saved in an earlier boot\n"
 	     "  -J, --json        report as JSON\n"
 	     "  -h, --help        show this help");
 }
@@ -37,6 +41,31 @@ static void refuse(const struct thp_state_file *f, const char *shown)
 		thp_err("'%s' line %d: %s; nothing was changed", shown, f->line, f->why);
 	else
 		thp_err("'%s': %s; nothing was changed", shown, f->why);
+}
+
+/* "saved by 'thp set enabled=never' at 2026-12-04 23:48:37 UTC in this boot
+ * (boot id ...)": whose state F is, for messages. */
+static const char *whose(const struct thp_state_file *f, char *buf, size_t cap)
+{
+	char when[48] = "at a time not recorded", boot[160];
+	time_t t = (time_t)f->s.time;
+	struct tm tm;
+
+	if (f->s.time)
+		strftime(when, sizeof(when), "at %Y-%m-%d %H:%M:%S UTC", gmtime_r(&t, &tm));
+	if (!f->s.boot[0])
+		snprintf(boot, sizeof(boot), "in a boot not recorded");
+	else if (f->status == THP_STATE_OTHER_BOOT)
+		snprintf(boot, sizeof(boot), "in an earlier boot (boot id %s; this boot is %s)", f->s.boot,
+			 f->boot_now);
+	else
+		snprintf(boot, sizeof(boot), "in this boot (boot id %s)", f->s.boot);
+	if (f->s.version)
+		snprintf(buf, cap, "saved by '%s' %s %s", f->s.command[0] ? f->s.command : "thp", when, boot);
+	else
+		snprintf(buf, cap, "a plain KEY=VALUE list (by hand or an older thp): whose, when and in "
+			 "which boot is not recorded");
+	return buf;
 }
 
 /* Puts back the values of F (shown as SHOWN). The journal itself (JOURNAL)
@@ -72,6 +101,17 @@ static int put_back(struct thp_ctx *ctx, const struct thp_state_file *f, const c
 	}
 	free(cs);
 	return rc;
+}
+
+/* Says whose state F (SHOWN) is, then puts it back. Returns the exit status. */
+static int put_back_saved(struct thp_ctx *ctx, const struct thp_state_file *f, const char *shown,
+			  bool dry)
+{
+	char by[640];
+
+	if (!ctx->json)
+		printf("putting back '%s', %s\n", shown, whose(f, by, sizeof(by)));
+	return put_back(ctx, f, shown, false, dry);
 }
 
 /* 'thp restore' without FILE: the journal of an unfinished change first. */
@@ -113,12 +153,13 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "dry-run", no_argument, NULL, 'n' }, { "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },    { NULL, 0, NULL, 0 },
+		{ "force", no_argument, NULL, 'f' },   { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct thp_state_file *f = malloc(sizeof(*f));
 	const char *file = NULL;
-	char shown[4200];
-	bool dry = false, done = false;
+	char shown[4200], by[640];
+	bool dry = false, done = false, force = false;
 	int c, rc = 1;
 
 	if (!f) {
@@ -126,9 +167,10 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 		return 1;
 	}
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "nJh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "nJfh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'n': dry = true; break;
+		case 'f': force = true; break;
 		case 'J': ctx->json = true; break;
 		case 'h': usage(); rc = 0; goto out;
 		default: rc = thp_usage_error("restore"); goto out;
@@ -160,11 +202,11 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 		f->err = -ENOENT;
 	if (f->status == THP_STATE_ABSENT || f->status == THP_STATE_DAMAGED)
 		refuse(f, shown);
-	else if (f->status == THP_STATE_OTHER_BOOT && !file)
-		thp_err("restore: '%s' was saved in an earlier boot: the kernel has started afresh since, "
-			"so it is not applied", shown);
+	else if (f->status == THP_STATE_OTHER_BOOT && !force)
+		thp_err("restore: '%s' was %s: the kernel has started afresh since, so it is not "
+			"applied (--force applies it)", shown, whose(f, by, sizeof(by)));
 	else
-		rc = put_back(ctx, f, shown, false, dry);
+		rc = put_back_saved(ctx, f, shown, dry);
 out:
 	free(f);
 	return rc;

@@ -133,6 +133,7 @@ static int save_state(const struct thp_ctx *ctx, const struct thp_changes *cs, c
 	if (!j || !s)
 		goto out;
 	thp_boot_id(&ctx->root, s->boot, sizeof(s->boot));
+	s->time = (long long)now;
 	thp_state_own_command(s);
 	thp_changes_snapshot(cs, &s->values);
 	thp_state_load(&ctx->root, THP_JOURNAL, j);

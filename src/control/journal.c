@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "control.h"
@@ -42,6 +43,7 @@ int thp_journal_push(struct thp_journal *j, const struct thp_root *root,
 	memset(j, 0, sizeof(*j));
 	j->root = root;
 	thp_boot_id(root, j->s.boot, sizeof(j->s.boot));
+	j->s.time = (long long)time(NULL);
 	j->s.owner = getpid();
 	j->s.owner_start = own_start();
 	thp_state_own_command(&j->s);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "parse.h"
@@ -131,6 +132,12 @@ static int header_line(struct parse *p, const char *s, size_t len, int line)
 		if (sscanf(rest, "%d %llu", &pid, &st->owner_start) != 2 || pid <= 0)
 			return fail(p, line, "a malformed owner line");
 		st->owner = pid;
+	} else if ((rest = after(text, "time"))) {
+		struct tm tm = { 0 };
+		char *end = strptime(rest, "%Y-%m-%dT%H:%M:%SZ", &tm);
+		if (!end || *end)
+			return fail(p, line, "a malformed time line");
+		st->time = (long long)timegm(&tm);
 	} else if ((rest = after(text, "command"))) {
 		snprintf(st->command, sizeof(st->command), "%s", rest);
 	} else {
@@ -217,6 +224,13 @@ char *thp_state_format(const struct thp_state *s, const char *comment)
 		if (iscntrl((unsigned char)*c))
 			*c = '?'; /* one line */
 	thp_put(buf, cap, &len, "thp-state %d\nboot %s\n", THP_STATE_VERSION, s->boot[0] ? s->boot : "unknown");
+	if (s->time) {
+		time_t t = (time_t)s->time;
+		struct tm tm;
+		char when[32];
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+		thp_put(buf, cap, &len, "time %s\n", when);
+	}
 	if (s->owner)
 		thp_put(buf, cap, &len, "owner %d %llu\n", (int)s->owner, s->owner_start);
 	thp_put(buf, cap, &len, "command %s\n", command);

@@ -3,8 +3,9 @@
  * saved before its change (run/thp/saved.state, or a file the user names)
  * and the journal of a change in progress (run/thp/journal). One format:
  *
- *   thp-state 1                          format version
+ *   thp-state 2                          format version (1: without the time line)
  *   boot 7dc6ad8e-582a-...               /proc/sys/kernel/random/boot_id when written
+ *   time 2026-12-04T23:48:37Z            when written (UTC)
  *   owner 4242 3050613                   a journal: pid and start time of the thp changing
  *   command thp bench --modes always     what wrote it
  *   # comments
@@ -24,7 +25,7 @@
 #include "keys.h"
 #include "root.h"
 
-#define THP_STATE_VERSION 1
+#define THP_STATE_VERSION 2
 #define THP_BOOT_ID_MAX 40
 
 /* Where thp keeps its state below the root: a directory created 0700,
@@ -44,6 +45,7 @@ struct thp_state {
 	char boot[THP_BOOT_ID_MAX]; /* "" when not recorded */
 	pid_t owner;                /* 0: none */
 	unsigned long long owner_start; /* start time of OWNER in clock ticks after boot */
+	long long time;             /* when written, seconds since the epoch; 0: not recorded */
 	char command[256];
 	struct thp_kvlist values;
 };

@@ -122,17 +122,20 @@ static void state_file(void **state)
 	assert_string_equal(s->values.v[1].value, "madvise");
 	assert_string_equal(s->values.v[2].key, "hugepages.2M.enabled");
 	assert_int_equal(s->values.v[2].line, 5);
-	/* the file form: version, boot, owner, command, values, end with checksum */
+	/* the file form: version, boot, time, owner, command, values, end with checksum */
 	snprintf(s->boot, sizeof(s->boot), "7dc6ad8e-582a-4df8-83ba-81f984662768");
+	s->time = 1733355000; /* 2024-12-04T23:30:00Z */
 	s->owner = 4242;
 	s->owner_start = 99;
 	snprintf(s->command, sizeof(s->command), "thp bench\n--modes always");
 	text = thp_state_format(s, "two\nlines");
 	assert_non_null(text);
-	assert_non_null(strstr(text, "thp-state 1\nboot 7dc6ad8e-582a-4df8-83ba-81f984662768\nowner 4242 99\n"
+	assert_non_null(strstr(text, "thp-state 2\nboot 7dc6ad8e-582a-4df8-83ba-81f984662768\n"
+				     "time 2024-12-04T23:30:00Z\nowner 4242 99\n"
 				     "command thp bench?--modes always\n# two\n# lines\nenabled=never\n"));
 	assert_int_equal(parse(text, back, &line), 0);
-	assert_int_equal(back->version, 1);
+	assert_int_equal(back->version, 2);
+	assert_true(back->time == 1733355000);
 	assert_string_equal(back->boot, s->boot);
 	assert_int_equal(back->owner, 4242);
 	assert_true(back->owner_start == 99);
@@ -147,15 +150,21 @@ static void state_file(void **state)
 		assert_int_equal(thp_state_parse(text, cut, back, &line, why, sizeof(why)), -EINVAL);
 	}
 	/* one byte changed */
-	text[strlen("thp-state 1\nboot 7")] = '8';
+	text[strlen("thp-state 2\nboot 7")] = '8';
 	assert_int_equal(thp_state_parse(text, strlen(text), back, &line, why, sizeof(why)), -EINVAL);
 	assert_string_equal(why, "the checksum does not match: the file was changed or damaged");
 	free(text);
 	/* the end line: counts, checksum, nothing after it */
 	assert_int_equal(parse("thp-state 1\nenabled=never\nend 2 1\n", back, &line), -EINVAL);
 	assert_int_equal(line, 3);
-	assert_int_equal(parse("thp-state 2\nenabled=never\n", back, &line), -EINVAL);
+	assert_int_equal(parse("thp-state 3\nenabled=never\n", back, &line), -EINVAL);
 	assert_int_equal(line, 1);
+	/* a version 1 file (no time line) is still read; a malformed time is refused */
+	assert_int_equal(parse("thp-state 1\nboot x\ncommand thp set\nenabled=never\nend 1 1\n", back,
+			       &line), -EINVAL); /* (only its checksum is wrong) */
+	assert_int_equal(line, 5);
+	assert_int_equal(parse("thp-state 2\ntime yesterday\nenabled=never\n", back, &line), -EINVAL);
+	assert_int_equal(line, 2);
 	/* refused: a key twice, no key at all, bad lines */
 	assert_int_equal(parse("enabled=never\ndefrag=never\nenabled=always\n", back, &line), -EINVAL);
 	assert_int_equal(line, 3);
