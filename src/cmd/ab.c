@@ -440,7 +440,8 @@ static void usage(void)
 	     "                     current,disabled otherwise)\n"
 	     "  -N, --runs N       runs per arm (default 5)\n"
 	     "      --show-output  let CMD write to the terminal (default: /dev/null)\n"
-	     "  -q, --quiet        no notice on stderr of the policy the modes switch\n"
+	     "  -q, --quiet        no notice on stderr of the policy the modes switch and\n"
+	     "                     for how long\n"
 	     "The table options (-J: one JSON document with every run; the chart is left out\n"
 	     "with -r):");
 	out_fmt_help(cols, NCOLS);
@@ -486,6 +487,7 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 	const char *list = geteuid() == 0 ? "always,madvise,never" : "current,disabled";
 	struct thp_busy busy;
 	struct thp_setting en;
+	char span[96];
 	int c, rc, failed = 0, last = 0, all[NCOLS];
 
 	optind = 0;
@@ -538,7 +540,9 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	thp_setting_read(&ctx->root, "sys/kernel/mm/transparent_hugepage/enabled", "enabled", &en);
 	thp_busy_sample(&ctx->root, 250, &busy);
-	if (modes_begin(ctx, "ab", &a.modes)) {
+	snprintf(span, sizeof(span), "for %d run%s of the command under each mode", a.n,
+		 a.n == 1 ? "" : "s");
+	if (modes_begin(ctx, "ab", &a.modes, span)) {
 		free(a.runs);
 		return 1;
 	}

@@ -1271,12 +1271,14 @@ static int bench_modes(struct bench *b, const struct modes *m)
 {
 	struct json_object *results, *doc;
 	struct thp_busy busy;
-	char enabled[32];
+	char enabled[32], span[96];
 	int rc = 0;
 
 	if (m->n && thp_need_root(b->ctx, "--modes, which switches the host's 'enabled' policy,"))
 		return 1;
-	if (modes_begin(b->ctx, "bench", m))
+	snprintf(span, sizeof(span), "for %d repetition%s of '%s' under each mode", b->reps,
+		 b->reps == 1 ? "" : "s", b->x->name);
+	if (modes_begin(b->ctx, "bench", m, span))
 		return 1;
 	results = json_object_new_array();
 	thp_busy_sample(&b->ctx->root, 200, &busy);

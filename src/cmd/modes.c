@@ -112,8 +112,9 @@ static int journal_policy(struct thp_ctx *ctx, const char *cmd, const struct mod
 }
 
 /* Says on stderr, before anything is switched, which host-wide setting
- * command CMD switches for the modes M, and that it is put back. */
-static void notice(const char *cmd, const struct modes *m)
+ * command CMD switches for the modes M, for how long (SPAN), and that it is
+ * put back. */
+static void notice(const char *cmd, const struct modes *m, const char *span)
 {
 	const struct thp_change *en = thp_change_find(cs, "enabled");
 	char list[MODES_MAX * (MODE_LEN + 2)] = "";
@@ -122,11 +123,11 @@ static void notice(const char *cmd, const struct modes *m)
 		if (modes_switches(m->word[i]))
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 				 list[0] ? ", " : "", m->word[i]);
-	thp_err("%s: switches the host-wide THP policy 'enabled' (now '%s') to %s in turn, and puts "
-		"it back after, also on Ctrl-C (-q: no notice)", cmd, en->old, list);
+	thp_err("%s: switches the host-wide THP policy 'enabled' (now '%s') to %s in turn, %s, and "
+		"puts it back after, also on Ctrl-C (-q: no notice)", cmd, en->old, list, span);
 }
 
-int modes_begin(struct thp_ctx *ctx, const char *cmd, const struct modes *m)
+int modes_begin(struct thp_ctx *ctx, const char *cmd, const struct modes *m, const char *span)
 {
 	struct sigaction sa;
 	int n = 0;
@@ -136,7 +137,7 @@ int modes_begin(struct thp_ctx *ctx, const char *cmd, const struct modes *m)
 	if (n && journal_policy(ctx, cmd, m))
 		return 1;
 	if (n && !m->quiet)
-		notice(cmd, m);
+		notice(cmd, m, span);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal; /* no SA_RESTART: a wait returns EINTR and sees the flag */
 	sigemptyset(&sa.sa_mask);

@@ -33,10 +33,11 @@ int modes_need_thp(const struct thp_ctx *ctx, const char *cmd);
 /* Starts a measurement of command CMD under the modes M: when M
  * holds a switching mode, puts back a change an earlier run left unfinished,
  * checks that the kernel offers every mode, journals the policy and (unless
- * M->quiet) says on stderr what it switches and that it is put back. From now
+ * M->quiet) says on stderr what it switches, for how long (SPAN: "for the 5
+ * runs of the command under each mode") and that it is put back. From now
  * on SIGINT, SIGTERM and SIGHUP only set a flag (modes_signal). Prints the
  * error and returns 1 on failure, else 0. */
-int modes_begin(struct thp_ctx *ctx, const char *cmd, const struct modes *m);
+int modes_begin(struct thp_ctx *ctx, const char *cmd, const struct modes *m, const char *span);
 /* Switches the host policy for MODE; other modes run under the prior policy.
  * Returns 0 or 1 (printed). */
 int modes_apply(const char *mode);

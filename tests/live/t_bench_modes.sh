@@ -88,8 +88,16 @@ else
 	# the notice: what is switched, from what, and that it is put back; -q silences it
 	tmp_notice=$before.notice
 	"$THP" ab -N 1 --modes $other,current -- true > /dev/null 2> "$tmp_notice"
-	expect "ab --modes names the policy it switches, from and to" \
-		grep -qx "thp: ab: switches the host-wide THP policy 'enabled' (now '$orig') to $other in turn, and puts it back after, also on Ctrl-C (-q: no notice)" "$tmp_notice"
+	expect "ab --modes names the policy it switches, from and to, and for how long" \
+		grep -qx "thp: ab: switches the host-wide THP policy 'enabled' (now '$orig') to $other in turn, for 1 run of the command under each mode, and puts it back after, also on Ctrl-C (-q: no notice)" "$tmp_notice"
+	# on a terminal (script), before the first run: ab and bench --modes alike
+	TERM=xterm script -qec "'$THP' ab -N 2 --modes $other -- true" /dev/null < /dev/null | tr -d '\r' > "$tmp_notice"
+	expect "ab --modes on a terminal: the notice comes first, with how long" \
+		sh -c "head -1 '$tmp_notice' | grep -qx \"thp: ab: switches the host-wide THP policy 'enabled' (now '$orig') to $other in turn, for 2 runs of the command under each mode, and puts it back after, also on Ctrl-C (-q: no notice)\""
+	TERM=xterm script -qec "'$THP' bench fault -s 4M --reps 1 --modes $other" /dev/null < /dev/null | tr -d '\r' > "$tmp_notice"
+	expect "bench --modes on a terminal: the notice comes first, with how long" \
+		sh -c "head -1 '$tmp_notice' | grep -qx \"thp: bench: switches the host-wide THP policy 'enabled' (now '$orig') to $other in turn, for 1 repetition of 'fault' under each mode, and puts it back after, also on Ctrl-C (-q: no notice)\""
+	expect "bench --modes on a terminal: exact prior state" same_state "$before"
 	"$THP" ab -q -N 1 --modes $other -- true > /dev/null 2> "$tmp_notice"
 	expect "ab -q: no notice" [ ! -s "$tmp_notice" ]
 
