@@ -109,8 +109,8 @@ control: $(B)/thp | $(B)/.deps-test
 # every write, close, rename, fsync, unlink and mkdir of set, restore, persist
 # and hugetlb set on fixture copies, failed with EIO and ENOSPC and killed
 # there (strace), then many writers at once: no half-written or mixed state
-faults: $(B)/thp | $(B)/.deps-test
-	THP=$(B)/thp tests/faults.sh
+faults: $(B)/thp $(B)/tests/hog | $(B)/.deps-test
+	THP=$(B)/thp HOG=$(B)/tests/hog tests/faults.sh
 
 # every file thp writes, against links, FIFOs, directories, devices and SIGTERM
 outfiles: $(B)/thp | $(B)/.deps-test

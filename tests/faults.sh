@@ -170,6 +170,44 @@ scenario "persist over an older file" "$FX" etc '"$THP" --root "$R" persist --sy
 run_scenario
 scenario "hugetlb set" tests/fixtures/hugetlb-numa sys : hugetlb set 2M=1100 1G=2
 run_scenario
+# collapse writes no file and no setting: its one change is MADV_COLLAPSE
+# (process_madvise) on a live process, which the kernel makes per huge page.
+# Each of its calls fails or is killed: what it reports must be what the
+# process holds (AnonHugePages), and a failed range must fail the exit status.
+if [ "$(id -u)" != 0 ] || [ -z "$HOG" ] || [ ! -f /sys/kernel/mm/transparent_hugepage/hpage_pmd_size ]; then
+	skip "collapse: needs root, a kernel with THP and the hog (HOG)"
+else
+	hog_start "$HOG" 64
+	strace -f -qq -o "$tmp/trace" -e trace=process_madvise "$THP" collapse "$hog_pid" > /dev/null 2>&1
+	ncalls=$(grep -c 'process_madvise(' "$tmp/trace")
+	collapsed=$(hog_field AnonHugePages)
+	hog_stop
+	if [ "$ncalls" = 0 ] || [ "${collapsed:-0}" = 0 ]; then
+		skip "collapse: a clean run collapsed nothing here (no MADV_COLLAPSE, or no free huge pages)"
+	else
+		for n in $(seq 1 "$ncalls"); do
+			for fault in EIO ENOSPC KILL; do
+				case $fault in KILL) inject="signal=KILL" ;; *) inject="error=$fault" ;; esac
+				hog_start "$HOG" 64
+				strace -f -qq -o /dev/null -e trace=process_madvise -e inject="process_madvise:$inject:when=$n" \
+					"$THP" collapse "$hog_pid" --json > "$tmp/cj" 2> "$tmp/out"
+				rc=$?
+				huge=$(($(hog_field AnonHugePages) * 1024))
+				points=$((points + 1))
+				if [ "$fault" = KILL ]; then
+					expect "collapse: process_madvise #$n KILL: the process runs on" kill -0 "$hog_pid"
+				else
+					expect_sh "collapse: process_madvise #$n $fault: the report is what the process holds" \
+						"jq -e '[.ranges[].anon_huge_after] | add == $huge' '$tmp/cj' > /dev/null"
+					expect_sh "collapse: process_madvise #$n $fault: exit 1, the failed range named" \
+						"[ $rc = 1 ] && jq -e '[.ranges[].result] | any(. != \"collapsed\")' '$tmp/cj' > /dev/null"
+				fi
+				hog_stop
+			done
+		done
+		printf 'collapse: %d points\n' "$ncalls"
+	fi
+fi
 printf 'faults: %d fault runs, %d left a half-written or unexplained state\n' "$points" "$halves"
 # 'hugetlb set' of several pools keeps no journal: killed between two pools it
 # leaves the first one changed (its undo line is never printed)
