@@ -10,6 +10,7 @@
 
 #include "../control/control.h"
 #include "../control/journal.h"
+#include "../render/render.h"
 #include "cmd.h"
 
 static void usage(void)
@@ -107,10 +108,14 @@ static int put_back(struct thp_ctx *ctx, const struct thp_state_file *f, const c
 static int put_back_saved(struct thp_ctx *ctx, const struct thp_state_file *f, const char *shown,
 			  bool dry)
 {
-	char by[640];
+	char by[640], *line = NULL;
 
-	if (!ctx->json)
-		printf("putting back '%s', %s\n", shown, whose(f, by, sizeof(by)));
+	/* the command comes from the file: one escaped line */
+	if (!ctx->json && asprintf(&line, "putting back '%s', %s", shown, whose(f, by, sizeof(by))) >= 0) {
+		out_esc_put(stdout, line);
+		putchar('\n');
+	}
+	free(line);
 	return put_back(ctx, f, shown, false, dry);
 }
 
