@@ -15,15 +15,15 @@
 #include "../render/render.h"
 #include "cmd.h"
 
-#define TMPFILES_DIR "etc/tmpfiles.d"
-#define TMPFILES_NAME "thp.conf"
+#define TMPFILES_DIR THP_TMPFILES_DIR
+#define TMPFILES_NAME THP_TMPFILES_NAME
 #define TMPFILES_DEFAULT TMPFILES_DIR "/" TMPFILES_NAME
-#define UNIT_DIR "etc/systemd/system"
-#define UNIT_NAME "thp.service"
+#define UNIT_DIR THP_UNIT_DIR
+#define UNIT_NAME THP_UNIT_NAME
 #define UNIT_DEFAULT UNIT_DIR "/" UNIT_NAME
-#define UNIT_WANTS "basic.target.wants"
-#define SYSCTL_DIR "etc/sysctl.d"
-#define SYSCTL_NAME "90-thp.conf"
+#define UNIT_WANTS THP_UNIT_WANTS
+#define SYSCTL_DIR THP_SYSCTLD_DIR
+#define SYSCTL_NAME THP_SYSCTLD_NAME
 #define SYSCTL_DEFAULT SYSCTL_DIR "/" SYSCTL_NAME
 #define OURS "written by 'thp persist"
 

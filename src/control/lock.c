@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/persist.h"
 #include "journal.h"
 
 static int held = -1; /* the lock file, locked, until thp exits */
@@ -51,23 +52,24 @@ static int open_lock(int dir)
 	return fd;
 }
 
-/* Sweeps directory DIR (an open descriptor, closed here) and its
- * subdirectories DEPTH levels down of the temporary files killed writers
- * left (thp_temp_sweep; LINKS: symbolic links too). */
-static void sweep(int dir, int depth, bool links)
+/* Sweeps directory DIR (an open descriptor, closed here) of the temporary
+ * files beside NAME (NULL: beside any name) that killed writers left, and
+ * its subdirectories DEPTH levels down (beside any name) (thp_temp_sweep;
+ * LINKS: symbolic links too). */
+static void sweep(int dir, const char *name, int depth, bool links)
 {
 	int fd = depth > 0 ? openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 	struct dirent *e;
 
-	thp_temp_sweep(dir, NULL, links);
+	thp_temp_sweep(dir, name, links);
 	while (d && (e = readdir(d))) {
 		int sub;
 		if (e->d_type != DT_DIR || strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
 		sub = openat(dir, e->d_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (sub >= 0)
-			sweep(sub, depth - 1, links);
+			sweep(sub, NULL, depth - 1, links);
 	}
 	if (d)
 		closedir(d);
@@ -77,31 +79,32 @@ static void sweep(int dir, int depth, bool links)
 }
 
 /* Removes what writers killed between creating and renaming a file left
- * below ROOT, in every directory where thp writes: its state, what boot
- * applies, and in a recorded tree the settings and pools (the live sysfs
- * and procfs take no temporary files). The caller holds the writers' lock. */
+ * below ROOT, where thp writes: its state, what boot applies (the names thp
+ * gives there only: those directories are shared), and in a recorded tree
+ * the settings and pools (the live sysfs and procfs take no temporary
+ * files). The caller holds the writers' lock. */
 static void sweep_root(const struct thp_root *root)
 {
 	static const struct {
-		const char *rel;
+		const char *rel, *name; /* NULL: any name */
 		int depth; /* levels of subdirectories: per-size, per-pool, per-node pools */
 		bool tree_only, links;
 	} dirs[] = {
-		{ THP_STATE_DIR, 0, false, false },
-		{ "etc/tmpfiles.d", 0, false, false },
-		{ "etc/sysctl.d", 0, false, false },
-		{ "etc/systemd/system", 0, false, false },
-		{ "etc/systemd/system/basic.target.wants", 0, false, true },
-		{ "proc/sys/vm", 0, true, false },
-		{ "sys/kernel/mm/transparent_hugepage", 1, true, false },
-		{ "sys/kernel/mm/hugepages", 1, true, false },
-		{ "sys/devices/system/node", 3, true, false },
+		{ THP_STATE_DIR, NULL, 0, false, false },
+		{ THP_TMPFILES_DIR, THP_TMPFILES_NAME, 0, false, false },
+		{ THP_SYSCTLD_DIR, THP_SYSCTLD_NAME, 0, false, false },
+		{ THP_UNIT_DIR, THP_UNIT_NAME, 0, false, false },
+		{ THP_UNIT_DIR "/" THP_UNIT_WANTS, THP_UNIT_NAME, 0, false, true },
+		{ "proc/sys/vm", NULL, 0, true, false },
+		{ "sys/kernel/mm/transparent_hugepage", NULL, 1, true, false },
+		{ "sys/kernel/mm/hugepages", NULL, 1, true, false },
+		{ "sys/devices/system/node", NULL, 3, true, false },
 	};
 
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		int fd = root->live && dirs[i].tree_only ? -1 : thp_root_opendir_fd(root, dirs[i].rel, 0);
 		if (fd >= 0)
-			sweep(fd, dirs[i].depth, dirs[i].links);
+			sweep(fd, dirs[i].name, dirs[i].depth, dirs[i].links);
 	}
 }
 

@@ -45,6 +45,15 @@ char *thp_cmdline_format(const struct thp_kvlist *l, struct thp_kvlist *rest);
  * THP options found. */
 int thp_cmdline_parse(const char *cmdline, const uint64_t *sizes, int nsizes, struct thp_kvlist *l);
 
+/* Where 'thp persist' writes below the root, by default (sysctl.d: vm.* keys). */
+#define THP_TMPFILES_DIR "etc/tmpfiles.d"
+#define THP_TMPFILES_NAME "thp.conf"
+#define THP_UNIT_DIR "etc/systemd/system"
+#define THP_UNIT_NAME "thp.service"
+#define THP_UNIT_WANTS "basic.target.wants" /* the link that enables the unit */
+#define THP_SYSCTLD_DIR "etc/sysctl.d"
+#define THP_SYSCTLD_NAME "90-thp.conf"
+
 #define THP_SOURCES_MAX 32
 
 /* What the host applies at boot: the effective value of every persisted
