@@ -110,7 +110,7 @@ static void sweep_root(const struct thp_root *root)
 
 int thp_writer_lock(const struct thp_root *root, int wait_ms, struct thp_lock_holder *h)
 {
-	struct timespec pause = { 0, 50 * 1000 * 1000 };
+	struct timespec pause = { 0, 50000000L }; /* 50 ms */
 	int dir, fd;
 
 	memset(h, 0, sizeof(*h));
