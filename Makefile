@@ -154,6 +154,12 @@ $(B)/.deps-deb: scripts/deps
 	scripts/deps deb
 	@touch $@
 
+# make install into a DESTDIR: the installed thp, manual, completion and units
+.PHONY: install-test units FORCE
+install-test: $(B)/thp | $(B)/.deps-test
+	THP=$(B)/thp tests/install.sh
+check-suites: install-test
+
 completion: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/completion.sh
 
@@ -166,11 +172,11 @@ ansible: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/ansible.sh
 
 # contrib/: the Prometheus rules (promtool unit tests) and the Grafana dashboard
-# against a real Prometheus scraping thp serve; the sample systemd units
+# against a real Prometheus scraping thp serve; the systemd units (make units)
 prometheus: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/prometheus.sh
 
-# contrib/thp-serve.service checked offline by systemd-analyze (verify, security).
+# thp-serve.service (make units) checked offline by systemd-analyze (verify, security).
 service: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/service.sh
 
@@ -264,23 +270,42 @@ coverage:
 	@sed -n '/^TOTAL/p' build/cov/coverage.txt
 
 man: $(B)/thp.1
+SCDOC ?= scdoc
 $(B)/thp.1: man/thp.1.scd
+	@command -v $(SCDOC) > /dev/null || { echo "thp: the manual needs scdoc ('make deps' installs it on Debian and Ubuntu)" >&2; exit 1; }
 	@mkdir -p $(B)
-	scdoc < $< > $@
+	$(SCDOC) < $< > $@
 
+# systemd units: contrib/NAME.in with @BINDIR@ replaced by where thp is installed
+UNITS_DIR ?= $(B)/units
+UNITS := $(patsubst contrib/%.in,$(UNITS_DIR)/%,$(wildcard contrib/*.service.in contrib/*.timer.in))
+units: $(UNITS)
+$(UNITS_DIR)/%: contrib/%.in $(UNITS_DIR)/bindir
+	sed 's|@BINDIR@|$(BINDIR)|g' $< > $@
+# touched only when BINDIR changes, so the units follow BINDIR
+$(UNITS_DIR)/bindir: FORCE
+	@mkdir -p $(@D)
+	@echo '$(BINDIR)' | cmp -s - $@ || echo '$(BINDIR)' > $@
+FORCE:
+
+# zsh searches PREFIX/share/zsh/site-functions, or (Debian, PREFIX=/usr)
+# vendor-completions: the first of them that the installed zsh searches
+COMPDIR_ZSH ?= $(or $(firstword $(filter $(shell zsh -fc 'print -l $$fpath' 2> /dev/null), \
+	$(PREFIX)/share/zsh/site-functions $(PREFIX)/share/zsh/vendor-completions)),$(PREFIX)/share/zsh/site-functions)
 COMPDIR_BASH ?= $(PREFIX)/share/bash-completion/completions
-COMPDIR_ZSH ?= $(PREFIX)/share/zsh/vendor-completions
-install: thp
-	install -D -m 0755 thp $(DESTDIR)$(BINDIR)/thp
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+install: thp man units
+	install -D -m 0755 $(B)/thp $(DESTDIR)$(BINDIR)/thp
+	install -D -m 0644 $(B)/thp.1 $(DESTDIR)$(MANDIR)/man1/thp.1
 	install -D -m 0644 completions/thp.bash $(DESTDIR)$(COMPDIR_BASH)/thp
 	install -D -m 0644 completions/_thp $(DESTDIR)$(COMPDIR_ZSH)/_thp
-	@if command -v scdoc >/dev/null; then \
-		mkdir -p $(B) && scdoc < man/thp.1.scd > $(B)/thp.1 && \
-		install -D -m 0644 $(B)/thp.1 $(DESTDIR)$(MANDIR)/man1/thp.1; fi
+	install -d $(DESTDIR)$(UNITDIR)
+	install -m 0644 $(UNITS) $(DESTDIR)$(UNITDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/thp $(DESTDIR)$(MANDIR)/man1/thp.1 \
-		$(DESTDIR)$(COMPDIR_BASH)/thp $(DESTDIR)$(COMPDIR_ZSH)/_thp
+		$(DESTDIR)$(COMPDIR_BASH)/thp $(DESTDIR)$(COMPDIR_ZSH)/_thp \
+		$(UNITS:$(UNITS_DIR)/%=$(DESTDIR)$(UNITDIR)/%)
 
 clean:
 	rm -rf build thp

@@ -213,11 +213,12 @@ if [ -n "$sv_port" ] && command -v promtool > /dev/null; then
 	expect "a live scrape passes promtool" sh -c "curl -sf --max-time 10 http://127.0.0.1:$sv_port/metrics | promtool check metrics"
 fi
 
-# contrib/thp-serve.service, emulated, for systemd need not run here: thp
-# serve as an unprivileged user with the unit's capabilities and no new
-# privileges, /proc mounted as ProtectProc= mounts it; its system calls, socket
-# families and memory mappings (strace) are those the unit allows
-UNIT=contrib/thp-serve.service
+# thp-serve.service (contrib/thp-serve.service.in), emulated, for systemd
+# need not run here: thp serve as an unprivileged user with the unit's
+# capabilities and no new privileges, /proc mounted as ProtectProc= mounts it;
+# its system calls, socket families and memory mappings (strace) are those the
+# unit allows
+UNIT=contrib/thp-serve.service.in
 unit_val() { sed -n "s/^$1=//p" $UNIT; }
 unit_caps=$(unit_val AmbientCapabilities | tr 'A-Z ' 'a-z\n' | sed 's/^cap_/,+/' | tr -d '\n')
 # as_unit CMD...: CMD as the unit runs it (exec'd, so $! is CMD's process)
