@@ -3,7 +3,9 @@
 # Builds the Debian package from a copy of the tree (dpkg-buildpackage -us -uc -b),
 # runs lintian on it, installs it into a scratch root with its own dpkg database
 # (the host's packages are left alone) and runs 'thp status' and 'thp --version'
-# from there. The .deb is left in build/deb/.
+# from there. The systemd units are real units of the package, installed
+# disabled; libmicrohttpd (thp serve only) is recommended, not required. The
+# .deb is left in build/deb/.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 D=build/deb
@@ -21,10 +23,17 @@ deb=$(ls "$D"/thp_"$ver"_*.deb)
 ok
 dpkg-deb -c "$deb" > "$D/contents"
 for f in usr/bin/thp usr/share/man/man1/thp.1.gz usr/share/bash-completion/completions/thp \
-	usr/share/zsh/vendor-completions/_thp usr/share/doc/thp/examples/thp-serve.service \
+	usr/share/zsh/vendor-completions/_thp lib/systemd/system/thp-serve.service \
+	lib/systemd/system/thp-metrics.service lib/systemd/system/thp-metrics.timer \
 	usr/share/doc/thp/examples/ansible/ansible_collections/thp/thp/plugins/modules/thp_settings.py; do
 	expect "package holds /$f" grep -q " \./$f\$" "$D/contents"
 done
+expect "no unit among the examples" [ -z "$(grep -E '/examples/.*\.(service|timer)$' "$D/contents")" ]
+dep=$(dpkg-deb -f "$deb" Depends) rec=$(dpkg-deb -f "$deb" Recommends)
+expect_sh "libmicrohttpd is recommended, not required (Depends: $dep; Recommends: $rec)" \
+	'[ -n "$dep" ] && case "$dep" in *libmicrohttpd*) false ;; esac && case "$rec" in *libmicrohttpd12*) true ;; *) false ;; esac'
+dpkg-deb -e "$deb" "$D/control"
+expect "postinst knows the units (dh_installsystemd)" grep -q 'thp-serve.service' "$D/control/postinst"
 lintian --pedantic "$deb" > "$D/lintian" 2> /dev/null
 expect "lintian --pedantic is clean" [ ! -s "$D/lintian" ]
 cat "$D/lintian"
@@ -32,8 +41,16 @@ cat "$D/lintian"
 r=$D/root
 mkdir -p "$r/var/lib/dpkg/info" "$r/var/lib/dpkg/updates"
 : > "$r/var/lib/dpkg/status"
-expect "dpkg installs the package" sh -c "dpkg --root='$r' --force-depends --force-not-root -i '$deb' > '$D/install.log' 2>&1"
+# the maintainer scripts run outside a chroot, with DPKG_ROOT: the scratch
+# root has no shell, and deb-systemd-helper then records units in DPKG_ROOT
+r=$(realpath "$r")
+expect "dpkg installs the package, maintainer scripts included" sh -c "dpkg --root='$r' --force-depends --force-not-root --force-script-chrootless -i '$deb' > '$D/install.log' 2>&1"
 expect "installed thp runs 'thp status'" sh -c "'$r/usr/bin/thp' status > /dev/null"
 expect "installed thp shows its version" sh -c "'$r/usr/bin/thp' --version | grep -q '^thp $ver'"
 expect "installed man page formats" sh -c "zcat '$r/usr/share/man/man1/thp.1.gz' | grep -q '^.TH'"
+for u in thp-serve.service thp-metrics.service; do
+	expect "installed $u runs /usr/bin/thp" grep -qE '^ExecStart=/usr/bin/thp ' "$r/lib/systemd/system/$u"
+done
+expect "postinst recorded thp-serve.service for deb-systemd-helper" [ -f "$r/var/lib/systemd/deb-systemd-helper-enabled/thp-serve.service.dsh-also" ]
+expect "postinst enabled no unit" [ -z "$(find "$r/etc/systemd" -name 'thp-*' 2> /dev/null)" ]
 summary deb
