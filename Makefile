@@ -160,8 +160,10 @@ install-test: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/install.sh
 check-suites: install-test
 
+# completion: the functions driven directly, then a real bash and zsh under tmux
 completion: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/completion.sh
+	THP=$(B)/thp tests/completion-tty.sh
 
 # thp report over fixtures' JSON, captures and hostile archives (goldens in tests/expected/report)
 report: $(B)/thp | $(B)/.deps-test

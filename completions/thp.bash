@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bash completion for thp. Commands and options come from thp's own --help, so
 # they follow the installed version; PIDs from /proc; NUMA nodes from
-# /sys/devices/system/node (of the --root given); the columns of -o from the
+# /sys/devices/system/node and hugetlb pool sizes from /sys/kernel/mm/hugepages
+# (of the --root given); subcommands from the usage lines; the columns of -o from the
 # command's --help (bench: of the experiment named); the keys of 'set' and 'persist' and their values from
 # 'thp set --list-keys' (the running kernel, or the --root given).
 
@@ -92,14 +93,69 @@ _thp_reply()
 	mapfile -t COMPREPLY < <(compgen -P "${2:-}" -W "$1" -- "${cur#"${2:-}"}")
 }
 
+# _thp_subcommands HELP CMD: the subcommands of CMD, as its usage lines name
+# them ("thp hugetlb set SIZE=PAGES..." names set)
+_thp_subcommands()
+{
+	sed -nE "s/^(Usage: thp( \[--root DIR\])?|       thp) $2 ([a-z]+)( .*)?\$/\3/p" <<< "$1"
+}
+
+# _thp_usage HELP CMD [SUB]: what the usage line of CMD (of CMD SUB) names
+# after it
+_thp_usage()
+{
+	local line
+	if [ -n "${3:-}" ]; then
+		line=$(grep -E "^ *(Usage: )?thp( \[--root DIR\])? $2 $3( |\$)" <<< "$1" | head -1)
+		echo "${line#*" $2 $3"}"
+	else
+		line=$(head -1 <<< "$1")
+		echo "${line#*" $2"}"
+	fi
+}
+
+# _thp_pool_sizes [DIR]: the hugetlb pool sizes of the host, or of the tree DIR
+_thp_pool_sizes()
+{
+	local d kb
+	for d in "${1:-}"/sys/kernel/mm/hugepages/hugepages-*kB; do
+		[ -d "$d" ] || continue
+		kb=${d##*hugepages-}
+		_thp_size_word "${kb%kB}"
+	done
+}
+
+# The word being completed is $cur, after option $prev. An option's value
+# given with '=' is found in each form bash has it: '--sort=' ('=' breaks
+# words: cur is '='), '--sort=T' (cur 'T' after a word '='), or one word
+# '--sort=T' (COMP_WORDBREAKS without '='; the replies get the '--sort='
+# prefix back). eq is set when the value follows a '='.
 _thp()
 {
-	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} eq="" eqpre=""
+	if [ "$cur" = = ] && [[ $prev == --* ]]; then
+		cur="" eq=1
+	elif [ "$prev" = = ] && [[ ${COMP_WORDS[COMP_CWORD - 2]} == --* ]]; then
+		prev=${COMP_WORDS[COMP_CWORD - 2]} eq=1
+	elif [[ $cur == --*=* ]]; then
+		prev=${cur%%=*} eqpre=${cur%%=*}= cur=${cur#*=} eq=1
+	fi
+	_thp_complete
+	if [ -n "$eqpre" ]; then
+		COMPREPLY=("${COMPREPLY[@]/#/$eqpre}")
+	fi
+}
+
+_thp_complete()
+{
 	local thp=${COMP_WORDS[0]} cmd="" i help root=()
 	# the command is the first word that is not a global option or its argument
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		-R | --root | --sysroot) root=(--root "${COMP_WORDS[i + 1]}"); i=$((i + 1)) ;;
+		-R | --root | --sysroot)
+			[ "${COMP_WORDS[i + 1]}" = = ] && i=$((i + 1)) # --root = DIR
+			root=(--root "${COMP_WORDS[i + 1]}"); i=$((i + 1)) ;;
+		--root=* | --sysroot=*) root=(--root "${COMP_WORDS[i]#*=}") ;;
 		=) i=$((i + 1)) ;; # --color = WHEN, where '=' breaks words
 		-*) ;;
 		*) cmd=${COMP_WORDS[i]}; break ;;
@@ -107,11 +163,8 @@ _thp()
 	done
 	if [ -z "$cmd" ] || [ "$cmd" = help ]; then
 		help=$("$thp" --help 2>/dev/null)
-		# --color=WHEN: one word, or three where '=' breaks words
-		if [[ $cur == --color=* ]]; then
-			_thp_reply "auto always never" --color=
-			return
-		elif [ "$prev" = = ] && [ "${COMP_WORDS[COMP_CWORD - 2]}" = --color ]; then
+		# --color=WHEN (WHEN is optional: only after a '=')
+		if [ "$prev" = --color ] && [ -n "$eq" ]; then
 			_thp_reply "auto always never"
 			return
 		fi
@@ -129,12 +182,19 @@ _thp()
 	fi
 
 	help=$("$thp" "$cmd" --help 2>/dev/null)
-	if [[ $prev == --severity || ($prev == -s && $cmd == doctor) ]]; then
+	# a short option stands for the long one the command's help pairs it with
+	# (-s: ps --sort, doctor --severity, bench --size)
+	if [[ $prev == -[A-Za-z] ]]; then
+		local long
+		long=$(grep -oE -- "$prev, --[a-z-]+" <<< "$help" | head -1)
+		[ -n "$long" ] && prev=${long#"$prev, "}
+	fi
+	if [ "$prev" = --severity ]; then
 		_thp_reply "info warn crit"
 		return
 	fi
 	case $prev in
-	-o | --output | -s | --sort)
+	-o | --output | --sort)
 		local cols
 		cols=$(_thp_section "$help" "Columns:")
 		if grep -q '^Columns of ' <<< "$help"; then
@@ -146,7 +206,9 @@ _thp()
 			[[ " ${COMP_WORDS[*]} " == *" --sweep "* ]] && x="$x --sweep"
 			cols=$(_thp_section "$help" "Columns of every experiment (-o LIST):"; _thp_section "$help" "Columns of $x:")
 		fi
-		if [ -n "$cols" ]; then
+		if [ -n "$cols" ] && [ "$prev" = --sort ]; then
+			_thp_reply "$cols"
+		elif [ -n "$cols" ]; then
 			# a comma-separated list: complete its last element
 			local pre=""
 			[[ $cur == *,* ]] && pre=${cur%,*},
@@ -177,14 +239,38 @@ _thp()
 	--) [[ $help == *COMMAND* || $help == *CMD* ]] && mapfile -t COMPREPLY < <(compgen -c -- "$cur"); return ;;
 	--node) _thp_reply "$(_thp_nodes "${root[1]:-}")"; return ;;
 	esac
+	# the argument of another option (--size SIZE): files for a FILE, PATH or
+	# DIR, nothing else
+	if [[ $prev == --* ]] && grep -qE -- "(^|[ ,])$prev [A-Z]" <<< "$help"; then
+		if grep -qE -- "(^|[ ,])$prev (FILE|PATH|DIR)" <<< "$help"; then
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		fi
+		return
+	fi
 	if [[ $cur == -* ]]; then
 		_thp_reply "$(_thp_opts "$help")"
 		return
 	fi
 	# positional arguments, as the usage line names them after the command
-	local usage
-	usage=$(head -1 <<< "$help")
-	case ${usage#*" $cmd"} in
+	# (after its subcommand, for a command that has them)
+	local usage subs sub=""
+	subs=$(_thp_subcommands "$help" "$cmd")
+	if [ -n "$subs" ]; then
+		for ((i++; i < COMP_CWORD; i++)); do
+			[[ ${COMP_WORDS[i]} == -* ]] || { sub=${COMP_WORDS[i]}; break; }
+		done
+		if [ -z "$sub" ]; then
+			_thp_reply "$subs"
+			return
+		fi
+	fi
+	usage=$(_thp_usage "$help" "$cmd" "$sub")
+	case $usage in
+	" SIZE=PAGES"*)
+		_thp_reply "$(_thp_pool_sizes "${root[1]:-}" | sed 's/$/=/')"
+		compopt -o nospace 2> /dev/null
+		return
+		;;
 	" NAME"*) _thp_reply "$(_thp_section "$help" "Experiments:")"; return ;;
 	*" COMMAND ["*)
 		# exec: the first word that is not an option is the command
@@ -194,7 +280,7 @@ _thp()
 		return
 		;;
 	esac
-	case ${usage#*" $cmd"} in
+	case $usage in
 	*KEY=VALUE*)
 		# '=' breaks words: take the whole KEY=VALUE word from the line, and
 		# reply with what follows the '=' once there is one

@@ -106,6 +106,41 @@ for sh in bash zsh; do
 	expect "$sh: ps -p under --root: the tree's" has "$($c --root $FA ps -p 22)" 2210
 done
 
+# an option's value after '=', in each form the shell has it: bash breaks
+# words at '=' (COMP_WORDS "--sort" "=" "R"; the cursor right after the '='
+# is on the word "="), zsh does not (one word "--sort=R")
+col=$("$THP" ps --help | awk '/^Columns:/ {getline; print $1}')
+expect "bash: --color= values (cursor after '=')" has "$(bash_c --color =)" never
+expect "bash: ps --sort= columns (cursor after '=')" has "$(bash_c ps --sort =)" "$col"
+expect "bash: ps --sort=R columns" has "$(bash_c ps --sort = R)" RSS
+expect "bash: ps --sort=R as one word keeps the prefix" has "$(bash_c ps --sort=R)" --sort=RSS
+expect "bash: --root=DIR (words broken at '=') names the tree" [ "$(bash_c --root = tests/fixtures/hugetlb-numa hugetlb set '' | xargs -n1 | sort | xargs)" = "1G= 2M=" ]
+expect "zsh: ps --sort= columns" has "$(zsh_c ps --sort=)" "$col"
+expect "zsh: ps --sort=R columns" has "$(zsh_c ps --sort=R)" RSS
+expect "zsh: --root=DIR names the tree" [ "$(zsh_c --root=tests/fixtures/hugetlb-numa hugetlb set '' | xargs -n1 | sort | xargs)" = "1G= 2M=" ]
+# a short option is what the command's help pairs it with: ps -s sorts by a
+# column, bench -s takes a size (no columns, no experiments)
+for sh in bash zsh; do
+	c=${sh}_c
+	expect "$sh: ps -s columns" has "$($c ps -s '')" "$col"
+	expect "$sh: bench -s SIZE offers nothing" [ -z "$($c bench fault -s '')" ]
+	expect "$sh: ps --limit N offers nothing" [ -z "$($c ps --limit '')" ]
+done
+
+# subcommands (hugetlb set, plan) from the usage lines; the pool sizes of
+# 'hugetlb set' from the --root tree
+subs=$("$THP" hugetlb --help | sed -nE 's/^(Usage: thp( \[--root DIR\])?|       thp) hugetlb ([a-z]+) .*/\3/p' | sort | xargs)
+for sh in bash zsh; do
+	c=${sh}_c
+	got=$($c hugetlb '' | xargs -n1 | sort | xargs)
+	expect_sh "$sh: hugetlb offers its subcommands ($subs: $got)" '[ -n "$subs" ] && [ "$got" = "$subs" ]'
+	expect "$sh: hugetlb set offers the tree's pool sizes" \
+		[ "$($c --root tests/fixtures/hugetlb-numa hugetlb set '' | xargs -n1 | sort | xargs)" = "1G= 2M=" ]
+	expect "$sh: hugetlb set offers sizes again after SIZE=PAGES" \
+		has "$($c --root tests/fixtures/hugetlb-numa hugetlb set 2M=8 '')" 1G=
+	expect "$sh: hugetlb plan SIZE offers nothing" [ -z "$($c hugetlb plan '')" ]
+done
+
 # NUMA nodes of hugetlb --node, from the --root given
 for sh in bash zsh; do
 	c=${sh}_c
