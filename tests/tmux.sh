@@ -2,7 +2,8 @@
 # A real interactive bash or zsh in a detached tmux session, driven by keys as
 # a user types them (sourced by the suites that test completion on a
 # terminal). The shell starts with only its own start-up file, a prompt of
-# "$ " and PATH=DIRS:/usr/bin:/bin.
+# "$ " and PATH=DIRS:/usr/bin:/bin; bash lists the choices at the first Tab
+# (readline's show-all-if-ambiguous), as zsh does.
 #   tmux_start DIRS RCLINES bash|zsh   start the shell; RCLINES go in its start-up file
 #   tmux_tab LINE                      type LINE, press Tab; prints the screen
 #   tmux_stop                          end the session
@@ -28,7 +29,9 @@ tmux_start() {
 	_path=$1:/usr/bin:/bin
 	printf '%s\n' "PS1='\$ '" "$2" > "$tmux_home/rc"
 	case $3 in
-	bash) set -- bash --noprofile --rcfile "$tmux_home/rc" -i ;;
+	bash)
+		echo "bind 'set show-all-if-ambiguous on'; bind 'set bell-style none'" >> "$tmux_home/rc"
+		set -- bash --noprofile --rcfile "$tmux_home/rc" -i ;;
 	zsh) cp "$tmux_home/rc" "$tmux_home/.zshrc" && set -- env ZDOTDIR="$tmux_home" zsh -d -i ;;
 	esac
 	tmux -L "$tmux_sock" -f /dev/null new-session -d -s t -x 200 -y 50 \
