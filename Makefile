@@ -161,6 +161,26 @@ install-test: $(B)/thp | $(B)/.deps-test
 check-suites: install-test
 
 # completion: the functions driven directly, then a real bash and zsh under tmux
+# The RPM package (rpm/thp.spec) from this tree: build/rpm/RPMS/ARCH/. The
+# tree, without build/ and .git, is the source tarball rpmbuild unpacks.
+RPM_DIR := build/rpm
+.PHONY: rpm rpm-test
+rpm:
+	rm -rf $(RPM_DIR)
+	mkdir -p $(RPM_DIR)/SOURCES/thp-$(VERSION)
+	tar --exclude=./build --exclude=./.git --exclude=./thp -cf - . | tar -xf - -C $(RPM_DIR)/SOURCES/thp-$(VERSION)
+	tar -czf $(RPM_DIR)/SOURCES/thp-$(VERSION).tar.gz -C $(RPM_DIR)/SOURCES thp-$(VERSION)
+	rpmbuild -bb $(RPMBUILD_FLAGS) --define '_topdir $(CURDIR)/$(RPM_DIR)' rpm/thp.spec
+# Builds it (on Debian: rpmbuild --nodeps), lints it, checks its contents and
+# dependencies, installs it into a scratch root and runs it.
+rpm-test: | $(B)/.deps-rpm
+	tests/rpm.sh
+check-suites: rpm-test
+$(B)/.deps-rpm: scripts/deps
+	@mkdir -p $(B)
+	scripts/deps rpm
+	@touch $@
+
 completion: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/completion.sh
 	THP=$(B)/thp tests/completion-tty.sh
