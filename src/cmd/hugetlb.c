@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../control/control.h"
+#include "../control/journal.h"
 #include "../core/arg.h"
 #include "../core/hugetlb.h"
 #include "../core/numa.h"
@@ -664,13 +665,102 @@ static struct json_object *json_set(const struct change *c, int n, const struct 
 	return r;
 }
 
+/* Before a change: puts back the pools of a 'hugetlb set' that did not finish
+ * (its journal is there; this thp holds the writers' lock), then reads H
+ * again. Returns 0, or 1 after saying why the change cannot go on. */
+static int recover_pools(struct thp_ctx *ctx, struct thp_hugetlb *h)
+{
+	struct thp_pools_journal *j = malloc(sizeof(*j));
+	char shown[4200], at[32] = "", *buf = NULL;
+	int line = 0, err = j ? thp_read(&ctx->root, THP_POOLS_JOURNAL, &buf, NULL) : -ENOMEM, rc = 1;
+
+	thp_shown_path(ctx, THP_POOLS_JOURNAL, shown, sizeof(shown));
+	if (err == -ENOENT || err == -ENOTDIR) {
+		rc = 0;
+	} else if (err) {
+		thp_err("hugetlb set: cannot read the journal '%s': %s; nothing was changed", shown,
+			thp_file_strerror(err));
+	} else if (thp_pools_journal_parse(buf, j, &line) != 0) {
+		if (line)
+			snprintf(at, sizeof(at), ": line %d", line);
+		thp_err("hugetlb set: the journal '%s' is damaged%s; nothing was changed: look at it, "
+			"set the pools it names with 'thp hugetlb set', then remove it", shown, at);
+	} else if ((err = thp_pools_put_back(&ctx->root, j)) != 0) {
+		thp_err("hugetlb set: '%s' (pid %d) did not finish, and %d of the pools it had changed "
+			"cannot be put back (journal '%s'); nothing was changed", j->command, (int)j->owner,
+			err, shown);
+	} else if ((err = thp_pools_journal_remove(&ctx->root)) != 0) {
+		thp_err("hugetlb set: put back the pools of '%s', but cannot remove its journal '%s': "
+			"%s; remove it", j->command, shown, thp_file_strerror(err));
+	} else {
+		thp_err("hugetlb set: '%s' (pid %d) did not finish; put back the %d pools it had changed",
+			j->command, (int)j->owner, j->n);
+		thp_hugetlb_read(&ctx->root, h);
+		rc = 0;
+	}
+	free(buf);
+	free(j);
+	return rc;
+}
+
+/* Journals the pools of the N changes C before the first write, when there
+ * are several (one pool's write takes or fails as a whole). Returns 0, or 1
+ * after saying why not. */
+static int journal_pools(struct thp_ctx *ctx, const struct change *c, int n, const struct opts *o)
+{
+	struct thp_pools_journal j = { .owner = getpid(), .n = n };
+	struct thp_state *s = calloc(1, sizeof(*s));
+	char shown[4200];
+	int err;
+
+	if (n < 2 || !s) {
+		free(s);
+		return s || n < 2 ? 0 : 1;
+	}
+	thp_state_own_command(s);
+	snprintf(j.command, sizeof(j.command), "%s", s->command);
+	free(s);
+	for (int i = 0; i < n; i++)
+		j.v[i] = (struct thp_pool_pages){ c[i].size, o->node, c[i].before };
+	if ((err = thp_pools_journal_push(&ctx->root, &j)) == 0)
+		return 0;
+	thp_shown_path(ctx, THP_POOLS_JOURNAL, shown, sizeof(shown));
+	thp_err("hugetlb set: cannot write the journal '%s': %s; nothing was changed", shown,
+		thp_file_strerror(err));
+	return 1;
+}
+
+/* After the writes of the N changes C: the pools hold the old sizes or the
+ * new ones, unless one is stuck: the journal goes, or stays for the next
+ * 'hugetlb set'. Returns 0, or 1 after saying what stays. */
+static int end_pools(struct thp_ctx *ctx, const struct change *c, int n)
+{
+	char shown[4200];
+	int err;
+
+	if (n < 2)
+		return 0;
+	thp_shown_path(ctx, THP_POOLS_JOURNAL, shown, sizeof(shown));
+	for (int i = 0; i < n; i++)
+		if (c[i].stuck) {
+			thp_err("hugetlb set: the journal '%s' stays: the next 'thp hugetlb set' puts the "
+				"pools back first", shown);
+			return 1;
+		}
+	if ((err = thp_pools_journal_remove(&ctx->root)) == 0)
+		return 0;
+	thp_err("hugetlb set: cannot remove the journal '%s': %s; the next 'thp hugetlb set' would put "
+		"back the pools it holds: remove it to keep this change", shown, thp_file_strerror(err));
+	return 1;
+}
+
 static int set(struct thp_ctx *ctx, struct thp_hugetlb *h, char **args, int nargs,
 	       const struct opts *o)
 {
 	struct change c[SETS_MAX];
 	char undo[256], b[4][32], where[32] = "", hb[192];
 	sigset_t block, old;
-	int rc = 0, err;
+	int rc = 0, err, kept;
 
 	if (nargs == 0) {
 		thp_err("hugetlb set: expected SIZE=PAGES such as 2M=512");
@@ -688,7 +778,9 @@ static int set(struct thp_ctx *ctx, struct thp_hugetlb *h, char **args, int narg
 		return rc;
 	if (!o->dry_run)
 		thp_hugetlb_read(&ctx->root, h); /* again, as the writer before may have left it */
-	if (validate(ctx, h, c, nargs, o))
+	if (!o->dry_run && recover_pools(ctx, h))
+		return 1;
+	if (validate(ctx, h, c, nargs, o) || (!o->dry_run && journal_pools(ctx, c, nargs, o)))
 		return 1;
 	undo_line(undo, sizeof(undo), c, nargs, o);
 	if (o->node >= 0)
@@ -702,6 +794,7 @@ static int set(struct thp_ctx *ctx, struct thp_hugetlb *h, char **args, int narg
 	sigaddset(&block, SIGQUIT);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	err = o->dry_run ? 0 : apply(ctx, c, nargs);
+	kept = o->dry_run ? 0 : end_pools(ctx, c, nargs);
 
 	if (ctx->json) {
 		rc = out_json_print(json_set(c, nargs, o, undo)) ? 1 : 0;
@@ -751,7 +844,7 @@ static int set(struct thp_ctx *ctx, struct thp_hugetlb *h, char **args, int narg
 	for (int i = 0; i < nargs; i++)
 		if (!o->dry_run && c[i].after != c[i].want)
 			rc = 1;
-	if (err)
+	if (err || kept)
 		rc = 1;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return rc;

@@ -10,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/hugetlb.h"
+#include "../core/parse.h"
 #include "control.h"
 
 /* The start time of this process, from the kernel thp runs on (also under --root). */
@@ -78,15 +80,63 @@ int thp_values_apply(const struct thp_root *root, const struct thp_kvlist *value
 	return thp_changes_apply(root, cs, signo);
 }
 
-int thp_journal_remove(const struct thp_root *root)
+/* Removes NAME from the state directory below ROOT. Returns 0 or -errno. */
+static int state_remove(const struct thp_root *root, const char *name)
 {
 	int dir = thp_state_dir(root, false), err;
 
 	if (dir < 0)
 		return dir;
-	err = unlinkat(dir, THP_JOURNAL_NAME, 0) == 0 ? 0 : -errno;
+	err = unlinkat(dir, name, 0) == 0 ? 0 : -errno;
 	close(dir);
 	return err;
+}
+
+int thp_journal_remove(const struct thp_root *root)
+{
+	return state_remove(root, THP_JOURNAL_NAME);
+}
+
+int thp_pools_journal_push(const struct thp_root *root, const struct thp_pools_journal *j)
+{
+	char *text = thp_pools_journal_format(j);
+	int dir = text ? thp_state_dir(root, true) : -ENOMEM, err;
+
+	if (dir == -ENOENT && !root->live) {
+		free(text);
+		return 0; /* a tree without run/ keeps no state (and takes no lock) */
+	}
+	err = dir < 0 ? dir : thp_file_write_new(dir, THP_POOLS_JOURNAL_NAME, text, 0600);
+	if (dir >= 0)
+		close(dir);
+	free(text);
+	return err;
+}
+
+int thp_pools_journal_remove(const struct thp_root *root)
+{
+	int err = state_remove(root, THP_POOLS_JOURNAL_NAME);
+
+	return err == -ENOENT ? 0 : err;
+}
+
+int thp_pools_put_back(const struct thp_root *root, const struct thp_pools_journal *j)
+{
+	int stuck = 0;
+
+	for (int i = 0; i < j->n; i++) {
+		char rel[256], val[32];
+		uint64_t now;
+
+		thp_hugetlb_path(rel, sizeof(rel), j->v[i].size, j->v[i].node);
+		snprintf(val, sizeof(val), "%llu", (unsigned long long)j->v[i].pages);
+		thp_write_file(root, rel, val);
+		/* what counts is what the pool holds now, whatever the write returned */
+		if (thp_read_buf(root, rel, val, sizeof(val)) < 0 || thp_parse_u64(val, &now) != 0 ||
+		    now != j->v[i].pages)
+			stuck++;
+	}
+	return stuck;
 }
 
 int thp_journal_pop(struct thp_journal *j, struct thp_changes *cs, int *signo, char *why,

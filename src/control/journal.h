@@ -51,4 +51,17 @@ int thp_journal_drop(struct thp_journal *j);
 /* Removes the journal below ROOT (one left by an earlier run). Returns 0 or -errno. */
 int thp_journal_remove(const struct thp_root *root);
 
+struct thp_pools_journal;
+
+/* Writes J as the pools journal below ROOT (core/hugetlb.h), never replacing
+ * one (-EEXIST); a tree without run/ gets none. Returns 0 or -errno. */
+int thp_pools_journal_push(const struct thp_root *root, const struct thp_pools_journal *j);
+
+/* Removes the pools journal below ROOT; none is no error. Returns 0 or -errno. */
+int thp_pools_journal_remove(const struct thp_root *root);
+
+/* Writes the pools of J back to their sizes and reads each back. Returns
+ * how many do not hold their size again (0: all are back). */
+int thp_pools_put_back(const struct thp_root *root, const struct thp_pools_journal *j);
+
 #endif

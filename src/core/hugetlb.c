@@ -12,6 +12,7 @@
 #include "numa.h"
 #include "parse.h"
 #include "proc.h"
+#include "state.h"
 #include "status.h"
 
 #define HUGEPAGES "sys/kernel/mm/hugepages"
@@ -313,4 +314,111 @@ int thp_hugetlb_users(const struct thp_root *root, struct thp_huser **v, int *n,
 	*n = u.n;
 	*denied = u.denied;
 	return err;
+}
+
+char *thp_pools_journal_format(const struct thp_pools_journal *j)
+{
+	size_t cap = 512 + sizeof(j->command) + (size_t)j->n * 64, len = 0;
+	char *buf = malloc(cap), command[sizeof(j->command)];
+
+	if (!buf)
+		return NULL;
+	snprintf(command, sizeof(command), "%s", j->command);
+	for (char *c = command; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?'; /* one line */
+	thp_put(buf, cap, &len, "thp-pools 1\nowner %d\ncommand %s\n", (int)j->owner, command);
+	thp_put(buf, cap, &len, "# the pools before the change above; the next 'thp hugetlb set' puts them back\n");
+	for (int i = 0; i < j->n; i++) {
+		char node[24] = "";
+		if (j->v[i].node >= 0)
+			snprintf(node, sizeof(node), "node%d/", j->v[i].node);
+		thp_put(buf, cap, &len, "%shugepages-%llukB=%llu\n", node,
+			(unsigned long long)(j->v[i].size / 1024), (unsigned long long)j->v[i].pages);
+	}
+	thp_put(buf, cap, &len, "end %d %u\n", j->n, thp_cksum(buf, len));
+	if (len >= cap) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+struct pools_parse {
+	const char *buf;
+	struct thp_pools_journal *j;
+	bool ended;
+};
+
+/* A pool line "[nodeN/]hugepages-NkB=PAGES" (S, LEN). Returns 0 or -1. */
+static int pool_line(struct thp_pools_journal *j, const char *s, size_t len)
+{
+	char text[96], num[32];
+	unsigned long long kb;
+	int node = -1, used = 0;
+	struct thp_pool_pages *p;
+
+	if (len >= sizeof(text) || j->n >= THP_POOLS_MAX)
+		return -1;
+	snprintf(text, sizeof(text), "%.*s", (int)len, s);
+	if (sscanf(text, "node%d/%n", &node, &used) < 1 || !used) {
+		node = -1;
+		used = 0;
+	}
+	if (node < -1 || node >= THP_NODES_MAX)
+		return -1;
+	if (sscanf(text + used, "hugepages-%llukB=%31s", &kb, num) != 2 || !kb || kb > UINT64_MAX / 1024)
+		return -1;
+	p = &j->v[j->n];
+	if (thp_parse_u64(num, &p->pages) != 0)
+		return -1;
+	p->size = kb * 1024;
+	p->node = node;
+	j->n++;
+	return 0;
+}
+
+static int pools_line(const char *s, size_t len, int line, void *ctx)
+{
+	struct pools_parse *p = ctx;
+	char text[320];
+	int n, pid;
+	unsigned long sum;
+
+	if (p->ended)
+		return line;
+	if (line == 1)
+		return len == 11 && strncmp(s, "thp-pools 1", 11) == 0 ? 0 : line;
+	snprintf(text, sizeof(text), "%.*s", (int)(len < sizeof(text) - 1 ? len : sizeof(text) - 1), s);
+	if (!len || text[0] == '#')
+		return 0;
+	if (strncmp(text, "owner ", 6) == 0) {
+		if (sscanf(text + 6, "%d", &pid) != 1 || pid <= 0)
+			return line;
+		p->j->owner = pid;
+		return 0;
+	}
+	if (strncmp(text, "command ", 8) == 0) {
+		snprintf(p->j->command, sizeof(p->j->command), "%s", text + 8);
+		return 0;
+	}
+	if (strncmp(text, "end ", 4) == 0) {
+		if (sscanf(text, "end %d %lu", &n, &sum) != 2 || n != p->j->n ||
+		    sum != thp_cksum(p->buf, (size_t)(s - p->buf)))
+			return line;
+		p->ended = true;
+		return 0;
+	}
+	return pool_line(p->j, s, len) ? line : 0;
+}
+
+int thp_pools_journal_parse(const char *buf, struct thp_pools_journal *j, int *line)
+{
+	struct pools_parse p = { buf, j, false };
+
+	memset(j, 0, sizeof(*j));
+	*line = thp_each_line(buf, pools_line, &p);
+	if (!*line && (!p.ended || !j->n))
+		return -EINVAL;
+	return *line ? -EINVAL : 0;
 }

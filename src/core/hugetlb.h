@@ -81,6 +81,34 @@ int thp_hugetlb_node(const struct thp_hugetlb *h, int id);
 /* Path of the nr_hugepages file of the pool of SIZE, host-wide when NODE < 0. */
 void thp_hugetlb_path(char *buf, size_t cap, uint64_t size, int node);
 
+/* The journal of a 'thp hugetlb set' of several pools (THP_POOLS_JOURNAL):
+ * each pool's size before it, written before the first pool, so that a set
+ * killed between two pools is put back by the next one.
+ *   thp-pools 1
+ *   owner 4242
+ *   command thp hugetlb set 2M=1100 1G=2
+ *   hugepages-2048kB=1030            a pool of the host: its pages before
+ *   node1/hugepages-2048kB=7         a pool of NUMA node 1
+ *   end 2 2854106124                 number of pools, POSIX cksum of every byte before */
+#define THP_POOLS_MAX THP_HSIZES_MAX
+struct thp_pools_journal {
+	pid_t owner;
+	char command[256];
+	int n;
+	struct thp_pool_pages {
+		uint64_t size; /* page size in bytes */
+		int node;      /* -1: the host's pool */
+		uint64_t pages;
+	} v[THP_POOLS_MAX];
+};
+
+/* The file form of J; malloc'd, NULL when out of memory. */
+char *thp_pools_journal_format(const struct thp_pools_journal *j);
+
+/* Parses NUL-terminated BUF into J. Returns 0, or -EINVAL with the 1-based
+ * line at fault in *LINE (0: the file as a whole: no end line, no pool). */
+int thp_pools_journal_parse(const char *buf, struct thp_pools_journal *j, int *line);
+
 /* Pages of SIZE bytes needed to hold BYTES plus a margin of MARGIN_BP basis
  * points (500 = 5%), rounded up. Saturates at UINT64_MAX. */
 uint64_t thp_hugetlb_pages_for(uint64_t bytes, unsigned margin_bp, uint64_t size);

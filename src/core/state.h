@@ -35,6 +35,9 @@
 #define THP_SAVED THP_STATE_DIR "/" THP_SAVED_NAME
 #define THP_JOURNAL_NAME "journal"
 #define THP_JOURNAL THP_STATE_DIR "/" THP_JOURNAL_NAME
+/* The journal of a 'thp hugetlb set' of several pools (core/hugetlb.h). */
+#define THP_POOLS_JOURNAL_NAME "pools.journal"
+#define THP_POOLS_JOURNAL THP_STATE_DIR "/" THP_POOLS_JOURNAL_NAME
 /* The writers' lock: an flock held by the one thp that changes settings or
  * pools below the root; the file says who ("PID COMMAND"). */
 #define THP_LOCK_NAME "lock"

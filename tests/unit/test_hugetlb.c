@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -94,12 +95,53 @@ static void size_specs(void **state)
 	assert_string_equal(out_size_spec(b, sizeof(b), 0), "0");
 }
 
+/* the journal of a hugetlb set of several pools: written, read back, and
+ * refused when cut, changed or malformed */
+static void pools_journal(void **state)
+{
+	struct thp_pools_journal j = { .owner = 4242, .n = 2 }, back;
+	char *text;
+	int line;
+	(void)state;
+
+	snprintf(j.command, sizeof(j.command), "thp hugetlb set 2M=1100 1G=2");
+	j.v[0] = (struct thp_pool_pages){ 2u << 20, -1, 1030 };
+	j.v[1] = (struct thp_pool_pages){ 1u << 30, 1, 4 };
+	text = thp_pools_journal_format(&j);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "thp-pools 1\nowner 4242\ncommand thp hugetlb set 2M=1100 1G=2\n"));
+	assert_non_null(strstr(text, "\nhugepages-2048kB=1030\nnode1/hugepages-1048576kB=4\nend 2 "));
+	assert_int_equal(thp_pools_journal_parse(text, &back, &line), 0);
+	assert_int_equal(back.owner, 4242);
+	assert_int_equal(back.n, 2);
+	assert_true(back.v[0].size == 2u << 20 && back.v[0].node == -1 && back.v[0].pages == 1030);
+	assert_true(back.v[1].size == 1u << 30 && back.v[1].node == 1 && back.v[1].pages == 4);
+	assert_string_equal(back.command, j.command);
+	/* cut before its end line, or one byte changed: refused */
+	text[strlen(text) - 20] = '\0';
+	assert_int_equal(thp_pools_journal_parse(text, &back, &line), -EINVAL);
+	free(text);
+	text = thp_pools_journal_format(&j);
+	*strstr(text, "1030") = '2';
+	assert_int_equal(thp_pools_journal_parse(text, &back, &line), -EINVAL);
+	free(text);
+	assert_int_equal(thp_pools_journal_parse("thp-pools 1\nhugepages-2048kB=x\nend 1 1\n", &back, &line),
+			 -EINVAL);
+	assert_int_equal(line, 2);
+	assert_int_equal(thp_pools_journal_parse("thp-pools 1\nnode-3/hugepages-2048kB=1\n", &back, &line),
+			 -EINVAL);
+	assert_int_equal(line, 2);
+	assert_int_equal(thp_pools_journal_parse("thp-state 1\n", &back, &line), -EINVAL);
+	assert_int_equal(line, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(user_sizes),
 		cmocka_unit_test(mounts),
 		cmocka_unit_test(pages_for),  cmocka_unit_test(size_specs),
+		cmocka_unit_test(pools_journal),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
