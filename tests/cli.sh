@@ -246,6 +246,12 @@ bad_arg "show --tlb 3601" "$THP" show $$ --tlb 3601
 bad_arg "show --tlb with --folios" "$THP" show $$ --tlb 1 --folios
 expect "show --tlb says the range" [ "$(rc_err "$THP" show $$ --tlb 0)" = "2|thp: show: --tlb '0' is out of range (0.01 to 3600 seconds)" ]
 expect "show --tlb on a recorded tree: exit 2, in the one wording" [ "$(rc_err "$THP" --root $PX show 26828 --tlb 1)" = "2|thp: show: --tlb works on the running kernel only; it cannot be used with --root" ]
+# a recorded tree with kpageflags but not the process's pagemap: said so, not
+# "no process" (the golden cases of doctor-jemalloc show a capture's wording)
+cp -a tests/fixtures/folios-6.18 "$tmp/nopagemap"
+rm "$tmp/nopagemap/proc/4242/pagemap"
+expect "show --folios on a tree without the process's pagemap: exit 1, says so" \
+	[ "$(rc_err "$THP" --root "$tmp/nopagemap" show 4242 --folios)" = "1|thp: show: --folios reads the process's pagemap and /proc/kpageflags, which this recorded tree does not hold ('thp capture' records neither); run it on the host itself" ]
 # a malformed memory block size: the folios are counted, not placed on nodes,
 # and the output says why; memoryM names that are no block are left out
 cp -a tests/fixtures/folios-numa "$tmp/badblock"

@@ -707,10 +707,20 @@ static int cont_orders(const struct thp_root *root, const struct thp_status *st,
 	return 0;
 }
 
-/* Prints the message for ERR from reading process PID's FILE; returns 1. */
-static int proc_error(pid_t pid, const char *file, int err)
+/* The words for what --folios reads, absent from a recorded tree. */
+#define FOLIOS_ABSENT                                                                        \
+	"show: --folios reads the process's pagemap and /proc/kpageflags, which this recorded " \
+	"tree does not hold ('thp capture' records neither); run it on the host itself"
+
+/* Prints the message for ERR from reading process PID's FILE below ROOT; returns 1. */
+static int proc_error(const struct thp_root *root, pid_t pid, const char *file, int err)
 {
-	if (err == -ESRCH)
+	if (err == -ENOENT && !root->live && strcmp(file, "pagemap") == 0)
+		thp_err(FOLIOS_ABSENT);
+	else if (err == -ENOENT && !root->live)
+		thp_err("show: the recorded tree holds process %d but not its '/proc/%d/%s' "
+			"(it could not be read when it was recorded)", (int)pid, (int)pid, file);
+	else if (err == -ESRCH)
 		thp_err("show: process %d exited while it was read", (int)pid);
 	else if (thp_proc_gone(err))
 		thp_err("show: no process %d", (int)pid);
@@ -745,6 +755,10 @@ static int open_folios(struct thp_ctx *ctx, struct show *s, const struct thp_sta
 	if (!s->o->folios)
 		return 0;
 	err = thp_folio_reader_open(&ctx->root, &s->fr);
+	if (err == -ENOENT && !ctx->root.live) {
+		thp_err(FOLIOS_ABSENT);
+		return 1;
+	}
 	if (err) {
 		thp_err("cannot read '/proc/kpageflags': %s%s", thp_strerror(err),
 			thp_proc_denied(err) ? " (--folios needs root)" : "");
@@ -789,7 +803,8 @@ static int show_maps(struct thp_ctx *ctx, struct show *s, const struct thp_pstat
 	else
 		err = thp_smaps_read(&ctx->root, st->pid, collect, s);
 	if (err)
-		return proc_error(st->pid, err == -ESRCH || s->pagemap < 0 ? "pagemap" : "smaps", err);
+		return proc_error(&ctx->root, st->pid,
+				  err == -ESRCH || (s->o->folios && s->pagemap < 0) ? "pagemap" : "smaps", err);
 	thp_users_init(&users, &ctx->root);
 	const char *user = thp_user_name(&users, st->uid);
 	if (s->o->fmt.json)
