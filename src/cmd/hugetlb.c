@@ -466,6 +466,31 @@ static int writable(const struct thp_root *root, const char *rel)
 	return 0;
 }
 
+/* True after saying so when change C asks for more pages of its size than
+ * the RAM of H holds, or (RAM unknown) than 64 bits count in bytes. */
+static bool too_many(const struct thp_hugetlb *h, const struct change *c, bool bytes)
+{
+	uint64_t most = (h->mem_total ? h->mem_total : UINT64_MAX) / c->size;
+	char spec[32], ask[80] = "", ram[64];
+
+	if (c->want <= most)
+		return false;
+	out_size_spec(spec, sizeof(spec), c->size);
+	if (!h->mem_total) {
+		thp_err("hugetlb set: %s=%" PRIu64 " asks for more bytes than 64 bits count (at most %"
+			PRIu64 " pages of %s)", spec, c->want, most, spec);
+		return true;
+	}
+	if (c->want <= UINT64_MAX / c->size) { /* else the size itself is too large to say */
+		out_size(ask, sizeof(ask) - 2, c->want * c->size, bytes);
+		strcat(ask, ", ");
+	}
+	thp_err("hugetlb set: %s=%" PRIu64 " asks for %smore than the %s of RAM (at most %" PRIu64
+		" pages of %s)", spec, c->want, ask, out_size(ram, sizeof(ram), h->mem_total, bytes),
+		most, spec);
+	return true;
+}
+
 /* Checks every change against H before anything is written. Returns 0 or 1. */
 static int validate(const struct thp_ctx *ctx, const struct thp_hugetlb *h, struct change *c, int n,
 		    const struct opts *o)
@@ -504,14 +529,8 @@ static int validate(const struct thp_ctx *ctx, const struct thp_hugetlb *h, stru
 				out_size_spec(b[0], 64, c[i].size), thp_strerror(p->err));
 			return 1;
 		}
-		if (h->mem_total && c[i].want > h->mem_total / c[i].size) {
-			thp_err("hugetlb set: %s=%" PRIu64 " asks for %s, more than the %s of RAM",
-				out_size_spec(b[0], 64, c[i].size), c[i].want,
-				out_size(b[1], 64, c[i].want > UINT64_MAX / c[i].size ? UINT64_MAX
-							: c[i].want * c[i].size, o->fmt.bytes),
-				out_size(b[2], 64, h->mem_total, o->fmt.bytes));
+		if (too_many(h, &c[i], o->fmt.bytes))
 			return 1;
-		}
 		c[i].before = p->total;
 		c[i].in_use = p->total >= p->free ? p->total - p->free : 0;
 		c[i].resv = nd >= 0 ? 0 : p->resv;
