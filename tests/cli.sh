@@ -68,7 +68,7 @@ tar -tzf "$tmp/notar.tar.gz" | sed 's|^notar/||; s|/$||' | grep . | sort > "$tmp
 expect "the archive holds what a directory capture holds, below one folder" cmp -s "$tmp/cap.names" "$tmp/notar.names"
 expect "the archive's first entry is its folder" [ "$(tar -tzf "$tmp/notar.tar.gz" | head -1)" = notar/ ]
 expect "the archive's directories are 0700, its files 0600" [ "$(tar -tvzf "$tmp/notar.tar.gz" | awk '{print substr($1, 1, 10)}' | sort -u | tr '\n' ' ')" = "-rw------- drwx------ " ]
-expect "--root of a file that is no archive: exit 1" [ "$(rc_err "$THP" --root "$tmp/want" status | sed 's/: [^:]*$//')" = "1|thp: cannot read capture archive '$tmp/want'" ]
+expect "--root of a file that is no archive: exit 1" [ "$(rc_err "$THP" --root "$tmp/want" status | sed 's/: [^:]*$//')" = "1|thp: cannot unpack capture archive '$tmp/want'" ]
 mkdir "$tmp/empty"
 expect "--root of a directory with neither proc nor sys: exit 1" [ "$(rc_err "$THP" --root "$tmp/empty" status)" = "1|thp: '$tmp/empty' does not look like a host root or a capture: it holds neither proc/ nor sys/" ]
 expect "capture --json reports files" sh -c "'$THP' --root $FX capture --json -o '$tmp/cap2' | jq -e '.files > 100' > /dev/null"

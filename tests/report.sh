@@ -97,6 +97,9 @@ def arc(name, entries):
             elif kind == "hard":
                 i.type, i.linkname = tarfile.LNKTYPE, data
                 t.addfile(i)
+            elif kind == "dir":
+                i.type = tarfile.DIRTYPE
+                t.addfile(i)
             else:
                 i.size = len(data)
                 t.addfile(i, io.BytesIO(data))
@@ -105,22 +108,44 @@ arc("hard.tar.gz", [("c/proc/meminfo", "hard", "/etc/passwd")])
 arc("abs.tar.gz", [(d + "/outside/abs", "file", b"x")])
 arc("climb.tar.gz", [("c/../../outside-climb", "file", b"x")])
 arc("big.tar.gz", [("c/proc/meminfo", "file", b"\0" * (17 << 20))])
+# two entries for one path: a file, then a file below it; a directory, then a file
+arc("dupfile.tar.gz", [("c/proc", "file", b"x"), ("c/proc/meminfo", "file", b"x")])
+arc("dupdir.tar.gz", [("c/proc", "dir", b""), ("c/proc", "file", b"x")])
 # a compression thp does not name (libarchive has more decoders, some of them external programs)
 with tarfile.open("%s/bzip2.tar" % d, "w:bz2") as t:
     t.add("tests/fixtures/doctor-jemalloc", "c")
 EOP
 mkfifo "$tmp/fifo.tar.gz"
 mkdir -p "$tmp/outside"
-for a in link hard abs climb big bzip2.tar fifo; do
+for a in link hard abs climb big dupfile dupdir bzip2.tar fifo; do
 	case $a in *.tar) ;; *) a=$a.tar.gz ;; esac
 	expect "hostile archive $a: skipped, exit 1" [ "$(rc_of timeout 20 "$THP" report "$tmp/$a")" = 1 ]
 	expect "hostile archive $a: the reason is named" grep -q "^thp: report: $tmp/$a: .*; skipped$" "$tmp/e"
 done
 expect "a FIFO named like an archive is not waited on" grep -q "fifo.tar.gz: it is not a regular file; skipped" "$tmp/e"
-for a in link hard abs climb big bzip2.tar fifo; do
+for a in link hard abs climb big dupfile dupdir bzip2.tar fifo; do
 	case $a in *.tar) ;; *) a=$a.tar.gz ;; esac
 	expect "hostile archive $a as --root: refused, exit 1" [ "$(rc_of timeout 20 "$THP" --root "$tmp/$a" status)" = 1 ]
 done
+expect "a file below an earlier file entry: the entry is named" \
+	[ "$(rc_of "$THP" --root "$tmp/dupfile.tar.gz" status; cat "$tmp/e")" = "1
+thp: cannot unpack capture archive '$tmp/dupfile.tar.gz': entry 'c/proc/meminfo' needs a directory where an earlier entry is a file" ]
+expect "a file where an earlier entry is a directory: the entry is named" \
+	[ "$(rc_of "$THP" report "$tmp/dupdir.tar.gz"; head -1 "$tmp/e")" = "1
+thp: report: $tmp/dupdir.tar.gz: entry 'c/proc' is a file where an earlier entry is a directory; skipped" ]
+# a temporary directory that cannot be made: said so, the archive is not blamed
+expect "TMPDIR missing: --root ARCHIVE says where it could not unpack" \
+	[ "$(rc_of env TMPDIR="$tmp/none" "$THP" --root "$tmp/jemalloc.tar.gz" status; cat "$tmp/e")" = "1
+thp: cannot unpack capture archive '$tmp/jemalloc.tar.gz': cannot make a directory to unpack it in '$tmp/none' (TMPDIR): No such file or directory" ]
+expect "TMPDIR missing: report ARCHIVE says where it could not unpack" \
+	[ "$(rc_of env TMPDIR="$tmp/none" "$THP" report "$tmp/jemalloc.tar.gz"; head -1 "$tmp/e")" = "1
+thp: report: $tmp/jemalloc.tar.gz: cannot make a directory to unpack it in '$tmp/none' (TMPDIR): No such file or directory; skipped" ]
+# gone DIR TENTHS: waits at most TENTHS tenths of a second for DIR to be
+# empty (the process that removes an unpacked tree runs after thp)
+gone() {
+	_i=0
+	while [ -n "$(ls -A "$1")" ] && [ $_i -lt "$2" ]; do sleep 0.1; _i=$((_i + 1)); done
+}
 # SIGTERM at random moments while archives are read: the unpacked directory goes too
 mkdir "$tmp/killed"
 n=0
@@ -132,7 +157,8 @@ while [ $n -lt 12 ]; do
 	wait "$p" 2> /dev/null
 	n=$((n + 1))
 done
-expect "12 runs killed by SIGTERM while reading archives: no unpacked directory left" [ -z "$(ls -A "$tmp/killed")" ]
+gone "$tmp/killed" 100
+expect "12 runs killed by SIGTERM while reading archives: no unpacked directory left (once their removers ran)" [ -z "$(ls -A "$tmp/killed")" ]
 # --root ARCHIVE: the unpacked tree lives as long as thp, even one killed by SIGKILL
 mkdir "$tmp/x" "$tmp/killed9"
 tar -xzf "$tmp/jemalloc.tar.gz" -C "$tmp/x"
@@ -145,9 +171,76 @@ while [ -z "$(ls -A "$tmp/killed9")" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i +
 expect "--root ARCHIVE: unpacked while thp runs" [ -n "$(ls -A "$tmp/killed9")" ]
 kill -KILL "$p"
 wait "$p" 2> /dev/null
-i=0
-while [ -n "$(ls -A "$tmp/killed9")" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+gone "$tmp/killed9" 100
 expect "--root ARCHIVE, thp killed by SIGKILL: the unpacked tree is removed after it" [ -z "$(ls -A "$tmp/killed9")" ]
+
+# an archive of 200,000 entries, the most thp unpacks (a minute or more to
+# unpack): SIGINT and SIGTERM end thp within a second during the unpack, and
+# SIGKILL too leaves nothing behind once the remover has run
+/usr/bin/python3 - "$tmp/many.tar" tests/fixtures/always-always << 'EOP'
+import io, os, sys, tarfile
+with tarfile.open(sys.argv[1], "w") as t:
+    n = 0
+    for top, dirs, files in os.walk(sys.argv[2]):
+        for p in [top] + [os.path.join(top, f) for f in files]:
+            t.add(p, os.path.normpath("c/" + os.path.relpath(p, sys.argv[2])), recursive=False)
+            n += 1
+    dir_, file_ = tarfile.TarInfo(), tarfile.TarInfo()
+    dir_.type, dir_.mode, file_.mode, file_.size = tarfile.DIRTYPE, 0o700, 0o600, 2
+    for i in range(200000 - n):
+        if i % 10 == 0:
+            dir_.name = "c/proc/%d" % (100000 + i // 10)
+            t.addfile(dir_)
+        else:
+            file_.name = "c/proc/%d/f%d" % (100000 + i // 10, i % 10)
+            t.addfile(file_, io.BytesIO(b"x\n"))
+EOP
+mkdir "$tmp/sig"
+# sig_unpack SIGNAL CMD...: runs thp CMD (SIGINT at its default, as in a
+# terminal) with the unpack below $tmp/sig and sends it SIGNAL a second into
+# the unpack; sets sig_rc (its exit status, "-" when it ran on for 10 s and
+# was killed), sig_s (seconds from the signal to its end, ">10" then) and sig_left (the unpacked
+# tree: "none" once the remover has run, within 60 s)
+sig_unpack() {
+	_sig=$1
+	shift
+	TMPDIR=$tmp/sig env --default-signal=INT "$THP" "$@" > /dev/null 2>&1 &
+	_p=$!
+	gone_i=0
+	while [ -z "$(ls -A "$tmp/sig")" ] && [ $gone_i -lt 100 ]; do sleep 0.1; gone_i=$((gone_i + 1)); done
+	sleep 1
+	_t0=$(date +%s%N)
+	kill -"$_sig" "$_p"
+	while ps -o stat= -p "$_p" | grep -qv Z && [ "$(date +%s%N)" -lt $((_t0 + 10000000000)) ]; do
+		sleep 0.02
+	done
+	sig_s=$(awk -v a="$_t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
+	sig_rc=-
+	ps -o stat= -p "$_p" | grep -qv Z && kill -KILL "$_p" && sig_s=">10"
+	wait "$_p" 2> /dev/null
+	_rc=$?
+	[ "$sig_s" = ">10" ] || sig_rc=$_rc
+	gone "$tmp/sig" 600
+	sig_left=$(ls -A "$tmp/sig")
+	sig_left=${sig_left:-none}
+	rm -rf "${tmp:?}/sig/"*
+}
+sig_unpack INT --root "$tmp/many.tar" status
+echo "SIGINT to exit during the unpack of 200,000 entries: --root $sig_s s"
+expect "--root ARCHIVE of 200,000 entries: SIGINT during the unpack ends thp (exit 130) within 1 s (exit $sig_rc after $sig_s s)" \
+	awk -v rc="$sig_rc" -v s="$sig_s" 'BEGIN { exit !(rc == 130 && s < 1) }'
+expect "--root ARCHIVE, SIGINT during the unpack: nothing left behind (left: $sig_left)" [ "$sig_left" = none ]
+sig_unpack TERM report "$tmp/many.tar"
+echo "SIGTERM to exit during the unpack of 200,000 entries: report $sig_s s"
+expect "report ARCHIVE of 200,000 entries: SIGTERM during the unpack ends thp (exit 143) within 1 s (exit $sig_rc after $sig_s s)" \
+	awk -v rc="$sig_rc" -v s="$sig_s" 'BEGIN { exit !(rc == 143 && s < 1) }'
+expect "report ARCHIVE, SIGTERM during the unpack: nothing left behind (left: $sig_left)" [ "$sig_left" = none ]
+sig_unpack INT report "$tmp/many.tar"
+echo "SIGINT to exit during the unpack of 200,000 entries: report $sig_s s"
+expect "report ARCHIVE of 200,000 entries: SIGINT during the unpack ends thp (exit 130) within 1 s (exit $sig_rc after $sig_s s)" \
+	awk -v rc="$sig_rc" -v s="$sig_s" 'BEGIN { exit !(rc == 130 && s < 1) }'
+sig_unpack KILL report "$tmp/many.tar"
+expect "report ARCHIVE killed by SIGKILL during the unpack: nothing left behind (left: $sig_left)" [ "$sig_left" = none ]
 expect "hostile archives wrote nothing outside" [ -z "$(ls -A "$tmp/outside")" ]
 expect "hostile archives: no climbing file in the temporary directory's parent" [ ! -e "$tmp/outside-climb" ]
 expect "hostile archives: no climbing file beside the unpacked directory" [ ! -e "$tmp/t/outside-climb" ]

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "../control/control.h"
 #include "../core/doctor.h"
@@ -17,6 +18,7 @@
 struct thp_rootarg {
 	char dir[4096]; /* the unpacked archive; "" for a directory */
 	int keeper;     /* keeps the remover waiting while open; -1 */
+	pid_t remover;  /* that process; 0 */
 };
 
 /* Global options, parsed by main before the command. */
@@ -36,6 +38,17 @@ int thp_rootarg_open(struct thp_root *r, struct thp_rootarg *a, const char *arg)
 /* Closes R (saying which links of it were not followed) and removes A's
  * unpacked archive. */
 void thp_rootarg_close(struct thp_root *r, struct thp_rootarg *a);
+
+/* Unpacks capture archive ARG (thp_unpack) into a new directory A->dir
+ * (thp_unpack_dir), which a process of its own removes when
+ * thp_unpack_release(A) lets it go or thp ends, however it ends: SIGINT,
+ * SIGTERM and SIGHUP end thp at once, also during the unpack, and SIGKILL
+ * leaves nothing behind either. Returns 0, or -errno after WHY (WCAP bytes)
+ * says what failed; A is then released. */
+int thp_unpack_kept(struct thp_rootarg *a, const char *arg, char *why, size_t wcap);
+
+/* Removes A's unpacked archive, if any, and lets its remover go. */
+void thp_unpack_release(struct thp_rootarg *a);
 
 /* Reads process PID's status into ST for command CMD. Returns 0, or 1 after
  * saying why it has no memory to look at: no such process, a zombie, a kernel

@@ -109,28 +109,22 @@ static bool is_archive(const char *p)
 }
 
 /* Unpacks archive PATH into a private directory and reads the capture in it.
- * SIGINT, SIGTERM and SIGHUP wait until that directory is removed. */
+ * The directory goes however thp ends (thp_unpack_kept). */
 static int read_archive(struct report *rp, const char *path)
 {
-	char dir[4096], cap[4200], why[256];
-	sigset_t old;
-	int err;
+	char cap[4200], why[256];
+	struct thp_rootarg a;
+	int err = thp_unpack_kept(&a, path, why, sizeof(why));
 
-	thp_signals_hold(&old);
-	err = thp_unpack(path, dir, sizeof(dir), why, sizeof(why), NULL, NULL);
-	if (err) { /* nothing is left of the directory */
-		skip(rp, path, err == -EINVAL || err == -ENOSYS ? why : strerror(-err));
-		thp_signals_release(&old);
+	if (err) { /* its directory is gone */
+		skip(rp, path, why);
 		return 0;
 	}
-	if (thp_signals_pending())
-		; /* not read: the signal ends thp once the directory is gone */
-	else if (thp_unpack_capture_in(dir, cap, sizeof(cap)))
+	if (thp_unpack_capture_in(a.dir, cap, sizeof(cap)))
 		err = read_capture(rp, cap, path);
 	else
 		skip(rp, path, "not a capture (no proc or sys directory in it)");
-	thp_unpack_remove(dir);
-	thp_signals_release(&old);
+	thp_unpack_release(&a);
 	return err;
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../core/proc.h"
@@ -54,40 +55,73 @@ _Noreturn static void remover(const int p[2], const char *dir)
 	_exit(0);
 }
 
-/* thp_unpack_made_fn: starts the process that removes DIR when thp ends,
- * before anything is unpacked into it; ARG is the pipe whose end it waits for. */
-static int start_remover(const char *dir, void *arg)
+/* Starts the process that removes DIR when thp ends, however it ends; sets
+ * A->keeper and A->remover. Returns 0 or -errno. */
+static int start_remover(struct thp_rootarg *a, const char *dir)
 {
-	int *p = arg;
-	pid_t pid = fork();
+	int p[2];
+	pid_t pid;
 
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
 	if (pid == 0)
 		remover(p, dir);
-	return pid < 0 ? -errno : 0;
+	close(p[0]);
+	if (pid < 0) {
+		close(p[1]);
+		return -errno;
+	}
+	a->keeper = p[1];
+	a->remover = pid;
+	return 0;
 }
 
-/* Unpacks capture archive ARG into A->dir, removed when thp ends however it
- * ends. Writes the capture's top directory to TOP. Returns 0 or 1 after
- * saying why not. */
+int thp_unpack_kept(struct thp_rootarg *a, const char *arg, char *why, size_t wcap)
+{
+	sigset_t old;
+	int err;
+
+	a->keeper = -1;
+	a->remover = 0;
+	thp_signals_hold(&old); /* no directory without its remover */
+	err = thp_unpack_dir(a->dir, sizeof(a->dir), why, wcap);
+	if (!err && (err = start_remover(a, a->dir)) < 0) {
+		snprintf(why, wcap, "cannot start the process that removes it: %s", strerror(-err));
+		rmdir(a->dir);
+	}
+	if (err)
+		a->dir[0] = '\0';
+	thp_signals_release(&old); /* from now on a signal ends thp at once */
+	if (!err)
+		err = thp_unpack(arg, a->dir, why, wcap);
+	if (err)
+		thp_unpack_release(a);
+	return err;
+}
+
+void thp_unpack_release(struct thp_rootarg *a)
+{
+	if (a->dir[0])
+		thp_unpack_remove(a->dir);
+	a->dir[0] = '\0';
+	if (a->keeper >= 0)
+		close(a->keeper);
+	a->keeper = -1;
+	if (a->remover > 0) /* it finds nothing left to remove */
+		waitpid(a->remover, NULL, 0);
+	a->remover = 0;
+}
+
+/* Unpacks capture archive ARG into A->dir (thp_unpack_kept). Writes the
+ * capture's top directory to TOP. Returns 0 or 1 after saying why not. */
 static int unpack_root(struct thp_rootarg *a, const char *arg, char *top, size_t cap)
 {
 	char why[256];
-	sigset_t old;
-	int p[2], err;
+	int err = thp_unpack_kept(a, arg, why, sizeof(why));
 
-	if (pipe2(p, O_CLOEXEC) < 0) {
-		thp_err("cannot unpack '%s': %s", arg, strerror(errno));
-		return 1;
-	}
-	thp_signals_hold(&old);
-	err = thp_unpack(arg, a->dir, sizeof(a->dir), why, sizeof(why), start_remover, p);
-	thp_signals_release(&old);
-	close(p[0]);
-	a->keeper = p[1];
 	if (err) {
-		a->dir[0] = '\0'; /* removed by thp_unpack */
-		thp_err("cannot read capture archive '%s': %s", arg,
-			err == -EINVAL || err == -ENOSYS ? why : strerror(-err));
+		thp_err("cannot unpack capture archive '%s': %s", arg, why);
 		return 1;
 	}
 	if (!thp_unpack_capture_in(a->dir, top, cap)) {
@@ -106,6 +140,7 @@ int thp_rootarg_open(struct thp_root *r, struct thp_rootarg *a, const char *arg)
 
 	a->dir[0] = '\0';
 	a->keeper = -1;
+	a->remover = 0;
 	if (stat(arg, &sb) == 0 && S_ISREG(sb.st_mode)) {
 		if (unpack_root(a, arg, top, sizeof(top))) {
 			thp_rootarg_close(r, a);
@@ -131,10 +166,5 @@ void thp_rootarg_close(struct thp_root *r, struct thp_rootarg *a)
 {
 	if (r->fd >= 0)
 		thp_root_done(r);
-	if (a->dir[0])
-		thp_unpack_remove(a->dir);
-	a->dir[0] = '\0';
-	if (a->keeper >= 0)
-		close(a->keeper);
-	a->keeper = -1;
+	thp_unpack_release(a);
 }

@@ -177,10 +177,17 @@ static int take(struct job *j, struct archive_entry *e)
 	dir = make_dirs(j, path, type == AE_IFDIR, &leaf);
 	if (dir == -EINVAL)
 		return refuse(j, "entry '%s' is not a plain path below the archive", name);
-	if (dir < 0)
-		return dir;
-	err = type == AE_IFREG ? write_file(j, dir, leaf, name) : 0;
-	close(dir);
+	if (dir == -ENOTDIR)
+		return refuse(j, "entry '%s' needs a directory where an earlier entry is a file", name);
+	err = dir < 0 ? dir : type == AE_IFREG ? write_file(j, dir, leaf, name) : 0;
+	if (dir >= 0)
+		close(dir);
+	if (err == -EISDIR)
+		return refuse(j, "entry '%s' is a file where an earlier entry is a directory", name);
+	if (err < 0 && err != -EINVAL) { /* -EINVAL: refused, WHY says why */
+		snprintf(j->why, j->wcap, "cannot write entry '%s': %s", name, strerror(-err));
+		return err;
+	}
 	return err;
 }
 
@@ -204,8 +211,10 @@ static int open_archive(struct job *j, const char *archive)
 	int fd = open(archive, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	struct stat sb;
 
-	if (fd < 0)
+	if (fd < 0) {
+		snprintf(j->why, j->wcap, "cannot open it: %s", strerror(errno));
 		return -errno;
+	}
 	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
 		return fd;
 	close(fd);
@@ -230,10 +239,27 @@ static int unpack_entries(struct job *j)
 	return err;
 }
 
-int thp_unpack(const char *archive, char *dir, size_t cap, char *why, size_t wcap,
-	       thp_unpack_made_fn made, void *arg)
+int thp_unpack_dir(char *dir, size_t cap, char *why, size_t wcap)
 {
-	const char *tmp = getenv("TMPDIR"), *lw = load();
+	const char *tmp = getenv("TMPDIR");
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	if (snprintf(dir, cap, "%s/thp-unpack.XXXXXX", tmp) >= (int)cap) {
+		snprintf(why, wcap, "TMPDIR '%.64s...' is too long a path", tmp);
+		return -ENAMETOOLONG;
+	}
+	if (!mkdtemp(dir)) {
+		snprintf(why, wcap, "cannot make a directory to unpack it in '%s'%s: %s", tmp,
+			 strcmp(tmp, "/tmp") ? " (TMPDIR)" : "", strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+int thp_unpack(const char *archive, const char *dir, char *why, size_t wcap)
+{
+	const char *lw = load();
 	struct job j = { .top = -1, .why = why, .wcap = wcap };
 	int fd, err = 0;
 
@@ -242,21 +268,12 @@ int thp_unpack(const char *archive, char *dir, size_t cap, char *why, size_t wca
 		return -ENOSYS;
 	if ((fd = open_archive(&j, archive)) < 0)
 		return fd;
-	if (snprintf(dir, cap, "%s/thp-unpack.XXXXXX", tmp && *tmp ? tmp : "/tmp") >= (int)cap) {
-		close(fd);
-		return -ENAMETOOLONG;
-	}
-	if (!mkdtemp(dir)) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	err = made ? made(dir, arg) : 0;
-	j.top = err ? -1 : open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	j.a = err ? NULL : p_archive_read_new();
-	if (!err && (j.top < 0 || !j.a))
+	j.top = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	j.a = j.top < 0 ? NULL : p_archive_read_new();
+	if (j.top < 0 || !j.a) {
 		err = j.top < 0 ? -errno : -ENOMEM;
-	if (!err) { /* only the compressions of the archives thp names, no other decoder */
+		snprintf(why, wcap, "%s", strerror(-err));
+	} else { /* only the compressions of the archives thp names, no other decoder */
 		p_archive_read_support_filter_gzip(j.a);
 		p_archive_read_support_filter_xz(j.a);
 		p_archive_read_support_filter_zstd(j.a);
@@ -271,8 +288,6 @@ int thp_unpack(const char *archive, char *dir, size_t cap, char *why, size_t wca
 	if (j.top >= 0)
 		close(j.top);
 	close(fd);
-	if (err)
-		thp_unpack_remove(dir);
 	return err;
 }
 

@@ -13,22 +13,23 @@
 #define THP_UNPACK_BYTES_MAX (512ull << 20)
 #define THP_UNPACK_ENTRIES_MAX 200000
 
-/* Called with the new directory DIR before anything is unpacked into it.
- * Returns 0, or -errno to give up (DIR is then removed). */
-typedef int (*thp_unpack_made_fn)(const char *dir, void *arg);
+/* Makes a new private directory (mode 0700) below $TMPDIR, else /tmp, for an
+ * archive to be unpacked into, and writes its path to DIR (CAP bytes). On
+ * failure WHY (WCAP bytes) says where it could not be made. Returns 0 or -errno. */
+int thp_unpack_dir(char *dir, size_t cap, char *why, size_t wcap);
 
 /* Unpacks ARCHIVE (a regular file: tar, plain or compressed with gzip, xz or
- * zstd) into a new directory of mode 0700 below $TMPDIR (else /tmp), whose
- * path is written to DIR (CAP bytes) and given to MADE (unless NULL). Only
- * directories and regular files are taken, each at a relative path without
- * '..' made only of directories unpacked here, so nothing is written
- * outside; a link, a device, an absolute or climbing path, or an archive over
- * the limits refuses the whole archive.
- * On failure the directory is removed and WHY (WCAP bytes) says what was
- * wrong. Returns 0, or -errno (-ENOSYS: the libarchive library cannot be
- * loaded; -EINVAL: the archive was refused, a FIFO or device among them). */
-int thp_unpack(const char *archive, char *dir, size_t cap, char *why, size_t wcap,
-	       thp_unpack_made_fn made, void *arg);
+ * zstd) into DIR, made by thp_unpack_dir(). Only directories and regular
+ * files are taken, each at a relative path without '..' made only of
+ * directories unpacked here, so nothing is written outside; a link, a
+ * device, an absolute or climbing path, a file where an earlier entry made a
+ * directory (or the reverse), or an archive over the limits refuses the whole
+ * archive; a file given twice is written twice. On failure WHY (WCAP
+ * bytes) says what was wrong, naming the entry, and DIR holds what was
+ * unpacked until then (thp_unpack_remove). Returns 0, or -errno (-ENOSYS:
+ * the libarchive library cannot be loaded; -EINVAL: the archive was refused,
+ * a FIFO or device among them). */
+int thp_unpack(const char *archive, const char *dir, char *why, size_t wcap);
 
 /* True when directory DIR holds a proc or sys directory, as a capture does. */
 bool thp_capture_dir(const char *dir);
