@@ -189,7 +189,7 @@ int main(int argc, char **argv)
 		thp_err("'%s' is not a thp command; see 'thp --help'", argv[0]);
 		return 2;
 	}
-	if (thp_rootarg_open(&ctx.root, &ctx.rootarg, rootdir))
+	if (thp_rootarg_open(&ctx.root, &ctx.rootarg, rootdir, "root"))
 		return 1;
 	rc = run(cmd, &ctx, argc, argv);
 	thp_rootarg_close(&ctx.root, &ctx.rootarg);

@@ -145,6 +145,8 @@ expect "watch -i abc: exit 2" [ "$(rc_err "$THP" watch -i abc | cut -d'|' -f1)" 
 expect "watch -c -1: exit 2" [ "$(rc_err "$THP" watch -c -1)" = "2|thp: watch: --count '-1' is not a whole number in decimal (1 to 2147483647)" ]
 expect "watch --alert-stalls x: exit 2" [ "$(rc_err "$THP" watch --alert-stalls x | cut -d'|' -f1)" = 2 ]
 expect "watch --replay with --count: exit 2" [ "$(rc_err "$THP" --root $FX watch --replay $FX -c 2 | cut -d'|' -f1)" = 2 ]
+"$THP" --root $FX capture -o "$tmp/fx.tar.gz" > /dev/null
+expect "watch --replay of a capture archive, as --root takes it" sh -c "'$THP' --root $FX watch --replay '$tmp/fx.tar.gz' | grep -q '^  compaction '"
 expect "watch --replay of a missing tree: exit 1" [ "$(rc_err "$THP" watch --replay /nonexistent/x)" = "1|thp: cannot open replay tree '/nonexistent/x': No such file or directory" ]
 expect "watch -c 1 -i 0.05 on a recorded tree" sh -c "'$THP' --root $FX watch -c 1 -i 0.05 | grep -q '^  compaction '"
 

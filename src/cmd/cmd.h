@@ -32,8 +32,8 @@ struct thp_ctx {
 
 /* Opens ARG (a directory, or a capture archive: tar, plain or compressed) as
  * root R. A directory other than / must hold proc/ or sys/. Returns 0, or 1
- * after saying why not. */
-int thp_rootarg_open(struct thp_root *r, struct thp_rootarg *a, const char *arg);
+ * after saying why not, calling ARG WHAT ("root"). */
+int thp_rootarg_open(struct thp_root *r, struct thp_rootarg *a, const char *arg, const char *what);
 
 /* Closes R (saying which links of it were not followed) and removes A's
  * unpacked archive. */

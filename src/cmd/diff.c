@@ -39,7 +39,7 @@ static int load_other(const struct thp_ctx *ctx, const char *other, const char *
 		struct thp_changes *cs;
 
 		snprintf(label, cap, "%s", other);
-		if (thp_rootarg_open(&r, &a, other))
+		if (thp_rootarg_open(&r, &a, other, "root"))
 			return -EINVAL;
 		cs = thp_changes_load(&r);
 		thp_rootarg_close(&r, &a);

@@ -131,7 +131,7 @@ static int unpack_root(struct thp_rootarg *a, const char *arg, char *top, size_t
 	return 0;
 }
 
-int thp_rootarg_open(struct thp_root *r, struct thp_rootarg *a, const char *arg)
+int thp_rootarg_open(struct thp_root *r, struct thp_rootarg *a, const char *arg, const char *what)
 {
 	char top[sizeof(a->dir) + 256];
 	const char *path = arg;
@@ -152,7 +152,7 @@ int thp_rootarg_open(struct thp_root *r, struct thp_rootarg *a, const char *arg)
 	if (!err && a->dir[0]) /* messages name the archive (stat took it: shorter than PATH_MAX) */
 		snprintf(r->path, sizeof(r->path), "%s", arg);
 	if (err)
-		thp_err("cannot open root '%s': %s", arg, strerror(-err));
+		thp_err("cannot open %s '%s': %s", what, arg, strerror(-err));
 	else if (!r->live && !thp_capture_dir(path))
 		thp_err("'%s' does not look like a host root or a capture: it holds neither proc/ "
 			"nor sys/", arg);

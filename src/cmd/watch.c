@@ -40,6 +40,7 @@ struct opts {
 	bool compact;    /* one line per interval */
 	int nreplay;
 	struct thp_root replay[REPLAY_MAX];
+	struct thp_rootarg replay_arg[REPLAY_MAX]; /* each a directory or an unpacked archive */
 };
 
 /* The vmstat counters shown as rates, in the groups printed; text labels drop
@@ -152,7 +153,8 @@ static void usage(void)
 	     "                          with the threads in D state and high-order free blocks;\n"
 	     "                          exit 3 at the end if any alert fired\n"
 	     "      --replay DIR        compare recorded trees instead of reading the host: the\n"
-	     "                          --root tree, then each DIR, taken SECONDS apart\n"
+	     "                          --root tree, then each DIR (a capture directory or\n"
+	     "                          archive, as --root takes), taken SECONDS apart\n"
 	     "      --compact           one line per interval, as vmstat: fault, fallback and\n"
 	     "                          stall rates, AnonHugePages, and sparklines of the\n"
 	     "                          stalls and fallbacks of the last minute (in ASCII with\n"
@@ -757,6 +759,14 @@ static bool count_opt(const char *what, const char *arg, long *v)
 	return true;
 }
 
+/* Closes the --replay trees of O, and removes those unpacked from archives. */
+static void close_replays(struct opts *o)
+{
+	for (int i = 0; i < o->nreplay; i++)
+		thp_rootarg_close(&o->replay[i], &o->replay_arg[i]);
+	o->nreplay = 0;
+}
+
 int cmd_watch(struct thp_ctx *ctx, int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -792,11 +802,8 @@ int cmd_watch(struct thp_ctx *ctx, int argc, char **argv)
 				thp_err("watch: at most %d --replay trees", REPLAY_MAX);
 				return thp_usage_error("watch");
 			}
-			rc = thp_root_open(&o.replay[o.nreplay], optarg);
-			if (rc) {
-				thp_err("cannot open replay tree '%s': %s", optarg, strerror(-rc));
-				for (int i = 0; i < o.nreplay; i++)
-					thp_root_close(&o.replay[i]);
+			if (thp_rootarg_open(&o.replay[o.nreplay], &o.replay_arg[o.nreplay], optarg, "replay tree")) {
+				close_replays(&o);
 				return 1;
 			}
 			o.nreplay++;
@@ -814,15 +821,13 @@ int cmd_watch(struct thp_ctx *ctx, int argc, char **argv)
 			thp_err("watch: --compact is a text format; it does not apply to --json");
 		else
 			thp_err("watch: --count does not apply to --replay (one report per tree)");
-		for (int i = 0; i < o.nreplay; i++)
-			thp_root_close(&o.replay[i]);
+		close_replays(&o);
 		return thp_usage_error("watch");
 	}
 	/* each interval reads the same files: keep them open (without memory, reopen them) */
 	if (!o.nreplay)
 		(void)thp_root_keep_open(&ctx->root);
 	rc = run(&ctx->root, &o);
-	for (int i = 0; i < o.nreplay; i++)
-		thp_root_done(&o.replay[i]);
+	close_replays(&o);
 	return rc;
 }
