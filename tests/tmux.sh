@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# A real interactive bash or zsh in a detached tmux session, driven by keys as
+# A real interactive bash or zsh in a detached tmux session (its own server,
+# its socket in a temporary directory removed at the end), driven by keys as
 # a user types them (sourced by the suites that test completion on a
 # terminal). The shell starts with only its own start-up file, a prompt of
 # "$ " and PATH=DIRS:/usr/bin:/bin; bash lists the choices at the first Tab
@@ -7,12 +8,11 @@
 #   tmux_start DIRS RCLINES bash|zsh   start the shell; RCLINES go in its start-up file
 #   tmux_tab LINE                      type LINE, press Tab; prints the screen
 #   tmux_stop                          end the session
-tmux_sock=thp-test-$$
 tmux_home=
 # tmux_keys ARG...: tmux send-keys to the session
-tmux_keys() { tmux -L "$tmux_sock" send-keys -t t "$@"; }
+tmux_keys() { tmux -S "$tmux_home/sock" send-keys -t t "$@"; }
 # tmux_screen: the pane's text, empty lines left out
-tmux_screen() { tmux -L "$tmux_sock" capture-pane -p -t t 2> /dev/null | sed '/^[[:space:]]*$/d'; }
+tmux_screen() { tmux -S "$tmux_home/sock" capture-pane -p -t t 2> /dev/null | sed '/^[[:space:]]*$/d'; }
 # tmux_until SHELL-TEST: waits up to 10 s for the screen ($screen) to pass SHELL-TEST
 tmux_until() {
 	_n=0
@@ -34,7 +34,7 @@ tmux_start() {
 		set -- bash --noprofile --rcfile "$tmux_home/rc" -i ;;
 	zsh) cp "$tmux_home/rc" "$tmux_home/.zshrc" && set -- env ZDOTDIR="$tmux_home" zsh -d -i ;;
 	esac
-	tmux -L "$tmux_sock" -f /dev/null new-session -d -s t -x 200 -y 50 \
+	tmux -S "$tmux_home/sock" -f /dev/null new-session -d -s t -x 200 -y 50 \
 		env -i HOME="$tmux_home" TERM=xterm LANG=C.UTF-8 PATH="$_path" "$@"
 	tmux_until '[ "$screen" = "\$" ]'
 }
@@ -52,7 +52,8 @@ tmux_tab() {
 	printf '%s\n' "$screen" | sed 's/#END$//'
 }
 tmux_stop() {
-	tmux -L "$tmux_sock" kill-server 2> /dev/null
-	[ -n "$tmux_home" ] && rm -rf "$tmux_home"
+	[ -n "$tmux_home" ] || return 0
+	tmux -S "$tmux_home/sock" kill-server 2> /dev/null
+	rm -rf "$tmux_home"
 	tmux_home=
 }
