@@ -364,4 +364,37 @@ else
 	skip "non-root set: setpriv is missing"
 fi
 
+# special files and links where thp reads: said what they are, not as raw
+# errno texts ("Invalid argument", "Invalid cross-device link") or "malformed"
+fresh
+mkdir -p "$R/run/thp"
+mkfifo "$R/run/thp/journal"
+expect "set with a FIFO as the journal: exit 1, says it is no regular file" \
+	[ "$(rc_of "$THP" --root "$R" set enabled=never; head -1 "$tmp/out")" = "1
+thp: set: cannot read the journal '$R/run/thp/journal': it is a FIFO, socket or device, not a regular file; nothing was changed" ]
+expect "doctor with a FIFO as the journal names it so" \
+	sh -c "'$THP' --root '$R' doctor | grep -q 'file  a FIFO, socket or device, not a regular file  /run/thp/journal'"
+fresh
+rm "$T/enabled"
+mkfifo "$T/enabled"
+expect "status with a FIFO as a setting says what it is" \
+	sh -c "'$THP' --root '$R' status | grep -q '^  enabled  *unknown  (a FIFO, socket or device, not a regular file)'"
+if [ "$(id -u)" = 0 ]; then
+	rm "$T/enabled"
+	mknod "$T/enabled" c 1 3
+	expect "set with a device as a setting: the message says what it is, not 'malformed value'" \
+		[ "$(rc_of "$THP" --root "$R" set enabled=never; head -1 "$tmp/out")" = "2
+thp: cannot read 'enabled': a FIFO, socket or device, not a regular file; nothing was changed" ]
+else
+	skip "a device node as a setting: mknod needs root"
+fi
+fresh
+mkdir "$tmp/elsewhere"
+ln -s "$tmp/elsewhere" "$R/run/thp"
+expect "doctor with run/thp pointing outside the tree: says so, not 'Invalid cross-device link'" \
+	sh -c "'$THP' --root '$R' doctor 2> /dev/null | grep -q 'file  a link there points outside the recorded tree  /run/thp/journal'"
+expect "diff with run/thp pointing outside the tree: says so" \
+	[ "$(rc_of "$THP" --root "$R" diff; grep -v 'it was not followed' "$tmp/out")" = "1
+thp: cannot read saved state '$R/run/thp/saved.state': a link on the way points outside the recorded tree" ]
+
 summary control

@@ -59,7 +59,7 @@ static int load_other(const struct thp_ctx *ctx, const char *other, const char *
 		thp_state_load(&ctx->root, THP_SAVED, f);
 	err = f->status == THP_STATE_ABSENT ? -ENOENT : f->err;
 	if (err)
-		thp_err("cannot read saved state '%s': %s", label, strerror(-err));
+		thp_err("cannot read saved state '%s': %s", label, thp_file_strerror(err));
 	else if (f->status == THP_STATE_DAMAGED && f->line)
 		thp_err("'%s' line %d: %s", label, f->line, f->why);
 	else if (f->status == THP_STATE_DAMAGED)

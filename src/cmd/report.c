@@ -151,7 +151,7 @@ static int read_input(struct report *rp, const char *path)
 	err = thp_read_user(path, &buf, &len);
 	if (err) {
 		skip(rp, path, err == -EFBIG ? "larger than thp reads (16 MiB)" :
-			       err == -EINVAL ? "not a regular file" : strerror(-err));
+			       err == -THP_ENOTREG ? "not a regular file" : strerror(-err));
 		return 0;
 	}
 	err = thp_fleet_parse(&rp->fleet, buf, len, path, skip, rp);

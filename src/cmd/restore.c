@@ -36,7 +36,7 @@ static void usage(void)
 static void refuse(const struct thp_state_file *f, const char *shown)
 {
 	if (f->err)
-		thp_err("cannot read saved state '%s': %s%s", shown, strerror(-f->err),
+		thp_err("cannot read saved state '%s': %s%s", shown, thp_file_strerror(f->err),
 			f->err == -ENOENT ? " (nothing was saved: 'thp set' saves the state it changes)" : "");
 	else if (f->line)
 		thp_err("'%s' line %d: %s; nothing was changed", shown, f->line, f->why);

@@ -63,6 +63,8 @@ const char *thp_file_strerror(int err)
 		return "a link on the way points outside the recorded tree";
 	case EUCLEAN:
 		return "the directory is not thp's own (it must be owned by root and writable by no one else)";
+	case THP_ENOTREG:
+		return "it is a FIFO, socket or device, not a regular file";
 	default:
 		return strerror(-err);
 	}

@@ -112,7 +112,7 @@ int thp_change_check(const struct thp_changes *cs, const struct thp_change *c, c
 
 	if (c->cur.kind == THP_ERROR) {
 		snprintf(why, cap, "cannot read '%s': %s", c->key,
-			 c->cur.err == -EINVAL ? "malformed value" : strerror(-c->cur.err));
+			 thp_read_strerror(c->cur.err));
 		return -EINVAL;
 	}
 	if (d->shows == THP_CHOICE)

@@ -408,6 +408,20 @@ ssize_t thp_readlink(const struct thp_root *r, const char *rel, char *buf, size_
 	return n;
 }
 
+const char *thp_read_strerror(int err)
+{
+	switch (-err) {
+	case EINVAL:
+		return "malformed value";
+	case THP_ENOTREG:
+		return "a FIFO, socket or device, not a regular file";
+	case EXDEV:
+		return "a link there points outside the recorded tree";
+	default:
+		return strerror(-err);
+	}
+}
+
 /* Keeps FD when it is a regular file; else closes it. Returns FD or -errno. */
 static int regular(int fd)
 {
@@ -416,7 +430,7 @@ static int regular(int fd)
 
 	if (fd < 0)
 		return fd;
-	err = fstat(fd, &st) < 0 ? -errno : S_ISREG(st.st_mode) ? 0 : S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	err = fstat(fd, &st) < 0 ? -errno : S_ISREG(st.st_mode) ? 0 : S_ISDIR(st.st_mode) ? -EISDIR : -THP_ENOTREG;
 	if (err)
 		close(fd);
 	return err ? err : fd;

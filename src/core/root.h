@@ -4,6 +4,7 @@
 #define THP_ROOT_H
 
 #include <dirent.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -78,8 +79,18 @@ int thp_stat(const struct thp_root *r, const char *rel, struct stat *sb, int fla
  * at CAP-1 bytes); the target is not followed. Returns its length or -errno. */
 ssize_t thp_readlink(const struct thp_root *r, const char *rel, char *buf, size_t cap);
 
-/* Opens regular file REL below the root for reading (a FIFO or directory is
- * refused, so nothing blocks). Returns the descriptor or -errno. */
+/* The error of a file read that is neither a regular file nor a directory
+ * (a FIFO, socket or device), as thp_open and the readers below return it. */
+#define THP_ENOTREG EMEDIUMTYPE
+
+/* Words for ERR (negative) from reading a file and parsing its value:
+ * "malformed value", "a FIFO, socket or device, not a regular file", "a link
+ * there points outside the recorded tree", else strerror's. */
+const char *thp_read_strerror(int err);
+
+/* Opens regular file REL below the root for reading (a FIFO, device or
+ * directory is refused: -THP_ENOTREG, -EISDIR; nothing blocks). Returns the
+ * descriptor or -errno. */
 int thp_open(const struct thp_root *r, const char *rel);
 
 /* Reads a small file into BUF (NUL-terminated, cut at CAP-1 bytes).

@@ -321,7 +321,7 @@ static void loaded(const struct thp_root *root, int err, char *buf, size_t len, 
 	} else if (err) {
 		f->status = THP_STATE_DAMAGED;
 		f->err = err;
-		snprintf(f->why, sizeof(f->why), "%s", strerror(-err));
+		snprintf(f->why, sizeof(f->why), "%s", thp_read_strerror(err));
 	} else {
 		judge(root, buf, len, f);
 	}

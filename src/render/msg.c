@@ -106,8 +106,6 @@ void thp_err(const char *fmt, ...)
 const char *thp_strerror(int err)
 {
 	switch (-err) {
-	case EINVAL:
-		return "malformed value";
 	case E2BIG:
 		return "value too long";
 	case ERANGE:
@@ -116,10 +114,8 @@ const char *thp_strerror(int err)
 		return "file too large";
 	case ENOENT:
 		return "absent";
-	case EXDEV:
-		return "a link there points outside the recorded tree";
 	default:
-		return strerror(-err);
+		return thp_read_strerror(err);
 	}
 }
 

@@ -75,16 +75,18 @@ static void read_kinds(void **state)
 	assert_int_equal(len, 23);
 	free(big);
 	assert_int_equal(thp_read_buf(&root, "dir", buf, sizeof(buf)), -EISDIR);
-	assert_int_equal(thp_read_buf(&root, "fifo", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(thp_read_buf(&root, "fifo", buf, sizeof(buf)), -THP_ENOTREG);
 	assert_int_equal(thp_read_buf(&root, "loop", buf, sizeof(buf)), -ELOOP);
 	assert_int_equal(thp_read_buf(&root, "absent", buf, sizeof(buf)), -ENOENT);
-	assert_int_equal(thp_read(&root, "fifo", &big, &len), -EINVAL);
+	assert_int_equal(thp_read(&root, "fifo", &big, &len), -THP_ENOTREG);
 	assert_null(big);
 	assert_int_equal(thp_read(&root, "huge", &big, &len), -EFBIG);
 	assert_null(big);
 	assert_null(thp_opendir(&root, "small"));
 	assert_int_equal(errno, ENOTDIR);
 	assert_string_equal(thp_rel("///"), ".");
+	assert_string_equal(thp_read_strerror(-THP_ENOTREG), "a FIFO, socket or device, not a regular file");
+	assert_string_equal(thp_read_strerror(-EXDEV), "a link there points outside the recorded tree");
 }
 
 static void root_open_errors(void **state)
