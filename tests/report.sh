@@ -196,12 +196,13 @@ with tarfile.open(sys.argv[1], "w") as t:
             t.addfile(file_, io.BytesIO(b"x\n"))
 EOP
 mkdir "$tmp/sig"
-# sig_unpack SIGNAL CMD...: runs thp CMD (SIGINT at its default, as in a
-# terminal) with the unpack below $tmp/sig and sends it SIGNAL a second into
-# the unpack; sets sig_rc (its exit status, "-" when it ran on for 10 s and
-# was killed), sig_s (seconds from the signal to its end, ">10" then) and sig_left (the unpacked
-# tree: "none" once the remover has run, within 60 s)
-sig_unpack() {
+# sig_during SIGNAL CMD...: runs thp CMD (SIGINT at its default, as in a
+# terminal) with TMPDIR $tmp/sig, where it unpacks (or CMD writes), and sends
+# it SIGNAL a second after something appeared there; sets sig_rc (its exit
+# status, "-" when it ran on for 10 s and was killed), sig_s (seconds from
+# the signal to its end, ">10" then) and sig_left (what is left in $tmp/sig:
+# "none" once the remover has run, within 60 s)
+sig_during() {
 	_sig=$1
 	shift
 	TMPDIR=$tmp/sig env --default-signal=INT "$THP" "$@" > /dev/null 2>&1 &
@@ -225,22 +226,42 @@ sig_unpack() {
 	sig_left=${sig_left:-none}
 	rm -rf "${tmp:?}/sig/"*
 }
-sig_unpack INT --root "$tmp/many.tar" status
+sig_during INT --root "$tmp/many.tar" status
 echo "SIGINT to exit during the unpack of 200,000 entries: --root $sig_s s"
 expect "--root ARCHIVE of 200,000 entries: SIGINT during the unpack ends thp (exit 130) within 1 s (exit $sig_rc after $sig_s s)" \
 	awk -v rc="$sig_rc" -v s="$sig_s" 'BEGIN { exit !(rc == 130 && s < 1) }'
 expect "--root ARCHIVE, SIGINT during the unpack: nothing left behind (left: $sig_left)" [ "$sig_left" = none ]
-sig_unpack TERM report "$tmp/many.tar"
+sig_during TERM report "$tmp/many.tar"
 echo "SIGTERM to exit during the unpack of 200,000 entries: report $sig_s s"
 expect "report ARCHIVE of 200,000 entries: SIGTERM during the unpack ends thp (exit 143) within 1 s (exit $sig_rc after $sig_s s)" \
 	awk -v rc="$sig_rc" -v s="$sig_s" 'BEGIN { exit !(rc == 143 && s < 1) }'
 expect "report ARCHIVE, SIGTERM during the unpack: nothing left behind (left: $sig_left)" [ "$sig_left" = none ]
-sig_unpack INT report "$tmp/many.tar"
+sig_during INT report "$tmp/many.tar"
 echo "SIGINT to exit during the unpack of 200,000 entries: report $sig_s s"
 expect "report ARCHIVE of 200,000 entries: SIGINT during the unpack ends thp (exit 130) within 1 s (exit $sig_rc after $sig_s s)" \
 	awk -v rc="$sig_rc" -v s="$sig_s" 'BEGIN { exit !(rc == 130 && s < 1) }'
-sig_unpack KILL report "$tmp/many.tar"
+sig_during KILL report "$tmp/many.tar"
 expect "report ARCHIVE killed by SIGKILL during the unpack: nothing left behind (left: $sig_left)" [ "$sig_left" = none ]
+# a capture of a tree with 4,000 processes (about 12,000 files, seconds to
+# record): SIGINT ends it within a second, and its staging directory goes
+cp -a tests/fixtures/always-always "$tmp/procs"
+/usr/bin/python3 - "$tmp/procs/proc" << 'EOP'
+import os, sys
+src = os.path.join(sys.argv[1], "1044")
+files = {f: open(os.path.join(src, f), "rb").read() for f in os.listdir(src)}
+for pid in range(100000, 104000):
+    os.mkdir(os.path.join(sys.argv[1], str(pid)))
+    for f, data in files.items():
+        with open(os.path.join(sys.argv[1], str(pid), f), "wb") as o:
+            o.write(data)
+EOP
+sig_during INT --root "$tmp/procs" capture -o "$tmp/sig/cap.tar.gz"
+echo "SIGINT to exit during a capture of 4,000 processes: $sig_s s"
+expect "capture of 4,000 processes: SIGINT while it records ends thp (exit 130) within 1 s (exit $sig_rc after $sig_s s)" \
+	awk -v rc="$sig_rc" -v s="$sig_s" 'BEGIN { exit !(rc == 130 && s < 1) }'
+expect "capture ended by SIGINT: no archive and no staging directory left (left: $sig_left)" [ "$sig_left" = none ]
+sig_during KILL --root "$tmp/procs" capture -o "$tmp/sig/cap.tar.gz"
+expect "capture killed by SIGKILL while it records: its staging directory is removed after it (left: $sig_left)" [ "$sig_left" = none ]
 expect "hostile archives wrote nothing outside" [ -z "$(ls -A "$tmp/outside")" ]
 expect "hostile archives: no climbing file in the temporary directory's parent" [ ! -e "$tmp/outside-climb" ]
 expect "hostile archives: no climbing file beside the unpacked directory" [ ! -e "$tmp/t/outside-climb" ]

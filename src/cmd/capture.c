@@ -65,38 +65,28 @@ static bool is_archive(const char *p)
 	return (n > 7 && strcmp(p + n - 7, ".tar.gz") == 0) || (n > 4 && strcmp(p + n - 4, ".tgz") == 0);
 }
 
-/* Removes NAME in AT and, for a directory, everything below it; links are
- * removed, not followed. */
-static void remove_tree(int at, const char *name)
+/* Creates a new private directory beside the capture in DIRFD, shown as the
+ * directory PREFIX ("" or ending in '/'), whose name goes to NAME; a process
+ * of its own removes it however thp ends (K, thp_dir_kept). Call with SIGINT,
+ * SIGTERM and SIGHUP held. Returns 0 or -errno. */
+static int make_staging(int dirfd, const char *prefix, char name[NAME_MAX + 1], struct thp_rootarg *k)
 {
-	int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
-	struct dirent *de;
+	char path[sizeof(k->dir)];
+	int err = -EEXIST;
 
-	if (!d && fd >= 0)
-		close(fd);
-	while (d && (de = readdir(d)))
-		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 &&
-		    unlinkat(dirfd(d), de->d_name, 0) != 0 && errno == EISDIR)
-			remove_tree(dirfd(d), de->d_name);
-	if (d)
-		closedir(d);
-	if (unlinkat(at, name, AT_REMOVEDIR) != 0 && errno == ENOTDIR)
-		unlinkat(at, name, 0);
-}
-
-/* Creates a new private directory beside the capture in DIRFD; its name goes
- * to NAME. Returns 0 or -errno. */
-static int make_staging(int dirfd, char name[NAME_MAX + 1])
-{
-	for (int tries = 0; tries < 100; tries++) {
+	for (int tries = 0; err == -EEXIST && tries < 100; tries++) {
 		thp_temp_name("thp-capture", name);
-		if (mkdirat(dirfd, name, 0700) == 0)
-			return fchmodat(dirfd, name, 0700, 0) == 0 ? 0 : -errno;
-		if (errno != EEXIST)
-			return -errno;
+		err = mkdirat(dirfd, name, 0700) == 0 ? 0 : -errno;
 	}
-	return -EEXIST;
+	if (!err && fchmodat(dirfd, name, 0700, 0) != 0)
+		err = -errno;
+	if (!err && snprintf(path, sizeof(path), "%s%s", prefix, name) >= (int)sizeof(path))
+		err = -ENAMETOOLONG;
+	if (!err)
+		err = thp_dir_kept(k, path);
+	if (err)
+		unlinkat(dirfd, name, AT_REMOVEDIR);
+	return err;
 }
 
 struct pack {
@@ -158,15 +148,22 @@ static int rename_new(int fromdir, const char *from, int todir, const char *to)
 }
 
 /* Records the host into a new directory STEM below a private staging
- * directory in DIR, then renames it to NAME (a directory) or packs it into
- * the archive NAME. Returns 0 or -errno; WHY (WCAP bytes, "" first) may say
- * why the archive could not be written. */
-static int capture_into(const struct thp_ctx *ctx, int dir, const char *name, bool archive,
-			const struct thp_capture_opts *o, struct thp_capture_result *r, char *why,
-			size_t wcap)
+ * directory in DIR (shown as PREFIX, "" or ending in '/'), then renames it to
+ * NAME (a directory) or packs it into the archive NAME. Called with SIGINT,
+ * SIGTERM and SIGHUP held (OLD: the mask before); they end thp at once while
+ * it records and while the staging directory is removed (its remover then
+ * cleans up), and are held while the archive or the directory is put in
+ * place. Returns 0 or -errno; WHY (WCAP bytes, "" first) may say why the
+ * archive could not be written. */
+static int capture_into(const struct thp_ctx *ctx, int dir, const char *prefix, const char *name,
+			const struct thp_capture_opts *o, const sigset_t *old,
+			struct thp_capture_result *r, char *why, size_t wcap)
 {
 	char staging[NAME_MAX + 1], stem[256];
 	struct pack p = { -1, stem, why, wcap };
+	struct thp_rootarg kept;
+	bool archive = is_archive(name);
+	sigset_t held;
 	struct stat st;
 	int out = -1, err;
 
@@ -175,26 +172,27 @@ static int capture_into(const struct thp_ctx *ctx, int dir, const char *name, bo
 		return -EEXIST;
 	err = archive ? thp_file_check(dir, name) : 0;
 	if (!err)
-		err = make_staging(dir, staging);
+		err = make_staging(dir, prefix, staging, &kept);
 	if (err)
 		return err;
 	p.dir = openat(dir, staging, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (p.dir < 0 || mkdirat(p.dir, stem, 0700) != 0 ||
 	    (out = openat(p.dir, stem, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		err = -errno;
+	thp_signals_release(old);
 	if (!err)
 		err = thp_capture(&ctx->root, out, o, r);
-	if (!err && thp_signals_pending())
-		err = -EINTR;
+	thp_signals_hold(&held); /* for the archive's temporary file, or the rename */
 	if (!err && archive)
 		err = thp_file_write_with(dir, name, 0600, fill_archive, &p);
 	else if (!err)
 		err = rename_new(p.dir, stem, dir, name);
+	thp_signals_release(&held);
 	if (out >= 0)
 		close(out);
 	if (p.dir >= 0)
 		close(p.dir);
-	remove_tree(dir, staging);
+	thp_dir_release(&kept);
 	return err;
 }
 
@@ -213,7 +211,7 @@ int cmd_capture(struct thp_ctx *ctx, int argc, char **argv)
 	struct thp_capture_opts opts = { true, true, capture_progress, NULL };
 	struct thp_capture_result r;
 	struct out_progress p;
-	char def[512], path[4096], host[128] = "host", why[512] = "";
+	char def[512], path[4096], prefix[4096], host[128] = "host", why[512] = "";
 	const char *out = NULL, *name;
 	sigset_t old;
 	int c, dir, err;
@@ -256,11 +254,12 @@ int cmd_capture(struct thp_ctx *ctx, int argc, char **argv)
 		thp_err("cannot write capture '%s': %s", out, thp_file_strerror(dir));
 		return 1;
 	}
-	thp_signals_hold(&old); /* a signal ends thp after the staged files are gone */
+	thp_signals_hold(&old); /* while the staging directory is made, and the capture written */
 	out_progress_init(&p);
 	p.tty = p.tty && !ctx->json;
 	opts.arg = &p;
-	err = capture_into(ctx, dir, name, is_archive(name), &opts, &r, why, sizeof(why));
+	snprintf(prefix, sizeof(prefix), "%.*s", (int)(name - path), path); /* DIR's path */
+	err = capture_into(ctx, dir, prefix, name, &opts, &old, &r, why, sizeof(why));
 	out_progress_end(&p);
 	close(dir);
 	if (err == -EEXIST && !is_archive(name))

@@ -39,16 +39,21 @@ int thp_rootarg_open(struct thp_root *r, struct thp_rootarg *a, const char *arg,
  * unpacked archive. */
 void thp_rootarg_close(struct thp_root *r, struct thp_rootarg *a);
 
-/* Unpacks capture archive ARG (thp_unpack) into a new directory A->dir
- * (thp_unpack_dir), which a process of its own removes when
- * thp_unpack_release(A) lets it go or thp ends, however it ends: SIGINT,
- * SIGTERM and SIGHUP end thp at once, also during the unpack, and SIGKILL
- * leaves nothing behind either. Returns 0, or -errno after WHY (WCAP bytes)
- * says what failed; A is then released. */
-int thp_unpack_kept(struct thp_rootarg *a, const char *arg, char *why, size_t wcap);
+/* Starts a process of its own that removes directory DIR, made by thp, and
+ * everything below it when thp_dir_release(A) lets it go or thp ends, however
+ * it ends (SIGKILL too); A->dir is DIR. Hold SIGINT, SIGTERM and SIGHUP from
+ * making DIR until this returns: from then on they may end thp at once.
+ * Returns 0 or -errno. */
+int thp_dir_kept(struct thp_rootarg *a, const char *dir);
 
-/* Removes A's unpacked archive, if any, and lets its remover go. */
-void thp_unpack_release(struct thp_rootarg *a);
+/* Removes A's directory, if any, and lets its remover go. */
+void thp_dir_release(struct thp_rootarg *a);
+
+/* Unpacks capture archive ARG (thp_unpack) into a new directory A->dir
+ * (thp_unpack_dir) kept as thp_dir_kept does: SIGINT, SIGTERM and SIGHUP end
+ * thp at once, also during the unpack. Returns 0, or -errno after WHY (WCAP
+ * bytes) says what failed; A is then released. */
+int thp_unpack_kept(struct thp_rootarg *a, const char *arg, char *why, size_t wcap);
 
 /* Reads process PID's status into ST for command CMD. Returns 0, or 1 after
  * saying why it has no memory to look at: no such process, a zombie, a kernel

@@ -124,7 +124,7 @@ static int read_archive(struct report *rp, const char *path)
 		err = read_capture(rp, cap, path);
 	else
 		skip(rp, path, "not a capture (no proc or sys directory in it)");
-	thp_unpack_release(&a);
+	thp_dir_release(&a);
 	return err;
 }
 

@@ -55,13 +55,15 @@ _Noreturn static void remover(const int p[2], const char *dir)
 	_exit(0);
 }
 
-/* Starts the process that removes DIR when thp ends, however it ends; sets
- * A->keeper and A->remover. Returns 0 or -errno. */
-static int start_remover(struct thp_rootarg *a, const char *dir)
+int thp_dir_kept(struct thp_rootarg *a, const char *dir)
 {
 	int p[2];
 	pid_t pid;
 
+	a->keeper = -1;
+	a->remover = 0;
+	if (dir != a->dir && snprintf(a->dir, sizeof(a->dir), "%s", dir) >= (int)sizeof(a->dir))
+		return -ENAMETOOLONG;
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -errno;
 	pid = fork();
@@ -82,25 +84,26 @@ int thp_unpack_kept(struct thp_rootarg *a, const char *arg, char *why, size_t wc
 	sigset_t old;
 	int err;
 
-	a->keeper = -1;
-	a->remover = 0;
 	thp_signals_hold(&old); /* no directory without its remover */
 	err = thp_unpack_dir(a->dir, sizeof(a->dir), why, wcap);
-	if (!err && (err = start_remover(a, a->dir)) < 0) {
+	if (!err && (err = thp_dir_kept(a, a->dir)) < 0) {
 		snprintf(why, wcap, "cannot start the process that removes it: %s", strerror(-err));
 		rmdir(a->dir);
 	}
-	if (err)
+	if (err) {
 		a->dir[0] = '\0';
+		a->keeper = -1;
+		a->remover = 0;
+	}
 	thp_signals_release(&old); /* from now on a signal ends thp at once */
 	if (!err)
 		err = thp_unpack(arg, a->dir, why, wcap);
 	if (err)
-		thp_unpack_release(a);
+		thp_dir_release(a);
 	return err;
 }
 
-void thp_unpack_release(struct thp_rootarg *a)
+void thp_dir_release(struct thp_rootarg *a)
 {
 	if (a->dir[0])
 		thp_unpack_remove(a->dir);
@@ -166,5 +169,5 @@ void thp_rootarg_close(struct thp_root *r, struct thp_rootarg *a)
 {
 	if (r->fd >= 0)
 		thp_root_done(r);
-	thp_unpack_release(a);
+	thp_dir_release(a);
 }
