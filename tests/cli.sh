@@ -107,6 +107,19 @@ wait "$spid" 2> /dev/null
 expect "capture of this host: no variable but those thp reads" sh -c "! grep -rq hunter2 '$tmp/live'"
 expect "capture of this host: MALLOC_CONF kept" sh -c "tr '\\0' '\\n' < '$tmp/live/proc/$spid/thp-environ' | grep -qx 'MALLOC_CONF=thp:never'"
 expect "capture of this host: no environ file" [ -z "$(find "$tmp/live" -name environ)" ]
+# the default name of a tree's capture is the tree's host name, made safe for
+# a file name (not this host's); a tree without one is "host"
+case $THP in /*) thp_abs=$THP ;; *) thp_abs=$PWD/$THP ;; esac
+cp -a "$SX" "$tmp/named"
+mkdir -p "$tmp/named/proc/sys/kernel" "$tmp/capname" "$tmp/capnone"
+printf 'db-01.example/x y\n' > "$tmp/named/proc/sys/kernel/hostname"
+(cd "$tmp/capname" && "$thp_abs" --root "$tmp/named" capture --no-procs > /dev/null)
+expect "capture of a tree is named after the tree's host (got: $(ls "$tmp/capname"))" \
+	sh -c "ls '$tmp/capname' | grep -qx 'thp-capture-db-01\.example_x_y-[0-9]*-[0-9]*\.tar\.gz'"
+rm "$tmp/named/proc/sys/kernel/hostname"
+(cd "$tmp/capnone" && "$thp_abs" --root "$tmp/named" capture --no-procs > /dev/null)
+expect "capture of a tree without a host name is named 'host' (got: $(ls "$tmp/capnone"))" \
+	sh -c "ls '$tmp/capnone' | grep -qx 'thp-capture-host-[0-9]*-[0-9]*\.tar\.gz'"
 DX=tests/fixtures/doctor-base
 expect "doctor: bad --severity is a usage error" [ "$(rc_err "$THP" --root $DX doctor --severity high)" = "2|thp: doctor: invalid --severity 'high' (info, warn or crit)" ]
 expect "doctor: bad --sample is a usage error" [ "$(rc_err "$THP" --root $DX doctor --sample -1 | cut -d'|' -f1)" = 2 ]

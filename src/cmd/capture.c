@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* capture.c - `thp capture`: record this host's THP files for `thp --root DIR` anywhere */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 
 #include "../core/capture.h"
 #include "../core/proc.h"
+#include "../core/status.h"
 #include "../core/unpack.h"
 #include "../render/render.h"
 #include "cmd.h"
@@ -196,6 +198,19 @@ static int capture_into(const struct thp_ctx *ctx, int dir, const char *prefix, 
 	return err;
 }
 
+/* The host name of ROOT (the live host, or the one a tree recorded) for a
+ * file name: letters, digits, '.', '-' and '_' kept, anything else '_';
+ * "host" when unknown. */
+static void host_for_name(const struct thp_root *root, char *buf, size_t cap)
+{
+	thp_hostname(root, buf, cap);
+	for (char *c = buf; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("._-", *c))
+			*c = '_';
+	if (!buf[0])
+		snprintf(buf, cap, "host");
+}
+
 static void capture_progress(const struct thp_capture_result *r, void *arg)
 {
 	out_progress(arg, "capture", (uint64_t)r->processes, "processes recorded");
@@ -211,7 +226,7 @@ int cmd_capture(struct thp_ctx *ctx, int argc, char **argv)
 	struct thp_capture_opts opts = { true, true, capture_progress, NULL };
 	struct thp_capture_result r;
 	struct out_progress p;
-	char def[512], path[4096], prefix[4096], host[128] = "host", why[512] = "";
+	char def[512], path[4096], prefix[4096], host[128], why[512] = "";
 	const char *out = NULL, *name;
 	sigset_t old;
 	int c, dir, err;
@@ -235,7 +250,7 @@ int cmd_capture(struct thp_ctx *ctx, int argc, char **argv)
 	if (!out) {
 		time_t now = time(NULL);
 		char date[32];
-		gethostname(host, sizeof(host) - 1);
+		host_for_name(&ctx->root, host, sizeof(host));
 		strftime(date, sizeof(date), "%Y%m%d-%H%M%S", localtime(&now));
 		snprintf(def, sizeof(def), "thp-capture-%s-%s.tar.gz", host, date);
 		out = def;

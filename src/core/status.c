@@ -40,6 +40,13 @@ uint64_t thp_page_size(const struct thp_root *root)
 	return 0;
 }
 
+void thp_hostname(const struct thp_root *root, char *buf, size_t cap)
+{
+	if (thp_read_buf(root, "proc/sys/kernel/hostname", buf, cap) < 0)
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
 static void read_kernel(const struct thp_root *root, struct thp_status *st)
 {
 	ssize_t n = thp_read_buf(root, "proc/sys/kernel/osrelease", st->release,
@@ -47,9 +54,7 @@ static void read_kernel(const struct thp_root *root, struct thp_status *st)
 
 	st->kmajor = st->kminor = -1;
 	st->page_size = thp_page_size(root);
-	if (thp_read_buf(root, "proc/sys/kernel/hostname", st->hostname, sizeof(st->hostname)) < 0)
-		st->hostname[0] = '\0';
-	st->hostname[strcspn(st->hostname, "\n")] = '\0';
+	thp_hostname(root, st->hostname, sizeof(st->hostname));
 	if (n < 0) {
 		st->release_err = (int)n;
 		st->release[0] = '\0';

@@ -114,6 +114,10 @@ struct thp_status {
  * absent features, unreadable ones with their errno; returns 0 or -ENOMEM. */
 int thp_status_read(const struct thp_root *root, struct thp_status *st, bool scan_procs);
 
+/* The host name of ROOT (/proc/sys/kernel/hostname, the recorded one below a
+ * tree) into BUF (CAP bytes), without its newline; "" when unknown. */
+void thp_hostname(const struct thp_root *root, char *buf, size_t cap);
+
 /* Reads into ST only what decides whether a mapping may get THP: the kernel
  * release, the page and PMD sizes and the global and per-size policies (no
  * counters, per-size stats, khugepaged, vm knobs, boot options or TLB
