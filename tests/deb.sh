@@ -33,7 +33,43 @@ dep=$(dpkg-deb -f "$deb" Depends) rec=$(dpkg-deb -f "$deb" Recommends)
 expect_sh "libmicrohttpd is recommended, not required (Depends: $dep; Recommends: $rec)" \
 	'[ -n "$dep" ] && case "$dep" in *libmicrohttpd*) false ;; esac && case "$rec" in *libmicrohttpd12*) true ;; *) false ;; esac'
 dpkg-deb -e "$deb" "$D/control"
-expect "postinst knows the units (dh_installsystemd)" grep -q 'thp-serve.service' "$D/control/postinst"
+
+# The maintainer scripts as on a host running systemd: /run/systemd/system is a
+# directory of this test, systemctl records what it is asked (thp-serve.service
+# enabled and running when STATE is 'running', disabled and stopped otherwise),
+# the host's deb-systemd-invoke decides what to start (DPKG_ROOT: without the
+# host's policy-rc.d)
+m=$(realpath "$D")/maint
+mkdir -p "$m/bin" "$m/run" "$m/root"
+printf '%s\n' '#!/bin/sh' 'echo "systemctl $*" >> "$M/log"' 'for a; do :; done' \
+	'case "$*" in' \
+	'*is-enabled*) [ "$STATE" = running ] && [ "$a" = thp-serve.service ] && echo enabled || echo disabled ;;' \
+	'*is-active*) [ "$STATE" = running ] && [ "$a" = thp-serve.service ] ;;' \
+	'esac' > "$m/bin/systemctl"
+printf '%s\n' '#!/bin/sh' 'echo "deb-systemd-helper $*" >> "$M/log"' '[ "$1" != debian-installed ]' > "$m/bin/deb-systemd-helper"
+chmod +x "$m/bin/systemctl" "$m/bin/deb-systemd-helper"
+for s in postinst prerm; do
+	[ -f "$D/control/$s" ] && sed "s|/run/systemd/system|$m/run|g" "$D/control/$s" > "$m/$s"
+done
+# maint STATE SCRIPT ARG...: runs the package's SCRIPT; prints the systemctl
+# calls that start, stop or enable a unit
+maint() {
+	: > "$m/log"
+	[ -f "$m/$2" ] && (export M="$m" STATE="$1" PATH="$m/bin:$PATH" && shift && sh "$m/$@") > /dev/null 2>&1
+	grep -E '^systemctl .*(start|stop|enable)' "$m/log" | grep -vE 'is-(enabled|active)'
+}
+expect_sh "install: the postinst starts and enables no unit ($(DPKG_ROOT=$m/root maint stopped postinst configure))" \
+	'[ -z "$(DPKG_ROOT=$m/root maint stopped postinst configure)" ]'
+expect_sh "upgrade: the postinst restarts thp-serve.service when it runs ($(DPKG_ROOT=$m/root maint running postinst configure 0.0.1))" \
+	'DPKG_ROOT=$m/root maint running postinst configure 0.0.1 | grep -q "restart.* thp-serve.service"'
+expect_sh "upgrade: the postinst starts no stopped unit ($(DPKG_ROOT=$m/root maint stopped postinst configure 0.0.1))" \
+	'[ -z "$(DPKG_ROOT=$m/root maint stopped postinst configure 0.0.1)" ]'
+# prerm's stop needs no DPKG_ROOT (the host's policy-rc.d would refuse it):
+# its deb-systemd-invoke hands the stop to systemctl
+printf '%s\n' '#!/bin/sh' '[ "$1" = stop ] && exec systemctl "$@"' > "$m/bin/deb-systemd-invoke"
+chmod +x "$m/bin/deb-systemd-invoke"
+expect_sh "remove: the prerm stops thp-serve.service ($(maint running prerm remove))" \
+	'maint running prerm remove | grep -q "stop.* thp-serve.service"'
 lintian --pedantic "$deb" > "$D/lintian" 2> /dev/null
 expect "lintian --pedantic is clean" [ ! -s "$D/lintian" ]
 cat "$D/lintian"
