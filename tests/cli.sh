@@ -511,9 +511,12 @@ expect "ps -n: no header line" [ "$("$THP" --root $PX ps -n -o pid | head -1 | t
 expect "ps -r: one space between cells, spaces escaped" [ "$("$THP" --root $PX ps -r -o pid,rss,command | sed -n 2p)" = '26828 17.6\x20MiB hog' ]
 expect "ps -r: no padding in the header" [ "$("$THP" --root $PX ps -r -o pid,rss | head -1)" = 'PID RSS' ]
 expect "ps -b: exact bytes" [ "$("$THP" --root $PX ps -b -n -o rss | tr -d ' ')" = 18423808 ]
-expect "ps -J -o PID,THP: only those keys" [ "$("$THP" --root $PX ps -J -o PID,THP | jq -c '[.processes[] | keys]')" = '[["anon_huge","pid"]]' ]
+expect "ps -J -o PID,THP: only those keys" [ "$("$THP" --root $PX ps -J -o PID,THP | jq -c '[.processes[] | keys]')" = '[["pid","thp"]]' ]
 expect "ps -J -o: typed values" [ "$("$THP" --root $PX ps -J -o pid,cover,command,pte | jq -c '.processes[0] | [(.pid|type), (.cover|type), (.command|type), (.pte|type)]')" = '["number","number","string","number"]' ]
 expect "ps -J -o with --totals: the totals have the keys too" [ "$("$THP" --root $PX ps -J -o rss --totals | jq -c '.totals')" = '{"rss":18423808}' ]
+expect "ps -P: one COLUMN=\"value\" pair per column" [ "$("$THP" --root $PX ps -P -o pid,command,thp)" = 'PID="26828" COMMAND="hog" THP="16 MiB"' ]
+expect "ps -P -b --totals: sizes in bytes, the total row named" [ "$("$THP" --root $PX ps -P -b -o command,rss --totals | tail -1)" = 'COMMAND="total" RSS="18423808"' ]
+expect "ps -J without -o: COVER too, the same value as the text's" [ "$("$THP" --root $PX ps -J | jq '.processes[0].cover')" = 99.4 ]
 expect "ps -J without -o: the whole row" [ "$("$THP" --root $PX ps -J | jq '.processes[0] | has("ppid") and has("thp_enabled")')" = true ]
 expect "ps -o is case-insensitive" [ "$("$THP" --root $PX ps -n -o Pid | tr -d ' ')" = 26828 ]
 expect "ps -o unknown column: exit 2, names the valid ones" [ "$(rc_err "$THP" --root $PX ps -o pid,nope | cut -d'(' -f1)" = "2|thp: ps: unknown column 'nope' " ]
@@ -523,7 +526,7 @@ expect "show -n -r -o: raw rows of those columns" [ "$("$THP" --root $PX show 26
 expect "show: the table's header without -n" [ "$("$THP" --root $PX show 26828 -o size,perms | grep -c '^ *SIZE  PERMS$')" = 1 ]
 expect "show -n: no header line" [ "$("$THP" --root $PX show 26828 -n -o size,perms | grep -c '^ *SIZE  PERMS$')" = 0 ]
 expect "show -b -o: exact bytes" [ "$("$THP" --root $PX show 26828 -n -b -o size | tail -1 | tr -d ' ')" = 135168 ]
-expect "show -J -o: only those keys in the mappings" [ "$("$THP" --root $PX show 26828 -J -o mapping,THP,eligible | jq -c '[.vmas[] | keys] | unique')" = '[["mapping","thp","thp_eligible"]]' ]
+expect "show -J -o: only those keys in the mappings" [ "$("$THP" --root $PX show 26828 -J -o mapping,THP,eligible | jq -c '[.vmas[] | keys] | unique')" = '[["eligible","mapping","thp"]]' ]
 expect "show -o unknown column: exit 2" [ "$(rc_err "$THP" --root $PX show 26828 -o nope | cut -d'(' -f1)" = "2|thp: show: unknown column 'nope' " ]
 # the folio columns: in -o with --folios, refused without it
 FO=tests/fixtures/folios-6.18
@@ -603,7 +606,7 @@ expect "bench -r: raw rows" grep -qE '^MADV_HUGEPAGE yes 2 [0-9.]+\\x20[mu]s 4\\
 expect "bench -r: no chart" [ "$(grep -c 'median)$' "$tmp/bench")" = 0 ]
 expect "bench without -r: the chart" sh -c "$L '$THP' bench fault -s 4M -N 1 2> /dev/null | grep -qx '  TOUCH (median)'"
 expect "bench -J without -o: every value of an arm" [ "$($L "$THP" bench fault -s 4M -N 1 -J 2> /dev/null | jq -c '[.results[0].arms[] | [.arm, (.values | length)]]')" = '[["plain",8],["MADV_HUGEPAGE",8]]' ]
-expect "bench -J -o: the values of those columns" [ "$($L "$THP" bench fault -s 4M -N 1 -J -o touch,anonhuge 2> /dev/null | jq -c '[.results[0].arms[] | keys + (.values | keys)]')" = '[["values","anon_huge","touch_ns"],["values","anon_huge","touch_ns"]]' ]
+expect "bench -J -o: the values of those columns" [ "$($L "$THP" bench fault -s 4M -N 1 -J -o touch,anonhuge 2> /dev/null | jq -c '[.results[0].arms[] | keys + (.values | keys)]')" = '[["values","anonhuge","touch"],["values","anonhuge","touch"]]' ]
 $L "$THP" ab -N 1 -m current,disabled -r -- true 2> /dev/null > "$tmp/ab"
 expect "ab -r: raw rows" grep -qE '^disabled [0-9.]+\\x20[mu]?s\\x20/\\x20' "$tmp/ab"
 expect "ab -r: no chart" [ "$(grep -c 'median)$' "$tmp/ab")" = 0 ]

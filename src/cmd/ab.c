@@ -36,16 +36,16 @@ enum metric { M_WALL, M_USER, M_SYS, M_RSS, M_FLT, M_HUGE, M_DTLB, M_MPKI, M_COU
 #define COL(m) ((m) + 1)
 #define NCOLS COL(M_COUNT)
 static const struct out_col cols[NCOLS] = {
-	{ "ARM", "arm", OUT_TEXT, 0, "the mode CMD ran under" },
-	[COL(M_WALL)] = { "WALL", "wall_ns", OUT_NS, 0, "elapsed time: min / median / max" },
-	[COL(M_USER)] = { "USER", "user_ns", OUT_NS, 0, "CPU time in user mode" },
-	[COL(M_SYS)] = { "SYS", "sys_ns", OUT_NS, 0, "CPU time in the kernel" },
-	[COL(M_RSS)] = { "MAX_RSS", "max_rss", OUT_SIZE, 0, "the largest resident memory of a process" },
-	[COL(M_FLT)] = { "MINOR_FAULTS", "minor_faults", OUT_COUNT, 0, "minor page faults" },
-	[COL(M_HUGE)] = { "ANONHUGE_PEAK", "anon_huge_peak", OUT_SIZE, 0,
-			  "the most AnonHugePages of CMD's process tree (sampled)" },
-	[COL(M_DTLB)] = { "DTLB_MISSES", "dtlb_misses", OUT_COUNT, 0, "dTLB misses (CPU counters)" },
-	[COL(M_MPKI)] = { "DTLB_MPKI", "dtlb_mpki", OUT_NUM, 0, "dTLB misses per thousand instructions" },
+	{ "ARM", OUT_TEXT, 0, "the mode CMD ran under", NULL, 0 },
+	[COL(M_WALL)] = { "WALL", OUT_NS, 0, "elapsed time: min / median / max", NULL, 0 },
+	[COL(M_USER)] = { "USER", OUT_NS, 0, "CPU time in user mode", NULL, 0 },
+	[COL(M_SYS)] = { "SYS", OUT_NS, 0, "CPU time in the kernel", NULL, 0 },
+	[COL(M_RSS)] = { "MAX_RSS", OUT_SIZE, 0, "the largest resident memory of a process", NULL, 0 },
+	[COL(M_FLT)] = { "MINOR_FAULTS", OUT_COUNT, 0, "minor page faults", NULL, 0 },
+	[COL(M_HUGE)] = { "ANONHUGE_PEAK", OUT_SIZE, 0, "the most AnonHugePages of CMD's process tree (sampled)",
+			  NULL, 0 },
+	[COL(M_DTLB)] = { "DTLB_MISSES", OUT_COUNT, 0, "dTLB misses (CPU counters)", NULL, 0 },
+	[COL(M_MPKI)] = { "DTLB_MPKI", OUT_NUM, 0, "dTLB misses per thousand instructions", NULL, 0 },
 };
 
 struct run {
@@ -335,7 +335,7 @@ static int print_json(const struct ab *a, const struct thp_busy *busy, const cha
 	struct json_object *o = json_object_new_object(), *cmd = json_object_new_array();
 	struct json_object *arms = put_arms(a), *runs = json_object_new_array();
 
-	json_object_object_add(o, "schema", json_object_new_string("thp-ab/1"));
+	json_object_object_add(o, "schema", json_object_new_string("thp-ab/2"));
 	for (int i = 0; a->cmd[i]; i++)
 		json_object_array_add(cmd, json_object_new_string(a->cmd[i]));
 	json_object_object_add(o, "command", cmd);
@@ -358,12 +358,14 @@ static int print_json(const struct ab *a, const struct thp_busy *busy, const cha
 		struct json_object *x = json_object_new_object();
 		json_object_object_add(x, "round", json_object_new_int(r->round));
 		json_object_object_add(x, "arm", json_object_new_string(a->modes.word[r->arm]));
-		for (int m = 0; m < M_COUNT; m++)
-			json_object_object_add(x, cols[COL(m)].key,
+		for (int m = 0; m < M_COUNT; m++) {
+			char key[32];
+			json_object_object_add(x, out_col_key(&cols[COL(m)], key, sizeof(key)),
 					       !counted(a, m) ? NULL
 					       : cols[COL(m)].kind == OUT_NS || cols[COL(m)].kind == OUT_NUM
 						       ? json_object_new_double(r->m[m])
 						       : out_json_u64((uint64_t)(r->m[m] + 0.5)));
+		}
 		json_object_object_add(x, "exit",
 				       json_object_new_int(WIFEXITED(r->status) ? WEXITSTATUS(r->status)
 										: 128 + WTERMSIG(r->status)));

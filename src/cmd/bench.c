@@ -947,7 +947,7 @@ static int out_cols_of(const struct table *tab, struct out_col *cols)
 	const struct col *c = &arm_col;
 
 	for (int i = 0; i <= tab->n; c = &tab->cols[i++])
-		cols[i] = (struct out_col){ c->head, c->key, out_kind_of(c->kind), 0, c->help };
+		cols[i] = (struct out_col){ c->head, out_kind_of(c->kind), 0, c->help, NULL, 0 };
 	return tab->n + 1;
 }
 
@@ -1111,7 +1111,7 @@ static struct json_object *arm_json(struct json_object *row)
 	struct json_object *o = json_object_new_object(), *vals = json_object_new_object();
 
 	json_object_object_foreach(row, key, val) {
-		if (strcmp(key, arm_col.key) == 0)
+		if (strcmp(key, "arm") == 0)
 			json_object_object_add(o, key, json_object_get(val));
 		else
 			json_object_object_add(vals, key, json_object_get(val));
@@ -1311,7 +1311,7 @@ static int bench_modes(struct bench *b, const struct modes *m)
 	}
 	if (b->fmt.json && !rc) {
 		doc = json_object_new_object();
-		json_object_object_add(doc, "schema", json_object_new_string("thp-bench/1"));
+		json_object_object_add(doc, "schema", json_object_new_string("thp-bench/2"));
 		json_object_object_add(doc, "experiment", json_object_new_string(b->x->name));
 		json_object_object_add(doc, "size", out_json_u64(b->size));
 		json_object_object_add(doc, "step", out_json_u64(b->step));

@@ -28,16 +28,16 @@ struct result {
 /* The columns of the table of ranges: -o, the table and the keys of -J -o. */
 enum { C_RANGE, C_MAPPING, C_SIZE, C_BLOCKS, C_TIME, C_RESULT, C_HUGE_BEFORE, C_HUGE_AFTER, C_RSS_AFTER, NCOLS };
 static const struct out_col cols[] = {
-	[C_RANGE] = { "RANGE", "range", OUT_TEXT, 0, "start-end, hexadecimal" },
-	[C_MAPPING] = { "MAPPING", "mapping", OUT_TEXT, OUT_TRUNC, "the mapping's path or [anon], [heap], ..." },
-	[C_SIZE] = { "SIZE", "bytes", OUT_SIZE, 0, "size of the range" },
-	[C_BLOCKS] = { "BLOCKS", "populated_blocks", OUT_COUNT, 0,
-		       "huge page blocks with a page in them / all (JSON: the first)" },
-	[C_TIME] = { "TIME", "seconds", OUT_NUM, 0, "time MADV_COLLAPSE took (JSON: seconds)" },
-	[C_RESULT] = { "RESULT", "result", OUT_TEXT, 0, "collapsed, failed ERRNO, ..." },
-	[C_HUGE_BEFORE] = { "ANONHUGE_BEFORE", "anon_huge_before", OUT_SIZE, 0, "AnonHugePages of the mapping before" },
-	[C_HUGE_AFTER] = { "ANONHUGE_AFTER", "anon_huge_after", OUT_SIZE, 0, "AnonHugePages of the mapping after" },
-	[C_RSS_AFTER] = { "RSS_AFTER", "rss_after", OUT_SIZE, 0, "Rss of the mapping after" },
+	[C_RANGE] = { "RANGE", OUT_TEXT, 0, "start-end, hexadecimal", NULL, 0 },
+	[C_MAPPING] = { "MAPPING", OUT_TEXT, OUT_TRUNC, "the mapping's path or [anon], [heap], ...", NULL, 0 },
+	[C_SIZE] = { "SIZE", OUT_SIZE, 0, "size of the range", NULL, 0 },
+	[C_BLOCKS] = { "BLOCKS", OUT_COUNT, 0, "huge page blocks with a page in them / all (JSON: the first)",
+		       NULL, 0 },
+	[C_TIME] = { "TIME", OUT_NUM, 0, "time MADV_COLLAPSE took (JSON: seconds)", NULL, 0 },
+	[C_RESULT] = { "RESULT", OUT_TEXT, 0, "collapsed, failed ERRNO, ...", NULL, 0 },
+	[C_HUGE_BEFORE] = { "ANONHUGE_BEFORE", OUT_SIZE, 0, "AnonHugePages of the mapping before", NULL, 0 },
+	[C_HUGE_AFTER] = { "ANONHUGE_AFTER", OUT_SIZE, 0, "AnonHugePages of the mapping after", NULL, 0 },
+	[C_RSS_AFTER] = { "RSS_AFTER", OUT_SIZE, 0, "Rss of the mapping after", NULL, 0 },
 };
 _Static_assert(sizeof(cols) / sizeof(cols[0]) == NCOLS, "one descriptor per column");
 static const int default_cols[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };

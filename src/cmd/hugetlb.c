@@ -31,36 +31,36 @@
 /* The columns of the pool table: -o, the table and the keys of -J -o. */
 enum { P_SIZE, P_TOTAL, P_IN_USE, P_FREE, P_RESERVED, P_SURPLUS, P_OVERCOMMIT, P_MEMORY, P_NCOLS };
 static const struct out_col pool_cols[] = {
-	[P_SIZE] = { "SIZE", "size", OUT_SIZE, 0, "page size" },
-	[P_TOTAL] = { "TOTAL", "total", OUT_COUNT, 0, "pages in the pool (nr_hugepages)" },
-	[P_IN_USE] = { "IN_USE", "in_use", OUT_COUNT, 0, "pages in use (TOTAL - FREE)" },
-	[P_FREE] = { "FREE", "free", OUT_COUNT, 0, "free pages, reserved ones included" },
-	[P_RESERVED] = { "RESERVED", "reserved", OUT_COUNT, 0, "pages promised to mappings, not yet faulted" },
-	[P_SURPLUS] = { "SURPLUS", "surplus", OUT_COUNT, 0, "pages above TOTAL from overcommit" },
-	[P_OVERCOMMIT] = { "OVERCOMMIT", "overcommit", OUT_COUNT, 0, "most surplus pages allowed" },
-	[P_MEMORY] = { "MEMORY", "bytes", OUT_SIZE, 0, "memory the pool holds (TOTAL x SIZE)" },
+	[P_SIZE] = { "SIZE", OUT_SIZE, 0, "page size", NULL, 0 },
+	[P_TOTAL] = { "TOTAL", OUT_COUNT, 0, "pages in the pool (nr_hugepages)", NULL, 0 },
+	[P_IN_USE] = { "IN_USE", OUT_COUNT, 0, "pages in use (TOTAL - FREE)", NULL, 0 },
+	[P_FREE] = { "FREE", OUT_COUNT, 0, "free pages, reserved ones included", NULL, 0 },
+	[P_RESERVED] = { "RESERVED", OUT_COUNT, 0, "pages promised to mappings, not yet faulted", NULL, 0 },
+	[P_SURPLUS] = { "SURPLUS", OUT_COUNT, 0, "pages above TOTAL from overcommit", NULL, 0 },
+	[P_OVERCOMMIT] = { "OVERCOMMIT", OUT_COUNT, 0, "most surplus pages allowed", NULL, 0 },
+	[P_MEMORY] = { "MEMORY", OUT_SIZE, 0, "memory the pool holds (TOTAL x SIZE)", NULL, 0 },
 };
 _Static_assert(sizeof(pool_cols) / sizeof(pool_cols[0]) == P_NCOLS, "one descriptor per column");
 
 /* The other tables: every column, always. */
 enum { N_NODE, N_SIZE, N_TOTAL, N_IN_USE, N_FREE, N_SURPLUS, N_NCOLS };
 static const struct out_col node_cols[] = {
-	[N_NODE] = { "NODE", "node", OUT_COUNT, 0, "" },     [N_SIZE] = { "SIZE", "size", OUT_SIZE, 0, "" },
-	[N_TOTAL] = { "TOTAL", "total", OUT_COUNT, 0, "" },  [N_IN_USE] = { "IN_USE", "in_use", OUT_COUNT, 0, "" },
-	[N_FREE] = { "FREE", "free", OUT_COUNT, 0, "" },     [N_SURPLUS] = { "SURPLUS", "surplus", OUT_COUNT, 0, "" },
+	[N_NODE] = { "NODE", OUT_COUNT, 0, "", NULL, 0 },     [N_SIZE] = { "SIZE", OUT_SIZE, 0, "", NULL, 0 },
+	[N_TOTAL] = { "TOTAL", OUT_COUNT, 0, "", NULL, 0 },  [N_IN_USE] = { "IN_USE", OUT_COUNT, 0, "", NULL, 0 },
+	[N_FREE] = { "FREE", OUT_COUNT, 0, "", NULL, 0 },     [N_SURPLUS] = { "SURPLUS", OUT_COUNT, 0, "", NULL, 0 },
 };
 enum { M_MOUNT, M_PAGE_SIZE, M_OPTIONS, M_NCOLS };
 static const struct out_col mount_cols[] = {
-	[M_MOUNT] = { "MOUNT", "path", OUT_TEXT, OUT_TRUNC, "" },
-	[M_PAGE_SIZE] = { "PAGE_SIZE", "page_size", OUT_SIZE, 0, "" },
-	[M_OPTIONS] = { "OPTIONS", "options", OUT_TEXT, OUT_TRUNC, "" },
+	[M_MOUNT] = { "MOUNT", OUT_TEXT, OUT_TRUNC, "", NULL, 0 },
+	[M_PAGE_SIZE] = { "PAGE_SIZE", OUT_SIZE, 0, "", NULL, 0 },
+	[M_OPTIONS] = { "OPTIONS", OUT_TEXT, OUT_TRUNC, "", NULL, 0 },
 };
 enum { U_PID, U_COMMAND, U_PRIVATE, U_SHARED, U_NCOLS };
 static const struct out_col user_cols[] = {
-	[U_PID] = { "PID", "pid", OUT_COUNT, 0, "" },
-	[U_COMMAND] = { "COMMAND", "comm", OUT_TEXT, OUT_TRUNC, "" },
-	[U_PRIVATE] = { "PRIVATE", "private_hugetlb", OUT_SIZE, 0, "" },
-	[U_SHARED] = { "SHARED", "shared_hugetlb", OUT_SIZE, 0, "" },
+	[U_PID] = { "PID", OUT_COUNT, 0, "", NULL, 0 },
+	[U_COMMAND] = { "COMMAND", OUT_TEXT, OUT_TRUNC, "", NULL, 0 },
+	[U_PRIVATE] = { "PRIVATE", OUT_SIZE, 0, "", NULL, 0 },
+	[U_SHARED] = { "SHARED", OUT_SIZE, 0, "", NULL, 0 },
 };
 
 /* Every column of a table, in order. */
@@ -1050,9 +1050,10 @@ static int plan(struct thp_ctx *ctx, const struct thp_hugetlb *h, const char *ar
 
 int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
 {
+	enum { O_NO_PROCS = 256 };
 	static const struct option lo[] = {
 		OUT_FMT_LONGOPTS,
-		{ "no-procs", no_argument, NULL, 'P' }, { "node", required_argument, NULL, 'N' },
+		{ "no-procs", no_argument, NULL, O_NO_PROCS }, { "node", required_argument, NULL, 'N' },
 		{ "dry-run", no_argument, NULL, 'D' },  { "margin", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },     { NULL, 0, NULL, 0 },
 	};
@@ -1073,7 +1074,7 @@ int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
 		if (out_fmt_opt(&o.fmt, c, optarg))
 			continue;
 		switch (c) {
-		case 'P': o.procs = false; break;
+		case O_NO_PROCS: o.procs = false; break;
 		case 'D': o.dry_run = true; break;
 		case 'N':
 			if (!thp_opt_int("hugetlb", "--node", optarg, 0, NODE_MAX, &o.node))

@@ -21,35 +21,49 @@
 #include "cmd.h"
 
 enum col {
-	C_PID, C_USER, C_COMMAND, C_CGROUP, C_PROCS, C_RSS, C_ANON, C_THP, C_COVER,
-	C_SHMEM_PMD, C_FILE_PMD, C_HUGETLB, C_PTE, C_THP_STATE, NCOLS
+	C_PID, C_USER, C_COMMAND, C_CGROUP, C_PROCS, C_RSS, C_ANON, C_THP, C_COVER, C_SHMEM_PMD, C_FILE_PMD,
+	C_HUGETLB, C_PTE, C_THP_STATE, C_PPID, C_UID, C_THP_ENABLED, C_EXCEPT_ADVISED, C_SET_BY_PID, C_SET_BY,
+	C_HUGE_ZERO, NCOLS
 };
 
-/* The one descriptor of ps's columns: -o, sorting, the help text, the table
- * and the keys of -J -o. */
+static void get(const struct out_col *c, const void *row, void *ctx, struct out_val *v);
+
+/* The one descriptor of ps's columns: -o, sorting, the help text, the table,
+ * -P and JSON. */
 static const struct out_col cols[] = {
-	[C_PID] = { "PID", "pid", OUT_COUNT, 0, "process id" },
-	[C_USER] = { "USER", "user", OUT_TEXT, 0, "owner (real user)" },
-	[C_COMMAND] = { "COMMAND", "command", OUT_TEXT, OUT_TRUNC, "command name (full command line with -w)" },
-	[C_CGROUP] = { "CGROUP", "cgroup", OUT_TEXT, OUT_TRUNC, "cgroup path (v2, or the v1 memory controller)" },
-	[C_PROCS] = { "PROCS", "processes", OUT_COUNT, 0, "number of processes (with --by)" },
-	[C_RSS] = { "RSS", "rss", OUT_SIZE, 0, "resident memory" },
-	[C_ANON] = { "ANON", "anon", OUT_SIZE, 0, "anonymous resident memory" },
-	[C_THP] = { "THP", "anon_huge", OUT_SIZE, 0, "PMD-mapped anonymous THP (AnonHugePages)" },
-	[C_COVER] = { "COVER", "cover", OUT_PCT, 0, "THP as a share of ANON" },
-	[C_SHMEM_PMD] = { "SHMEM_PMD", "shmem_pmd", OUT_SIZE, 0, "PMD-mapped shmem/tmpfs (ShmemPmdMapped)" },
-	[C_FILE_PMD] = { "FILE_PMD", "file_pmd", OUT_SIZE, 0, "PMD-mapped page cache (FilePmdMapped)" },
-	[C_HUGETLB] = { "HUGETLB", "hugetlb", OUT_SIZE, 0, "hugetlbfs pages (Private_ + Shared_Hugetlb)" },
-	[C_PTE] = { "PTE", "pte", OUT_SIZE, 0, "page tables, every level below the top (VmPTE)" },
-	[C_THP_STATE] = { "THP_STATE", "thp_state", OUT_TEXT, OUT_TRUNC,
-			  "on, off (prctl), off (inherited from PID COMM)" },
+	[C_PID] = { "PID", OUT_COUNT, 0, "process id", get, C_PID },
+	[C_USER] = { "USER", OUT_TEXT, 0, "owner (real user)", get, C_USER },
+	[C_COMMAND] = { "COMMAND", OUT_TEXT, OUT_TRUNC, "command name (full command line with -w)", get, C_COMMAND },
+	[C_CGROUP] = { "CGROUP", OUT_TEXT, OUT_TRUNC, "cgroup path (v2, or the v1 memory controller)", get, C_CGROUP },
+	[C_PROCS] = { "PROCS", OUT_COUNT, 0, "number of processes (with --by)", get, C_PROCS },
+	[C_RSS] = { "RSS", OUT_SIZE, 0, "resident memory", get, C_RSS },
+	[C_ANON] = { "ANON", OUT_SIZE, 0, "anonymous resident memory", get, C_ANON },
+	[C_THP] = { "THP", OUT_SIZE, 0, "PMD-mapped anonymous THP (AnonHugePages)", get, C_THP },
+	[C_COVER] = { "COVER", OUT_PCT, 0, "THP as a share of ANON", get, C_COVER },
+	[C_SHMEM_PMD] = { "SHMEM_PMD", OUT_SIZE, 0, "PMD-mapped shmem/tmpfs (ShmemPmdMapped)", get, C_SHMEM_PMD },
+	[C_FILE_PMD] = { "FILE_PMD", OUT_SIZE, 0, "PMD-mapped page cache (FilePmdMapped)", get, C_FILE_PMD },
+	[C_HUGETLB] = { "HUGETLB", OUT_SIZE, 0, "hugetlbfs pages (Private_ + Shared_Hugetlb)", get, C_HUGETLB },
+	[C_PTE] = { "PTE", OUT_SIZE, 0, "page tables, every level below the top (VmPTE)", get, C_PTE },
+	[C_THP_STATE] = { "THP_STATE", OUT_TEXT, OUT_TRUNC, "on, off (prctl), off (inherited from PID COMM)", get,
+			  C_THP_STATE },
+	[C_PPID] = { "PPID", OUT_COUNT, 0, "parent process id", get, C_PPID },
+	[C_UID] = { "UID", OUT_COUNT, 0, "owner's user id (real)", get, C_UID },
+	[C_THP_ENABLED] = { "THP_ENABLED", OUT_BOOL, 0, "THP allowed for the process (no prctl, a kernel with THP)",
+			    get, C_THP_ENABLED },
+	[C_EXCEPT_ADVISED] = { "EXCEPT_ADVISED", OUT_BOOL, 0, "PR_THP_DISABLE_EXCEPT_ADVISED inferred", get,
+			       C_EXCEPT_ADVISED },
+	[C_SET_BY_PID] = { "SET_BY_PID", OUT_COUNT, 0, "the process that set THP off or except-advised", get,
+			   C_SET_BY_PID },
+	[C_SET_BY] = { "SET_BY", OUT_TEXT, OUT_TRUNC, "its command name", get, C_SET_BY },
+	[C_HUGE_ZERO] = { "HUGE_ZERO", OUT_SIZE, 0, "the huge zero page mapped (--folios; reads only, no memory)",
+			  get, C_HUGE_ZERO },
 };
 _Static_assert(sizeof(cols) / sizeof(cols[0]) == NCOLS, "one descriptor per column");
 
 /* Columns meaningless for --by groups. */
 static bool per_process(int c)
 {
-	return c == C_PID || c == C_THP_STATE;
+	return c == C_PID || c == C_THP_STATE || (c >= C_PPID && c <= C_SET_BY);
 }
 
 static const int default_cols[] = { C_PID, C_USER, C_COMMAND, C_RSS, C_ANON, C_THP, C_COVER,
@@ -80,10 +94,13 @@ struct row {
 	char *cmd;
 	char *cgroup;
 	struct thp_folio_stats *f; /* the page walk (--folios); NULL when it did not run */
+	bool total;                /* the sums of the rows */
 };
 
-/* -o's columns: those of ps, then the folio columns (--folios) */
+/* -o's columns: those of ps, then the folio columns (--folios), then with
+ * --by-size one per size */
 #define NALL (NCOLS + OUT_FOLIO_COLS)
+#define SIZES_MAX 16
 
 struct opts {
 	int cols[NALL * 2];
@@ -103,8 +120,6 @@ struct opts {
 	uint64_t min;
 };
 
-#define SIZES_MAX 16
-
 struct scan {
 	const struct thp_root *root;
 	struct opts *o;
@@ -123,6 +138,8 @@ struct scan {
 	uint64_t seen;                 /* processes looked at, for the progress count */
 	struct out_progress progress;
 	int folio_err;
+	struct out_col all[NALL + SIZES_MAX]; /* the columns of the table */
+	char size_names[SIZES_MAX][32];
 };
 
 static void usage(void)
@@ -336,6 +353,7 @@ static int scan_proc(pid_t pid, void *ctx)
 	return row->cmd && row->cgroup && (row->f || !sc->fr || err) ? 0 : -ENOMEM;
 }
 
+/* Number column C of row R. */
 static uint64_t row_num(const struct row *r, enum col c)
 {
 	switch (c) {
@@ -349,6 +367,10 @@ static uint64_t row_num(const struct row *r, enum col c)
 	case C_FILE_PMD: return r->r.file_pmd;
 	case C_HUGETLB: return r->r.private_hugetlb + r->r.shared_hugetlb;
 	case C_PTE: return r->pte;
+	case C_PPID: return (uint64_t)r->st.ppid;
+	case C_UID: return r->uid;
+	case C_SET_BY_PID: return r->origin ? (uint64_t)r->origin->pid : 0;
+	case C_HUGE_ZERO: return r->f ? r->f->huge_zero : 0;
 	default: return 0;
 	}
 }
@@ -374,8 +396,75 @@ static const char *row_text(const struct row *r, enum col c, struct scan *sc, ch
 		struct thp_pstatus st = row_pstatus(r);
 		return out_thp_state(buf, cap, &st, r->origin);
 	}
+	case C_SET_BY: return r->origin ? r->origin->name : NULL;
 	default: return "";
 	}
+}
+
+/* Whether column C of row R has no value: a total of a text or per-process
+ * column, a figure the kernel does not show, a state nobody set. */
+static bool row_null(const struct scan *sc, const struct row *r, enum col c)
+{
+	bool set = r->st.thp_enabled == 0 || r->st.except_advised;
+
+	if (r->total)
+		return cols[c].kind == OUT_TEXT || per_process(c) || c == C_USER;
+	switch (c) {
+	case C_PTE: return !r->npte;
+	case C_UID: return r->uid == (uid_t)-1;
+	case C_THP_ENABLED: return r->st.thp_enabled < 0 && r->st.thp_enabled != THP_ENABLED_NO_KERNEL;
+	case C_SET_BY_PID: case C_SET_BY: return !set || !r->origin;
+	case C_HUGE_ZERO: return !r->f || !sc->fr;
+	default: return false;
+	}
+}
+
+/* The column that names a row: COMMAND, or with --by the key. */
+static bool key_col(const struct scan *sc, enum col c)
+{
+	return c == C_COMMAND || (c == C_CGROUP && sc->o->by == BY_CGROUP) || (c == C_USER && sc->o->by == BY_USER);
+}
+
+/* The getter of ps's columns (arg: enum col) for a struct row. */
+static void get(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
+{
+	const struct row *r = row;
+	struct scan *sc = ctx;
+	enum col k = (enum col)c->arg;
+
+	if (row_null(sc, r, k)) {
+		v->null = true;
+		v->text = r->total && key_col(sc, k) ? "total" : r->total ? "" : NULL;
+	} else if (k == C_COVER) {
+		out_val_set(v, ov_pct(r->r.anon_huge, r->r.anon));
+	} else if (k == C_THP_ENABLED || k == C_EXCEPT_ADVISED) {
+		v->u = k == C_THP_ENABLED ? r->st.thp_enabled > 0 : r->st.except_advised;
+	} else if (c->kind == OUT_TEXT) {
+		v->s = row_text(r, k, sc, v->buf, v->cap);
+		if (k == C_THP_STATE && strncmp(v->s, "off", 3) == 0)
+			v->hue = 1 + OUT_HUE_OFF;
+	} else {
+		v->u = row_num(r, k);
+	}
+}
+
+/* The getter of the folio columns (arg: out_folio_col()'s I). */
+static void get_folio(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
+{
+	const struct row *r = row;
+
+	(void)ctx;
+	out_val_set(v, out_folio_col(r->f, c->arg));
+}
+
+/* The getter of the --by-size columns (arg: the size's index). */
+static void get_size(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
+{
+	const struct row *r = row;
+	const struct scan *sc = ctx;
+
+	v->null = !r->f;
+	v->u = r->f ? thp_folio_order_bytes(r->f, sc->size_order[c->arg]) : 0;
 }
 
 static struct scan *sort_scan;
@@ -461,6 +550,7 @@ static void totals(const struct scan *sc, struct row *t, struct thp_folio_stats 
 {
 	memset(t, 0, sizeof(*t));
 	memset(f, 0, sizeof(*f));
+	t->total = true;
 	for (size_t i = 0; i < sc->n; i++) {
 		thp_rollup_add(&t->r, &sc->rows[i].r);
 		t->pte += sc->rows[i].pte;
@@ -473,161 +563,63 @@ static void totals(const struct scan *sc, struct row *t, struct thp_folio_stats 
 	}
 }
 
-/* Value of folio column I of row R: the summary columns, then --by-size. */
-static uint64_t folio_value(const struct scan *sc, const struct row *r, int i)
+/* Names the columns of SC's table: the key of --by, and the --by-size ones. */
+static void name_cols(struct scan *sc)
 {
-	return i < OUT_FOLIO_COLS ? out_folio_col_value(r->f, i)
-				  : thp_folio_order_bytes(r->f, sc->size_order[i - OUT_FOLIO_COLS]);
+	struct out_col *all = sc->all;
+
+	out_cols_folios(all, cols, NCOLS, get_folio);
+	if (sc->o->by != BY_NONE)
+		all[C_COMMAND].name = sc->o->by == BY_USER ? "USER" : sc->o->by == BY_CGROUP ? "CGROUP" : "COMMAND";
+	for (int z = 0; z < sc->nsizes; z++)
+		all[NALL + z] = (struct out_col){ out_size_spec(sc->size_names[z], sizeof(sc->size_names[z]),
+								 sc->size_bytes[z]),
+						  OUT_SIZE, 0, "", get_size, z };
 }
 
-/* Adds row R (the total row when TOTAL) to T: a cell for every column, and
- * NF folio columns after them. */
-static void put_row(struct scan *sc, struct out_table *t, const struct row *r, bool total, int nf)
+/* The SHOWN rows and TOTAL (NULL: none) as a table of the chosen columns,
+ * the --by-size ones after them: text, or the document's member KEY. */
+static void put_table(struct scan *sc, const char *key, size_t shown, const struct row *total)
 {
-	enum by by = sc->o->by;
-	char buf[256];
-
-	out_table_line(t);
-	for (int c = 0; c < NCOLS; c++) {
-		if (total && (c == C_COMMAND || (c == C_CGROUP && by == BY_CGROUP) || (c == C_USER && by == BY_USER)))
-			out_cell(t, c, "total", NULL);
-		else if (total && (cols[c].kind == OUT_TEXT || c == C_PID))
-			out_cell(t, c, "", NULL);
-		else if (c == C_PTE && !r->npte)
-			out_cell(t, c, "-", NULL); /* the kernel does not show VmPTE */
-		else if (c == C_COVER)
-			out_cell_pct(t, c, r->r.anon_huge, r->r.anon);
-		else if (cols[c].kind == OUT_TEXT) {
-			const char *text = row_text(r, c, sc, buf, sizeof(buf));
-			out_cell_str(t, c, text);
-			if (c == C_THP_STATE && strncmp(text, "off", 3) == 0)
-				out_table_color(t, c, OUT_HUE_OFF);
-		} else
-			out_cell_u64(t, c, row_num(r, c));
-	}
-	for (int i = 0; i < nf; i++) {
-		if (r->f)
-			out_cell_u64(t, NCOLS + i, folio_value(sc, r, i));
-		else
-			out_cell(t, NCOLS + i, "-", NULL);
-	}
-}
-
-#define MAXCOLS (NALL * 2 + SIZES_MAX)
-
-/* The rows SHOWN and TOTAL (NULL: none) as a table of the chosen columns (NF:
- * the folio columns, then the --by-size ones, that rows fill): printed, or
- * with JSON, the array of its rows. */
-static struct json_object *put_table(struct scan *sc, size_t shown, const struct row *total, int nf)
-{
-	struct opts *o = sc->o;
-	struct out_col all[NALL + SIZES_MAX];
-	char names[SIZES_MAX][32];
-	int sel[MAXCOLS], n = o->ncols;
+	int sel[NALL * 2 + SIZES_MAX], n = sc->o->ncols;
 	struct out_table *t;
 
-	out_cols_folios(all, cols, NCOLS);
-	if (o->by != BY_NONE)
-		all[C_COMMAND].name = o->by == BY_USER ? "USER" : o->by == BY_CGROUP ? "CGROUP" : "COMMAND";
-	if (o->by != BY_NONE)
-		all[C_COMMAND].key = "key"; /* as in the groups of -J */
-	memcpy(sel, o->cols, sizeof(sel[0]) * (size_t)n);
-	for (int z = 0; z + OUT_FOLIO_COLS < nf; z++) {
-		all[NALL + z] = (struct out_col){
-			out_size_spec(names[z], sizeof(names[z]), sc->size_bytes[z]), "", OUT_SIZE, 0, "" };
+	memcpy(sel, sc->o->cols, sizeof(sel[0]) * (size_t)n);
+	for (int z = 0; z < sc->nsizes && !(sc->o->fmt.list && sc->o->fmt.json); z++)
 		sel[n++] = NALL + z;
-	}
-	t = out_table_cols(all, sel, n, &o->fmt);
+	t = out_table_open(key, sc->all, sel, n, &sc->o->fmt, sc);
 	for (size_t k = 0; k < shown; k++)
-		put_row(sc, t, &sc->rows[k], false, nf);
+		out_table_add(t, &sc->rows[k]);
 	if (total)
-		put_row(sc, t, total, true, nf);
-	if (o->fmt.json)
-		return out_table_json(t);
-	out_table_print(t, 0);
-	return NULL;
+		out_table_total(t, "totals", total);
+	out_table_close(t, 0);
 }
 
-static struct json_object *row_json(struct scan *sc, const struct row *r, bool group)
+/* The mTHP sizes (not the PMD size) enabled for anonymous memory, as "64K
+ * always, 128K madvise"; "" when none. */
+static const char *mthp_enabled(const struct thp_status *st, char *buf, size_t cap);
+
+/* Prints what ps found: the table, or in JSON one document with its rows. */
+static void print_ps(struct scan *sc, size_t shown, const struct row *total)
 {
-	struct json_object *j = json_object_new_object();
-
-	if (group) {
-		json_object_object_add(j, "key", json_object_new_string(r->cmd));
-		json_object_object_add(j, "processes", out_json_u64(r->nprocs));
-	} else {
-		json_object_object_add(j, "pid", json_object_new_int(r->pid));
-		json_object_object_add(j, "ppid", json_object_new_int(r->st.ppid));
-		json_object_object_add(j, "user", json_object_new_string(thp_user_name(&sc->users, r->uid)));
-		json_object_object_add(j, "uid", r->uid == (uid_t)-1 ? NULL : out_json_u64(r->uid));
-		json_object_object_add(j, "command", json_object_new_string(r->cmd));
-		json_object_object_add(j, "cgroup", json_object_new_string(r->cgroup));
-	}
-	out_json_rollup(j, &r->r);
-	json_object_object_add(j, "pte", r->npte ? out_json_u64(r->pte) : NULL);
-	if (!group) {
-		struct thp_pstatus st = row_pstatus(r);
-		out_json_thp_state(j, &st, r->origin);
-	}
-	if (sc->o->folios) {
-		json_object_object_add(j, "folios", r->f ? out_folio_json(r->f) : NULL);
-		json_object_object_add(j, "mthp", r->f ? out_json_u64(thp_folio_mthp(r->f)) : NULL);
-		json_object_object_add(j, "huge_zero_mapped", r->f ? out_json_u64(r->f->huge_zero) : NULL);
-	}
-	if (sc->nsizes) {
-		struct json_object *bs = json_object_new_object();
-		char key[32];
-		for (int i = 0; i < sc->nsizes; i++) {
-			snprintf(key, sizeof(key), "%" PRIu64, sc->size_bytes[i]);
-			json_object_object_add(bs, key, r->f ? out_json_u64(thp_folio_order_bytes(r->f, sc->size_order[i]))
-							       : NULL);
-		}
-		json_object_object_add(j, "by_size", bs);
-	}
-	return j;
-}
-
-/* The rows of -J -o: the chosen keys only; the total, when there is one, is
- * the last, taken out into *TOTAL. */
-static struct json_object *chosen_json(struct scan *sc, size_t shown, const struct row *total,
-				       struct json_object **tot)
-{
-	struct json_object *arr = put_table(sc, shown, total, sc->o->folios ? OUT_FOLIO_COLS : 0);
-	size_t n = json_object_array_length(arr);
-
-	*tot = NULL;
-	if (total && n) {
-		*tot = json_object_get(json_object_array_get_idx(arr, n - 1));
-		json_object_array_del_idx(arr, n - 1, 1);
-	}
-	return arr;
-}
-
-static void print_json(struct scan *sc, size_t shown, const struct row *total)
-{
-	struct json_object *top = json_object_new_object(), *arr = json_object_new_array(), *tot = NULL;
-	bool group = sc->o->by != BY_NONE;
 	static const char *const by_names[] = { NULL, "comm", "user", "cgroup" };
+	const struct opts *o = sc->o;
+	char mthp[256];
 
-	json_object_object_add(top, "schema", json_object_new_string("thp-ps/1"));
-	if (group)
-		json_object_object_add(top, "by", json_object_new_string(by_names[sc->o->by]));
-	if (sc->o->fmt.list) {
-		json_object_put(arr);
-		arr = chosen_json(sc, shown, total, &tot);
-	} else {
-		for (size_t i = 0; i < shown; i++)
-			json_object_array_add(arr, row_json(sc, &sc->rows[i], group));
-		if (total) {
-			tot = row_json(sc, total, true);
-			json_object_object_del(tot, "key");
-		}
-	}
-	json_object_object_add(top, group ? "groups" : "processes", arr);
-	if (tot)
-		json_object_object_add(top, "totals", tot);
-	json_object_object_add(top, "unreadable", json_object_new_int(sc->unreadable.n));
-	out_json_print(top);
+	name_cols(sc);
+	out_doc_begin(o->fmt.json, o->fmt.bytes, "thp-ps/2");
+	if (o->by)
+		out_put(OUT_JSON, "by", NULL, ov_str(by_names[o->by]));
+	if (sc->n == 0 && !o->all)
+		out_text("no process holds huge pages (%s--all lists every process)\n",
+			 sc->host->dir ? "" : "this kernel has no THP; ");
+	if (sc->n || o->all || o->fmt.json)
+		put_table(sc, o->by ? "groups" : "processes", shown, total);
+	if (!o->folios && *mthp_enabled(sc->host, mthp, sizeof(mthp)))
+		out_text("mTHP is enabled (%s): smaps shows only PMD mappings, so THP above leaves out mTHP; "
+			 "'thp ps --folios' (root) shows it.\n", mthp);
+	out_put(OUT_JSON, "unreadable", NULL, ov_int(sc->unreadable.n));
+	out_doc_end();
 }
 
 /* False when the tree has a cgroup file system and neither its v2 hierarchy
@@ -663,11 +655,16 @@ static int select_cols(struct opts *o)
 	struct out_col all[NALL];
 	int def[NALL], n = 0;
 
-	for (int i = 0; i < nd; i++)
+	for (int i = 0; !o->fmt.json && i < nd; i++)
 		def[n++] = d[i];
-	for (int i = 0; o->folios && i < OUT_FOLIO_COLS; i++)
+	/* JSON: every column that has a value for these rows */
+	for (int i = 0; o->fmt.json && i < NCOLS; i++)
+		if (o->by ? !per_process(i) && i != C_USER && i != C_CGROUP : i != C_PROCS)
+			if (i != C_HUGE_ZERO || o->folios)
+				def[n++] = i;
+	for (int i = 0; o->folios && i < (o->fmt.json ? OUT_FOLIO_COLS : OUT_FOLIO_SUMMARY); i++)
 		def[n++] = NCOLS + i;
-	out_cols_folios(all, cols, NCOLS);
+	out_cols_folios(all, cols, NCOLS, NULL);
 	o->ncols = out_cols_select("ps", all, NALL, &o->fmt, def, n, o->cols, NALL * 2);
 	if (o->ncols < 0 || out_cols_folios_refused("ps", all, NCOLS, o->cols, o->ncols, o->folios))
 		return 2;
@@ -844,7 +841,7 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	struct row total;
 	struct thp_folio_stats total_f;
 	size_t shown;
-	char mthp[256], line[200];
+	char line[200];
 	int rc = parse_opts(ctx, &o, argc, argv), err = 0;
 
 	if (rc >= 0) {
@@ -902,16 +899,7 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	shown = o.limit >= 0 && (size_t)o.limit < sc.n ? (size_t)o.limit : sc.n;
 	if (o.totals)
 		totals(&sc, &total, &total_f);
-	if (o.fmt.json)
-		print_json(&sc, shown, o.totals ? &total : NULL);
-	else if (sc.n == 0 && !o.all)
-		printf("no process holds huge pages (%s--all lists every process)\n",
-		       sc.host->dir ? "" : "this kernel has no THP; ");
-	else
-		put_table(&sc, shown, o.totals ? &total : NULL, o.folios ? OUT_FOLIO_COLS + sc.nsizes : 0);
-	if (!o.fmt.json && !o.folios && *mthp_enabled(sc.host, mthp, sizeof(mthp)))
-		printf("mTHP is enabled (%s): smaps shows only PMD mappings, so THP above leaves out mTHP; "
-		       "'thp ps --folios' (root) shows it.\n", mthp);
+	print_ps(&sc, shown, o.totals ? &total : NULL);
 	rc = 0;
 	if (sc.folio_err) {
 		thp_err("ps: cannot read page mappings: %s", thp_strerror(sc.folio_err));

@@ -27,17 +27,17 @@
  * the default table come before WHY. */
 enum { C_RANGE, C_SIZE, C_PERMS, C_MAPPING, C_RSS, C_ANON, C_THP, C_ELIGIBLE, C_ADVICE, C_ALIGNED, C_WHY, NCOLS };
 static const struct out_col cols[] = {
-	[C_RANGE] = { "START-END", "range", OUT_TEXT, 0, "addresses, hexadecimal" },
-	[C_SIZE] = { "SIZE", "size", OUT_SIZE, 0, "size of the mapping" },
-	[C_PERMS] = { "PERMS", "perms", OUT_TEXT, 0, "rwxp / rwxs" },
-	[C_MAPPING] = { "MAPPING", "mapping", OUT_TEXT, OUT_TRUNC, "path, [heap], [stack], [anon], ..." },
-	[C_RSS] = { "RSS", "rss", OUT_SIZE, 0, "resident memory" },
-	[C_ANON] = { "ANON", "anon", OUT_SIZE, 0, "anonymous resident memory" },
-	[C_THP] = { "THP", "thp", OUT_SIZE, 0, "AnonHugePages + ShmemPmdMapped + FilePmdMapped" },
-	[C_ELIGIBLE] = { "ELIGIBLE", "thp_eligible", OUT_BOOL, 0, "the kernel's THPeligible" },
-	[C_ADVICE] = { "ADVICE", "advice", OUT_TEXT, 0, "hg (MADV_HUGEPAGE), nh (MADV_NOHUGEPAGE)" },
-	[C_ALIGNED] = { "ALIGNED", "aligned_slots", OUT_COUNT, 0, "whole PMD-aligned slots in the mapping" },
-	[C_WHY] = { "WHY", "why_text", OUT_TEXT, OUT_WRAP, "why it has no huge pages, or what it may get" },
+	[C_RANGE] = { "START-END", OUT_TEXT, 0, "addresses, hexadecimal", NULL, 0 },
+	[C_SIZE] = { "SIZE", OUT_SIZE, 0, "size of the mapping", NULL, 0 },
+	[C_PERMS] = { "PERMS", OUT_TEXT, 0, "rwxp / rwxs", NULL, 0 },
+	[C_MAPPING] = { "MAPPING", OUT_TEXT, OUT_TRUNC, "path, [heap], [stack], [anon], ...", NULL, 0 },
+	[C_RSS] = { "RSS", OUT_SIZE, 0, "resident memory", NULL, 0 },
+	[C_ANON] = { "ANON", OUT_SIZE, 0, "anonymous resident memory", NULL, 0 },
+	[C_THP] = { "THP", OUT_SIZE, 0, "AnonHugePages + ShmemPmdMapped + FilePmdMapped", NULL, 0 },
+	[C_ELIGIBLE] = { "ELIGIBLE", OUT_BOOL, 0, "the kernel's THPeligible", NULL, 0 },
+	[C_ADVICE] = { "ADVICE", OUT_TEXT, 0, "hg (MADV_HUGEPAGE), nh (MADV_NOHUGEPAGE)", NULL, 0 },
+	[C_ALIGNED] = { "ALIGNED", OUT_COUNT, 0, "whole PMD-aligned slots in the mapping", NULL, 0 },
+	[C_WHY] = { "WHY", OUT_TEXT, OUT_WRAP, "why it has no huge pages, or what it may get", NULL, 0 },
 };
 _Static_assert(sizeof(cols) / sizeof(cols[0]) == NCOLS, "one descriptor per column");
 #define NALL (NCOLS + OUT_FOLIO_COLS)
@@ -409,7 +409,7 @@ static void put_vma(const struct show *s, struct out_table *t, const struct vrow
 	out_cell(t, C_ADVICE, adv ? adv : "", adv ? json_object_new_string(adv) : NULL);
 	out_cell_u64(t, C_ALIGNED, thp_vma_pmd_slots(v, s->why.pmd_size));
 	for (int k = 0; k < nf; k++)
-		out_cell_u64(t, NCOLS + k, out_folio_col_value(&r->f, k));
+		out_cell_u64(t, NCOLS + k, out_folio_col(&r->f, k).u);
 	out_cell_str(t, C_WHY, why_text(s, r, state, why, sizeof(why)));
 }
 
@@ -419,10 +419,10 @@ static struct json_object *put_vmas(const struct show *s, const char *state)
 {
 	const struct opts *o = s->o;
 	struct out_col all[NALL];
-	int nf = o->folios ? OUT_FOLIO_COLS : 0;
+	int nf = o->folios ? OUT_FOLIO_SUMMARY : 0;
 	struct out_table *t;
 
-	out_cols_folios(all, cols, NCOLS);
+	out_cols_folios(all, cols, NCOLS, NULL);
 	t = out_table_cols(all, o->sel, o->nsel, &o->fmt);
 	for (size_t i = 0; i < s->n; i++)
 		put_vma(s, t, &s->rows[i], state, nf);
@@ -622,11 +622,11 @@ static int select_cols(struct opts *o)
 	int def[NALL], n = 0;
 
 	for (int i = 0; i < NCOLS; i++) {
-		for (int k = 0; o->folios && default_cols[i] == C_WHY && k < OUT_FOLIO_COLS; k++)
+		for (int k = 0; o->folios && default_cols[i] == C_WHY && k < OUT_FOLIO_SUMMARY; k++)
 			def[n++] = NCOLS + k;
 		def[n++] = default_cols[i];
 	}
-	out_cols_folios(all, cols, NCOLS);
+	out_cols_folios(all, cols, NCOLS, NULL);
 	o->nsel = out_cols_select("show", all, NALL, &o->fmt, def, n, o->sel, MAXCOLS);
 	return o->nsel < 0 || out_cols_folios_refused("show", all, NCOLS, o->sel, o->nsel, o->folios) ? 2 : -1;
 }

@@ -24,11 +24,11 @@
 /* The columns of the table of totals per kind: -o, the table, the keys of -J -o. */
 enum { C_KIND, C_STALLS, C_TOTAL, C_MAX, C_AVG, NCOLS };
 static const struct out_col cols[] = {
-	[C_KIND] = { "KIND", "kind", OUT_TEXT, 0, "what stalled: direct compaction, direct reclaim, ..." },
-	[C_STALLS] = { "STALLS", "count", OUT_COUNT, 0, "number of stalls" },
-	[C_TOTAL] = { "TOTAL_MS", "total_ns", OUT_NUM, 0, "time stalled, in all (JSON: nanoseconds)" },
-	[C_MAX] = { "MAX_MS", "max_ns", OUT_NUM, 0, "the longest stall (JSON: nanoseconds)" },
-	[C_AVG] = { "AVG_MS", "avg_ns", OUT_NUM, 0, "the mean stall (JSON: nanoseconds)" },
+	[C_KIND] = { "KIND", OUT_TEXT, 0, "what stalled: direct compaction, direct reclaim, ...", NULL, 0 },
+	[C_STALLS] = { "STALLS", OUT_COUNT, 0, "number of stalls", NULL, 0 },
+	[C_TOTAL] = { "TOTAL_MS", OUT_NUM, 0, "time stalled, in all (JSON: nanoseconds)", NULL, 0 },
+	[C_MAX] = { "MAX_MS", OUT_NUM, 0, "the longest stall (JSON: nanoseconds)", NULL, 0 },
+	[C_AVG] = { "AVG_MS", OUT_NUM, 0, "the mean stall (JSON: nanoseconds)", NULL, 0 },
 };
 _Static_assert(sizeof(cols) / sizeof(cols[0]) == NCOLS, "one descriptor per column");
 static const int default_cols[] = { C_KIND, C_STALLS, C_TOTAL, C_MAX, C_AVG };

@@ -8,17 +8,20 @@
 #include "../cmd/cmd.h"
 
 const struct out_col out_folio_cols[OUT_FOLIO_COLS] = {
-	{ "PMD", "pmd", OUT_SIZE, 0, "THP mapped by a PMD (--folios)" },
-	{ "MTHP", "mthp", OUT_SIZE, 0, "every page of a PTE-mapped large folio (--folios)" },
-	{ "PTE_ALIGNED", "pte_aligned", OUT_SIZE, 0, "whole large folios mapped by PTEs, aligned (--folios)" },
-	{ "PTE_UNALIGNED", "pte_unaligned", OUT_SIZE, 0, "whole large folios mapped by PTEs, unaligned (--folios)" },
-	{ "PTE_PARTIAL", "pte_partial", OUT_SIZE, 0, "large folios mapped in part (--folios)" },
+	{ "PMD", OUT_SIZE, 0, "THP mapped by a PMD (--folios)", NULL, 0 },
+	{ "MTHP", OUT_SIZE, 0, "every page of a PTE-mapped large folio (--folios)", NULL, 1 },
+	{ "PTE_ALIGNED", OUT_SIZE, 0, "whole large folios mapped by PTEs, aligned (--folios)", NULL, 2 },
+	{ "PTE_UNALIGNED", OUT_SIZE, 0, "whole large folios mapped by PTEs, unaligned (--folios)", NULL, 3 },
+	{ "PTE_PARTIAL", OUT_SIZE, 0, "large folios mapped in part (--folios)", NULL, 4 },
+	{ "FOLIOS", OUT_FOLIOS, 0, "every counter of tools/mm/thpmaps (--folios)", NULL, 5 },
 };
 
-void out_cols_folios(struct out_col *all, const struct out_col *cols, int n)
+void out_cols_folios(struct out_col *all, const struct out_col *cols, int n, out_get_fn get)
 {
 	memcpy(all, cols, sizeof(*cols) * (size_t)n);
 	memcpy(all + n, out_folio_cols, sizeof(out_folio_cols));
+	for (int i = 0; i < OUT_FOLIO_COLS; i++)
+		all[n + i].get = get;
 }
 
 bool out_cols_folios_refused(const char *cmd, const struct out_col *all, int n, const int *sel, int nsel,
@@ -32,15 +35,20 @@ bool out_cols_folios_refused(const char *cmd, const struct out_col *all, int n, 
 	return false;
 }
 
-uint64_t out_folio_col_value(const struct thp_folio_stats *s, int i)
+struct out_val out_folio_col(const struct thp_folio_stats *s, int i)
 {
+	uint64_t v;
+
+	if (!s || i == OUT_FOLIO_SUMMARY)
+		return ov_folios(s);
 	switch (i) {
-	case 0: return thp_folio_pmd(s);
-	case 1: return thp_folio_mthp(s);
-	case 2: return thp_folio_pte_aligned(s);
-	case 3: return thp_folio_pte_unaligned(s);
-	default: return thp_folio_partial(s);
+	case 0: v = thp_folio_pmd(s); break;
+	case 1: v = thp_folio_mthp(s); break;
+	case 2: v = thp_folio_pte_aligned(s); break;
+	case 3: v = thp_folio_pte_unaligned(s); break;
+	default: v = thp_folio_partial(s); break;
 	}
+	return ov_size(v);
 }
 
 void out_folio_counters(const struct thp_folio_stats *s, out_counter_fn fn, void *ctx)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* json.c - the one JSON emitter of thp (json-c) */
 #include "escape.h"
+#include "jw.h"
 #include "render.h"
 
 #include <errno.h>
@@ -147,4 +148,93 @@ void out_json_rollup(struct json_object *obj, const struct thp_rollup *r)
 	json_object_object_add(obj, "shmem_pmd", out_json_u64(r->shmem_pmd));
 	json_object_object_add(obj, "file_pmd", out_json_u64(r->file_pmd));
 	json_object_object_add(obj, "hugetlb", out_json_u64(r->private_hugetlb + r->shared_hugetlb));
+}
+
+/* ---- the writer of documents made as they are printed (jw.h) ---- */
+
+#define JW_DEPTH 32
+
+static struct {
+	FILE *f;
+	bool pretty;
+	int depth;          /* containers open */
+	bool array[JW_DEPTH];
+	unsigned n[JW_DEPTH]; /* members or elements written in each */
+} jw;
+
+void jw_begin(FILE *f, bool pretty)
+{
+	jw.f = f;
+	jw.pretty = pretty;
+	jw.depth = 0;
+}
+
+bool jw_open_now(void)
+{
+	return jw.depth > 0;
+}
+
+bool jw_in_array(void)
+{
+	return jw.depth > 0 && jw.array[jw.depth - 1];
+}
+
+/* Writes S (a JSON text) to the document. */
+static void jw_put(const char *s)
+{
+	if (fputs(s, jw.f) < 0 && jw.f == stdout)
+		thp_stdout_failed(errno);
+}
+
+/* Writes the separator, the indent and, in an object, "KEY": before the
+ * next member or element. */
+static void jw_member(const char *key)
+{
+	if (!jw.depth)
+		return;
+	if (jw.n[jw.depth - 1]++)
+		jw_put(",");
+	if (jw.pretty)
+		fprintf(jw.f, "\n%*s", 2 * jw.depth, "");
+	if (jw.array[jw.depth - 1])
+		return;
+	char *s = text(json_object_new_string(key ? key : ""), JSON_C_TO_STRING_PLAIN);
+	jw_put(s ? s : "\"\"");
+	jw_put(jw.pretty ? ": " : ":");
+	free(s);
+}
+
+void jw_open(const char *key, bool array)
+{
+	jw_member(key);
+	jw_put(array ? "[" : "{");
+	if (jw.depth < JW_DEPTH) {
+		jw.array[jw.depth] = array;
+		jw.n[jw.depth] = 0;
+	}
+	jw.depth++;
+}
+
+void jw_close(void)
+{
+	bool array;
+
+	if (!jw.depth)
+		return;
+	array = jw.depth <= JW_DEPTH && jw.array[jw.depth - 1];
+	jw.depth--;
+	if (jw.pretty)
+		fprintf(jw.f, "\n%*s", 2 * jw.depth, "");
+	jw_put(array ? "]" : "}");
+	if (!jw.depth)
+		jw_put("\n");
+}
+
+void jw_scalar(const char *key, struct json_object *v)
+{
+	char *s = v ? text(v, JSON_C_TO_STRING_PLAIN) : NULL;
+
+	jw_member(key);
+	jw_put(s ? s : "null");
+	free(s);
 }

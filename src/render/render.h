@@ -53,45 +53,137 @@ void out_table_fitted(struct out_table *t);
  * A table of out_table_cols() in JSON prints nothing (see out_table_json). */
 void out_table_print(struct out_table *t, int indent);
 
-/* What a column holds: its JSON type, and how its text is aligned (text and
- * yes/no to the left, numbers to the right). */
+/* What a value is: its JSON type, its words in text, and how a column of it
+ * is aligned (text and yes/no to the left, numbers to the right). */
 enum out_kind {
-	OUT_TEXT,  /* a string */
-	OUT_SIZE,  /* bytes: human in text ("2 MiB"), exact with --bytes and in JSON */
-	OUT_COUNT, /* a whole number */
-	OUT_PCT,   /* a percentage: "19.0%" in text, 19.0 in JSON */
-	OUT_BOOL,  /* yes/no in text, true/false in JSON */
-	OUT_NS,    /* a duration in nanoseconds: "3.4 us" in text, nanoseconds in JSON */
-	OUT_NUM,   /* any other number (ratios, durations in other units) */
+	OUT_TEXT,    /* a string */
+	OUT_SIZE,    /* bytes: human in text ("2 MiB"), exact with --bytes and in JSON */
+	OUT_COUNT,   /* a whole number: "2631" */
+	OUT_PCT,     /* a percentage: "19.0%" in text, 19.0 in JSON */
+	OUT_BOOL,    /* yes/no in text, true/false in JSON */
+	OUT_NS,      /* a duration in nanoseconds: "3.4 us" in text, nanoseconds in JSON */
+	OUT_NUM,     /* any other number (ratios, durations in other units), with decimals */
+	OUT_INT,     /* a signed whole number */
+	OUT_GROUPED, /* a whole number with thousands separators in text: "2,631" */
+	OUT_FOLIOS,  /* folio mapping counters (out_folio_counters): an object in JSON */
 };
 
 /* How a text column may be made narrower on a terminal: cut with an ellipsis
  * (OUT_TRUNC), or wrapped onto more lines (OUT_WRAP). */
 enum { OUT_TRUNC = 1, OUT_WRAP = 2 };
 
-/* One column of a table command, as lsblk's colinfo: the one declaration its
- * header, -o name, JSON key and type, alignment, fitting and --help line come
- * from. */
+/* A value as the output layer prints it: in text as its kind's words (or
+ * TEXT), in JSON typed by its kind (null when NULL_). Made by the ov_*()
+ * functions below, or filled by a column's getter. */
+struct out_val {
+	enum out_kind kind;
+	bool null;        /* JSON null; in text TEXT, or "-" ("" for OUT_TEXT) */
+	uint64_t u;       /* SIZE, COUNT, GROUPED, NS, BOOL; PCT: the part */
+	uint64_t whole;   /* PCT: the whole (0: null) */
+	int64_t i;        /* INT */
+	double d;         /* NUM */
+	int dec;          /* NUM: decimals in text and JSON */
+	const char *s;    /* TEXT */
+	const void *obj;  /* FOLIOS: a struct thp_folio_stats */
+	const char *text; /* the words text shows instead of the kind's own; JSON keeps the value */
+	int hue;          /* 1 + enum out_hue (term.h) colouring the cell in text; 0: none */
+	char *buf;        /* room for a getter's words (CAP bytes), given by the table */
+	size_t cap;
+};
+
+static inline struct out_val ov_str(const char *s)
+{
+	return (struct out_val){ .kind = OUT_TEXT, .s = s, .null = !s };
+}
+static inline struct out_val ov_size(uint64_t bytes)
+{
+	return (struct out_val){ .kind = OUT_SIZE, .u = bytes };
+}
+static inline struct out_val ov_count(uint64_t n)
+{
+	return (struct out_val){ .kind = OUT_COUNT, .u = n };
+}
+static inline struct out_val ov_grouped(uint64_t n)
+{
+	return (struct out_val){ .kind = OUT_GROUPED, .u = n };
+}
+static inline struct out_val ov_int(int64_t n)
+{
+	return (struct out_val){ .kind = OUT_INT, .i = n };
+}
+static inline struct out_val ov_bool(bool b)
+{
+	return (struct out_val){ .kind = OUT_BOOL, .u = b };
+}
+static inline struct out_val ov_pct(uint64_t part, uint64_t whole)
+{
+	return (struct out_val){ .kind = OUT_PCT, .u = part, .whole = whole, .null = !whole };
+}
+static inline struct out_val ov_num(double v, int decimals)
+{
+	return (struct out_val){ .kind = OUT_NUM, .d = v, .dec = decimals };
+}
+static inline struct out_val ov_ns(uint64_t ns)
+{
+	return (struct out_val){ .kind = OUT_NS, .u = ns };
+}
+static inline struct out_val ov_folios(const struct thp_folio_stats *f)
+{
+	return (struct out_val){ .kind = OUT_FOLIOS, .obj = f, .null = !f };
+}
+/* V, or null when not HAVE. */
+static inline struct out_val ov_if(bool have, struct out_val v)
+{
+	v.null = v.null || !have;
+	return v;
+}
+
+/* Sets *V to X, keeping V's room for words (a getter's way to give a value
+ * made by the ov_*() functions). */
+static inline void out_val_set(struct out_val *v, struct out_val x)
+{
+	x.buf = v->buf;
+	x.cap = v->cap;
+	*v = x;
+}
+
+/* The words of V in text (sizes exact with BYTES), in BUF or V's own. */
+const char *out_val_text(const struct out_val *v, bool bytes, char *buf, size_t cap);
+
+struct out_col;
+/* A column's getter: fills V (its kind preset from C, BUF and CAP given) with
+ * the value of C for ROW, a record of the table's command; CTX is the
+ * command's, given to out_table_open(). */
+typedef void (*out_get_fn)(const struct out_col *c, const void *row, void *ctx, struct out_val *v);
+
+/* One column of a table, as lsblk's colinfo: the one declaration its header,
+ * -o name, JSON key (the name in lower case), type, alignment, fitting,
+ * --help line and value come from. */
 struct out_col {
 	const char *name; /* the header, and the -o name (any case) */
-	const char *key;  /* the JSON key */
 	enum out_kind kind;
 	unsigned flags; /* OUT_TRUNC, OUT_WRAP */
 	const char *help;
+	out_get_fn get;
+	int arg; /* for the getter: which of several like columns */
 };
 
-/* The output options every table command takes: -o LIST, -n, -r, -J, -b,
- * --notruncate. */
+/* The JSON key of column C: its name in lower case, as lsblk's. */
+const char *out_col_key(const struct out_col *c, char *buf, size_t cap);
+
+/* The output options every table command takes: -o LIST, -n, -r, -P, -J,
+ * -b, --notruncate. */
 struct out_fmt {
 	const char *list; /* -o LIST; NULL: the command's default columns */
-	bool noheadings, raw, json, bytes, notrunc;
+	bool noheadings, raw, pairs, json, bytes, notrunc;
 };
 enum { OUT_OPT_NOTRUNC = 0x180 };
-#define OUT_FMT_SHORTOPTS "o:nrJb"
+#define OUT_FMT_SHORTOPTS "o:nrPJb"
 #define OUT_FMT_LONGOPTS                                                                     \
 	{ "output", required_argument, NULL, 'o' }, { "noheadings", no_argument, NULL, 'n' }, \
-	{ "raw", no_argument, NULL, 'r' }, { "json", no_argument, NULL, 'J' },                \
-	{ "bytes", no_argument, NULL, 'b' }, { "notruncate", no_argument, NULL, OUT_OPT_NOTRUNC }
+	{ "raw", no_argument, NULL, 'r' }, { "pairs", no_argument, NULL, 'P' },               \
+	{ "json", no_argument, NULL, 'J' }, { "bytes", no_argument, NULL, 'b' },              \
+	{ "notruncate", no_argument, NULL, OUT_OPT_NOTRUNC }
 /* Takes option C (with ARG) of OUT_FMT_LONGOPTS into F; false when C is not one. */
 bool out_fmt_opt(struct out_fmt *f, int c, const char *arg);
 /* Prints the usage lines of those options, and then (N > 0) out_cols_help()
@@ -107,6 +199,28 @@ void out_cols_help(const char *title, const struct out_col *cols, int n);
  * names (the command then exits 2). */
 int out_cols_select(const char *cmd, const struct out_col *cols, int n, const struct out_fmt *f,
 		    const int *def, int ndef, int *sel, int cap);
+
+/* A table of the NSEL columns SEL of COLS, printed as F says: text fitted to
+ * a terminal, raw (-r), KEY="value" pairs (-P), or in the JSON document begun
+ * by out_doc_begin() as member KEY, an array with an object per row (the
+ * selected columns' keys, in their order), written as rows are added. Every
+ * cell comes from its column's getter, given CTX. */
+struct out_table *out_table_open(const char *key, const struct out_col *cols, const int *sel, int nsel,
+				 const struct out_fmt *f, void *ctx);
+/* Adds the row of record ROW. */
+void out_table_add(struct out_table *t, const void *row);
+/* Adds the sums of the rows, record ROW: in text the last row, in JSON after
+ * the array its object, member KEY. */
+void out_table_total(struct out_table *t, const char *key, const void *row);
+/* Prints text tables every N rows as they come (N > 0), so that memory does
+ * not grow with the rows: the column widths are those of the first N rows
+ * fitted to the terminal, a later cell of a column that may be cut is cut to
+ * them, and a wider one of another column widens it from there on. Every
+ * line is indented by INDENT spaces. */
+void out_table_stream(struct out_table *t, int n, int indent);
+/* Ends T: prints its text with every line indented by INDENT spaces, or
+ * ends its JSON array; frees T. */
+void out_table_close(struct out_table *t, int indent);
 
 /* A table of the NSEL columns SEL of COLS, printed as F says: text (fitted
  * to a terminal), raw or the rows of a JSON array. Fill a row with
@@ -127,6 +241,35 @@ void out_cell_pct(struct out_table *t, int col, uint64_t part, uint64_t whole);
 /* The rows as a JSON array (one object per row, the selected keys in order);
  * frees T. */
 struct json_object *out_table_json(struct out_table *t);
+
+/* One document, in text or JSON from the same calls, as iproute2's print_*()
+ * with PRINT_ANY: each value is printed once, typed, and feeds both. */
+enum out_to {
+	OUT_ANY,  /* text and JSON */
+	OUT_JSON, /* JSON only */
+	OUT_FP,   /* text only (iproute2's PRINT_FP) */
+};
+/* Begins the document of a command: JSON (one pretty document on standard
+ * output, its first member "schema": SCHEMA) or text; sizes in text exact
+ * with BYTES. */
+void out_doc_begin(bool json, bool bytes, const char *schema);
+/* The same as one compact line (JSON lines: one document a line). */
+void out_doc_line(bool json, bool bytes, const char *schema);
+/* Ends it (closing what is open). Returns 0, or -1 when stdout failed. */
+int out_doc_end(void);
+/* Whether the document is JSON; whether text shows exact bytes. */
+bool out_json_on(void);
+bool out_bytes_on(void);
+/* Opens member KEY (NULL: an element of the open array) of the JSON document
+ * as an object, or as an array; out_end() closes it. Text shows nothing. */
+void out_obj(const char *key);
+void out_arr(const char *key);
+void out_end(void);
+/* Value V as member KEY of the open JSON object (or an element of the open
+ * array), and in text FMT (NULL: nothing) with V's words for its "%s". */
+void out_put(enum out_to to, const char *key, const char *fmt, struct out_val v);
+/* Text only: FMT printed as printf does (nothing in JSON). */
+void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Prints OBJ as one pretty JSON document followed by a newline, and releases it. */
 int out_json_print(struct json_object *obj);
@@ -160,14 +303,19 @@ const char *out_thp_state(char *buf, size_t cap, const struct thp_pstatus *s,
 void out_json_thp_state(struct json_object *o, const struct thp_pstatus *s,
 			const struct thp_pstatus *origin);
 
-/* Summary columns of folio mapping: PMD, MTHP (every PTE-mapped large folio
- * page), PTE_ALIGNED, PTE_UNALIGNED, PTE_PARTIAL. */
-#define OUT_FOLIO_COLS 5
+/* Columns of folio mapping: the summary PMD, MTHP (every PTE-mapped large
+ * folio page), PTE_ALIGNED, PTE_UNALIGNED, PTE_PARTIAL (the first
+ * OUT_FOLIO_SUMMARY, shown by default), then FOLIOS, every counter of
+ * out_folio_counters() (an object in JSON). */
+#define OUT_FOLIO_COLS 6
+#define OUT_FOLIO_SUMMARY 5
 extern const struct out_col out_folio_cols[OUT_FOLIO_COLS];
-uint64_t out_folio_col_value(const struct thp_folio_stats *s, int i);
+/* The value of folio column I (arg of its descriptor) for S, NULL: null. */
+struct out_val out_folio_col(const struct thp_folio_stats *s, int i);
 /* Copies the N columns COLS and then the folio columns into ALL (N +
- * OUT_FOLIO_COLS entries): what -o may name, the folio columns with --folios. */
-void out_cols_folios(struct out_col *all, const struct out_col *cols, int n);
+ * OUT_FOLIO_COLS entries): what -o may name, the folio columns with --folios.
+ * Their getter is GET, their arg the I of out_folio_col_value(). */
+void out_cols_folios(struct out_col *all, const struct out_col *cols, int n, out_get_fn get);
 /* Whether the NSEL columns SEL of ALL name a folio column (index N or more)
  * without FOLIOS; then "thp: CMD: column 'PMD' needs --folios" (exit 2). */
 bool out_cols_folios_refused(const char *cmd, const struct out_col *all, int n, const int *sel, int nsel,

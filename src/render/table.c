@@ -2,6 +2,7 @@
 /* table.c - aligned text tables through libsmartcols; the tables of column
  * descriptors print as text, fitted to a terminal, raw or JSON */
 #include "escape.h"
+#include "jw.h"
 #include "render.h"
 #include "term.h"
 
@@ -30,6 +31,15 @@ struct out_table {
 	int shown;                 /* the columns printed: those after them did not fit */
 	struct out_col *own;       /* the descriptors fitting gave a table of out_table_new() */
 	bool keep_all;             /* out_table_wrap(): no column is left out */
+	/* a table of out_table_open() */
+	void *ctx;                 /* for the getters */
+	bool jw, jw_closed;        /* its rows go to the JSON document as they come; its array ended */
+	int chunk, nlines, indent; /* out_table_stream(): rows a chunk, rows held, the indent */
+	size_t *w;                 /* the widths of a stream, fixed by its first chunk */
+	const char *ellipsis;      /* what cut cells end with, of EW columns */
+	size_t ew;
+	bool utf8;                 /* the locale the first chunk was fitted in */
+	bool fitted;               /* a stream's first chunk was fitted to a terminal */
 };
 
 /* A libsmartcols table of NCOLS columns with HEADERS (NULL: none). */
@@ -54,6 +64,8 @@ static struct out_table *table_new(int ncols, const char *const *headers, bool n
 		scols_table_enable_raw(t->tb, 1);
 	else
 		scols_table_set_column_separator(t->tb, "  ");
+	t->ellipsis = "...";
+	t->ew = 3;
 	for (int i = 0; i < ncols; i++)
 		scols_table_new_column(t->tb, headers ? headers[i] : "", 0, 0);
 	return t;
@@ -83,7 +95,7 @@ static bool own_cols(struct out_table *t)
 		for (int i = 0; i < t->ncols; i++) {
 			struct libscols_column *c = scols_table_get_column(t->tb, (size_t)i);
 			const char *name = c ? scols_cell_get_data(scols_column_get_header(c)) : NULL;
-			t->own[i] = (struct out_col){ name ? name : "", "", OUT_TEXT, 0, "" };
+			t->own[i] = (struct out_col){ name ? name : "", OUT_TEXT, 0, "", NULL, 0 };
 			t->sel[i] = i;
 		}
 		t->cols = t->own;
@@ -127,19 +139,25 @@ void out_table_row(struct out_table *t, const char *const *values)
 		set_cell(ln, i, values[i]);
 }
 
-struct out_table *out_table_cols(const struct out_col *cols, const int *sel, int nsel,
-				 const struct out_fmt *f)
+static void table_free(struct out_table *t);
+
+/* The table of the NSEL columns SEL of COLS as F says (text, raw, pairs),
+ * its number columns right-aligned; NULL when out of memory. */
+static struct out_table *cols_table(const struct out_col *cols, const int *sel, int nsel, const struct out_fmt *f)
 {
 	const char *hdr[nsel > 0 ? nsel : 1];
-
-	hdr[0] = "";
 	struct out_table *t;
 
+	hdr[0] = "";
 	for (int i = 0; i < nsel; i++)
 		hdr[i] = cols[sel[i]].name;
 	t = table_new(nsel, hdr, f->noheadings, f->raw);
 	if (!t)
 		return NULL;
+	if (f->pairs) {
+		scols_table_enable_export(t->tb, 1);
+		scols_table_set_column_separator(t->tb, " ");
+	}
 	t->cols = cols;
 	t->fmt = *f;
 	for (int i = 0; i < nsel; i++)
@@ -148,9 +166,8 @@ struct out_table *out_table_cols(const struct out_col *cols, const int *sel, int
 	t->sel = calloc((size_t)nsel + 1, sizeof(*t->sel));
 	t->pos = calloc((size_t)t->npos + 1, sizeof(*t->pos));
 	t->vals = calloc((size_t)nsel + 1, sizeof(struct json_object *));
-	t->rows = f->json ? json_object_new_array() : NULL;
 	if (!t->sel || !t->pos || !t->vals) {
-		out_table_print(t, 0);
+		table_free(t);
 		return NULL;
 	}
 	for (int p = 0; p < t->npos; p++)
@@ -165,6 +182,107 @@ struct out_table *out_table_cols(const struct out_col *cols, const int *sel, int
 	return t;
 }
 
+struct out_table *out_table_cols(const struct out_col *cols, const int *sel, int nsel,
+				 const struct out_fmt *f)
+{
+	struct out_table *t = cols_table(cols, sel, nsel, f);
+
+	if (t && f->json && !(t->rows = json_object_new_array())) {
+		table_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+struct out_table *out_table_open(const char *key, const struct out_col *cols, const int *sel, int nsel,
+				 const struct out_fmt *f, void *ctx)
+{
+	struct out_table *t = cols_table(cols, sel, nsel, f);
+
+	if (!t)
+		return NULL;
+	t->ctx = ctx;
+	t->jw = f->json && out_json_on();
+	if (t->jw)
+		jw_open(key, true);
+	return t;
+}
+
+/* The value of column I of T for ROW, from its getter, its words in BUF. */
+static struct out_val cell_val(const struct out_table *t, int i, const void *row, char *buf, size_t cap)
+{
+	const struct out_col *c = &t->cols[t->sel[i]];
+	struct out_val v = { .kind = c->kind, .buf = buf, .cap = cap };
+
+	buf[0] = '\0';
+	c->get(c, row, t->ctx, &v);
+	return v;
+}
+
+/* Writes ROW as a JSON object of the selected columns, member KEY. */
+static void row_json(const struct out_table *t, const char *key, const void *row)
+{
+	char buf[1024], k[64];
+
+	jw_open(key, false);
+	for (int i = 0; i < t->ncols; i++) {
+		struct out_val v = cell_val(t, i, row, buf, sizeof(buf));
+		jw_val(out_col_key(&t->cols[t->sel[i]], k, sizeof(k)), &v);
+	}
+	jw_close();
+}
+
+static void chunk_flush(struct out_table *t);
+
+/* Adds ROW as a line of the text of T. */
+static void row_text(struct out_table *t, const void *row)
+{
+	char buf[1024], words[1024];
+	struct libscols_line *ln = scols_table_new_line(t->tb, NULL);
+
+	for (int i = 0; ln && i < t->ncols; i++) {
+		struct out_val v = cell_val(t, i, row, buf, sizeof(buf));
+		set_cell(ln, i, out_val_text(&v, t->fmt.bytes, words, sizeof(words)));
+		if (v.hue && *out_color(v.hue - 1)) {
+			scols_table_enable_colors(t->tb, 1);
+			scols_cell_set_color(scols_line_get_cell(ln, (size_t)i), out_color(v.hue - 1));
+		}
+	}
+	if (ln && t->chunk && ++t->nlines >= t->chunk)
+		chunk_flush(t);
+}
+
+void out_table_add(struct out_table *t, const void *row)
+{
+	if (!t || t->jw_closed)
+		return;
+	if (t->jw)
+		row_json(t, NULL, row);
+	else
+		row_text(t, row);
+}
+
+void out_table_total(struct out_table *t, const char *key, const void *row)
+{
+	if (!t)
+		return;
+	if (!t->jw) {
+		row_text(t, row);
+		return;
+	}
+	jw_close();
+	t->jw_closed = true;
+	row_json(t, key, row);
+}
+
+void out_table_stream(struct out_table *t, int n, int indent)
+{
+	if (t && !t->jw) {
+		t->chunk = n;
+		t->indent = indent;
+	}
+}
+
 /* Ends the current row of a JSON table: its object, keys in column order. */
 static void json_flush(struct out_table *t)
 {
@@ -174,7 +292,8 @@ static void json_flush(struct out_table *t)
 		return;
 	o = json_object_new_object();
 	for (int i = 0; i < t->ncols; i++) {
-		json_object_object_add(o, t->cols[t->sel[i]].key, t->vals[i]);
+		char k[64];
+		json_object_object_add(o, out_col_key(&t->cols[t->sel[i]], k, sizeof(k)), t->vals[i]);
 		t->vals[i] = NULL;
 	}
 	json_object_array_add(t->rows, o);
@@ -236,8 +355,6 @@ void out_cell_pct(struct out_table *t, int col, uint64_t part, uint64_t whole)
 	out_cell(t, col, out_pct(buf, sizeof(buf), part, whole),
 		 whole ? out_json_num(100.0 * (double)part / (double)whole, 1) : NULL);
 }
-
-static void table_free(struct out_table *t);
 
 struct json_object *out_table_json(struct out_table *t)
 {
@@ -331,6 +448,15 @@ static char *fit_cell(const char *s, size_t width, bool wrap, const char *ellips
 /* The narrowest a wrapped column gets: a few words a line. */
 #define WRAP_MIN 24
 
+/* Lets column I of T wrap its cells at their newlines. */
+static void wrap_column(struct out_table *t, int i)
+{
+	struct libscols_column *c = scols_table_get_column(t->tb, (size_t)i);
+
+	scols_column_set_wrapfunc(c, scols_wrapnl_chunksize, scols_wrapnl_nextchunk, NULL);
+	scols_column_set_flags(c, scols_column_get_flags(c) | SCOLS_FL_WRAP);
+}
+
 /* Narrows the OUT_TRUNC and OUT_WRAP columns of T, widest first, until its
  * lines take at most WIDTH columns (or those are as narrow as their header;
  * a wrapped one WRAP_MIN). */
@@ -342,6 +468,8 @@ static void fit(struct out_table *t, int width, const char *ellipsis, size_t ew)
 
 	natural_widths(t, w);
 	memcpy(nat, w, sizeof(nat));
+	t->ellipsis = ellipsis;
+	t->ew = ew;
 	for (int i = 0; i < t->ncols; i++)
 		total += w[i] + (i ? 2 : 0);
 	while (total > (size_t)width) {
@@ -377,13 +505,11 @@ static void fit(struct out_table *t, int width, const char *ellipsis, size_t ew)
 				free(s);
 		}
 	scols_free_iter(it);
-	for (int i = 0; i < t->ncols; i++) {
-		struct libscols_column *c = scols_table_get_column(t->tb, (size_t)i);
-		if (w[i] == nat[i] || !(t->cols[t->sel[i]].flags & OUT_WRAP))
-			continue;
-		scols_column_set_wrapfunc(c, scols_wrapnl_chunksize, scols_wrapnl_nextchunk, NULL);
-		scols_column_set_flags(c, scols_column_get_flags(c) | SCOLS_FL_WRAP);
-	}
+	for (int i = 0; i < t->ncols; i++)
+		if ((w[i] != nat[i] || t->chunk) && (t->cols[t->sel[i]].flags & OUT_WRAP))
+			wrap_column(t, i);
+	if (t->chunk && (t->w = malloc(sizeof(w))))
+		memcpy(t->w, w, sizeof(w));
 }
 
 /* Fits a table of columns to the terminal on standard output, unless
@@ -391,18 +517,19 @@ static void fit(struct out_table *t, int width, const char *ellipsis, size_t ew)
  * printing (malloc'd), or NULL. */
 static char *fit_terminal(struct out_table *t, int indent)
 {
-	int width = t->cols && !t->fmt.notrunc && !t->fmt.raw ? term_width() : 0;
+	int width = t->cols && !t->fmt.notrunc && !t->fmt.raw && !t->fmt.pairs ? term_width() : 0;
 	const char *cur;
 	char *saved;
 	bool utf8;
 
-	if (width <= indent || !(cur = setlocale(LC_CTYPE, NULL)) || !(saved = strdup(cur)))
+	if (!t->cols || width <= indent || !(cur = setlocale(LC_CTYPE, NULL)) || !(saved = strdup(cur)))
 		return NULL;
 	/* libsmartcols measures the ellipsis in the user's locale */
 	setlocale(LC_CTYPE, "");
 	utf8 = !strcasecmp(nl_langinfo(CODESET), "UTF-8");
 	if (!utf8)
 		setlocale(LC_CTYPE, saved);
+	t->utf8 = utf8;
 	fit(t, width - indent, utf8 ? "\u2026" : "...", utf8 ? 1 : 3);
 	return saved;
 }
@@ -435,16 +562,13 @@ static void left_out(const struct out_table *t, int indent)
 	out_wrap(label, names, 100);
 }
 
-void out_table_print(struct out_table *t, int indent)
+/* Prints the lines of T (the table's text), each indented by INDENT spaces,
+ * without trailing spaces. */
+static void print_lines(struct out_table *t, int indent)
 {
-	char *s = NULL, *locale;
+	char *s = NULL;
 
-	if (!t)
-		return;
-	if (t->fmt.raw)
-		indent = 0;
-	locale = t->rows ? NULL : fit_terminal(t, indent);
-	if (!t->rows && scols_table_get_nlines(t->tb) && scols_print_table_to_string(t->tb, &s) == 0 && s) {
+	if (scols_table_get_nlines(t->tb) && scols_print_table_to_string(t->tb, &s) == 0 && s) {
 		for (char *line = strtok(s, "\n"); line; line = strtok(NULL, "\n")) {
 			size_t n = strlen(line);
 			while (n && line[n - 1] == ' ')
@@ -452,11 +576,121 @@ void out_table_print(struct out_table *t, int indent)
 			printf("%*s%s\n", indent, "", line);
 		}
 	}
+	free(s);
+}
+
+void out_table_print(struct out_table *t, int indent)
+{
+	char *locale;
+
+	if (!t)
+		return;
+	if (t->fmt.raw)
+		indent = 0;
+	locale = t->rows ? NULL : fit_terminal(t, indent);
+	if (!t->rows)
+		print_lines(t, indent);
 	if (locale)
 		setlocale(LC_CTYPE, locale);
 	free(locale);
-	free(s);
 	left_out(t, indent);
+	table_free(t);
+}
+
+/* Cell I of line LN made WIDTH wide: cut (or wrapped) when CUT and wider,
+ * padded with spaces on the side away from its alignment when narrower. */
+static void set_width(struct out_table *t, struct libscols_line *ln, int i, size_t width, bool cut)
+{
+	const char *c = cell_text(ln, i), *last;
+	bool wrap = t->cols[t->sel[i]].flags & OUT_WRAP, right = t->cols[t->sel[i]].kind != OUT_TEXT &&
+								   t->cols[t->sel[i]].kind != OUT_BOOL;
+	char *s = cut && strlen(c) > width ? fit_cell(c, width, wrap, t->ellipsis, t->ew) : strdup(c);
+	size_t n;
+
+	if (!s)
+		return;
+	last = strrchr(s, '\n') ? strrchr(s, '\n') + 1 : s;
+	n = strlen(last);
+	if (n < width) {
+		char *p = malloc(strlen(s) + width - n + 1);
+		if (p && right)
+			sprintf(p, "%*s", (int)width, s);
+		else if (p)
+			sprintf(p, "%s%*s", s, (int)(width - n), "");
+		free(s);
+		s = p;
+	}
+	if (s && scols_line_refer_data(ln, (size_t)i, s))
+		free(s);
+}
+
+/* Gives the cells of the lines T holds the widths of its first chunk:
+ * columns that may be cut (on a terminal) are cut to them, others widen
+ * them when a cell is wider. */
+static void keep_widths(struct out_table *t)
+{
+	struct libscols_iter *it = scols_new_iter(SCOLS_ITER_FORWARD);
+	struct libscols_line *ln;
+
+	for (int pass = 0; it && pass < 2; pass++) {
+		scols_reset_iter(it, SCOLS_ITER_FORWARD);
+		while (scols_table_next_line(t->tb, it, &ln) == 0)
+			for (int i = 0; i < t->ncols; i++) {
+				bool cut = t->fitted && (t->cols[t->sel[i]].flags & (OUT_TRUNC | OUT_WRAP));
+				size_t n = strlen(cell_text(ln, i));
+				if (pass == 0 && !cut && n > t->w[i])
+					t->w[i] = n;
+				else if (pass == 1)
+					set_width(t, ln, i, t->w[i], cut);
+			}
+	}
+	scols_free_iter(it);
+}
+
+/* Prints the lines a stream holds, and lets them go. */
+static void chunk_flush(struct out_table *t)
+{
+	char *locale = NULL;
+	int indent = t->fmt.raw ? 0 : t->indent;
+
+	if (!t->cols)
+		return;
+	if (!t->w) {
+		locale = fit_terminal(t, indent);
+		t->fitted = t->w != NULL;
+		if (!t->w && (t->w = malloc(sizeof(*t->w) * (size_t)(t->ncols ? t->ncols : 1))))
+			natural_widths(t, t->w);
+	} else if (!t->fmt.raw && !t->fmt.pairs) {
+		keep_widths(t);
+		if (t->utf8 && (locale = strdup(setlocale(LC_CTYPE, NULL))))
+			setlocale(LC_CTYPE, "");
+	}
+	print_lines(t, indent);
+	if (locale)
+		setlocale(LC_CTYPE, locale);
+	free(locale);
+	scols_table_remove_lines(t->tb);
+	scols_table_enable_noheadings(t->tb, 1);
+	t->nlines = 0;
+}
+
+void out_table_close(struct out_table *t, int indent)
+{
+	if (!t)
+		return;
+	if (t->jw) {
+		if (!t->jw_closed)
+			jw_close();
+		table_free(t);
+		return;
+	}
+	if (!t->chunk) {
+		out_table_print(t, indent);
+		return;
+	}
+	if (t->nlines || !t->w)
+		chunk_flush(t);
+	left_out(t, t->fmt.raw ? 0 : t->indent);
 	table_free(t);
 }
 
@@ -469,6 +703,7 @@ static void table_free(struct out_table *t)
 	free(t->sel);
 	free(t->pos);
 	free(t->own);
+	free(t->w);
 	scols_unref_table(t->tb);
 	free(t);
 }

@@ -31,7 +31,7 @@ expect "ab failing command: exit 1" sh -c "'$THP' ab -N 1 --modes current -- fal
 if "$THP" ab -N 2 --modes disabled,current --json -- true > "$bj"; then
 	expect "ab runs 4 times in rotated order" \
 		[ "$(jq -r '[.runs[] | "\(.round):\(.arm)"] | join(" ")' "$bj")" = "0:disabled 0:current 1:current 1:disabled" ]
-	expect "ab reports every arm with stats" jq -e '[.arms[].wall_ns.median > 0] | all and length == 2' "$bj" >/dev/null
+	expect "ab reports every arm with stats" jq -e '[.arms[].wall.median > 0] | all and length == 2' "$bj" >/dev/null
 	expect "ab exit statuses" jq -e '[.runs[].exit == 0] | all' "$bj" >/dev/null
 	expect "ab: dTLB misses of every run, or why not (no hardware TLB counters)" jq -e \
 		'([.runs[].dtlb_misses != null] | all) or (.dtlb_unavailable | test("no hardware TLB counters|perf_event_paranoid"))' \
@@ -40,7 +40,7 @@ else
 	bad "ab -N 2 --modes disabled,current -- true failed"
 fi
 if [ -n "$HOG" ] && "$THP" ab -N 1 --modes disabled --json -- sh -c "sleep 0.2 | $HOG 8 --huge >/dev/null" > "$bj"; then
-	expect "ab disabled: the command's tree gets no THP" [ "$(jq '.runs[0].anon_huge_peak' "$bj")" = 0 ]
+	expect "ab disabled: the command's tree gets no THP" [ "$(jq '.runs[0].anonhuge_peak' "$bj")" = 0 ]
 fi
 
 pmd=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $T/enabled 2>/dev/null)
@@ -55,8 +55,8 @@ else
 	size=$((32 << 20))
 	blocks=$((size >> 21))
 	if "$THP" bench fault -s 32M -N 1 --json > "$bj"; then
-		h=$(bj_val MADV_HUGEPAGE anon_huge) hf=$(bj_val MADV_HUGEPAGE minor_faults) pf=$(bj_val plain minor_faults)
-		fb=$(bj_val MADV_HUGEPAGE thp_fault_fallback)
+		h=$(bj_val MADV_HUGEPAGE anonhuge) hf=$(bj_val MADV_HUGEPAGE faults) pf=$(bj_val plain faults)
+		fb=$(bj_val MADV_HUGEPAGE fallback+)
 		expect "fault hinted gets huge pages ($h)" [ "$h" -gt 0 ]
 		expect "fault hinted takes fewer faults ($hf < $pf)" [ "$hf" -lt "$pf" ]
 		if [ "$fb" = 0 ] && [ "$h" = $size ] && [ "$pmd" = madvise ]; then
@@ -70,7 +70,7 @@ else
 	fi
 
 	if "$THP" bench bloat -s 32M --json > "$bj"; then
-		h=$(bj_val MADV_HUGEPAGE anon_huge) hr=$(bj_val MADV_HUGEPAGE rss) pr=$(bj_val plain rss)
+		h=$(bj_val MADV_HUGEPAGE anonhuge) hr=$(bj_val MADV_HUGEPAGE rss) pr=$(bj_val plain rss)
 		if [ "$h" = $size ] && [ "$pmd" = madvise ]; then
 			expect "bloat hinted Rss / plain Rss = 512 ($hr / $pr)" [ $((hr / pr)) = 512 -a $((hr % pr)) = 0 ]
 		else
@@ -80,12 +80,12 @@ else
 		bad "bench bloat failed"
 	fi
 	expect "bloat --sweep has 10 steps ending at 4 KiB with ratio 1" sh -c \
-		"'$THP' bench bloat --sweep -s 8M --json | jq -e '.results[0].arms | length == 10 and .[9].arm == \"4 KiB\" and .[9].values.rss_ratio.median == 1' >/dev/null"
+		"'$THP' bench bloat --sweep -s 8M --json | jq -e '.results[0].arms | length == 10 and .[9].arm == \"4 KiB\" and .[9].values.ratio.median == 1' >/dev/null"
 
 	for w in child parent; do
 		if "$THP" bench cow -s 32M -N 1 --writer $w --json > "$bj"; then
-			o=$(bj_val MADV_HUGEPAGE other_anon_huge) s=$(bj_val MADV_HUGEPAGE thp_split_pmd)
-			n=$(bj_val MADV_HUGEPAGE writes) wh=$(bj_val MADV_HUGEPAGE writer_anon_huge)
+			o=$(bj_val MADV_HUGEPAGE other_anonhuge) s=$(bj_val MADV_HUGEPAGE split_pmd+)
+			n=$(bj_val MADV_HUGEPAGE writes) wh=$(bj_val MADV_HUGEPAGE writer_anonhuge)
 			pd=$(bj_val MADV_HUGEPAGE writer_private_dirty)
 			if [ "$o" = $size ]; then
 				expect "cow --writer $w: thp_split_pmd +$s equals $n writes" [ "$s" = "$n" ]
@@ -95,7 +95,7 @@ else
 			else
 				skip "cow --writer $w: the region did not get THP everywhere ($o of $size)"
 			fi
-			expect "cow --writer $w: no split with MADV_NOHUGEPAGE" [ "$(bj_val MADV_NOHUGEPAGE thp_split_pmd)" = 0 ]
+			expect "cow --writer $w: no split with MADV_NOHUGEPAGE" [ "$(bj_val MADV_NOHUGEPAGE split_pmd+)" = 0 ]
 		else
 			bad "bench cow --writer $w failed"
 		fi
@@ -113,7 +113,7 @@ else
 		else
 			expect "zeropage: reads use no memory" [ "$(bj_val read rss)" = 0 ]
 		fi
-		expect "zeropage: a write gets THP" [ "$(bj_val write anon_huge)" -gt 0 ]
+		expect "zeropage: a write gets THP" [ "$(bj_val write anonhuge)" -gt 0 ]
 	else
 		bad "bench zeropage failed"
 	fi
@@ -126,22 +126,22 @@ if [ "$kv" -lt 6001 ]; then
 elif [ "$self_thp" = 0 ]; then
 	skip "bench collapse: the test runs with THP disabled"
 elif "$THP" bench collapse -s 16M -N 1 --json > "$bj"; then
-	expect "collapse hint: ok" [ "$(bj_val hint collapse_result)" = ok ]
-	expect "collapse hint: all huge after" [ "$(bj_val hint anon_huge_after)" = $((16 << 20)) ]
-	expect "collapse hint: none huge before" [ "$(bj_val hint anon_huge_before)" = 0 ]
-	expect "collapse-only: ok without a hint" [ "$(bj_val collapse-only collapse_result)" = ok ]
-	expect "collapse-only: all huge after" [ "$(bj_val collapse-only anon_huge_after)" = $((16 << 20)) ]
-	expect "collapse disabled: EINVAL" [ "$(bj_val disabled collapse_result)" = EINVAL ]
-	expect "collapse disabled: nothing huge" [ "$(bj_val disabled anon_huge_after)" = 0 ]
+	expect "collapse hint: ok" [ "$(bj_val hint madv_collapse)" = ok ]
+	expect "collapse hint: all huge after" [ "$(bj_val hint anonhuge_after)" = $((16 << 20)) ]
+	expect "collapse hint: none huge before" [ "$(bj_val hint anonhuge_before)" = 0 ]
+	expect "collapse-only: ok without a hint" [ "$(bj_val collapse-only madv_collapse)" = ok ]
+	expect "collapse-only: all huge after" [ "$(bj_val collapse-only anonhuge_after)" = $((16 << 20)) ]
+	expect "collapse disabled: EINVAL" [ "$(bj_val disabled madv_collapse)" = EINVAL ]
+	expect "collapse disabled: nothing huge" [ "$(bj_val disabled anonhuge_after)" = 0 ]
 else
 	bad "bench collapse failed"
 fi
 
 # khugepaged waits at most --timeout; chase reports its counters or why not
 expect "khugepaged --timeout 1 ends and reports" sh -c \
-	"'$THP' bench khugepaged -s 4M --timeout 1 --json | jq -e '.results[0].arms[0].values | has(\"collapsed\") and has(\"full_scans\")' >/dev/null"
+	"'$THP' bench khugepaged -s 4M --timeout 1 --json | jq -e '.results[0].arms[0].values | has(\"collapsed\") and has(\"full_scans+\")' >/dev/null"
 if "$THP" bench chase -s 16M --loads 20000 -N 1 --json > "$bj"; then
-	expect "chase: 2 arms with a time per load" jq -e '[.results[0].arms[].values.ns_per_load.median > 0] | all' "$bj" >/dev/null
+	expect "chase: 2 arms with a time per load" jq -e '[.results[0].arms[].values.per_load.median > 0] | all' "$bj" >/dev/null
 	expect "chase: dTLB counts or the reason they are missing" sh -c \
 		"jq -e '(.results[0].arms[0].values.dtlb_misses != null) or (.results[0].note | test(\"dTLB counters: none, (this machine exposes no hardware TLB counters|kernel.perf_event_paranoid)\"))' '$bj' >/dev/null"
 	expect "chase: the verdict names overlap or -N" jq -e '.results[0].reading | test("overlap|-N 3")' "$bj" >/dev/null

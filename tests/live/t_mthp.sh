@@ -70,7 +70,7 @@ else
 		expect "ps --folios: MTHP covers the 16 MiB touched" \
 			jqe '.processes[0].mthp >= 16777216' "$mt/psf.json"
 		expect "ps --by-size: the 64K column covers the 16 MiB touched" \
-			jqe '.processes[0].by_size["65536"] >= 16777216' "$mt/psf.json"
+			jqe '.processes[0]["64k"] >= 16777216' "$mt/psf.json"
 		expect "ps --folios: no anonymous 2 MiB folio" \
 			jqe '.processes[0].folios["anon-thp-pmd-aligned-2048kB"] + .processes[0].folios["anon-thp-pte-aligned-2048kB"] == 0' \
 			"$mt/psf.json"

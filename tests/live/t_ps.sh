@@ -28,7 +28,7 @@ if [ "$pmd_policy" = always ] || [ "$pmd_policy" = madvise ]; then
 	want=$(kb_of AnonHugePages "/proc/$hpid/smaps_rollup")
 	"$THP" ps --json -p "$hpid" > "$pstmp/ps.json"
 	expect "ps --json: THP of the holder equals its smaps_rollup ($want)" \
-		[ "$(jq '.processes[0].anon_huge' "$pstmp/ps.json")" = "$want" ]
+		[ "$(jq '.processes[0].thp' "$pstmp/ps.json")" = "$want" ]
 	expect "ps --json: RSS equals its smaps_rollup" \
 		[ "$(jq '.processes[0].rss' "$pstmp/ps.json")" = "$(kb_of Rss "/proc/$hpid/smaps_rollup")" ]
 	if [ "${want:-0}" -gt 0 ]; then

@@ -33,7 +33,7 @@ else
 	done
 	expect "ps --by comm: PTE is the sum of the 3 processes' VmPTE ($sum)" \
 		[ "$(jq '.groups[0].pte' "$hog_dir/by.json")" = "$sum" ]
-	expect "ps --by comm: the group holds the 3 processes" [ "$(jq '.groups[0].processes' "$hog_dir/by.json")" = 3 ]
+	expect "ps --by comm: the group holds the 3 processes" [ "$(jq '.groups[0].procs' "$hog_dir/by.json")" = 3 ]
 	hog_stop
 
 	HP=/sys/kernel/mm/hugepages/hugepages-2048kB

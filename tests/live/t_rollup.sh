@@ -54,7 +54,7 @@ rollup_compare() {
 		expect "rollup of hog $* (${resident} kB resident): smaps read before Linux 6.18 or below 64 MiB" \
 			grep -q '/smaps' "$rolltmp/trace"
 	fi
-	ps_got=$(jq -cS '[.processes[0].folios, .processes[0].anon_huge]' "$rolltmp/ps.json")
+	ps_got=$(jq -cS '[.processes[0].folios, .processes[0].thp]' "$rolltmp/ps.json")
 	ps_want=$(jq -cS '[(.f | with_entries(select(.key | test("-cont-") | not))), .t.anon_huge]' "$rolltmp/smaps")
 	expect "ps --folios of hog $*: the same folios and THP" [ "$ps_got" = "$ps_want" ]
 }
