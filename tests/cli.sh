@@ -526,6 +526,19 @@ expect "show -n -r -o: raw rows of those columns" [ "$("$THP" --root $PX show 26
 expect "show: the table's header without -n" [ "$("$THP" --root $PX show 26828 -o size,perms | grep -c '^ *SIZE  PERMS$')" = 1 ]
 expect "show -n: no header line" [ "$("$THP" --root $PX show 26828 -n -o size,perms | grep -c '^ *SIZE  PERMS$')" = 0 ]
 expect "show -b -o: exact bytes" [ "$("$THP" --root $PX show 26828 -n -b -o size | tail -1 | tr -d ' ')" = 135168 ]
+# a process with more mappings than one chunk of the streamed table (256 rows)
+cp -r $PX "$tmp/many" && rm -f "$tmp/many/proc/26828/smaps"
+i=0
+while [ $i -lt 600 ]; do
+	printf '%012x-%012x rw-p 00000000 00:00 0\nRss: %d kB\nAnonymous: %d kB\nAnonHugePages: 0 kB\nTHPeligible: 1\nVmFlags: rd wr mr mw me ac\n' \
+		$((0x10000000 + i * 8192)) $((0x10000000 + i * 8192 + 4096)) $((4 << (i % 20))) $((4 << (i % 20)))
+	i=$((i + 1))
+done > "$tmp/many/proc/26828/smaps"
+expect_sh "show of 600 mappings: every one a row of the text" "[ \"\$('$THP' --root '$tmp/many' show 26828 -n -o start-end,rss | grep -c '^0000')\" = 600 ]"
+expect_sh "show of 600 mappings: rows of every chunk aligned alike (sizes from 4 KiB to 2 GiB)" \
+	"[ \"\$('$THP' --root '$tmp/many' show 26828 -o start-end,size,rss,anon | grep '^0000' | awk '{print length}' | sort -u | wc -l)\" = 1 ]"
+expect_sh "show --json of 600 mappings: every one in vmas, the totals their sum" \
+	"'$THP' --root '$tmp/many' show 26828 --json | jq -e '(.vmas | length) == 600 and ([.vmas[].rss] | add) == .totals.rss' > /dev/null"
 expect "show -J -o: only those keys in the mappings" [ "$("$THP" --root $PX show 26828 -J -o mapping,THP,eligible | jq -c '[.vmas[] | keys] | unique')" = '[["eligible","mapping","thp"]]' ]
 expect "show -o unknown column: exit 2" [ "$(rc_err "$THP" --root $PX show 26828 -o nope | cut -d'(' -f1)" = "2|thp: show: unknown column 'nope' " ]
 # the folio columns: in -o with --folios, refused without it

@@ -269,29 +269,30 @@ static int proc_state(struct scan *sc, struct thp_pstatus *st, struct row *row)
 	return 0;
 }
 
-/* Reads the smaps_rollup figures of process ST into R and, with --folios,
- * the page walk into F (one smaps read gives both). Returns 0; -ESRCH when
- * the process is to be skipped (it exited, or is counted as unreadable); or
- * the walk's error, keeping R. */
+/* Reads the figures of process ST into R and, with --folios, the page walk
+ * into F (thp_proc_walk). Returns 0; -ESRCH when the process is to be skipped
+ * (it exited, or is counted as unreadable); or the walk's error, keeping R
+ * from smaps_rollup. */
 static int proc_figures(struct scan *sc, const struct thp_pstatus *st, struct thp_rollup *r,
 			struct thp_folio_stats *f)
 {
-	const pid_t pid = st->pid;
-	int err = 0, rerr;
+	struct thp_walk w = { .fr = sc->fr };
+	int err = thp_proc_walk(sc->root, st, &w), rerr = err;
 
-	if (sc->fr) {
-		err = thp_folios_proc(sc->fr, st, f, r, NULL, NULL);
-		if (!err)
-			return 0;
-		if (thp_proc_gone(err))
-			return -ESRCH;
+	if (err && sc->fr && !thp_proc_gone(err)) {
+		/* the page walk failed: the figures of smaps_rollup */
+		w.fr = NULL;
+		rerr = thp_proc_walk(sc->root, st, &w);
 	}
-	/* without --folios, or when the walk failed: smaps_rollup */
-	rerr = thp_rollup_read(sc->root, pid, r);
-	thp_denied_add(&sc->unreadable, pid, rerr);
+	thp_denied_add(&sc->unreadable, st->pid, rerr);
 	if (rerr)
 		return -ESRCH;
-	if (err && !sc->folio_err)
+	*r = w.sum;
+	if (!err) {
+		*f = w.folios;
+		return 0;
+	}
+	if (!sc->folio_err)
 		sc->folio_err = err;
 	return err;
 }
@@ -369,7 +370,6 @@ static uint64_t row_num(const struct row *r, enum col c)
 	case C_PTE: return r->pte;
 	case C_PPID: return (uint64_t)r->st.ppid;
 	case C_UID: return r->uid;
-	case C_SET_BY_PID: return r->origin ? (uint64_t)r->origin->pid : 0;
 	case C_HUGE_ZERO: return r->f ? r->f->huge_zero : 0;
 	default: return 0;
 	}
@@ -396,25 +396,33 @@ static const char *row_text(const struct row *r, enum col c, struct scan *sc, ch
 		struct thp_pstatus st = row_pstatus(r);
 		return out_thp_state(buf, cap, &st, r->origin);
 	}
-	case C_SET_BY: return r->origin ? r->origin->name : NULL;
 	default: return "";
 	}
 }
 
 /* Whether column C of row R has no value: a total of a text or per-process
- * column, a figure the kernel does not show, a state nobody set. */
+ * column, a figure the kernel does not show. */
 static bool row_null(const struct scan *sc, const struct row *r, enum col c)
 {
-	bool set = r->st.thp_enabled == 0 || r->st.except_advised;
-
 	if (r->total)
 		return cols[c].kind == OUT_TEXT || per_process(c) || c == C_USER;
 	switch (c) {
 	case C_PTE: return !r->npte;
 	case C_UID: return r->uid == (uid_t)-1;
-	case C_THP_ENABLED: return r->st.thp_enabled < 0 && r->st.thp_enabled != THP_ENABLED_NO_KERNEL;
-	case C_SET_BY_PID: case C_SET_BY: return !set || !r->origin;
 	case C_HUGE_ZERO: return !r->f || !sc->fr;
+	default: return false;
+	}
+}
+
+/* The part of the THP state column C shows. */
+static bool pstate_col(enum col c, enum out_pstate *f)
+{
+	switch (c) {
+	case C_THP_STATE: *f = OUT_PS_STATE; return true;
+	case C_THP_ENABLED: *f = OUT_PS_ENABLED; return true;
+	case C_EXCEPT_ADVISED: *f = OUT_PS_EXCEPT_ADVISED; return true;
+	case C_SET_BY_PID: *f = OUT_PS_SET_BY_PID; return true;
+	case C_SET_BY: *f = OUT_PS_SET_BY; return true;
 	default: return false;
 	}
 }
@@ -431,18 +439,20 @@ static void get(const struct out_col *c, const void *row, void *ctx, struct out_
 	const struct row *r = row;
 	struct scan *sc = ctx;
 	enum col k = (enum col)c->arg;
+	enum out_pstate part;
 
 	if (row_null(sc, r, k)) {
 		v->null = true;
 		v->text = r->total && key_col(sc, k) ? "total" : r->total ? "" : NULL;
 	} else if (k == C_COVER) {
 		out_val_set(v, ov_pct(r->r.anon_huge, r->r.anon));
-	} else if (k == C_THP_ENABLED || k == C_EXCEPT_ADVISED) {
-		v->u = k == C_THP_ENABLED ? r->st.thp_enabled > 0 : r->st.except_advised;
-	} else if (c->kind == OUT_TEXT) {
-		v->s = row_text(r, k, sc, v->buf, v->cap);
+	} else if (pstate_col(k, &part)) {
+		struct thp_pstatus st = row_pstatus(r);
+		out_val_set(v, out_pstate(part, &st, r->origin, v->buf, v->cap));
 		if (k == C_THP_STATE && strncmp(v->s, "off", 3) == 0)
 			v->hue = 1 + OUT_HUE_OFF;
+	} else if (c->kind == OUT_TEXT) {
+		v->s = row_text(r, k, sc, v->buf, v->cap);
 	} else {
 		v->u = row_num(r, k);
 	}

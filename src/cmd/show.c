@@ -22,28 +22,62 @@
 
 #define CONT_MAX 8
 
-/* The columns of the table of mappings: -o, the table, the keys of -J -o. The
+/* The columns of the table of mappings: -o, the table, -P and JSON. The
  * folio columns (out_folio_cols, --folios) follow them as NCOLS.., and in
  * the default table come before WHY. */
-enum { C_RANGE, C_SIZE, C_PERMS, C_MAPPING, C_RSS, C_ANON, C_THP, C_ELIGIBLE, C_ADVICE, C_ALIGNED, C_WHY, NCOLS };
+enum {
+	C_RANGE, C_SIZE, C_PERMS, C_MAPPING, C_RSS, C_ANON, C_THP, C_ELIGIBLE, C_ADVICE, C_ALIGNED, C_WHY,
+	C_START, C_END, C_OFFSET, C_INODE, C_KIND, C_FILESYSTEM, C_ANONHUGE, C_SHMEM_PMD, C_FILE_PMD,
+	C_HUGETLB, C_HUGETLB_PAGE_SIZE, C_PRIVATE_HUGETLB, C_SHARED_HUGETLB, C_VMFLAGS, C_PMD_MAPPED,
+	C_HUGE_ZERO, C_MTHP_SIZES, C_WHY_KEY, NCOLS
+};
+static void get(const struct out_col *c, const void *row, void *ctx, struct out_val *v);
 static const struct out_col cols[] = {
-	[C_RANGE] = { "START-END", OUT_TEXT, 0, "addresses, hexadecimal", NULL, 0 },
-	[C_SIZE] = { "SIZE", OUT_SIZE, 0, "size of the mapping", NULL, 0 },
-	[C_PERMS] = { "PERMS", OUT_TEXT, 0, "rwxp / rwxs", NULL, 0 },
-	[C_MAPPING] = { "MAPPING", OUT_TEXT, OUT_TRUNC, "path, [heap], [stack], [anon], ...", NULL, 0 },
-	[C_RSS] = { "RSS", OUT_SIZE, 0, "resident memory", NULL, 0 },
-	[C_ANON] = { "ANON", OUT_SIZE, 0, "anonymous resident memory", NULL, 0 },
-	[C_THP] = { "THP", OUT_SIZE, 0, "AnonHugePages + ShmemPmdMapped + FilePmdMapped", NULL, 0 },
-	[C_ELIGIBLE] = { "ELIGIBLE", OUT_BOOL, 0, "the kernel's THPeligible", NULL, 0 },
-	[C_ADVICE] = { "ADVICE", OUT_TEXT, 0, "hg (MADV_HUGEPAGE), nh (MADV_NOHUGEPAGE)", NULL, 0 },
-	[C_ALIGNED] = { "ALIGNED", OUT_COUNT, 0, "whole PMD-aligned slots in the mapping", NULL, 0 },
-	[C_WHY] = { "WHY", OUT_TEXT, OUT_WRAP, "why it has no huge pages, or what it may get", NULL, 0 },
+	[C_RANGE] = { "START-END", OUT_TEXT, 0, "addresses, hexadecimal", get, C_RANGE },
+	[C_SIZE] = { "SIZE", OUT_SIZE, 0, "size of the mapping", get, C_SIZE },
+	[C_PERMS] = { "PERMS", OUT_TEXT, 0, "rwxp / rwxs", get, C_PERMS },
+	[C_MAPPING] = { "MAPPING", OUT_TEXT, OUT_TRUNC, "path, [heap], [stack], [anon], ...", get, C_MAPPING },
+	[C_RSS] = { "RSS", OUT_SIZE, 0, "resident memory", get, C_RSS },
+	[C_ANON] = { "ANON", OUT_SIZE, 0, "anonymous resident memory", get, C_ANON },
+	[C_THP] = { "THP", OUT_SIZE, 0, "AnonHugePages + ShmemPmdMapped + FilePmdMapped", get, C_THP },
+	[C_ELIGIBLE] = { "ELIGIBLE", OUT_BOOL, 0, "the kernel's THPeligible", get, C_ELIGIBLE },
+	[C_ADVICE] = { "ADVICE", OUT_TEXT, 0, "hg (MADV_HUGEPAGE), nh (MADV_NOHUGEPAGE)", get, C_ADVICE },
+	[C_ALIGNED] = { "ALIGNED", OUT_COUNT, 0, "whole PMD-aligned slots in the mapping", get, C_ALIGNED },
+	[C_WHY] = { "WHY", OUT_TEXT, OUT_WRAP, "why it has no huge pages, or what it may get", get, C_WHY },
+	[C_START] = { "START", OUT_HEX, 0, "first address", get, C_START },
+	[C_END] = { "END", OUT_HEX, 0, "the address after the last", get, C_END },
+	[C_OFFSET] = { "OFFSET", OUT_HEX, 0, "offset in the file", get, C_OFFSET },
+	[C_INODE] = { "INODE", OUT_COUNT, 0, "inode of the file, 0 for none", get, C_INODE },
+	[C_KIND] = { "KIND", OUT_TEXT, 0, "anon, shmem, file, special or hugetlb", get, C_KIND },
+	[C_FILESYSTEM] = { "FILESYSTEM", OUT_TEXT, 0, "the file's mount type (mountinfo)", get, C_FILESYSTEM },
+	[C_ANONHUGE] = { "ANONHUGE", OUT_SIZE, 0, "PMD-mapped anonymous THP (AnonHugePages)", get, C_ANONHUGE },
+	[C_SHMEM_PMD] = { "SHMEM_PMD", OUT_SIZE, 0, "PMD-mapped shmem (ShmemPmdMapped)", get, C_SHMEM_PMD },
+	[C_FILE_PMD] = { "FILE_PMD", OUT_SIZE, 0, "PMD-mapped page cache (FilePmdMapped)", get, C_FILE_PMD },
+	[C_HUGETLB] = { "HUGETLB", OUT_SIZE, 0, "hugetlbfs pages (Private_ + Shared_Hugetlb)", get, C_HUGETLB },
+	[C_HUGETLB_PAGE_SIZE] = { "HUGETLB_PAGE_SIZE", OUT_SIZE, 0, "page size of a hugetlbfs mapping", get,
+				  C_HUGETLB_PAGE_SIZE },
+	[C_PRIVATE_HUGETLB] = { "PRIVATE_HUGETLB", OUT_SIZE, 0, "of a hugetlbfs mapping, Private_Hugetlb", get,
+				C_PRIVATE_HUGETLB },
+	[C_SHARED_HUGETLB] = { "SHARED_HUGETLB", OUT_SIZE, 0, "of a hugetlbfs mapping, Shared_Hugetlb", get,
+			       C_SHARED_HUGETLB },
+	[C_VMFLAGS] = { "VMFLAGS", OUT_TEXT, OUT_TRUNC, "the kernel's VmFlags", get, C_VMFLAGS },
+	[C_PMD_MAPPED] = { "PMD_MAPPED", OUT_SIZE, 0, "PMD-mapped memory found with PAGEMAP_SCAN (Linux 6.7+)", get,
+			   C_PMD_MAPPED },
+	[C_HUGE_ZERO] = { "HUGE_ZERO", OUT_SIZE, 0, "the huge zero page mapped (reads only, no memory)", get,
+			  C_HUGE_ZERO },
+	[C_MTHP_SIZES] = { "MTHP_SIZES", OUT_SIZES, 0, "the mTHP sizes it may get at a page fault", get,
+			   C_MTHP_SIZES },
+	[C_WHY_KEY] = { "WHY_KEY", OUT_TEXT, 0, "WHY as a stable key: huge, not-advised, ...", get, C_WHY_KEY },
 };
 _Static_assert(sizeof(cols) / sizeof(cols[0]) == NCOLS, "one descriptor per column");
 #define NALL (NCOLS + OUT_FOLIO_COLS)
 #define MAXCOLS (NALL * 2)
 static const int default_cols[] = { C_RANGE, C_SIZE, C_PERMS, C_MAPPING, C_RSS, C_ANON, C_THP,
 				    C_ELIGIBLE, C_ADVICE, C_ALIGNED, C_WHY };
+
+/* Rows of text printed at a time: the table's memory does not grow with the
+ * mappings of the process (see out_table_stream()). */
+#define CHUNK_ROWS 256
 
 struct opts {
 	struct out_fmt fmt;
@@ -55,11 +89,12 @@ struct opts {
 	uint64_t cont[CONT_MAX]; /* --cont sizes in bytes */
 };
 
+/* A row of the table: one mapping as the walk found it. */
 struct vrow {
-	struct thp_vma v;
+	const struct thp_walk_vma *m;
 	enum thp_why why;
-	struct thp_folio_stats f;
-	uint64_t pmd, zero; /* PMD-mapped bytes and huge zero page found with PAGEMAP_SCAN, when scan_ok */
+	int nmthp;
+	uint64_t mthp[THP_SIZES_MAX]; /* the mTHP sizes it may get */
 };
 
 struct show {
@@ -70,14 +105,12 @@ struct show {
 	struct thp_pstatus origin;   /* who set the THP mode; pid 0: nobody */
 	struct thp_mounts mounts;
 	struct thp_folio_reader *fr;
-	int pagemap;
-	bool scan_ok;     /* PAGEMAP_SCAN answered for every VMA */
-	uint64_t pmd_total, zero_total;
-	uint64_t pt_replaced; /* last-level page tables 2 MiB pages would replace */
-	struct vrow *rows;
-	size_t n, cap;
-	struct thp_rollup total;
-	struct thp_folio_stats ftotal;
+	char state[160];             /* the process's THP_STATE */
+	uint64_t pt_replaced;        /* last-level page tables 2 MiB pages would replace */
+	struct thp_walk *sums;       /* the first walk: the totals above the table */
+	struct out_table *table;     /* the mappings, as the second walk finds them */
+	struct out_col all[NALL];
+	size_t shown;                /* rows added to it */
 	struct thp_numa *numa;       /* NULL when unread */
 	bool maps_ok;                /* MAPS was read (more than one node) */
 	struct thp_numa_maps maps;   /* its static huge pages per node */
@@ -111,63 +144,6 @@ static void usage(void)
 	out_cols_help(NULL, out_folio_cols, OUT_FOLIO_COLS);
 }
 
-static uint64_t hugetlb_of(const struct thp_vma *v)
-{
-	return v->m.private_hugetlb + v->m.shared_hugetlb;
-}
-
-static int collect(const struct thp_vma *v, void *ctx)
-{
-	struct show *s = ctx;
-	struct vrow *r;
-
-	s->total.rss += v->m.rss;
-	s->total.anon += v->m.anon;
-	s->total.anon_huge += v->m.anon_huge;
-	s->total.shmem_pmd += v->m.shmem_pmd;
-	s->total.file_pmd += v->m.file_pmd;
-	s->total.private_hugetlb += v->m.private_hugetlb;
-	s->total.shared_hugetlb += v->m.shared_hugetlb;
-	s->pt_replaced += thp_vma_pt_replaced(v);
-	if (!s->o->all && !v->m.rss && !hugetlb_of(v))
-		return 0;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		struct vrow *nr = realloc(s->rows, cap * sizeof(*nr));
-		if (!nr)
-			return -ENOMEM;
-		s->rows = nr;
-		s->cap = cap;
-	}
-	r = &s->rows[s->n];
-	memset(r, 0, sizeof(*r));
-	r->v = *v;
-	r->why = thp_vma_why(v, &s->why);
-	if (s->fr) {
-		int err = thp_folios_vma(s->fr, s->pagemap, v, &r->f);
-		if (err)
-			return err;
-		thp_folio_stats_add(&s->ftotal, &r->f);
-	}
-	if (r->f.walked) {
-		/* the page walk counted the PMD mappings: no second walk for them */
-		r->pmd = thp_folio_pmd(&r->f);
-		r->zero = r->f.huge_zero;
-	} else if (s->scan_ok && v->m.rss) {
-		struct thp_pmd_found f;
-		if (thp_pmd_scan_vma(s->pagemap, v, &f) == 0) {
-			r->pmd = f.pmd[THP_FOLIO_ANON] + f.pmd[THP_FOLIO_FILE];
-			r->zero = f.zero;
-		} else {
-			s->scan_ok = false;
-		}
-	}
-	s->pmd_total += r->pmd;
-	s->zero_total += r->zero;
-	s->n++;
-	return 0;
-}
-
 static const char *mapping_name(const struct thp_vma *v)
 {
 	if (v->name[0])
@@ -183,11 +159,10 @@ static const char *advice(const struct thp_vma *v)
 
 /* WHY text of R; a process-wide THP disable names who set it, and an
  * inferred PR_THP_DISABLE_EXCEPT_ADVISED what it rests on. */
-static const char *why_text(const struct show *s, const struct vrow *r, const char *state, char *buf,
-			    size_t cap)
+static const char *why_text(const struct show *s, const struct vrow *r, char *buf, size_t cap)
 {
 	if (r->why == THP_WHY_PROC_OFF) {
-		snprintf(buf, cap, "process has THP %s", state);
+		snprintf(buf, cap, "process has THP %s", s->state);
 		return buf;
 	}
 	if (r->why == THP_WHY_EXCEPT_ADVISED) {
@@ -201,19 +176,85 @@ static const char *why_text(const struct show *s, const struct vrow *r, const ch
 			 s->ea.support == 1 ? " shows" : "s show");
 		return buf;
 	}
-	return thp_vma_why_text(&r->v, r->why, &s->why, buf, cap);
+	return thp_vma_why_text(r->m->v, r->why, &s->why, buf, cap);
 }
 
-static void print_counter(const char *name, uint64_t bytes, void *ctx)
+/* Number column C of mapping V of S; false when it has no value there. */
+static bool vma_num(const struct show *s, const struct vrow *r, int c, uint64_t *n)
 {
-	struct out_table *t = ((void **)ctx)[0];
-	const bool *exact = ((void **)ctx)[1];
-	char b[32];
+	const struct thp_vma *v = r->m->v;
+	bool hugetlb = thp_vma_kind(v, s->why.mounts) == THP_VMA_HUGETLB;
 
-	if (!bytes)
-		return;
-	const char *row[] = { name, out_size(b, sizeof(b), bytes, *exact) };
-	out_table_row(t, row);
+	switch (c) {
+	case C_SIZE: *n = v->end - v->start; return true;
+	case C_RSS: *n = v->m.rss; return true;
+	case C_ANON: *n = v->m.anon; return true;
+	case C_THP: *n = v->m.anon_huge + v->m.shmem_pmd + v->m.file_pmd; return true;
+	case C_ELIGIBLE: *n = v->eligible > 0; return v->eligible >= 0;
+	case C_ALIGNED: *n = thp_vma_pmd_slots(v, s->why.pmd_size); return true;
+	case C_START: *n = v->start; return true;
+	case C_END: *n = v->end; return true;
+	case C_OFFSET: *n = v->offset; return true;
+	case C_INODE: *n = v->inode; return true;
+	case C_ANONHUGE: *n = v->m.anon_huge; return true;
+	case C_SHMEM_PMD: *n = v->m.shmem_pmd; return true;
+	case C_FILE_PMD: *n = v->m.file_pmd; return true;
+	case C_HUGETLB: *n = thp_rollup_hugetlb(&v->m); return true;
+	case C_HUGETLB_PAGE_SIZE: *n = v->page_size; return hugetlb && v->page_size;
+	case C_PRIVATE_HUGETLB: *n = v->m.private_hugetlb; return hugetlb && thp_rollup_known(&v->m, THP_RF_PRIVATE_HUGETLB);
+	case C_SHARED_HUGETLB: *n = v->m.shared_hugetlb; return hugetlb && thp_rollup_known(&v->m, THP_RF_SHARED_HUGETLB);
+	case C_PMD_MAPPED: *n = r->m->pmd; return r->m->pmd_known;
+	case C_HUGE_ZERO: *n = r->m->zero; return r->m->pmd_known;
+	default: *n = 0; return false;
+	}
+}
+
+/* Text column C of mapping R of S, written to BUF when it must be made. */
+static const char *vma_text(const struct show *s, const struct vrow *r, int c, char *buf, size_t cap)
+{
+	static const char *const kinds[] = { "anon", "shmem", "file", "special", "hugetlb" };
+	const struct thp_vma *v = r->m->v;
+	const struct thp_mount *mt;
+
+	switch (c) {
+	case C_RANGE:
+		snprintf(buf, cap, "%012" PRIx64 "-%012" PRIx64, v->start, v->end);
+		return buf;
+	case C_PERMS: return v->perms;
+	case C_MAPPING: return mapping_name(v);
+	case C_ADVICE: return advice(v);
+	case C_WHY: return r->why == THP_WHY_HUGE ? NULL : why_text(s, r, buf, cap);
+	case C_KIND: return kinds[thp_vma_kind(v, s->why.mounts)];
+	case C_FILESYSTEM:
+		mt = v->inode ? thp_mount_of(&s->mounts, v->dev_major, v->dev_minor) : NULL;
+		return mt ? mt->fstype : NULL;
+	case C_VMFLAGS: return v->vmflags;
+	case C_WHY_KEY: return thp_why_key(r->why);
+	default: return NULL;
+	}
+}
+
+/* The getter of show's columns (arg: the column) for a struct vrow. */
+static void get(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
+{
+	const struct vrow *r = row;
+	const struct show *s = ctx;
+
+	if (c->kind == OUT_SIZES)
+		out_val_set(v, ov_sizes(r->mthp, r->nmthp));
+	else if (c->kind == OUT_TEXT)
+		out_val_set(v, ov_str(vma_text(s, r, c->arg, v->buf, v->cap)));
+	else
+		v->null = !vma_num(s, r, c->arg, &v->u);
+}
+
+/* The getter of the folio columns (arg: out_folio_col()'s I). */
+static void get_folio(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
+{
+	const struct vrow *r = row;
+
+	(void)ctx;
+	out_val_set(v, out_folio_col(r->m->f, c->arg));
 }
 
 /* Why T places no folio on a node, or NULL when it does. */
@@ -229,70 +270,81 @@ static const char *nodes_why(const struct thp_pfn_nodes *t, char *buf, size_t ca
 	return buf;
 }
 
-static void text_node(int node, uint64_t pmd, uint64_t mthp, void *ctx)
+/* A node of the folios (CTX: the text table, NULL in JSON): an element of
+ * folio_nodes, a row of the text. */
+static void node_line(int node, uint64_t pmd, uint64_t mthp, void *ctx)
 {
-	struct out_table *t = ((void **)ctx)[0];
-	const bool *exact = ((void **)ctx)[1];
 	char id[24], b[2][32];
 
+	out_obj(NULL);
+	out_put(OUT_JSON, "node", NULL, ov_if(node >= 0, ov_int(node)));
+	out_put(OUT_JSON, "pmd", NULL, ov_size(pmd));
+	out_put(OUT_JSON, "mthp", NULL, ov_size(mthp));
+	out_end();
+	if (!ctx)
+		return;
 	if (node < 0)
 		snprintf(id, sizeof(id), "no known node");
 	else
 		snprintf(id, sizeof(id), "node %d", node);
-	const char *row[] = { id, out_size(b[0], sizeof(b[0]), pmd, *exact), out_size(b[1], sizeof(b[1]), mthp, *exact) };
-	out_table_row(t, row);
+	const char *row[] = { id, out_size(b[0], sizeof(b[0]), pmd, out_bytes_on()),
+			      out_size(b[1], sizeof(b[1]), mthp, out_bytes_on()) };
+	out_table_row(ctx, row);
 }
 
-/* The folios by node (nodeN/memoryM) when there is more than one node, or
- * why they cannot be placed when the block size is malformed. */
-static void print_folio_nodes(const struct show *s)
+/* The folios F by node (nodeN/memoryM): in text when there is more than one
+ * node, or why they cannot be placed when the block size is malformed. */
+static void print_folio_nodes(const struct show *s, const struct thp_folio_stats *f)
 {
 	static const char *const heads[] = { "BY NODE", "PMD", "MTHP" };
 	const struct thp_pfn_nodes *nodes = thp_folio_reader_nodes(s->fr);
+	struct out_table *t = NULL;
 	char why[160];
 
-	if (nodes->err == -EINVAL) {
-		printf("  by node: unknown (%s)\n", nodes_why(nodes, why, sizeof(why)));
-		return;
+	if (!out_json_on() && nodes->err != -EINVAL && __builtin_popcountll(nodes->nodes) >= 2) {
+		t = out_table_new(3, heads, false);
+		out_table_right(t, 1);
+		out_table_right(t, 2);
+		out_text("\n");
 	}
-	if (__builtin_popcountll(nodes->nodes) < 2)
-		return;
-	struct out_table *t = out_table_new(3, heads, false);
-	void *ctx[] = { t, &s->o->fmt.bytes };
-
-	putchar('\n');
-	out_table_right(t, 1);
-	out_table_right(t, 2);
-	out_folio_nodes(&s->ftotal, nodes, text_node, ctx);
+	out_arr("folio_nodes");
+	out_folio_nodes(f, nodes, node_line, t);
+	out_end();
 	out_table_print(t, 2);
+	if (nodes->err == -EINVAL)
+		out_text("  by node: unknown (%s)\n", nodes_why(nodes, why, sizeof(why)));
+	out_put(OUT_JSON, "folio_nodes_error", NULL, ov_str(nodes_why(nodes, why, sizeof(why))));
 }
 
-static void print_rollup(const struct show *s)
+static void print_counter(const char *name, uint64_t bytes, void *ctx)
 {
-	struct out_table *t = out_table_new(2, NULL, true);
 	char b[32];
-	void *ctx[] = { t, &s->o->fmt.bytes };
 
-	printf("Folios (%s of mapping analysed%s)\n", out_size(b, sizeof(b), s->ftotal.walked, s->o->fmt.bytes),
-	       s->ftotal.scan ? ", PMD mappings found with PAGEMAP_SCAN" : "");
-	out_table_right(t, 1);
-	out_folio_counters(&s->ftotal, print_counter, ctx);
-	if (!thp_folio_pmd(&s->ftotal) && !thp_folio_mthp(&s->ftotal))
-		puts("  no THP folio is mapped");
-	out_table_print(t, 2);
-	if (s->ftotal.huge_zero)
-		printf("  huge zero page: %s mapped (reads only, no memory; not counted above)\n",
-		       out_size(b, sizeof(b), s->ftotal.huge_zero, s->o->fmt.bytes));
-	print_folio_nodes(s);
+	if (!bytes)
+		return;
+	const char *row[] = { name, out_size(b, sizeof(b), bytes, out_bytes_on()) };
+	out_table_row(ctx, row);
 }
 
-/* Bytes of the huge zero page mapped: from the page walk when it ran, else
- * from PAGEMAP_SCAN; -1 when neither could tell. */
-static int64_t huge_zero(const struct show *s)
+/* The folio counters F of the walk (in text those above zero). */
+static void print_folios(const struct show *s, const struct thp_folio_stats *f)
 {
-	if (s->fr)
-		return (int64_t)s->ftotal.huge_zero;
-	return s->scan_ok ? (int64_t)s->zero_total : -1;
+	struct out_table *t = out_json_on() ? NULL : out_table_new(2, NULL, true);
+
+	out_put(OUT_ANY, "folios_walked", "Folios (%s of mapping analysed", ov_size(f->walked));
+	out_text("%s)\n", f->scan ? ", PMD mappings found with PAGEMAP_SCAN" : "");
+	out_put(OUT_JSON, "folios", NULL, ov_folios(f));
+	if (t) {
+		out_table_right(t, 1);
+		out_folio_counters(f, print_counter, t);
+	}
+	if (!thp_folio_pmd(f) && !thp_folio_mthp(f))
+		out_text("  no THP folio is mapped\n");
+	out_table_print(t, 2);
+	if (f->huge_zero)
+		out_put(OUT_FP, NULL, "  huge zero page: %s mapped (reads only, no memory; not counted above)\n",
+			ov_size(f->huge_zero));
+	print_folio_nodes(s, f);
 }
 
 /* "anon 64K always, 128K madvise; shmem 64K always" for the mTHP sizes
@@ -327,24 +379,31 @@ static bool pt_estimable(const struct show *s)
 	return s->why.pmd_size == 0 || s->why.pmd_size == THP_PT_SPAN;
 }
 
-/* The page-table line: VmPTE now, and the estimate with 2 MiB pages. */
-static const char *pt_text(const struct show *s, const struct thp_pstatus *st, char *buf, size_t cap)
+/* The page tables of process ST: VmPTE now, and the estimate with 2 MiB pages. */
+static void print_pt(const struct show *s, const struct thp_pstatus *st)
 {
-	char now[32], est[32];
+	bool est = st->has_pte && pt_estimable(s);
+	uint64_t e = thp_pt_estimate(st->pte, s->pt_replaced);
+	char now[32], es[32], line[160];
 
+	out_obj("page_tables");
+	out_kv(OUT_JSON, "vmpte", NULL, NULL, ov_if(st->has_pte, ov_size(st->pte)));
+	out_kv(OUT_JSON, "tables_replaced", NULL, NULL, ov_count(s->pt_replaced));
+	out_kv(OUT_JSON, "estimate_2m", NULL, NULL, ov_if(est, ov_size(e)));
+	out_end();
+	out_size(now, sizeof(now), st->pte, out_bytes_on());
 	if (!st->has_pte)
-		return "not shown by the kernel (no VmPTE)";
-	out_size(now, sizeof(now), st->pte, s->o->fmt.bytes);
-	if (!pt_estimable(s))
-		snprintf(buf, cap, "%s (VmPTE); no estimate for a PMD size other than 2 MiB", now);
+		snprintf(line, sizeof(line), "not shown by the kernel (no VmPTE)");
+	else if (!est)
+		snprintf(line, sizeof(line), "%s (VmPTE); no estimate for a PMD size other than 2 MiB", now);
 	else
-		snprintf(buf, cap, "%s (VmPTE); with 2 MiB hugetlb pages about %s (estimate, see thp(1))",
-			 now, out_size(est, sizeof(est), thp_pt_estimate(st->pte, s->pt_replaced), s->o->fmt.bytes));
-	return buf;
+		snprintf(line, sizeof(line), "%s (VmPTE); with 2 MiB hugetlb pages about %s (estimate, see thp(1))",
+			 now, out_size(es, sizeof(es), e, out_bytes_on()));
+	out_kv(OUT_FP, NULL, "page tables", NULL, ov_str(line));
 }
 
 /* "node0 1 GiB, node1 512 MiB": the static huge pages of the process per node. */
-static const char *per_node(const struct thp_numa_maps *m, bool bytes, char *buf, size_t cap)
+static const char *per_node(const struct thp_numa_maps *m, char *buf, size_t cap)
 {
 	size_t len = 0;
 	char sz[32];
@@ -353,265 +412,141 @@ static const char *per_node(const struct thp_numa_maps *m, bool bytes, char *buf
 	for (int i = 0; i < THP_NUMA_MAX && len < cap; i++)
 		if (m->hugetlb[i])
 			len += (size_t)snprintf(buf + len, cap - len, "%snode%d %s", len ? ", " : "", i,
-						out_size(sz, sizeof(sz), m->hugetlb[i], bytes));
+						out_size(sz, sizeof(sz), m->hugetlb[i], out_bytes_on()));
 	return buf;
 }
 
 /* Where the process runs and holds its static huge pages: allowed CPUs and
  * memory nodes, and with more than one node its hugetlb per node (numa_maps). */
-static void add_numa_rows(const struct show *s, const struct thp_pstatus *st, struct out_table *t)
+static void print_numa(const struct show *s, const struct thp_pstatus *st)
 {
-	char b[2][320], sz[32];
+	char b[320];
 	uint64_t remote;
 
-	if (st->cpus_allowed[0]) {
-		const char *row[] = { "CPUs allowed", st->cpus_allowed };
-		out_table_row(t, row);
-	}
-	if (st->mems_allowed[0]) {
-		const char *row[] = { "memory nodes allowed", st->mems_allowed };
-		out_table_row(t, row);
-	}
-	if (!s->numa || s->numa->n <= 1 || !s->maps_ok || !s->maps.total)
+	out_kv(st->cpus_allowed[0] ? OUT_ANY : OUT_JSON, "cpus_allowed", "CPUs allowed", NULL,
+	       ov_str(st->cpus_allowed[0] ? st->cpus_allowed : NULL));
+	out_kv(st->mems_allowed[0] ? OUT_ANY : OUT_JSON, "mems_allowed", "memory nodes allowed", NULL,
+	       ov_str(st->mems_allowed[0] ? st->mems_allowed : NULL));
+	if (!s->numa || s->numa->n <= 1 || !s->maps_ok)
 		return;
+	out_arr("hugetlb_per_node");
+	for (int i = 0; i < THP_NUMA_MAX; i++)
+		if (s->maps.hugetlb[i]) {
+			out_obj(NULL);
+			out_kv(OUT_JSON, "node", NULL, NULL, ov_int(i));
+			out_kv(OUT_JSON, "hugetlb", NULL, NULL, ov_size(s->maps.hugetlb[i]));
+			out_end();
+		}
+	out_end();
 	remote = thp_numa_remote(s->numa, st->cpus_allowed, &s->maps);
-	const char *row[] = { "HUGETLB per node", per_node(&s->maps, s->o->fmt.bytes, b[1], sizeof(b[1])) };
-	out_table_row(t, row);
-	if (remote * 2 > s->maps.total) {
-		snprintf(b[0], sizeof(b[0]), "%s of HUGETLB is on nodes whose CPUs it may not run on",
-			 out_size(sz, sizeof(sz), remote, s->o->fmt.bytes));
-		const char *r2[] = { "remote huge pages", b[0] };
-		out_table_row(t, r2);
-	}
-}
-
-/* Adds mapping R of S to table T: a cell for every column (NF folio columns
- * after them); STATE is the process's THP_STATE. */
-static void put_vma(const struct show *s, struct out_table *t, const struct vrow *r, const char *state, int nf)
-{
-	const struct thp_vma *v = &r->v;
-	const char *adv = advice(v);
-	char range[48], why[400];
-
-	out_table_line(t);
-	snprintf(range, sizeof(range), "%012" PRIx64 "-%012" PRIx64, v->start, v->end);
-	out_cell_str(t, C_RANGE, range);
-	out_cell_u64(t, C_SIZE, v->end - v->start);
-	out_cell_str(t, C_PERMS, v->perms);
-	out_cell_str(t, C_MAPPING, mapping_name(v));
-	out_cell_u64(t, C_RSS, v->m.rss);
-	out_cell_u64(t, C_ANON, v->m.anon);
-	out_cell_u64(t, C_THP, v->m.anon_huge + v->m.shmem_pmd + v->m.file_pmd);
-	if (v->eligible < 0)
-		out_cell(t, C_ELIGIBLE, "-", NULL);
-	else
-		out_cell_u64(t, C_ELIGIBLE, (uint64_t)v->eligible);
-	out_cell(t, C_ADVICE, adv ? adv : "", adv ? json_object_new_string(adv) : NULL);
-	out_cell_u64(t, C_ALIGNED, thp_vma_pmd_slots(v, s->why.pmd_size));
-	for (int k = 0; k < nf; k++)
-		out_cell_u64(t, NCOLS + k, out_folio_col(&r->f, k).u);
-	out_cell_str(t, C_WHY, why_text(s, r, state, why, sizeof(why)));
-}
-
-/* The mappings of S as a table of the chosen columns: printed, or with JSON
- * the array of its rows. */
-static struct json_object *put_vmas(const struct show *s, const char *state)
-{
-	const struct opts *o = s->o;
-	struct out_col all[NALL];
-	int nf = o->folios ? OUT_FOLIO_SUMMARY : 0;
-	struct out_table *t;
-
-	out_cols_folios(all, cols, NCOLS, NULL);
-	t = out_table_cols(all, o->sel, o->nsel, &o->fmt);
-	for (size_t i = 0; i < s->n; i++)
-		put_vma(s, t, &s->rows[i], state, nf);
-	if (o->fmt.json)
-		return out_table_json(t);
-	out_table_print(t, 0);
-	return NULL;
-}
-
-static void print_text(const struct show *s, const struct thp_pstatus *st, const char *state,
-		       const char *cmdline, const char *user)
-{
-	const struct opts *o = s->o;
-	char b[10][64], pct[16], pt[160];
-	struct out_table *t = out_table_new(2, NULL, true);
-
-	out_table_wrap(t, 1);
-	printf("Process %d (%s)", (int)st->pid, out_esc(b[0], sizeof(b[0]), st->name));
-	if (cmdline[0]) {
-		putchar(' ');
-		out_esc_put(stdout, cmdline);
-	}
-	putchar('\n');
-	snprintf(b[0], sizeof(b[0]), "anon %s, shmem %s", s->why.anon_policy ? s->why.anon_policy : "unknown",
-		 s->why.shmem_policy ? s->why.shmem_policy : "unknown");
-	snprintf(b[1], sizeof(b[1]), "%s (%s of ANON)", out_size(b[2], sizeof(b[2]), s->total.anon_huge, o->fmt.bytes),
-		 out_pct(pct, sizeof(pct), s->total.anon_huge, s->total.anon));
-	const char *hdr[][2] = {
-		{ "user", user },
-		{ "THP state", state },
-		{ "policy (PMD size)", s->why.pmd_size ? b[0] : "no THP in this kernel" },
-		{ "RSS", out_size(b[3], sizeof(b[3]), s->total.rss, o->fmt.bytes) },
-		{ "ANON", out_size(b[4], sizeof(b[4]), s->total.anon, o->fmt.bytes) },
-		{ "THP", b[1] },
-		{ "SHMEM_PMD", out_size(b[5], sizeof(b[5]), s->total.shmem_pmd, o->fmt.bytes) },
-		{ "FILE_PMD", out_size(b[6], sizeof(b[6]), s->total.file_pmd, o->fmt.bytes) },
-		{ "HUGETLB", out_size(b[7], sizeof(b[7]), s->total.private_hugetlb + s->total.shared_hugetlb,
-				       o->fmt.bytes) },
-		{ "page tables", pt_text(s, st, pt, sizeof(pt)) },
-	};
-	for (size_t i = 0; i < sizeof(hdr) / sizeof(hdr[0]); i++) {
-		out_table_row(t, hdr[i]);
-		if (i == 2 && mthp_policy(&s->why, b[9], sizeof(b[9]))) {
-			const char *row[] = { "policy (mTHP)", b[9] };
-			out_table_row(t, row);
-		}
-	}
-	if (s->scan_ok) {
-		const char *row[] = { "PMD-mapped", out_size(b[8], sizeof(b[8]), s->pmd_total, o->fmt.bytes) };
-		out_table_row(t, row);
-	}
-	add_numa_rows(s, st, t);
-	if (huge_zero(s) > 0) {
-		char z[32];
-		snprintf(b[9], sizeof(b[9]), "%s mapped (reads only, no memory)",
-			 out_size(z, sizeof(z), (uint64_t)huge_zero(s), o->fmt.bytes));
-		const char *row[] = { "huge zero page", b[9] };
-		out_table_row(t, row);
-	}
-	out_table_print(t, 2);
-	if (o->rollup) {
-		putchar('\n');
-		print_rollup(s);
+	out_kv(OUT_JSON, "hugetlb_remote", NULL, NULL, ov_size(remote));
+	if (!s->maps.total)
 		return;
-	}
-	putchar('\n');
-
-	put_vmas(s, state);
-	if (!s->n)
-		puts("no mapping with resident memory (--all shows every mapping)");
-	if (o->folios) {
-		putchar('\n');
-		print_rollup(s);
-	}
+	out_kv(OUT_FP, NULL, "HUGETLB per node", NULL, ov_str(per_node(&s->maps, b, sizeof(b))));
+	if (remote * 2 > s->maps.total)
+		out_kv(OUT_FP, NULL, "remote huge pages", "%s of HUGETLB is on nodes whose CPUs it may not run on",
+		       ov_size(remote));
 }
 
-static struct json_object *pt_json(const struct show *s, const struct thp_pstatus *st)
+/* The process's memory: the sums of the first walk W. */
+static void print_totals(const struct show *s, const struct thp_walk *w)
 {
-	struct json_object *j = json_object_new_object();
-	bool est = st->has_pte && pt_estimable(s);
+	const struct thp_rollup *t = &w->sum;
+	char pct[16], thp[64], sz[32];
 
-	json_object_object_add(j, "vmpte", st->has_pte ? out_json_u64(st->pte) : NULL);
-	json_object_object_add(j, "tables_replaced", out_json_u64(s->pt_replaced));
-	json_object_object_add(j, "estimate_2m", est ? out_json_u64(thp_pt_estimate(st->pte, s->pt_replaced)) : NULL);
-	return j;
+	out_obj("totals");
+	out_kv(OUT_ANY, "rss", "RSS", NULL, ov_size(t->rss));
+	out_kv(OUT_ANY, "anon", "ANON", NULL, ov_size(t->anon));
+	snprintf(thp, sizeof(thp), "%s (%s of ANON)", out_size(sz, sizeof(sz), t->anon_huge, out_bytes_on()),
+		 out_pct(pct, sizeof(pct), t->anon_huge, t->anon));
+	out_kv(OUT_JSON, "thp", NULL, NULL, ov_size(t->anon_huge));
+	out_kv(OUT_JSON, "cover", NULL, NULL, ov_pct(t->anon_huge, t->anon));
+	out_kv(OUT_FP, NULL, "THP", NULL, ov_str(thp));
+	out_kv(OUT_ANY, "shmem_pmd", "SHMEM_PMD", NULL, ov_size(t->shmem_pmd));
+	out_kv(OUT_ANY, "file_pmd", "FILE_PMD", NULL, ov_size(t->file_pmd));
+	out_kv(OUT_ANY, "hugetlb", "HUGETLB", NULL, ov_size(thp_rollup_hugetlb(t)));
+	out_end();
+	(void)s;
 }
 
-static void print_json(const struct show *s, const struct thp_pstatus *st, const struct thp_pstatus *origin,
-		       const char *cmdline, const char *user)
+/* The huge zero page the first walk W found, from the page walk when it ran,
+ * else from PAGEMAP_SCAN; null when neither could tell. */
+static struct out_val huge_zero(const struct show *s, const struct thp_walk *w)
 {
-	struct json_object *top = json_object_new_object(), *tot = json_object_new_object(),
-			   *pol = json_object_new_object(), *arr = json_object_new_array();
-	const char *state = NULL;
-	char buf[400];
+	if (s->fr && w->fr)
+		return ov_size(w->folios.huge_zero);
+	return ov_if(w->pmd_known, ov_size(w->zero));
+}
 
-	json_object_object_add(top, "schema", json_object_new_string("thp-show/1"));
-	json_object_object_add(top, "pid", json_object_new_int(st->pid));
-	json_object_object_add(top, "ppid", json_object_new_int(st->ppid));
-	json_object_object_add(top, "command", json_object_new_string(st->name));
-	json_object_object_add(top, "cmdline", json_object_new_string(cmdline));
-	json_object_object_add(top, "user", json_object_new_string(user));
-	json_object_object_add(top, "uid", st->uid == (uid_t)-1 ? NULL : out_json_u64(st->uid));
-	out_json_thp_state(top, st, origin);
-	json_object_object_add(pol, "anon", s->why.anon_policy ? json_object_new_string(s->why.anon_policy) : NULL);
-	json_object_object_add(pol, "shmem", s->why.shmem_policy ? json_object_new_string(s->why.shmem_policy) : NULL);
-	json_object_object_add(pol, "pmd_size", out_json_u64(s->why.pmd_size));
-	json_object_object_add(top, "policy", pol);
-	out_json_rollup(tot, &s->total);
-	json_object_object_add(tot, "pmd_mapped", s->scan_ok ? out_json_u64(s->pmd_total) : NULL);
-	json_object_object_add(tot, "huge_zero_mapped", huge_zero(s) >= 0 ? out_json_u64((uint64_t)huge_zero(s)) : NULL);
-	json_object_object_add(top, "totals", tot);
-	json_object_object_add(top, "page_tables", pt_json(s, st));
-	json_object_object_add(top, "cpus_allowed", st->cpus_allowed[0] ? json_object_new_string(st->cpus_allowed) : NULL);
-	json_object_object_add(top, "mems_allowed", st->mems_allowed[0] ? json_object_new_string(st->mems_allowed) : NULL);
-	if (s->numa && s->numa->n > 1 && s->maps_ok) {
-		struct json_object *nodes = json_object_new_array();
-		for (int i = 0; i < THP_NUMA_MAX; i++)
-			if (s->maps.hugetlb[i]) {
-				struct json_object *x = json_object_new_object();
-				json_object_object_add(x, "node", json_object_new_int(i));
-				json_object_object_add(x, "hugetlb", out_json_u64(s->maps.hugetlb[i]));
-				json_object_array_add(nodes, x);
-			}
-		json_object_object_add(top, "hugetlb_per_node", nodes);
-		json_object_object_add(top, "hugetlb_remote",
-				       out_json_u64(thp_numa_remote(s->numa, st->cpus_allowed, &s->maps)));
-	}
-	state = json_object_get_string(json_object_object_get(top, "thp_state"));
-	if (s->o->fmt.list) {
-		json_object_put(arr);
-		arr = put_vmas(s, state);
-	}
-	for (size_t i = 0; !s->o->rollup && !s->o->fmt.list && i < s->n; i++) {
-		const struct vrow *r = &s->rows[i];
-		const struct thp_vma *v = &r->v;
-		struct json_object *j = json_object_new_object();
-		const char *adv = advice(v);
-		static const char *const kinds[] = { "anon", "shmem", "file", "special", "hugetlb" };
+/* What is above the table: the process, its THP state and policy, its
+ * totals from the first walk W, page tables, NUMA placement. */
+static void print_head(const struct show *s, const struct thp_pstatus *st, const char *cmdline, const char *user,
+		       const struct thp_walk *w)
+{
+	char b[256];
+	struct out_val zero = huge_zero(s, w);
 
-		json_object_object_add(j, "start", out_json_u64(v->start));
-		json_object_object_add(j, "end", out_json_u64(v->end));
-		json_object_object_add(j, "size", out_json_u64(v->end - v->start));
-		json_object_object_add(j, "perms", json_object_new_string(v->perms));
-		json_object_object_add(j, "offset", out_json_u64(v->offset));
-		json_object_object_add(j, "inode", out_json_u64(v->inode));
-		json_object_object_add(j, "mapping", json_object_new_string(mapping_name(v)));
-		const struct thp_mount *m = thp_mount_of(&s->mounts, v->dev_major, v->dev_minor);
-		enum thp_vma_kind kind = thp_vma_kind(v, s->why.mounts);
-		json_object_object_add(j, "kind", json_object_new_string(kinds[kind]));
-		json_object_object_add(j, "filesystem", m && v->inode ? json_object_new_string(m->fstype) : NULL);
-		out_json_rollup(j, &v->m);
-		if (kind == THP_VMA_HUGETLB) {
-			json_object_object_add(j, "hugetlb_page_size", v->page_size ? out_json_u64(v->page_size) : NULL);
-			json_object_object_add(j, "private_hugetlb", out_json_u64(v->m.private_hugetlb));
-			json_object_object_add(j, "shared_hugetlb", out_json_u64(v->m.shared_hugetlb));
-		}
-		json_object_object_add(j, "thp_eligible", v->eligible < 0 ? NULL : json_object_new_boolean(v->eligible));
-		json_object_object_add(j, "advice", adv ? json_object_new_string(adv) : NULL);
-		json_object_object_add(j, "vmflags", json_object_new_string(v->vmflags));
-		json_object_object_add(j, "pmd_mapped", s->scan_ok ? out_json_u64(r->pmd) : NULL);
-		json_object_object_add(j, "huge_zero_mapped", s->fr ? out_json_u64(r->f.huge_zero)
-							      : s->scan_ok ? out_json_u64(r->zero) : NULL);
-		json_object_object_add(j, "aligned_slots", out_json_u64(thp_vma_pmd_slots(v, s->why.pmd_size)));
-		struct json_object *mthp = json_object_new_array();
-		unsigned mask = thp_vma_mthp(v, &s->why);
-		for (int i = 0; i < s->why.nsizes; i++)
-			if (mask & (1u << i))
-				json_object_array_add(mthp, out_json_u64(s->why.sizes[i].bytes));
-		json_object_object_add(j, "mthp_sizes", mthp);
-		json_object_object_add(j, "why", json_object_new_string(thp_why_key(r->why)));
-		json_object_object_add(j, "why_text", r->why == THP_WHY_HUGE ? NULL
-				       : json_object_new_string(why_text(s, r, state, buf, sizeof(buf))));
-		if (s->o->folios)
-			json_object_object_add(j, "folios", out_folio_json(&r->f));
-		json_object_array_add(arr, j);
+	out_put(OUT_ANY, "pid", "Process %s", ov_count((uint64_t)st->pid));
+	out_put(OUT_JSON, "ppid", NULL, ov_count((uint64_t)st->ppid));
+	out_put(OUT_ANY, "command", " (%s)", ov_str(st->name));
+	out_put(OUT_ANY, "cmdline", cmdline[0] ? " %s" : "", ov_str(cmdline));
+	out_text("\n");
+	out_kv_open(2, true);
+	out_kv(OUT_ANY, "user", "user", NULL, ov_str(user));
+	out_kv(OUT_JSON, "uid", NULL, NULL, ov_if(st->uid != (uid_t)-1, ov_count(st->uid)));
+	for (int p = OUT_PS_STATE; p <= OUT_PS_SET_BY; p++) {
+		static const char *const keys[] = { "thp_state", "thp_enabled", "except_advised", "set_by_pid", "set_by" };
+		out_kv(p == OUT_PS_STATE ? OUT_ANY : OUT_JSON, keys[p], "THP state", NULL,
+		       out_pstate(p, st, s->origin.pid ? &s->origin : NULL, b, sizeof(b)));
 	}
-	if (!s->o->rollup)
-		json_object_object_add(top, "vmas", arr);
-	else
-		json_object_put(arr);
-	if (s->o->folios) {
-		json_object_object_add(top, "folios", out_folio_json(&s->ftotal));
-		json_object_object_add(top, "folios_walked", out_json_u64(s->ftotal.walked));
-		const struct thp_pfn_nodes *nodes = thp_folio_reader_nodes(s->fr);
-		json_object_object_add(top, "folio_nodes", out_folio_nodes_json(&s->ftotal, nodes));
-		const char *why = nodes_why(nodes, buf, sizeof(buf));
-		json_object_object_add(top, "folio_nodes_error", why ? json_object_new_string(why) : NULL);
-	}
-	out_json_print(top);
+	out_obj("policy");
+	out_kv(OUT_JSON, "anon", NULL, NULL, ov_str(s->why.anon_policy));
+	out_kv(OUT_JSON, "shmem", NULL, NULL, ov_str(s->why.shmem_policy));
+	out_kv(OUT_JSON, "pmd_size", NULL, NULL, ov_size(s->why.pmd_size));
+	out_end();
+	snprintf(b, sizeof(b), "anon %s, shmem %s", s->why.anon_policy ? s->why.anon_policy : "unknown",
+		 s->why.shmem_policy ? s->why.shmem_policy : "unknown");
+	out_kv(OUT_FP, NULL, "policy (PMD size)", NULL, ov_str(s->why.pmd_size ? b : "no THP in this kernel"));
+	bool mthp = mthp_policy(&s->why, b, sizeof(b));
+	out_kv(mthp ? OUT_ANY : OUT_JSON, "mthp_policy", "policy (mTHP)", NULL, ov_str(mthp ? b : NULL));
+	print_totals(s, w);
+	print_pt(s, st);
+	out_kv(w->pmd_known ? OUT_ANY : OUT_JSON, "pmd_mapped", "PMD-mapped", NULL, ov_if(w->pmd_known, ov_size(w->pmd)));
+	print_numa(s, st);
+	out_kv(!zero.null && zero.u ? OUT_ANY : OUT_JSON, "huge_zero_mapped", "huge zero page",
+	       "%s mapped (reads only, no memory)", zero);
+	out_kv_close();
+	out_text("\n");
+}
+
+/* The first walk: sums each mapping's page tables 2 MiB pages would replace. */
+static int sum_vma(const struct thp_walk_vma *m, void *ctx)
+{
+	struct show *s = ctx;
+
+	s->pt_replaced += thp_vma_pt_replaced(m->v);
+	return 0;
+}
+
+/* The second walk: each mapping as a row of the table as soon as it is read
+ * (with --all also those without resident memory). */
+static int row_vma(const struct thp_walk_vma *m, void *ctx)
+{
+	struct show *s = ctx;
+	const struct thp_vma *v = m->v;
+	struct vrow r = { .m = m };
+	unsigned mask;
+
+	if (!s->o->all && !v->m.rss && !thp_rollup_hugetlb(&v->m))
+		return 0;
+	r.why = thp_vma_why(v, &s->why);
+	mask = thp_vma_mthp(v, &s->why);
+	for (int i = 0; i < s->why.nsizes; i++)
+		if (mask & (1u << i))
+			r.mthp[r.nmthp++] = s->why.sizes[i].bytes;
+	out_table_add(s->table, &r);
+	s->shown++;
+	return 0;
 }
 
 /* Chooses O's columns: -o, else the default, with --folios the folio columns
@@ -621,11 +556,14 @@ static int select_cols(struct opts *o)
 	struct out_col all[NALL];
 	int def[NALL], n = 0;
 
-	for (int i = 0; i < NCOLS; i++) {
+	for (int i = 0; !o->fmt.json && i < (int)(sizeof(default_cols) / sizeof(default_cols[0])); i++) {
 		for (int k = 0; o->folios && default_cols[i] == C_WHY && k < OUT_FOLIO_SUMMARY; k++)
 			def[n++] = NCOLS + k;
 		def[n++] = default_cols[i];
 	}
+	/* JSON: every column */
+	for (int i = 0; o->fmt.json && i < (o->folios ? NALL : NCOLS); i++)
+		def[n++] = i;
 	out_cols_folios(all, cols, NCOLS, NULL);
 	o->nsel = out_cols_select("show", all, NALL, &o->fmt, def, n, o->sel, MAXCOLS);
 	return o->nsel < 0 || out_cols_folios_refused("show", all, NCOLS, o->sel, o->nsel, o->folios) ? 2 : -1;
@@ -732,15 +670,15 @@ static int proc_error(const struct thp_root *root, pid_t pid, const char *file, 
 
 /* The THP state of process ST: off and who set it, or an inferred
  * PR_THP_DISABLE_EXCEPT_ADVISED (which then shapes S's reasons) and who set
- * it. Fills S->origin (pid 0 when none) and STATE. */
-static void proc_state(struct show *s, struct thp_pstatus *st, char *state, size_t cap)
+ * it. Fills S->origin (pid 0 when none) and S->state. */
+static void proc_state(struct show *s, struct thp_pstatus *st)
 {
 	memset(&s->origin, 0, sizeof(s->origin));
 	if (st->thp_enabled == 0)
 		thp_thp_origin(s->root, st, &s->origin);
 	else if (thp_except_advised_infer(s->root, st, &s->why, &s->ea, &s->origin))
 		st->except_advised = s->why.except_advised = true;
-	out_thp_state(state, cap, st, s->origin.pid ? &s->origin : NULL);
+	out_thp_state(s->state, sizeof(s->state), st, s->origin.pid ? &s->origin : NULL);
 }
 
 /* Opens the folio reader for --folios and --cont. Returns 0, or the exit
@@ -768,59 +706,97 @@ static int open_folios(struct thp_ctx *ctx, struct show *s, const struct thp_sta
 	return 0;
 }
 
-static int pt_vma(const struct thp_vma *v, void *ctx)
+/* The file of process ST an error ERR of a walk with --folios (S->fr) came
+ * from: its pagemap when that cannot be opened, else its smaps. */
+static const char *failed_file(const struct show *s, const struct thp_pstatus *st, int err)
 {
-	struct show *s = ctx;
+	char rel[64];
+	int fd;
 
-	s->pt_replaced += thp_vma_pt_replaced(v);
-	return 0;
+	if (err == -ESRCH || !s->fr)
+		return err == -ESRCH && s->fr ? "pagemap" : "smaps";
+	snprintf(rel, sizeof(rel), "proc/%d/pagemap", (int)st->pid);
+	fd = thp_open(s->root, rel);
+	if (fd < 0)
+		return "pagemap";
+	close(fd);
+	return "smaps";
 }
 
-/* The sums of --rollup: the walk of the whole process, no row kept. */
-static int rollup(struct show *s, const struct thp_pstatus *st)
+/* The first walk of process ST into W: the sums above the table (with
+ * --rollup, and with --folios where PAGEMAP_SCAN cannot tell the huge zero
+ * page, the page walk too). Returns 0 or the walk's error. */
+static int first_walk(struct show *s, const struct thp_pstatus *st, struct thp_walk *w)
 {
-	int err = thp_folios_proc(s->fr, st, &s->ftotal, &s->total, pt_vma, s);
+	int err;
 
-	s->pmd_total = thp_folio_pmd(&s->ftotal);
+	*w = (struct thp_walk){ .fr = s->o->rollup ? s->fr : NULL, .smaps = !s->o->rollup, .pmd_scan = true,
+				.fn = sum_vma, .ctx = s };
+	err = thp_proc_walk(s->root, st, w);
+	if (err || w->fr || !s->fr || w->pmd_known)
+		return err;
+	s->pt_replaced = 0;
+	w->fr = s->fr;
+	return thp_proc_walk(s->root, st, w);
+}
+
+/* Prints the mappings of process ST, each as the second walk reads it, then
+ * with --folios their folios. Returns 0 or the walk's error. */
+static int print_vmas(struct show *s, const struct thp_pstatus *st, struct thp_walk *w)
+{
+	const struct opts *o = s->o;
+	int err;
+
+	out_cols_folios(s->all, cols, NCOLS, get_folio);
+	s->table = out_table_open("vmas", s->all, o->sel, o->nsel, &o->fmt, s);
+	out_table_stream(s->table, CHUNK_ROWS, 0);
+	*w = (struct thp_walk){ .fr = s->fr, .smaps = true, .pmd_scan = true, .fn = row_vma, .ctx = s };
+	err = thp_proc_walk(s->root, st, w);
+	out_table_close(s->table, 0);
+	if (!s->shown)
+		out_text("no mapping with resident memory (--all shows every mapping)\n");
+	if (!err && o->folios) {
+		out_text("\n");
+		print_folios(s, &w->folios);
+	}
 	return err;
 }
 
-/* Reads the mappings of the process and prints them. Returns the exit status. */
-static int show_maps(struct thp_ctx *ctx, struct show *s, const struct thp_pstatus *st, const char *state,
-		     const char *cmdline)
+/* Reads the mappings of process ST twice and prints them as they come: the
+ * sums above the table first, then the table (or with --rollup the folios).
+ * Memory does not grow with the mappings. Returns the exit status. */
+static int show_maps(struct thp_ctx *ctx, struct show *s, const struct thp_pstatus *st, const char *cmdline)
 {
+	struct thp_walk *w = malloc(sizeof(*w));
 	struct thp_users users;
-	char rel[64];
 	int err;
 
-	snprintf(rel, sizeof(rel), "proc/%d/pagemap", (int)st->pid);
-	s->pagemap = thp_open(&ctx->root, rel);
-	s->scan_ok = s->pagemap >= 0 && thp_pmd_scan_works(s->pagemap); /* else smaps alone */
-	if (s->o->folios && s->pagemap < 0)
-		err = s->pagemap;
-	else if (s->o->rollup)
-		err = rollup(s, st);
-	else
-		err = thp_smaps_read(&ctx->root, st->pid, collect, s);
-	if (err)
-		return proc_error(&ctx->root, st->pid,
-				  err == -ESRCH || (s->o->folios && s->pagemap < 0) ? "pagemap" : "smaps", err);
+	if (!w)
+		return 1;
+	err = first_walk(s, st, w);
+	if (err) {
+		free(w);
+		return proc_error(&ctx->root, st->pid, failed_file(s, st, err), err);
+	}
 	thp_users_init(&users, &ctx->root);
-	const char *user = thp_user_name(&users, st->uid);
-	if (s->o->fmt.json)
-		print_json(s, st, s->origin.pid ? &s->origin : NULL, cmdline, user);
+	out_doc_begin(s->o->fmt.json, s->o->fmt.bytes, "thp-show/2");
+	print_head(s, st, cmdline, thp_user_name(&users, st->uid), w);
+	if (s->o->rollup)
+		print_folios(s, &w->folios);
 	else
-		print_text(s, st, state, cmdline, user);
-	return 0;
+		err = print_vmas(s, st, w);
+	free(w);
+	out_doc_end();
+	return err ? proc_error(&ctx->root, st->pid, failed_file(s, st, err), err) : 0;
 }
 
 int cmd_show(struct thp_ctx *ctx, int argc, char **argv)
 {
 	struct opts o = { 0 };
-	struct show s = { .root = &ctx->root, .o = &o, .pagemap = -1 };
+	struct show s = { .root = &ctx->root, .o = &o };
 	struct thp_pstatus st;
 	struct thp_status *host;
-	char cmdline[4096] = "", state[160];
+	char cmdline[4096] = "";
 	int rc = parse_opts(ctx, &o, argc, argv);
 
 	if (rc >= 0)
@@ -839,18 +815,15 @@ int cmd_show(struct thp_ctx *ctx, int argc, char **argv)
 	thp_why_ctx_init(&s.why, host, &st); /* its policy words point into HOST */
 	if (thp_mountinfo_read(&ctx->root, o.pid, &s.mounts) == 0)
 		s.why.mounts = &s.mounts;
-	proc_state(&s, &st, state, sizeof(state));
+	proc_state(&s, &st);
 	s.numa = malloc(sizeof(*s.numa));
 	if (s.numa && thp_numa_read(&ctx->root, host->pmd_size, host->page_size, s.numa) == 0 && s.numa->n > 1)
 		s.maps_ok = thp_numa_maps_read(&ctx->root, o.pid, &s.maps) == 0;
 	rc = open_folios(ctx, &s, host);
 	if (!rc)
-		rc = show_maps(ctx, &s, &st, state, cmdline);
-	if (s.pagemap >= 0)
-		close(s.pagemap);
+		rc = show_maps(ctx, &s, &st, cmdline);
 	thp_folio_reader_close(s.fr);
 	thp_mounts_free(&s.mounts);
-	free(s.rows);
 	free(s.numa);
 	free(host);
 	return rc;

@@ -26,9 +26,9 @@ enum { C_KIND, C_STALLS, C_TOTAL, C_MAX, C_AVG, NCOLS };
 static const struct out_col cols[] = {
 	[C_KIND] = { "KIND", OUT_TEXT, 0, "what stalled: direct compaction, direct reclaim, ...", NULL, 0 },
 	[C_STALLS] = { "STALLS", OUT_COUNT, 0, "number of stalls", NULL, 0 },
-	[C_TOTAL] = { "TOTAL_MS", OUT_NUM, 0, "time stalled, in all (JSON: nanoseconds)", NULL, 0 },
-	[C_MAX] = { "MAX_MS", OUT_NUM, 0, "the longest stall (JSON: nanoseconds)", NULL, 0 },
-	[C_AVG] = { "AVG_MS", OUT_NUM, 0, "the mean stall (JSON: nanoseconds)", NULL, 0 },
+	[C_TOTAL] = { "TOTAL_MS", OUT_NUM, 0, "time stalled, in all", NULL, 0 },
+	[C_MAX] = { "MAX_MS", OUT_NUM, 0, "the longest stall", NULL, 0 },
+	[C_AVG] = { "AVG_MS", OUT_NUM, 0, "the mean stall", NULL, 0 },
 };
 _Static_assert(sizeof(cols) / sizeof(cols[0]) == NCOLS, "one descriptor per column");
 static const int default_cols[] = { C_KIND, C_STALLS, C_TOTAL, C_MAX, C_AVG };
@@ -366,7 +366,7 @@ static void ns_cell(struct out_table *tab, int col, uint64_t ns, bool any)
 {
 	char b[32];
 
-	out_cell(tab, col, any ? ms(b, sizeof(b), ns) : "-", any ? out_json_u64(ns) : NULL);
+	out_cell(tab, col, any ? ms(b, sizeof(b), ns) : "-", any ? out_json_num((double)ns / 1e6, 3) : NULL);
 }
 
 /* The totals per kind of stall as a table of the chosen columns: printed, or

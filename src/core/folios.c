@@ -773,15 +773,6 @@ const struct thp_pfn_nodes *thp_folio_reader_nodes(const struct thp_folio_reader
 	return &fr->nodes;
 }
 
-/* Opens /proc/PID/pagemap. Returns the descriptor or -errno. */
-static int pagemap_open(struct thp_folio_reader *fr, pid_t pid)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "proc/%d/pagemap", (int)pid);
-	return thp_open(fr->root, path);
-}
-
 /* True when the page mapped at ADDR of PM_FD is shmem (KPF_SWAPBACKED and not
  * anonymous), as smaps tells ShmemPmdMapped from FilePmdMapped. Returns 1,
  * 0, or -errno. */
@@ -891,36 +882,118 @@ static int walk_alone(struct thp_folio_reader *fr, int pm_fd, struct thp_vma *v,
 }
 
 struct proc_walk {
-	struct thp_folio_reader *fr;
-	int fd;
-	struct thp_folio_stats *s;
-	struct thp_rollup sum;
-	bool any; /* smaps listed a VMA */
-	thp_vma_fn fn; /* the caller's, for each VMA */
-	void *ctx;
+	struct thp_walk *w;
+	int fd;     /* pagemap; -1 without FR and PMD */
+	bool scan;  /* PAGEMAP_SCAN answers on FD */
+	bool any;   /* a VMA was listed */
 };
+
+/* Adds what the walk found in mapping M to W's sums and calls W's FN. */
+static int found_vma(struct thp_walk *w, struct thp_walk_vma *m)
+{
+	w->pmd += m->pmd;
+	w->zero += m->zero;
+	return w->fn ? w->fn(m, w->ctx) : 0;
+}
+
+/* The PMD-mapped bytes of V into M: from its folio walk F, or with
+ * PAGEMAP_SCAN when P asks for them. */
+static void pmd_of(struct proc_walk *p, const struct thp_vma *v, const struct thp_folio_stats *f,
+		   struct thp_walk_vma *m)
+{
+	struct thp_pmd_found found;
+
+	if (f && f->walked) {
+		m->pmd_known = true;
+		m->pmd = thp_folio_pmd(f);
+		m->zero = f->huge_zero;
+	} else if (p->scan && p->w->pmd_scan && v->m.rss) {
+		if (thp_pmd_scan_vma(p->fd, v, &found) == 0) {
+			m->pmd_known = true;
+			m->pmd = found.pmd[THP_FOLIO_ANON] + found.pmd[THP_FOLIO_FILE];
+			m->zero = found.zero;
+		} else {
+			p->scan = false;
+		}
+	}
+}
 
 static int proc_vma(const struct thp_vma *v, void *ctx)
 {
 	struct proc_walk *p = ctx;
-	int err;
+	struct thp_walk *w = p->w;
+	struct thp_folio_stats one = { 0 }, *f = w->fn ? &one : &w->folios;
+	struct thp_walk_vma m = { .v = v };
+	int err = 0;
 
-	thp_rollup_add(&p->sum, &v->m);
+	thp_rollup_add(&w->sum, &v->m);
 	p->any = true;
-	err = thp_folios_vma(p->fr, p->fd, v, p->s);
-	return !err && p->fn ? p->fn(v, p->ctx) : err;
+	if (w->fr && (err = thp_folios_vma(w->fr, p->fd, v, f)))
+		return err;
+	if (w->fr && f == &one)
+		thp_folio_stats_add(&w->folios, &one);
+	m.f = w->fr && f == &one ? f : NULL;
+	pmd_of(p, v, m.f, &m);
+	return found_vma(w, &m);
+}
+
+/* Whether a walk without smaps (proc_query) knows figure F of a process, and
+ * its value, from the walk's sums S and /proc/PID/status ST. A figure added
+ * to enum thp_rollup_field must be answered here: the switch has no default. */
+static bool query_figure(enum thp_rollup_field f, const struct thp_walk *w, const struct thp_pstatus *st,
+			 uint64_t *v)
+{
+	switch (f) {
+	case THP_RF_RSS: *v = st->rss; return true;
+	case THP_RF_ANON: *v = st->rss_anon; return true;
+	case THP_RF_ANON_HUGE: *v = w->folios.pmd[THP_FOLIO_ANON]; return true;
+	case THP_RF_SHMEM_PMD: *v = w->sum.shmem_pmd; return true;
+	case THP_RF_FILE_PMD: *v = w->sum.file_pmd; return true;
+	/* status has their sum (HugetlbPages), kept in the first: see thp_rollup_hugetlb() */
+	case THP_RF_PRIVATE_HUGETLB: *v = st->hugetlb; return false;
+	/* only smaps has these */
+	case THP_RF_SHARED_HUGETLB:
+	case THP_RF_PRIVATE_DIRTY:
+	case THP_RF_SHARED_DIRTY:
+	case THP_RF_N: break;
+	}
+	*v = 0;
+	return false;
+}
+
+/* The figures of R unknown to a walk without smaps, R's own taken from W and
+ * ST (NULL: a mapping, whose walk filled R). */
+static void query_figures(struct thp_rollup *r, const struct thp_walk *w, const struct thp_pstatus *st)
+{
+	for (int f = 0; f < THP_RF_N; f++) {
+		uint64_t v;
+		const struct thp_pstatus none = { 0 };
+		bool known = query_figure(f, w, st ? st : &none, &v);
+		if (st)
+			*thp_rollup_at(r, f) = v;
+		if (!known)
+			r->unknown |= 1u << f;
+	}
 }
 
 static int queried_vma(const struct thp_vma *qv, void *ctx)
 {
 	struct proc_walk *p = ctx;
+	struct thp_walk *w = p->w;
+	struct thp_folio_stats one = { 0 }, *f = w->fn ? &one : &w->folios;
 	struct thp_vma v = *qv;
-	int err = walk_alone(p->fr, p->fd, &v, p->s);
+	struct thp_walk_vma m = { .v = &v };
+	int err = walk_alone(w->fr, p->fd, &v, f);
 
 	p->any = true;
-	p->sum.shmem_pmd += v.m.shmem_pmd;
-	p->sum.file_pmd += v.m.file_pmd;
-	return !err && p->fn ? p->fn(&v, p->ctx) : err;
+	query_figures(&v.m, w, NULL);
+	w->sum.shmem_pmd += v.m.shmem_pmd;
+	w->sum.file_pmd += v.m.file_pmd;
+	if (f == &one)
+		thp_folio_stats_add(&w->folios, &one);
+	m.f = f == &one ? f : NULL;
+	pmd_of(p, &v, m.f, &m);
+	return err ? err : found_vma(w, &m);
 }
 
 /* Takes the anonymous PMD mappings of P beyond LIMIT as the huge zero page
@@ -947,48 +1020,67 @@ static void settle_proc(struct thp_folio_stats *s, uint64_t limit)
  * kernel's counters in /proc/PID/status, read after the walk. Anonymous PMD
  * mappings beyond RssAnon less the walk's anonymous pages are the huge zero
  * page. Returns 0, -ENOTTY when the kernel lacks PROCMAP_QUERY (before any VMA
- * is walked), or the errors of thp_folios_proc(). */
+ * is walked), or the errors of thp_proc_walk(). */
 static int proc_query(struct proc_walk *p, pid_t pid)
 {
+	struct thp_walk *w = p->w;
+	struct thp_folio_reader *fr = w->fr;
 	struct thp_pstatus st;
-	int err = thp_maps_query(p->fr->root, pid, 1ull << p->fr->page_shift, queried_vma, p);
+	int err = thp_maps_query(fr->root, pid, 1ull << fr->page_shift, queried_vma, p);
 
 	if (!err)
-		err = thp_pstatus_read(p->fr->root, pid, &st);
+		err = thp_pstatus_read(fr->root, pid, &st);
 	if (err)
 		return err;
-	settle_proc(p->s, st.rss_anon > p->s->anon ? st.rss_anon - p->s->anon : 0);
-	p->sum.rss = st.rss;
-	p->sum.anon = st.rss_anon;
-	p->sum.anon_huge = p->s->pmd[THP_FOLIO_ANON];
-	p->sum.private_hugetlb = st.hugetlb; /* status does not tell private from shared */
+	settle_proc(&w->folios, st.rss_anon > w->folios.anon ? st.rss_anon - w->folios.anon : 0);
+	query_figures(&w->sum, w, &st);
 	return 0;
 }
 
-int thp_folios_proc(struct thp_folio_reader *fr, const struct thp_pstatus *st, struct thp_folio_stats *s,
-		    struct thp_rollup *sum, thp_vma_fn fn, void *ctx)
+/* Walks the folios of process ST as W asks, from PROCMAP_QUERY or smaps. */
+static int folios_proc(struct proc_walk *p, const struct thp_pstatus *st)
 {
-	const pid_t pid = st->pid;
-	struct proc_walk p = { .fr = fr, .fd = pagemap_open(fr, pid), .s = s, .fn = fn, .ctx = ctx };
+	struct thp_folio_reader *fr = p->w->fr;
+	struct thp_folio_stats *s = &p->w->folios;
 	int err = -ENOTTY;
 
-	memset(s, 0, sizeof(*s));
 	s->page_shift = fr->page_shift;
 	s->pmd_order = fr->pmd_order;
 	s->cont_orders = fr->cont_orders;
-	if (p.fd < 0)
-		return p.fd;
-	if (fr->query && st->rss + st->hugetlb >= QUERY_MIN && thp_pmd_scan_works(p.fd))
-		err = proc_query(&p, pid);
-	if (err == -ENOTTY) {
-		fr->query = false;
-		err = thp_smaps_read(fr->root, pid, proc_vma, &p);
+	if (fr->query && !p->w->smaps && st->rss + st->hugetlb >= QUERY_MIN && p->scan) {
+		err = proc_query(p, st->pid);
+		fr->query = err != -ENOTTY; /* the kernel lacks PROCMAP_QUERY: never again */
 	}
-	close(p.fd);
+	if (err == -ENOTTY)
+		err = thp_smaps_read(fr->root, st->pid, proc_vma, p);
+	return err;
+}
+
+int thp_proc_walk(const struct thp_root *root, const struct thp_pstatus *st, struct thp_walk *w)
+{
+	struct proc_walk p = { .w = w, .fd = -1 };
+	int err;
+
+	memset(&w->sum, 0, sizeof(w->sum));
+	memset(&w->folios, 0, sizeof(w->folios));
+	w->pmd_known = false;
+	w->pmd = w->zero = 0;
+	if (!w->fr && !w->fn && !w->pmd_scan)
+		return thp_rollup_read(root, st->pid, &w->sum);
+	if (w->fr || w->pmd_scan) {
+		char path[64];
+		snprintf(path, sizeof(path), "proc/%d/pagemap", (int)st->pid);
+		p.fd = thp_open(root, path);
+		if (p.fd < 0 && w->fr)
+			return p.fd;
+		p.scan = p.fd >= 0 && thp_pmd_scan_works(p.fd);
+	}
+	err = w->fr ? folios_proc(&p, st) : thp_smaps_read(root, st->pid, proc_vma, &p);
+	if (p.fd >= 0)
+		close(p.fd);
+	w->pmd_known = p.scan;
 	if (!err && !p.any)
 		err = -ESRCH;
-	if (sum)
-		*sum = p.sum;
 	return err;
 }
 

@@ -76,16 +76,46 @@ int thp_folio_cont_order(uint64_t size, uint64_t page_size, uint64_t pmd_size);
 int thp_folios_vma(struct thp_folio_reader *fr, int pagemap_fd, const struct thp_vma *v,
 		   struct thp_folio_stats *s);
 
-/* Rolls up every VMA of process ST (its /proc/PID/status as read before)
- * into S (zeroed first) and, when SUM is not NULL, what smaps_rollup says
- * into SUM (zeroed first); calls FN, when not NULL, for each VMA after its
- * walk. On Linux 6.18+, for a process with 64 MiB or more resident (VmRSS and
- * HugetlbPages), the VMAs come from PROCMAP_QUERY and the walk alone (SUM's
- * Rss, Anonymous and hugetlb pages from /proc/PID/status, its dirty pages 0);
- * else from the smaps read the walk needs anyway. Returns 0, -ESRCH when the
- * process has no VMA (it has exited: smaps_rollup says so), or -errno. */
-int thp_folios_proc(struct thp_folio_reader *fr, const struct thp_pstatus *st, struct thp_folio_stats *s,
-		    struct thp_rollup *sum, thp_vma_fn fn, void *ctx);
+/* What a walk found in one mapping V beyond smaps: how its pages are mapped
+ * (F, with a folio reader; NULL without), and its PMD-mapped bytes and the
+ * huge zero page's (PMD_KNOWN: from F, or from PAGEMAP_SCAN when asked). */
+struct thp_walk_vma {
+	const struct thp_vma *v;
+	const struct thp_folio_stats *f;
+	bool pmd_known;
+	uint64_t pmd, zero;
+};
+
+/* Called for each mapping of a walk; non-zero stops it. */
+typedef int (*thp_walk_fn)(const struct thp_walk_vma *m, void *ctx);
+
+/* A walk of one process (thp_proc_walk): what is asked, and what it found. */
+struct thp_walk {
+	struct thp_folio_reader *fr; /* how every page is mapped (kpageflags); NULL: not asked */
+	bool smaps;     /* each mapping with what only smaps shows (THPeligible, VmFlags,
+			 * KernelPageSize, dirty pages): never PROCMAP_QUERY */
+	bool pmd_scan;  /* PMD-mapped bytes per mapping from PAGEMAP_SCAN (Linux 6.7+)
+			 * where FR does not walk it */
+	thp_walk_fn fn; /* NULL: the sums only */
+	void *ctx;
+	struct thp_rollup sum;         /* the process's figures (sum.unknown: those its source lacks) */
+	struct thp_folio_stats folios; /* with FR, the page walk's sums */
+	bool pmd_known;                /* PAGEMAP_SCAN answered for every mapping: PMD and ZERO hold
+					* what it and the page walk found */
+	uint64_t pmd, zero;
+};
+
+/* The one producer of a process's memory figures, for ps and show: reads
+ * process ST (its /proc/PID/status as read before) below ROOT as W asks and
+ * fills W's sums. Without FR, FN and PMD_SCAN: smaps_rollup. Else every mapping,
+ * FN called for each: from smaps (the sums are theirs), or with FR and not
+ * SMAPS on Linux 6.18+ for a process with 64 MiB or more resident (VmRSS and
+ * HugetlbPages), from PROCMAP_QUERY and the walk alone: Rss, Anonymous and
+ * the hugetlb pages from /proc/PID/status, the figures only smaps has
+ * unknown (see enum thp_rollup_field). Returns 0, -ESRCH when the process
+ * has no VMA (it has exited: smaps_rollup says so), FN's non-zero value, or
+ * -errno. */
+int thp_proc_walk(const struct thp_root *root, const struct thp_pstatus *st, struct thp_walk *w);
 
 /* What a PMD-mapped range holds. */
 enum { THP_PMD_FILE = 1, THP_PMD_ZERO = 2 };

@@ -15,22 +15,28 @@
 
 #include "parse.h"
 
-struct field {
-	const char *name;
-	size_t off;
+/* The smaps name of each figure of struct thp_rollup. */
+static const char *const rollup_names[THP_RF_N] = {
+	[THP_RF_RSS] = "Rss",
+	[THP_RF_ANON] = "Anonymous",
+	[THP_RF_ANON_HUGE] = "AnonHugePages",
+	[THP_RF_SHMEM_PMD] = "ShmemPmdMapped",
+	[THP_RF_FILE_PMD] = "FilePmdMapped",
+	[THP_RF_PRIVATE_HUGETLB] = "Private_Hugetlb",
+	[THP_RF_SHARED_HUGETLB] = "Shared_Hugetlb",
+	[THP_RF_PRIVATE_DIRTY] = "Private_Dirty",
+	[THP_RF_SHARED_DIRTY] = "Shared_Dirty",
 };
 
-static const struct field rollup_fields[] = {
-	{ "Rss", offsetof(struct thp_rollup, rss) },
-	{ "Anonymous", offsetof(struct thp_rollup, anon) },
-	{ "AnonHugePages", offsetof(struct thp_rollup, anon_huge) },
-	{ "ShmemPmdMapped", offsetof(struct thp_rollup, shmem_pmd) },
-	{ "FilePmdMapped", offsetof(struct thp_rollup, file_pmd) },
-	{ "Private_Hugetlb", offsetof(struct thp_rollup, private_hugetlb) },
-	{ "Shared_Hugetlb", offsetof(struct thp_rollup, shared_hugetlb) },
-	{ "Private_Dirty", offsetof(struct thp_rollup, private_dirty) },
-	{ "Shared_Dirty", offsetof(struct thp_rollup, shared_dirty) },
-};
+const char *thp_rollup_name(enum thp_rollup_field f)
+{
+	return f < THP_RF_N ? rollup_names[f] : NULL;
+}
+
+uint64_t *thp_rollup_at(struct thp_rollup *r, enum thp_rollup_field f)
+{
+	return &((uint64_t *)r)[f];
+}
 
 struct rollup_ctx {
 	struct thp_rollup *r;
@@ -42,11 +48,9 @@ static int rollup_field(const char *key, size_t klen, uint64_t val, void *ctx)
 	struct rollup_ctx *c = ctx;
 
 	c->seen++;
-	for (size_t i = 0; i < sizeof(rollup_fields) / sizeof(rollup_fields[0]); i++) {
-		const struct field *f = &rollup_fields[i];
-		if (strlen(f->name) == klen && strncmp(f->name, key, klen) == 0)
-			*(uint64_t *)((char *)c->r + f->off) = val;
-	}
+	for (int f = 0; f < THP_RF_N; f++)
+		if (strlen(rollup_names[f]) == klen && strncmp(rollup_names[f], key, klen) == 0)
+			*thp_rollup_at(c->r, f) = val;
 	return 0;
 }
 
@@ -73,15 +77,9 @@ int thp_rollup_read(const struct thp_root *root, pid_t pid, struct thp_rollup *r
 
 void thp_rollup_add(struct thp_rollup *a, const struct thp_rollup *b)
 {
-	a->rss += b->rss;
-	a->anon += b->anon;
-	a->anon_huge += b->anon_huge;
-	a->shmem_pmd += b->shmem_pmd;
-	a->file_pmd += b->file_pmd;
-	a->private_hugetlb += b->private_hugetlb;
-	a->shared_hugetlb += b->shared_hugetlb;
-	a->private_dirty += b->private_dirty;
-	a->shared_dirty += b->shared_dirty;
+	for (int f = 0; f < THP_RF_N; f++)
+		*thp_rollup_at(a, f) += *thp_rollup_at((struct thp_rollup *)b, f);
+	a->unknown |= b->unknown;
 }
 
 int thp_proc_each(const struct thp_root *root, int (*fn)(pid_t pid, void *ctx), void *ctx)

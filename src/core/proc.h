@@ -11,11 +11,42 @@
 
 #include "root.h"
 
+/* The figures of struct thp_rollup, in its order. Each has its smaps name
+ * in thp_rollup_name(); a walk that reads no smaps (thp_proc_walk) answers
+ * each in a switch without default, so that a figure added here and left
+ * out there does not build. */
+enum thp_rollup_field {
+	THP_RF_RSS, THP_RF_ANON, THP_RF_ANON_HUGE, THP_RF_SHMEM_PMD, THP_RF_FILE_PMD,
+	THP_RF_PRIVATE_HUGETLB, THP_RF_SHARED_HUGETLB, THP_RF_PRIVATE_DIRTY, THP_RF_SHARED_DIRTY,
+	THP_RF_N
+};
+
 /* Memory fields of /proc/PID/smaps_rollup (or of one smaps VMA), in bytes. */
 struct thp_rollup {
 	uint64_t rss, anon, anon_huge, shmem_pmd, file_pmd, private_hugetlb, shared_hugetlb;
 	uint64_t private_dirty, shared_dirty;
+	unsigned unknown; /* bit 1 << THP_RF_* for each figure its source did not give
+			   * (smaps and smaps_rollup give every one); such a figure is 0 */
 };
+_Static_assert(offsetof(struct thp_rollup, unknown) == THP_RF_N * sizeof(uint64_t),
+	       "one enum thp_rollup_field per figure of struct thp_rollup");
+
+/* The smaps name of figure F ("Rss", "AnonHugePages"). */
+const char *thp_rollup_name(enum thp_rollup_field f);
+/* Figure F of R. */
+uint64_t *thp_rollup_at(struct thp_rollup *r, enum thp_rollup_field f);
+/* Whether R's source gave figure F. */
+static inline bool thp_rollup_known(const struct thp_rollup *r, enum thp_rollup_field f)
+{
+	return !(r->unknown & (1u << f));
+}
+/* Private_Hugetlb + Shared_Hugetlb: known from every source (/proc/PID/status
+ * gives the sum, HugetlbPages, which a walk without smaps keeps in
+ * private_hugetlb while both figures are unknown). */
+static inline uint64_t thp_rollup_hugetlb(const struct thp_rollup *r)
+{
+	return r->private_hugetlb + r->shared_hugetlb;
+}
 
 /* Parses smaps_rollup text. Returns 0, or -ENODATA when it holds no fields
  * (a kernel thread's rollup is empty). */
@@ -25,7 +56,7 @@ int thp_rollup_parse(const char *buf, struct thp_rollup *r);
  * process is gone, -EACCES/-EPERM when it may not be read, -ENODATA for kernel threads. */
 int thp_rollup_read(const struct thp_root *root, pid_t pid, struct thp_rollup *r);
 
-/* A += B, field by field. */
+/* A += B, figure by figure; a figure either does not know stays unknown. */
 void thp_rollup_add(struct thp_rollup *a, const struct thp_rollup *b);
 
 #define THP_COMM_MAX 64

@@ -14,6 +14,8 @@
 
 static struct {
 	bool json, bytes;
+	struct out_table *kv; /* the lines of out_kv_open() */
+	int kv_indent;
 } doc;
 
 bool out_json_on(void)
@@ -116,6 +118,17 @@ const char *out_val_text(const struct out_val *v, bool bytes, char *buf, size_t 
 	case OUT_NS: return out_ns(buf, cap, (double)v->u);
 	case OUT_NUM: snprintf(buf, cap, "%.*f", v->dec, v->d); return buf;
 	case OUT_INT: snprintf(buf, cap, "%" PRId64, v->i); return buf;
+	case OUT_HEX: snprintf(buf, cap, "%" PRIx64, v->u); return buf;
+	case OUT_SIZES: {
+		const uint64_t *z = v->obj;
+		size_t len = 0;
+		char sz[32];
+		buf[0] = '\0';
+		for (uint64_t i = 0; i < v->whole && len < cap; i++)
+			len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? "," : "",
+						out_size_spec(sz, sizeof(sz), z[i]));
+		return buf;
+	}
 	case OUT_FOLIOS: {
 		struct words w = { buf, cap, 0, bytes };
 		buf[0] = '\0';
@@ -149,22 +162,71 @@ void jw_val(const char *key, const struct out_val *v)
 		out_folio_counters(v->obj, folio_member, NULL);
 		jw_close();
 		return;
+	case OUT_SIZES:
+		jw_open(key, true);
+		for (uint64_t i = 0; i < v->whole; i++)
+			jw_scalar(NULL, json_object_new_uint64(((const uint64_t *)v->obj)[i]));
+		jw_close();
+		return;
 	default: jw_scalar(key, json_object_new_uint64(v->u)); return;
 	}
 }
 
+/* The words of V through FMT (NULL: "%s"), malloc'd (NULL when out of
+ * memory); with ESCAPE, V's words escaped for a terminal. */
+static char *words(const char *fmt, const struct out_val *v, bool escape)
+{
+	char buf[256], *w = NULL;
+	const char *t = out_val_text(v, doc.bytes, buf, sizeof(buf));
+	char *e = escape ? out_esc_dup(t, strlen(t), OUT_ESC_TEXT) : strdup(t);
+
+	if (e && asprintf(&w, fmt ? fmt : "%s", e) < 0)
+		w = NULL;
+	free(e);
+	return w;
+}
+
 void out_put(enum out_to to, const char *key, const char *fmt, struct out_val v)
 {
-	char buf[256];
-
 	if (doc.json && to != OUT_FP) {
 		jw_val(key, &v);
 	} else if (!doc.json && to != OUT_JSON && fmt) {
-		const char *w = out_val_text(&v, doc.bytes, buf, sizeof(buf));
-		char *e = out_esc_dup(w, strlen(w), OUT_ESC_TEXT);
-		printf(fmt, e ? e : "");
-		free(e);
+		char *w = words(fmt, &v, true);
+		if (w)
+			fputs(w, stdout);
+		free(w);
 	}
+}
+
+void out_kv_open(int indent, bool wrap)
+{
+	if (doc.json)
+		return;
+	doc.kv = out_table_new(2, NULL, true);
+	doc.kv_indent = indent;
+	if (wrap)
+		out_table_wrap(doc.kv, 1);
+}
+
+void out_kv(enum out_to to, const char *key, const char *label, const char *fmt, struct out_val v)
+{
+	if (doc.json) {
+		if (to != OUT_FP)
+			jw_val(key, &v);
+		return;
+	}
+	if (to == OUT_JSON || !doc.kv)
+		return;
+	char *w = words(fmt, &v, false); /* the table escapes its cells */
+	const char *row[] = { label, w ? w : "" };
+	out_table_row(doc.kv, row);
+	free(w);
+}
+
+void out_kv_close(void)
+{
+	out_table_print(doc.kv, doc.kv_indent);
+	doc.kv = NULL;
 }
 
 void out_text(const char *fmt, ...)

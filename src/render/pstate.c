@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pstate.c - a process's THP state (on, off by prctl, off inherited, none in
- * the kernel) as text and JSON */
+ * the kernel), and its parts as values */
 #include "render.h"
 
 #include <stdio.h>
@@ -23,21 +23,18 @@ const char *out_thp_state(char *buf, size_t cap, const struct thp_pstatus *s,
 	return buf;
 }
 
-void out_json_thp_state(struct json_object *o, const struct thp_pstatus *s,
-			const struct thp_pstatus *origin)
+struct out_val out_pstate(enum out_pstate f, const struct thp_pstatus *s, const struct thp_pstatus *origin,
+			  char *buf, size_t cap)
 {
-	char buf[128];
-	struct json_object *by = NULL;
+	bool set = (s->thp_enabled == 0 || s->except_advised) && origin;
 
-	json_object_object_add(o, "thp_state", json_object_new_string(out_thp_state(buf, sizeof(buf), s, origin)));
+	switch (f) {
+	case OUT_PS_STATE: return ov_str(out_thp_state(buf, cap, s, origin));
 	/* false on a kernel without THP, null where the kernel does not say */
-	json_object_object_add(o, "thp_enabled", s->thp_enabled >= 0 || s->thp_enabled == THP_ENABLED_NO_KERNEL
-					       ? json_object_new_boolean(s->thp_enabled > 0) : NULL);
-	json_object_object_add(o, "thp_except_advised", json_object_new_boolean(s->except_advised));
-	if ((s->thp_enabled == 0 || s->except_advised) && origin) {
-		by = json_object_new_object();
-		json_object_object_add(by, "pid", json_object_new_int(origin->pid));
-		json_object_object_add(by, "command", json_object_new_string(origin->name));
+	case OUT_PS_ENABLED:
+		return ov_if(s->thp_enabled >= 0 || s->thp_enabled == THP_ENABLED_NO_KERNEL, ov_bool(s->thp_enabled > 0));
+	case OUT_PS_EXCEPT_ADVISED: return ov_bool(s->except_advised);
+	case OUT_PS_SET_BY_PID: return ov_if(set, ov_count(set ? (uint64_t)origin->pid : 0));
+	default: return ov_str(set ? origin->name : NULL);
 	}
-	json_object_object_add(o, "thp_disabled_by", by);
 }

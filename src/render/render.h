@@ -66,6 +66,8 @@ enum out_kind {
 	OUT_INT,     /* a signed whole number */
 	OUT_GROUPED, /* a whole number with thousands separators in text: "2,631" */
 	OUT_FOLIOS,  /* folio mapping counters (out_folio_counters): an object in JSON */
+	OUT_HEX,     /* an address or offset: hexadecimal in text, a number in JSON */
+	OUT_SIZES,   /* sizes: "64K,2M" in text, an array of bytes in JSON */
 };
 
 /* How a text column may be made narrower on a terminal: cut with an ellipsis
@@ -79,12 +81,12 @@ struct out_val {
 	enum out_kind kind;
 	bool null;        /* JSON null; in text TEXT, or "-" ("" for OUT_TEXT) */
 	uint64_t u;       /* SIZE, COUNT, GROUPED, NS, BOOL; PCT: the part */
-	uint64_t whole;   /* PCT: the whole (0: null) */
+	uint64_t whole;   /* PCT: the whole (0: null); SIZES: how many */
 	int64_t i;        /* INT */
 	double d;         /* NUM */
 	int dec;          /* NUM: decimals in text and JSON */
 	const char *s;    /* TEXT */
-	const void *obj;  /* FOLIOS: a struct thp_folio_stats */
+	const void *obj;  /* FOLIOS: a struct thp_folio_stats; SIZES: WHOLE uint64_t */
 	const char *text; /* the words text shows instead of the kind's own; JSON keeps the value */
 	int hue;          /* 1 + enum out_hue (term.h) colouring the cell in text; 0: none */
 	char *buf;        /* room for a getter's words (CAP bytes), given by the table */
@@ -126,6 +128,14 @@ static inline struct out_val ov_num(double v, int decimals)
 static inline struct out_val ov_ns(uint64_t ns)
 {
 	return (struct out_val){ .kind = OUT_NS, .u = ns };
+}
+static inline struct out_val ov_hex(uint64_t v)
+{
+	return (struct out_val){ .kind = OUT_HEX, .u = v };
+}
+static inline struct out_val ov_sizes(const uint64_t *sizes, int n)
+{
+	return (struct out_val){ .kind = OUT_SIZES, .obj = sizes, .whole = (uint64_t)n };
 }
 static inline struct out_val ov_folios(const struct thp_folio_stats *f)
 {
@@ -268,6 +278,13 @@ void out_end(void);
 /* Value V as member KEY of the open JSON object (or an element of the open
  * array), and in text FMT (NULL: nothing) with V's words for its "%s". */
 void out_put(enum out_to to, const char *key, const char *fmt, struct out_val v);
+/* Lines of a label and a value: in text a table of two columns, LABEL and
+ * the value's words through FMT (NULL: "%s"), every line indented by INDENT
+ * and, with WRAP, the values wrapped on a narrow terminal; in JSON members
+ * KEY, as out_put(). out_kv_close() prints the text. */
+void out_kv_open(int indent, bool wrap);
+void out_kv(enum out_to to, const char *key, const char *label, const char *fmt, struct out_val v);
+void out_kv_close(void);
 /* Text only: FMT printed as printf does (nothing in JSON). */
 void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -297,11 +314,18 @@ void out_verdict(const struct thp_status *st, char *policy, size_t pcap, char *n
  * the origin is unknown). */
 const char *out_thp_state(char *buf, size_t cap, const struct thp_pstatus *s,
 			  const struct thp_pstatus *origin);
-/* Adds "thp_state", "thp_enabled" (bool, false on a kernel without THP, or
- * null), "thp_except_advised" (inferred) and "thp_disabled_by" ({"pid",
- * "command"} or null) to O. */
-void out_json_thp_state(struct json_object *o, const struct thp_pstatus *s,
-			const struct thp_pstatus *origin);
+/* What a process's THP state is made of, as columns and JSON members. */
+enum out_pstate {
+	OUT_PS_STATE,          /* out_thp_state() */
+	OUT_PS_ENABLED,        /* yes, no on a kernel without THP, null where it does not say */
+	OUT_PS_EXCEPT_ADVISED, /* PR_THP_DISABLE_EXCEPT_ADVISED inferred */
+	OUT_PS_SET_BY_PID,     /* who set THP off or except-advised; null when nobody */
+	OUT_PS_SET_BY,         /* its command name */
+};
+/* Part F of the THP state of process S (ORIGIN as out_thp_state() takes it),
+ * its words in BUF. */
+struct out_val out_pstate(enum out_pstate f, const struct thp_pstatus *s, const struct thp_pstatus *origin,
+			  char *buf, size_t cap);
 
 /* Columns of folio mapping: the summary PMD, MTHP (every PTE-mapped large
  * folio page), PTE_ALIGNED, PTE_UNALIGNED, PTE_PARTIAL (the first

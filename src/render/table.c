@@ -141,6 +141,12 @@ void out_table_row(struct out_table *t, const char *const *values)
 
 static void table_free(struct out_table *t);
 
+/* Whether a column of kind K is aligned to the right: numbers are. */
+static bool right_aligned(enum out_kind k)
+{
+	return k != OUT_TEXT && k != OUT_BOOL && k != OUT_SIZES && k != OUT_FOLIOS;
+}
+
 /* The table of the NSEL columns SEL of COLS as F says (text, raw, pairs),
  * its number columns right-aligned; NULL when out of memory. */
 static struct out_table *cols_table(const struct out_col *cols, const int *sel, int nsel, const struct out_fmt *f)
@@ -176,7 +182,7 @@ static struct out_table *cols_table(const struct out_col *cols, const int *sel, 
 		t->sel[i] = sel[i];
 		if (t->pos[sel[i]] < 0)
 			t->pos[sel[i]] = i;
-		if (cols[sel[i]].kind != OUT_TEXT && cols[sel[i]].kind != OUT_BOOL)
+		if (right_aligned(cols[sel[i]].kind))
 			out_table_right(t, i);
 	}
 	return t;
@@ -232,7 +238,7 @@ static void row_json(const struct out_table *t, const char *key, const void *row
 	jw_close();
 }
 
-static void chunk_flush(struct out_table *t);
+static void chunk_flush(struct out_table *t, bool full);
 
 /* Adds ROW as a line of the text of T. */
 static void row_text(struct out_table *t, const void *row)
@@ -249,7 +255,7 @@ static void row_text(struct out_table *t, const void *row)
 		}
 	}
 	if (ln && t->chunk && ++t->nlines >= t->chunk)
-		chunk_flush(t);
+		chunk_flush(t, true);
 }
 
 void out_table_add(struct out_table *t, const void *row)
@@ -602,8 +608,7 @@ void out_table_print(struct out_table *t, int indent)
 static void set_width(struct out_table *t, struct libscols_line *ln, int i, size_t width, bool cut)
 {
 	const char *c = cell_text(ln, i), *last;
-	bool wrap = t->cols[t->sel[i]].flags & OUT_WRAP, right = t->cols[t->sel[i]].kind != OUT_TEXT &&
-								   t->cols[t->sel[i]].kind != OUT_BOOL;
+	bool wrap = t->cols[t->sel[i]].flags & OUT_WRAP, right = right_aligned(t->cols[t->sel[i]].kind);
 	char *s = cut && strlen(c) > width ? fit_cell(c, width, wrap, t->ellipsis, t->ew) : strdup(c);
 	size_t n;
 
@@ -647,14 +652,45 @@ static void keep_widths(struct out_table *t)
 	scols_free_iter(it);
 }
 
-/* Prints the lines a stream holds, and lets them go. */
-static void chunk_flush(struct out_table *t)
+/* The widest words of a value of kind K in text: a size ("1023.9 KiB"), a
+ * percentage ("100.0%"), a duration ("999.9 ms"); 0 when it varies. */
+static size_t kind_width(enum out_kind k, bool bytes)
+{
+	switch (k) {
+	case OUT_SIZE: return bytes ? 0 : strlen("1023.9 KiB");
+	case OUT_PCT: return strlen("100.0%");
+	case OUT_NS: return strlen("999.9 ms");
+	default: return 0;
+	}
+}
+
+/* Gives the columns of T's first chunk, when more rows follow, the widest
+ * words their kind can have, so that later chunks keep their alignment. */
+static void kind_widths(struct out_table *t)
+{
+	size_t w[t->ncols > 0 ? t->ncols : 1];
+
+	natural_widths(t, w);
+	t->w = w;
+	for (int i = 0; i < t->ncols; i++) {
+		size_t k = kind_width(t->cols[t->sel[i]].kind, t->fmt.bytes);
+		w[i] = k > w[i] ? k : w[i];
+	}
+	keep_widths(t);
+	t->w = NULL;
+}
+
+/* Prints the lines a stream holds, and lets them go; FULL when more rows
+ * may follow. */
+static void chunk_flush(struct out_table *t, bool full)
 {
 	char *locale = NULL;
 	int indent = t->fmt.raw ? 0 : t->indent;
 
 	if (!t->cols)
 		return;
+	if (!t->w && full && !t->fmt.raw && !t->fmt.pairs)
+		kind_widths(t);
 	if (!t->w) {
 		locale = fit_terminal(t, indent);
 		t->fitted = t->w != NULL;
@@ -689,7 +725,7 @@ void out_table_close(struct out_table *t, int indent)
 		return;
 	}
 	if (t->nlines || !t->w)
-		chunk_flush(t);
+		chunk_flush(t, false);
 	left_out(t, t->fmt.raw ? 0 : t->indent);
 	table_free(t);
 }

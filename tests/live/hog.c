@@ -3,7 +3,7 @@
  * prints "ready ADDRESS" and holds it until standard input closes.
  *   hog MIB [--huge] [--nohuge] [--disable] [--sparse] [--ends] [--late-huge] [--no-touch] [--read] [--holes]
  *           [--misalign]
- *           [--shared] [--hugetlb] [--fork N]
+ *           [--shared] [--hugetlb] [--fork N] [--vmas N]
  * --read touches by reading (a kernel that maps the zero page uses no memory for it).
  * --holes frees every other 4 KiB page after touching, to fragment free memory.
  * --ends touches only the first 64 MiB and the last 4 KiB page (a mapping
@@ -15,7 +15,10 @@
  * boundary, so that (below 2 MiB) it holds no aligned PMD slot.
  * --shared maps shared anonymous memory (shmem), --hugetlb 2 MiB hugetlb pages
  * (MAP_HUGETLB, from the static pool); --fork N starts N children that touch
- * the same memory (the PostgreSQL backends' shared buffer) before "ready". */
+ * the same memory (the PostgreSQL backends' shared buffer) before "ready".
+ * --vmas N also maps N pages, written, every other one read-only: N mappings
+ * (VMAs) of one resident page each, as a database or JVM with many mappings
+ * has (vm.max_map_count bounds N). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +37,22 @@ static void touch_all(char *p, size_t len, size_t step, int readonly)
 		else
 			p[off] = 1;
 	}
+}
+
+/* Maps N pages, writes each and makes every other one read-only: N VMAs.
+ * Returns 0 or -1. */
+static int many_vmas(size_t n)
+{
+	char *v = n ? mmap(NULL, n * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) : NULL;
+
+	if (v == MAP_FAILED)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		v[i * 4096] = 1;
+		if (i % 2 && mprotect(v + i * 4096, 4096, PROT_READ))
+			return -1;
+	}
+	return 0;
 }
 
 /* Starts N children that touch P like the parent and hold it until standard
@@ -71,6 +90,7 @@ int main(int argc, char **argv)
 {
 	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 64, len = mib << 20, step = 4096;
 	int advice = -1, touch = 1, holes = 0, misalign = 0, readonly = 0, children = 0, late = 0, ends = 0;
+	size_t vmas = 0;
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
 	size_t extra = 2u << 20;
 	char c;
@@ -103,7 +123,11 @@ int main(int argc, char **argv)
 			extra = 0;
 		} else if (!strcmp(argv[i], "--fork") && i + 1 < argc)
 			children = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--vmas") && i + 1 < argc)
+			vmas = strtoul(argv[++i], NULL, 10);
 	}
+	if (many_vmas(vmas))
+		return perror("--vmas"), 1;
 	/* over-allocate by 2 MiB and align, so that every 2 MiB slot can be huge */
 	char *raw = mmap(NULL, len + extra, PROT_READ | PROT_WRITE, flags, -1, 0);
 	if (raw == MAP_FAILED)

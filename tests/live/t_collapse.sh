@@ -46,7 +46,7 @@ else
 	expect "collapse -n -r -o: one raw row of those cells" [ "$("$THP" collapse "$hog_pid" --range "$rng" -n -r -o range,size | sed -n 3p)" = "$rng 4\x20MiB" ]
 	expect "collapse: the header line without -n" [ "$("$THP" collapse "$hog_pid" --range "$rng" -o size | sed -n 3p | tr -d ' ')" = SIZE ]
 	expect "collapse -b: exact bytes" [ "$("$THP" collapse "$hog_pid" --range "$rng" -n -b -o size | sed -n 3p | tr -d ' ')" = 4194304 ]
-	expect "collapse -J -o: only those keys" [ "$("$THP" collapse "$hog_pid" --range "$rng" -J -o range,SIZE | jq -c '[.ranges[] | keys]')" = '[["bytes","range"]]' ]
+	expect "collapse -J -o: only those keys" [ "$("$THP" collapse "$hog_pid" --range "$rng" -J -o range,SIZE | jq -c '[.ranges[] | keys]')" = '[["range","size"]]' ]
 	hog_stop
 
 	# refusals carry the reason

@@ -77,7 +77,7 @@ else
 		"$THP" show "$mpid" --json > "$mt/show.json"
 		a=$(printf '%d' "$(awk '{print $2}' "$mt/m")")
 		expect "show: WHY of the hog's mapping names 64 KiB mTHP and the 2 MiB reason" jqe --argjson a "$a" \
-			'.vmas[] | select(.start <= $a and $a < .end) | .why_text |
+			'.vmas[] | select(.start <= $a and $a < .end) | .why |
 			 startswith("64 KiB mTHP (hugepages-64kB always); 2 MiB: policy '"'"'madvise'"'"' and range not advised")' \
 			"$mt/show.json"
 		expect "show --json: mthp_sizes of the hog's mapping is [65536]" jqe --argjson a "$a" \
@@ -124,7 +124,7 @@ print('zero' if struct.unpack('<Q', kf.read(8))[0] >> 24 & 1 else 'memory')")
 		skip "huge zero page: this kernel maps no zero page on read faults (the page read is $zkind)"
 	else
 		"$THP" show "$zpid" --rollup --json > "$mt/z.json"
-		expect "huge zero page: counted apart, 8 MiB mapped" jqe '.totals.huge_zero_mapped >= 8388608' "$mt/z.json"
+		expect "huge zero page: counted apart, 8 MiB mapped" jqe '.huge_zero_mapped >= 8388608' "$mt/z.json"
 		expect "huge zero page: not PMD-mapped THP" jqe '.folios["anon-thp-pmd-aligned-2048kB"] == 0' "$mt/z.json"
 	fi
 	kill "$zpid" 2> /dev/null
@@ -144,7 +144,7 @@ else
 		'.vmas[] | select(.mapping | endswith("/tmpfs/pool")) | .kind == "shmem"' "$mt/s.json"
 	expect "tmpfs huge=never: WHY names the mount and its option" jqe \
 		'.vmas[] | select(.mapping | endswith("/tmpfs/pool")) |
-		 .why == "tmpfs-huge-option" and (.why_text | endswith("tmpfs mounted huge=never"))' "$mt/s.json"
+		 .why_key == "tmpfs-huge-option" and (.why | endswith("tmpfs mounted huge=never"))' "$mt/s.json"
 	kill "$spid" 2> /dev/null
 	wait "$spid" 2> /dev/null
 	umount "$mt/tmpfs" && mt_mount=
@@ -201,7 +201,7 @@ subprocess.run(['$HOG', '16'])"
 		[ "$(jq -r --argjson p "$echild" '.processes[] | select(.pid == $p) | .thp_state' "$mt/e.json")" = "except-advised (inherited from $epid $ecomm)" ]
 	"$THP" show "$echild" --json > "$mt/es.json"
 	expect "except-advised: WHY of the child's heap says which rule applied" jqe \
-		'[.vmas[] | select(.why == "process-thp-except-advised")] | length > 0' "$mt/es.json"
+		'[.vmas[] | select(.why_key == "process-thp-except-advised")] | length > 0' "$mt/es.json"
 	kill "$echild" "$epid" 2> /dev/null
 fi
 

@@ -39,16 +39,16 @@ if [ "$pmd_policy" = always ] || [ "$pmd_policy" = madvise ]; then
 	"$THP" show "$hpid" --json > "$pstmp/show.json"
 	a=$(printf '%d' "$addr")
 	expect "show: the hog's VMA is eligible" jq -e --argjson a "$a" \
-		'.vmas[] | select(.start <= $a and $a < .end) | .thp_eligible == true' "$pstmp/show.json" > /dev/null
+		'.vmas[] | select(.start <= $a and $a < .end) | .eligible == true' "$pstmp/show.json" > /dev/null
 	expect "show: the hog's VMA is advised (hg)" jq -e --argjson a "$a" \
 		'.vmas[] | select(.start <= $a and $a < .end) | .advice == "hg"' "$pstmp/show.json" > /dev/null
 	expect "show: the totals equal smaps_rollup" \
-		[ "$(jq .totals.anon_huge "$pstmp/show.json")" = "$want" ]
-	if [ "$(jq .totals.pmd_mapped "$pstmp/show.json")" = null ]; then
+		[ "$(jq .totals.thp "$pstmp/show.json")" = "$want" ]
+	if [ "$(jq .pmd_mapped "$pstmp/show.json")" = null ]; then
 		skip "show: PMD coverage by PAGEMAP_SCAN needs Linux 6.7+"
 	else
 		expect "show: PAGEMAP_SCAN finds as much PMD-mapped memory as AnonHugePages" \
-			[ "$(jq .totals.pmd_mapped "$pstmp/show.json")" = "$want" ]
+			[ "$(jq .pmd_mapped "$pstmp/show.json")" = "$want" ]
 	fi
 	if [ "$(id -u)" -eq 0 ] && [ -r /proc/kpageflags ]; then
 		"$THP" show "$hpid" --rollup --json > "$pstmp/folios.json"
@@ -77,7 +77,7 @@ if grep -q '^THP_enabled:' /proc/self/status; then
 	expect "its child is 'off (inherited from $shpid sh)'" \
 		[ "$(jq -r --argjson p "$child" '.processes[] | select(.pid == $p) | .thp_state' "$pstmp/inh.json")" = "off (inherited from $shpid sh)" ]
 	expect "show names the same ancestor" \
-		[ "$("$THP" show "$child" --json | jq .thp_disabled_by.pid)" = "$shpid" ]
+		[ "$("$THP" show "$child" --json | jq .set_by_pid)" = "$shpid" ]
 else
 	skip "inherited THP disable: this kernel does not show THP_enabled in /proc/PID/status"
 fi
@@ -148,7 +148,7 @@ else
 		ps_start n setpriv --reuid=65534 --regid=65534 --clear-groups "$HOG" 16 --huge
 		npid=$(pgrep -n -u 65534 -f "$HOG 16 --huge")
 		want=$(kb_of AnonHugePages "/proc/$npid/smaps_rollup")
-		got=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$THP" show "$npid" --json | jq .totals.pmd_mapped)
+		got=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$THP" show "$npid" --json | jq .pmd_mapped)
 		if [ "$got" = null ]; then
 			skip "show as nobody: PMD coverage by PAGEMAP_SCAN needs Linux 6.7+"
 		else

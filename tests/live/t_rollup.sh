@@ -55,7 +55,7 @@ rollup_compare() {
 			grep -q '/smaps' "$rolltmp/trace"
 	fi
 	ps_got=$(jq -cS '[.processes[0].folios, .processes[0].thp]' "$rolltmp/ps.json")
-	ps_want=$(jq -cS '[(.f | with_entries(select(.key | test("-cont-") | not))), .t.anon_huge]' "$rolltmp/smaps")
+	ps_want=$(jq -cS '[(.f | with_entries(select(.key | test("-cont-") | not))), .t.thp]' "$rolltmp/smaps")
 	expect "ps --folios of hog $*: the same folios and THP" [ "$ps_got" = "$ps_want" ]
 }
 
@@ -127,7 +127,7 @@ else
 	# the first pieces from pagemap alone and must find the PMD mappings after
 	if [ -n "$rt_enabled" ] && echo always > "$RT/enabled"; then
 		rollup_check 1024 --late-huge
-		expect "rollup of a VMA of 4 KiB pages, then THP: the THP is counted" jq -e '.t.anon_huge >= 268435456' "$rolltmp/query" > /dev/null
+		expect "rollup of a VMA of 4 KiB pages, then THP: the THP is counted" jq -e '.t.thp >= 268435456' "$rolltmp/query" > /dev/null
 	else
 		skip "rollup of 4 KiB pages, then THP: this kernel has no $RT/enabled"
 	fi

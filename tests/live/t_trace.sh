@@ -90,7 +90,7 @@ else
 		"$THP" trace -d 0.2 -r -n -o kind,stalls > "$tr_tmp/r.out" 2> /dev/null
 		expect "trace -r -n -o: raw rows of those columns, no header" [ "$(grep -c '^direct_compaction [0-9,]*$' "$tr_tmp/r.out")" = 1 ]
 		expect "trace -n: no header line" [ "$(grep -c '^KIND' "$tr_tmp/r.out")" = 0 ]
-		expect "trace -J -o: only those keys in the totals" [ "$("$THP" trace -d 0.2 -J -o KIND,avg_ms 2> /dev/null | jq -c '[.totals[] | keys] | unique')" = '[["avg_ns","kind"]]' ]
+		expect "trace -J -o: only those keys in the totals" [ "$("$THP" trace -d 0.2 -J -o KIND,avg_ms 2> /dev/null | jq -c '[.totals[] | keys] | unique')" = '[["avg_ms","kind"]]' ]
 		# a compaction during the trace: its histogram, which -r leaves out
 		# (as bench and ab leave their charts)
 		for tr_opt in "" -r; do

@@ -31,6 +31,28 @@
 #define V 0x10000ull /* first virtual page of the test mapping (2 MiB aligned) */
 
 static char dir[] = "/tmp/thp-test-folios.XXXXXX";
+
+/* The walk ps makes with --folios (thp_proc_walk): folios into S, the
+ * figures into SUM (when not NULL). */
+static int proc_walk(const struct thp_root *root, struct thp_folio_reader *fr, pid_t pid, struct thp_folio_stats *s,
+		struct thp_rollup *sum)
+{
+	struct thp_walk w = { .fr = fr };
+	int err = thp_proc_walk(root, &(struct thp_pstatus){ .pid = pid }, &w);
+
+	*s = w.folios;
+	if (sum)
+		*sum = w.sum;
+	return err;
+}
+
+/* Adds each mapping's own folios (CTX) as show's rows get them. */
+static int add_vma(const struct thp_walk_vma *m, void *ctx)
+{
+	assert_non_null(m->f);
+	thp_folio_stats_add(ctx, m->f);
+	return 0;
+}
 static int pm_fd, kf_fd;
 
 static void entry(int fd, uint64_t index, uint64_t val)
@@ -120,7 +142,7 @@ static void walk(void **state)
 
 	assert_int_equal(thp_root_open(&root, dir), 0);
 	assert_int_equal(thp_folio_reader_open(&root, &fr), 0);
-	assert_int_equal(thp_folios_proc(fr, &(struct thp_pstatus){ .pid = 100 }, &s, &sum, NULL, NULL), 0);
+	assert_int_equal(proc_walk(&root, fr, 100, &s, &sum), 0);
 	assert_true(sum.rss == 4u << 20); /* the smaps figures, summed */
 	assert_true(sum.anon_huge == 2u << 20);
 	assert_int_equal(s.pmd_order, 9);
@@ -138,9 +160,19 @@ static void walk(void **state)
 	assert_true(s.anon == 570 * 4096);
 	assert_true(thp_folio_pte_aligned(&s) == 80 * 1024);
 	assert_true(thp_folio_partial(&s) == 16 * 4096);
-	assert_int_equal(thp_folios_proc(fr, &(struct thp_pstatus){ .pid = 101 }, &s, NULL, NULL, NULL), -ESRCH);
-	assert_int_equal(thp_folios_proc(fr, &(struct thp_pstatus){ .pid = 102 }, &s, NULL, NULL, NULL), -ENOENT);
-	assert_int_equal(thp_folios_proc(fr, &(struct thp_pstatus){ .pid = 103 }, &s, &sum, NULL, NULL), -ESRCH);
+	/* show's walk: each mapping with its own folios, which add up to the
+	 * same sums as ps's; every figure known from smaps */
+	struct thp_folio_stats rows = { 0 };
+	struct thp_walk w = { .fr = fr, .smaps = true, .fn = add_vma, .ctx = &rows };
+	assert_int_equal(thp_proc_walk(&root, &(struct thp_pstatus){ .pid = 100 }, &w), 0);
+	assert_memory_equal(&w.folios, &s, sizeof(s));
+	assert_true(rows.aligned[THP_FOLIO_ANON][4] == s.aligned[THP_FOLIO_ANON][4]);
+	assert_true(rows.partial[THP_FOLIO_ANON] == s.partial[THP_FOLIO_ANON]);
+	assert_true(thp_folio_pmd(&rows) == thp_folio_pmd(&s));
+	assert_true(w.sum.rss == sum.rss && w.sum.unknown == 0);
+	assert_int_equal(proc_walk(&root, fr, 101, &s, NULL), -ESRCH);
+	assert_int_equal(proc_walk(&root, fr, 102, &s, NULL), -ENOENT);
+	assert_int_equal(proc_walk(&root, fr, 103, &s, &sum), -ESRCH);
 	thp_folio_reader_close(fr);
 	thp_root_close(&root);
 	fake_root_remove();
@@ -174,10 +206,10 @@ static void shared_frames_once(void **state)
 	assert_int_equal(thp_root_open(&root, dir), 0);
 	assert_int_equal(thp_folio_reader_open(&root, &fr), 0);
 	thp_folio_reader_share(fr);
-	assert_int_equal(thp_folios_proc(fr, &(struct thp_pstatus){ .pid = 104 }, &s, NULL, NULL, NULL), 0);
+	assert_int_equal(proc_walk(&root, fr, 104, &s, NULL), 0);
 	assert_true(s.aligned[THP_FOLIO_ANON][4] == 128 * 1024);
 	assert_int_equal(ftruncate(kf_fd, 0), 0); /* every frame now reads as no folio */
-	assert_int_equal(thp_folios_proc(fr, &(struct thp_pstatus){ .pid = 104 }, &s, NULL, NULL, NULL), 0);
+	assert_int_equal(proc_walk(&root, fr, 104, &s, NULL), 0);
 	assert_true(s.aligned[THP_FOLIO_ANON][4] == 64 * 1024); /* the shared folio, as read before */
 	close(pm2);
 	thp_folio_reader_close(fr);
@@ -208,7 +240,7 @@ static void zero_and_cont(void **state)
 	assert_int_equal(thp_root_open(&root, dir), 0);
 	assert_int_equal(thp_folio_reader_open(&root, &fr), 0);
 	thp_folio_reader_cont(fr, 1u << 2 | 1u << 3 | 1u << 4);
-	assert_int_equal(thp_folios_proc(fr, &(struct thp_pstatus){ .pid = 100 }, &s, NULL, NULL, NULL), 0);
+	assert_int_equal(proc_walk(&root, fr, 100, &s, NULL), 0);
 	assert_true(s.huge_zero == 4u << 20);
 	assert_true(thp_folio_pmd(&s) == 0);
 	assert_true(s.aligned[THP_FOLIO_FILE][9] == 0); /* not a page cache folio either */

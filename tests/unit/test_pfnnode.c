@@ -108,19 +108,24 @@ static void folio_nodes(void **state)
 	struct thp_root root;
 	struct thp_folio_reader *fr;
 	static struct thp_folio_stats s;
+	static struct thp_walk w;
 	(void)state;
 
 	assert_int_equal(thp_root_open(&root, "tests/fixtures/folios-numa"), 0);
 	assert_int_equal(thp_folio_reader_open(&root, &fr), 0);
 	for (size_t i = 0; i < sizeof(pids) / sizeof(pids[0]); i++) {
-		assert_int_equal(thp_folios_proc(fr, &(struct thp_pstatus){ .pid = pids[i] }, &s, NULL, NULL, NULL), 0);
+		w = (struct thp_walk){ .fr = fr };
+		assert_int_equal(thp_proc_walk(&root, &(struct thp_pstatus){ .pid = pids[i] }, &w), 0);
+		s = w.folios;
 		assert_true(sum(s.node_pmd) == thp_folio_pmd(&s));
 		assert_true(sum(s.node_mthp) == thp_folio_mthp(&s));
 	}
 	/* 4300: 16 MiB of 64 KiB folios, half on node 1, half on block 7 */
 	assert_true(s.node_mthp[1] == 8u << 20);
 	assert_true(s.node_mthp[THP_NUMA_MAX] == 8u << 20);
-	assert_int_equal(thp_folios_proc(fr, &(struct thp_pstatus){ .pid = 4242 }, &s, NULL, NULL, NULL), 0);
+	w = (struct thp_walk){ .fr = fr };
+	assert_int_equal(thp_proc_walk(&root, &(struct thp_pstatus){ .pid = 4242 }, &w), 0);
+	s = w.folios;
 	/* the PMD-mapped THP on node 0, the 8 MiB written on node 1; the 2 MiB
 	 * folio mapped by PTEs stays mTHP on node 0 */
 	assert_true(s.node_pmd[0] == 2u << 20);

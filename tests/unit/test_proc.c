@@ -190,6 +190,34 @@ static const char smaps[] =
 	"7ffd10000000-7ffd10021000 rw-p 00000000 00:00 0                          [stack]\n"
 	"Rss:                  12 kB\n";
 
+/* Every figure of struct thp_rollup has its smaps name, parsed into its own
+ * place; smaps gives every one, and a sum knows what each part knows. */
+static void rollup_figures(void **state)
+{
+	char text[1024] = "";
+	struct thp_rollup r, a = { 0 }, b = { .unknown = 1u << THP_RF_SHARED_DIRTY };
+	size_t len = 0;
+	(void)state;
+
+	for (int f = 0; f < THP_RF_N; f++) {
+		assert_non_null(thp_rollup_name(f));
+		for (int g = 0; g < f; g++)
+			assert_string_not_equal(thp_rollup_name(f), thp_rollup_name(g));
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s: %d kB\n", thp_rollup_name(f), f + 1);
+	}
+	assert_int_equal(thp_rollup_parse(text, &r), 0);
+	for (int f = 0; f < THP_RF_N; f++) {
+		assert_true(*thp_rollup_at(&r, f) == (uint64_t)(f + 1) * 1024);
+		assert_true(thp_rollup_known(&r, f));
+	}
+	assert_true(r.anon_huge == 3 * 1024 && r.shared_dirty == THP_RF_N * 1024);
+	thp_rollup_add(&a, &r);
+	thp_rollup_add(&a, &b);
+	assert_true(a.rss == 1024);
+	assert_false(thp_rollup_known(&a, THP_RF_SHARED_DIRTY));
+	assert_true(thp_rollup_known(&a, THP_RF_PRIVATE_DIRTY));
+}
+
 static void smaps_parse(void **state)
 {
 	struct collected c = { 0 };
@@ -382,6 +410,7 @@ int main(void)
 		cmocka_unit_test(pstatus_pte),
 		cmocka_unit_test(ptables),
 		cmocka_unit_test(cgroup),
+		cmocka_unit_test(rollup_figures),
 		cmocka_unit_test(smaps_parse),
 		cmocka_unit_test(origin_and_stream),
 		cmocka_unit_test(relaunch),
