@@ -557,7 +557,7 @@ expect "hugetlb -n: no header lines" [ "$("$THP" --root $HX hugetlb -n --no-proc
 expect "hugetlb -r -o: raw cells of those columns" [ "$("$THP" --root $HX hugetlb -r -o size,in_use,memory --no-procs | sed -n 3p)" = '2\x20MiB 730 2\x20GiB' ]
 expect "hugetlb -b: exact bytes" [ "$("$THP" --root $HX hugetlb -n -b -o memory --no-procs | sed -n 2p | tr -d ' ')" = 2160066560 ]
 expect "hugetlb -J -o: only those keys in the pools" [ "$("$THP" --root $HX hugetlb -J -o size,IN_USE | jq -c '[.pools[] | keys]')" = '[["in_use","size"],["in_use","size"]]' ]
-expect "hugetlb -J without -o: the whole pool" [ "$("$THP" --root $HX hugetlb -J | jq -c '.pools[0] | keys | length')" = 8 ]
+expect "hugetlb -J without -o: the whole pool" [ "$("$THP" --root $HX hugetlb -J | jq -c '.pools[0] | keys | length')" = 9 ]
 expect "hugetlb -o unknown column: exit 2" [ "$(rc_err "$THP" --root $HX hugetlb -o nope | cut -d'(' -f1)" = "2|thp: hugetlb: unknown column 'nope' " ]
 expect "hugetlb --dry-run still belongs to set (not -n)" [ "$(rc_err "$THP" --root $HX hugetlb --dry-run)" = "2|thp: hugetlb: --node belongs to 'set' and 'plan', --dry-run to 'set', --margin to 'plan'" ]
 expect "trace -o unknown column: exit 2 before anything" [ "$(rc_err "$THP" trace -o nope | cut -d'(' -f1)" = "2|thp: trace: unknown column 'nope' " ]

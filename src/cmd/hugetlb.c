@@ -28,43 +28,46 @@
  * addresses (the widest of Linux's 64-bit architectures) can hold. */
 #define PLAN_MAX (1ull << 52)
 
-/* The columns of the pool table: -o, the table and the keys of -J -o. */
-enum { P_SIZE, P_TOTAL, P_IN_USE, P_FREE, P_RESERVED, P_SURPLUS, P_OVERCOMMIT, P_MEMORY, P_NCOLS };
+/* The columns of the pool tables, of the host (-o) and per node. */
+enum { P_SIZE, P_TOTAL, P_IN_USE, P_FREE, P_RESERVED, P_SURPLUS, P_OVERCOMMIT, P_MEMORY, P_ERROR, P_NODE, P_NCOLS };
+static void get_pool(const struct out_col *c, const void *row, void *ctx, struct out_val *v);
 static const struct out_col pool_cols[] = {
-	[P_SIZE] = { "SIZE", OUT_SIZE, 0, "page size", NULL, 0 },
-	[P_TOTAL] = { "TOTAL", OUT_COUNT, 0, "pages in the pool (nr_hugepages)", NULL, 0 },
-	[P_IN_USE] = { "IN_USE", OUT_COUNT, 0, "pages in use (TOTAL - FREE)", NULL, 0 },
-	[P_FREE] = { "FREE", OUT_COUNT, 0, "free pages, reserved ones included", NULL, 0 },
-	[P_RESERVED] = { "RESERVED", OUT_COUNT, 0, "pages promised to mappings, not yet faulted", NULL, 0 },
-	[P_SURPLUS] = { "SURPLUS", OUT_COUNT, 0, "pages above TOTAL from overcommit", NULL, 0 },
-	[P_OVERCOMMIT] = { "OVERCOMMIT", OUT_COUNT, 0, "most surplus pages allowed", NULL, 0 },
-	[P_MEMORY] = { "MEMORY", OUT_SIZE, 0, "memory the pool holds (TOTAL x SIZE)", NULL, 0 },
+	[P_SIZE] = { "SIZE", OUT_SIZE, 0, "page size", get_pool, P_SIZE },
+	[P_TOTAL] = { "TOTAL", OUT_GROUPED, 0, "pages in the pool (nr_hugepages)", get_pool, P_TOTAL },
+	[P_IN_USE] = { "IN_USE", OUT_GROUPED, 0, "pages in use (TOTAL - FREE)", get_pool, P_IN_USE },
+	[P_FREE] = { "FREE", OUT_GROUPED, 0, "free pages, reserved ones included", get_pool, P_FREE },
+	[P_RESERVED] = { "RESERVED", OUT_GROUPED, 0, "pages promised to mappings, not yet faulted", get_pool,
+			 P_RESERVED },
+	[P_SURPLUS] = { "SURPLUS", OUT_GROUPED, 0, "pages above TOTAL from overcommit", get_pool, P_SURPLUS },
+	[P_OVERCOMMIT] = { "OVERCOMMIT", OUT_GROUPED, 0, "most surplus pages allowed", get_pool, P_OVERCOMMIT },
+	[P_MEMORY] = { "MEMORY", OUT_SIZE, 0, "memory the pool holds (TOTAL x SIZE)", get_pool, P_MEMORY },
+	[P_ERROR] = { "ERROR", OUT_TEXT, 0, "why the pool could not be read", get_pool, P_ERROR },
+	[P_NODE] = { "NODE", OUT_COUNT, 0, "the NUMA node (per node)", get_pool, P_NODE },
 };
 _Static_assert(sizeof(pool_cols) / sizeof(pool_cols[0]) == P_NCOLS, "one descriptor per column");
+/* The columns of the table per node, always */
+static const int node_cols[] = { P_NODE, P_SIZE, P_TOTAL, P_IN_USE, P_FREE, P_SURPLUS, P_ERROR };
+#define NODE_TEXT_COLS 6 /* ERROR in JSON only */
 
 /* The other tables: every column, always. */
-enum { N_NODE, N_SIZE, N_TOTAL, N_IN_USE, N_FREE, N_SURPLUS, N_NCOLS };
-static const struct out_col node_cols[] = {
-	[N_NODE] = { "NODE", OUT_COUNT, 0, "", NULL, 0 },     [N_SIZE] = { "SIZE", OUT_SIZE, 0, "", NULL, 0 },
-	[N_TOTAL] = { "TOTAL", OUT_COUNT, 0, "", NULL, 0 },  [N_IN_USE] = { "IN_USE", OUT_COUNT, 0, "", NULL, 0 },
-	[N_FREE] = { "FREE", OUT_COUNT, 0, "", NULL, 0 },     [N_SURPLUS] = { "SURPLUS", OUT_COUNT, 0, "", NULL, 0 },
-};
 enum { M_MOUNT, M_PAGE_SIZE, M_OPTIONS, M_NCOLS };
+static void get_mount(const struct out_col *c, const void *row, void *ctx, struct out_val *v);
 static const struct out_col mount_cols[] = {
-	[M_MOUNT] = { "MOUNT", OUT_TEXT, OUT_TRUNC, "", NULL, 0 },
-	[M_PAGE_SIZE] = { "PAGE_SIZE", OUT_SIZE, 0, "", NULL, 0 },
-	[M_OPTIONS] = { "OPTIONS", OUT_TEXT, OUT_TRUNC, "", NULL, 0 },
+	[M_MOUNT] = { "MOUNT", OUT_TEXT, OUT_TRUNC, "", get_mount, M_MOUNT },
+	[M_PAGE_SIZE] = { "PAGE_SIZE", OUT_SIZE, 0, "", get_mount, M_PAGE_SIZE },
+	[M_OPTIONS] = { "OPTIONS", OUT_TEXT, OUT_TRUNC, "", get_mount, M_OPTIONS },
 };
 enum { U_PID, U_COMMAND, U_PRIVATE, U_SHARED, U_NCOLS };
+static void get_user(const struct out_col *c, const void *row, void *ctx, struct out_val *v);
 static const struct out_col user_cols[] = {
-	[U_PID] = { "PID", OUT_COUNT, 0, "", NULL, 0 },
-	[U_COMMAND] = { "COMMAND", OUT_TEXT, OUT_TRUNC, "", NULL, 0 },
-	[U_PRIVATE] = { "PRIVATE", OUT_SIZE, 0, "", NULL, 0 },
-	[U_SHARED] = { "SHARED", OUT_SIZE, 0, "", NULL, 0 },
+	[U_PID] = { "PID", OUT_COUNT, 0, "", get_user, U_PID },
+	[U_COMMAND] = { "COMMAND", OUT_TEXT, OUT_TRUNC, "", get_user, U_COMMAND },
+	[U_PRIVATE] = { "PRIVATE", OUT_SIZE, 0, "", get_user, U_PRIVATE },
+	[U_SHARED] = { "SHARED", OUT_SIZE, 0, "", get_user, U_SHARED },
 };
 
 /* Every column of a table, in order. */
-static const int all_cols[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+static const int all_cols[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
 
 struct opts {
 	struct out_fmt fmt;
@@ -93,9 +96,9 @@ static void usage(void)
 	     "                      plan: size the pool of node N, from that node's RAM and free blocks\n"
 	     "      --dry-run       set: validate and show the change, write nothing\n"
 	     "      --margin PCT    plan: extra room on top of SIZE (default 5%)\n"
-	     "The table options (-o picks the pool table's columns; -n, -r and -b apply to\n"
-	     "every table):");
-	out_fmt_help(pool_cols, P_NCOLS);
+	     "The table options (-o picks the pool table's columns; -n, -r, -P and -b apply\n"
+	     "to every table):");
+	out_fmt_help(pool_cols, P_NODE);
 }
 
 static const char *sz(char *buf, size_t cap, uint64_t bytes, const struct opts *o)
@@ -133,252 +136,172 @@ static const char *no_pools(const struct thp_hugetlb *h)
 	return "/sys/kernel/mm/hugepages lists no page size";
 }
 
-/* A count, with thousands separators in text. */
-static void count_cell(struct out_table *t, int col, uint64_t v)
+/* A pool of a table of pool_cols: the host's (NODE -1), or a node's. */
+struct pool_row {
+	const struct thp_hpool *p;
+	int node;
+};
+
+/* The getter of pool_cols (arg: the column) for a struct pool_row. */
+static void get_pool(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
 {
-	char b[32];
+	const struct pool_row *r = row;
+	const struct thp_hpool *p = r->p;
 
-	out_cell(t, col, out_count(b, sizeof(b), v), out_json_u64(v));
-}
-
-/* Adds pool P to table T of pool_cols. */
-static void put_pool(struct out_table *t, const struct thp_hpool *p)
-{
-	char b[64];
-
-	out_table_line(t);
-	out_cell_u64(t, P_SIZE, p->size);
-	if (p->err) {
-		snprintf(b, sizeof(b), "unknown (%s)", thp_strerror(p->err));
-		out_cell(t, P_TOTAL, b, NULL);
+	(void)ctx;
+	if (c->arg == P_ERROR) {
+		v->s = p->err ? thp_strerror(p->err) : NULL;
+		v->null = !p->err;
 		return;
 	}
-	count_cell(t, P_TOTAL, p->total);
-	count_cell(t, P_IN_USE, p->total >= p->free ? p->total - p->free : 0);
-	count_cell(t, P_FREE, p->free);
-	count_cell(t, P_RESERVED, p->resv);
-	count_cell(t, P_SURPLUS, p->surplus);
-	count_cell(t, P_OVERCOMMIT, p->overcommit);
-	out_cell_u64(t, P_MEMORY, p->total * p->size);
+	if (p->err && c->arg != P_SIZE && c->arg != P_NODE) {
+		v->null = true;
+		if (c->arg == P_TOTAL)
+			snprintf(v->buf, v->cap, "unknown (%s)", thp_strerror(p->err));
+		v->text = c->arg == P_TOTAL ? v->buf : "";
+		return;
+	}
+	switch (c->arg) {
+	case P_SIZE: v->u = p->size; break;
+	case P_TOTAL: v->u = p->total; break;
+	case P_IN_USE: v->u = p->total >= p->free ? p->total - p->free : 0; break;
+	case P_FREE: v->u = p->free; break;
+	case P_RESERVED: v->u = p->resv; break;
+	case P_SURPLUS: v->u = p->surplus; break;
+	case P_OVERCOMMIT: v->u = p->overcommit; break;
+	case P_MEMORY: v->u = p->total * p->size; break;
+	default: v->u = (uint64_t)r->node; break;
+	}
 }
 
-/* The host's pools as a table of the chosen columns: printed, or the rows of JSON. */
-static struct json_object *put_pools(const struct thp_hugetlb *h, const struct opts *o)
+static void get_mount(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
 {
-	struct out_table *t = out_table_cols(pool_cols, o->sel, o->nsel, &o->fmt);
+	const struct thp_hmount *m = row;
 
-	for (int i = 0; i < h->npools; i++)
-		put_pool(t, &h->pools[i]);
-	if (o->fmt.json)
-		return out_table_json(t);
-	out_table_print(t, 2);
-	return NULL;
+	(void)ctx;
+	if (c->arg == M_PAGE_SIZE) {
+		v->u = m->page_size;
+		v->null = !m->page_size;
+		v->text = m->page_size ? NULL : "unknown";
+	} else {
+		v->s = c->arg == M_MOUNT ? m->path : m->options;
+	}
 }
 
+static void get_user(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
+{
+	const struct thp_huser *u = row;
+
+	(void)ctx;
+	switch (c->arg) {
+	case U_PID: v->u = (uint64_t)u->pid; break;
+	case U_COMMAND: v->s = u->comm; break;
+	case U_PRIVATE: v->u = u->private_hugetlb; break;
+	default: v->u = u->shared_hugetlb; break;
+	}
+}
+
+/* The host's pools: the table of the chosen columns, and what it says. */
 static void print_pools(const struct thp_hugetlb *h, const struct opts *o)
 {
 	char b[8][32];
 	uint64_t held = 0;
 	bool any = false;
+	struct out_table *t;
 
-	puts("Static huge page pools (/sys/kernel/mm/hugepages; reserved memory, not THP)");
-	if (!h->npools) {
-		printf("  %s: %s\n", h->pools_err && h->pools_err != -ENOENT ? "unknown" : "none",
-		       no_pools(h));
-		return;
-	}
+	out_text("Static huge page pools (/sys/kernel/mm/hugepages; reserved memory, not THP)\n");
+	if (!h->npools)
+		out_text("  %s: %s\n", h->pools_err && h->pools_err != -ENOENT ? "unknown" : "none", no_pools(h));
+	t = out_table_open("pools", pool_cols, o->sel, o->nsel, &o->fmt, NULL);
 	for (int i = 0; i < h->npools; i++) {
 		const struct thp_hpool *p = &h->pools[i];
 		held += p->err ? 0 : p->total * p->size;
 		any |= !p->err && (p->total || p->overcommit);
+		out_table_add(t, &(struct pool_row){ p, -1 });
 	}
-	put_pools(h, o);
-	if (h->default_size)
-		printf("  default size %s (MAP_HUGETLB, SHM_HUGETLB and mounts without pagesize=)\n",
-		       sz(b[0], 32, h->default_size, o));
-	if (h->mem_total && held)
+	out_table_close(t, 2);
+	out_put(h->default_size ? OUT_ANY : OUT_JSON, "default_size",
+		"  default size %s (MAP_HUGETLB, SHM_HUGETLB and mounts without pagesize=)\n",
+		ov_if(h->default_size, ov_size(h->default_size)));
+	out_put(OUT_JSON, "mem_total", NULL, ov_if(h->mem_total, ov_size(h->mem_total)));
+	if (!h->npools)
+		return;
+	if (h->mem_total && held && !out_json_on())
 		out_note("the pools hold %s of %s RAM (%s); no other use can have that memory", sz(b[0], 32, held, o),
 			 sz(b[1], 32, h->mem_total, o), out_pct(b[2], 32, held, h->mem_total));
 	if (!any)
-		puts("  no pages reserved: 'thp hugetlb plan SIZE' tells how many a buffer needs");
+		out_text("  no pages reserved: 'thp hugetlb plan SIZE' tells how many a buffer needs\n");
 	for (int i = 0; i < h->npools; i++) {
 		const struct thp_hpool *p = &h->pools[i];
 		if (!p->err && p->resv > p->free)
-			printf("  %s: %s pages reserved but only %s free: the pool is overcommitted\n",
-			       sz(b[0], 32, p->size, o), cnt(b[1], 32, p->resv), cnt(b[2], 32, p->free));
+			out_text("  %s: %s pages reserved but only %s free: the pool is overcommitted\n",
+				 sz(b[0], 32, p->size, o), cnt(b[1], 32, p->resv), cnt(b[2], 32, p->free));
 	}
 }
 
 static void print_nodes(const struct thp_hugetlb *h, const struct opts *o)
 {
-	char b[64];
+	struct out_table *t;
 
-	puts("\nPer NUMA node (/sys/devices/system/node/node*/hugepages)");
-	if (!h->nnodes) {
-		puts(h->nodes_err == -ENOENT || !h->nodes_err
-			     ? "  none: this kernel shows no NUMA nodes"
-			     : "  unknown: /sys/devices/system/node could not be listed");
-		return;
-	}
-	struct out_table *t = out_table_cols(node_cols, all_cols, N_NCOLS, &o->fmt);
-	for (int n = 0; n < h->nnodes; n++) {
-		for (int i = 0; i < h->npools; i++) {
-			const struct thp_hpool *p = &h->nodes[n].pools[i];
-			if (!p->size)
-				continue;
-			out_table_line(t);
-			out_cell_u64(t, N_NODE, (uint64_t)h->nodes[n].id);
-			out_cell_u64(t, N_SIZE, p->size);
-			if (p->err) {
-				snprintf(b, sizeof(b), "unknown (%s)", thp_strerror(p->err));
-				out_cell(t, N_TOTAL, b, NULL);
-				continue;
-			}
-			count_cell(t, N_TOTAL, p->total);
-			count_cell(t, N_IN_USE, p->total >= p->free ? p->total - p->free : 0);
-			count_cell(t, N_FREE, p->free);
-			count_cell(t, N_SURPLUS, p->surplus);
-		}
-	}
-	out_table_print(t, 2);
+	out_text("\nPer NUMA node (/sys/devices/system/node/node*/hugepages)\n");
+	if (!h->nnodes)
+		out_text("%s\n", h->nodes_err == -ENOENT || !h->nodes_err
+					 ? "  none: this kernel shows no NUMA nodes"
+					 : "  unknown: /sys/devices/system/node could not be listed");
+	t = out_table_open("nodes", pool_cols, node_cols, o->fmt.json ? NODE_TEXT_COLS + 1 : NODE_TEXT_COLS,
+			   &o->fmt, NULL);
+	for (int n = 0; n < h->nnodes; n++)
+		for (int i = 0; i < h->npools; i++)
+			if (h->nodes[n].pools[i].size)
+				out_table_add(t, &(struct pool_row){ &h->nodes[n].pools[i], h->nodes[n].id });
+	out_table_close(t, 2);
 }
 
 static void print_mounts(const struct thp_hugetlb *h, const struct opts *o)
 {
+	struct out_table *t;
 
-	puts("\nhugetlbfs mounts (/proc/mounts)");
+	out_text("\nhugetlbfs mounts (/proc/mounts)\n");
 	if (h->mounts_err) {
-		printf("  unknown: /proc/mounts could not be read (%s)\n", thp_strerror(h->mounts_err));
+		out_text("  unknown: /proc/mounts could not be read (%s)\n", thp_strerror(h->mounts_err));
+		out_put(OUT_JSON, "mounts", NULL, ov_str(NULL));
 		return;
 	}
-	if (!h->nmounts) {
-		puts("  none: only mmap(MAP_HUGETLB) and shmget(SHM_HUGETLB) can use the pools,\n"
-		     "  files need a mount such as 'mount -t hugetlbfs -o pagesize=2M none /dev/hugepages'");
-		return;
-	}
-	struct out_table *t = out_table_cols(mount_cols, all_cols, M_NCOLS, &o->fmt);
-	for (int i = 0; i < h->nmounts; i++) {
-		const struct thp_hmount *m = &h->mounts[i];
-		out_table_line(t);
-		out_cell_str(t, M_MOUNT, m->path);
-		if (m->page_size)
-			out_cell_u64(t, M_PAGE_SIZE, m->page_size);
-		else
-			out_cell(t, M_PAGE_SIZE, "unknown", NULL);
-		out_cell_str(t, M_OPTIONS, m->options);
-	}
-	out_table_print(t, 2);
+	if (!h->nmounts)
+		out_text("  none: only mmap(MAP_HUGETLB) and shmget(SHM_HUGETLB) can use the pools,\n"
+			 "  files need a mount such as 'mount -t hugetlbfs -o pagesize=2M none /dev/hugepages'\n");
+	t = out_table_open("mounts", mount_cols, all_cols, M_NCOLS, &o->fmt, NULL);
+	for (int i = 0; i < h->nmounts; i++)
+		out_table_add(t, &h->mounts[i]);
+	out_table_close(t, 2);
 }
 
-static void print_users(const struct thp_huser *u, int n, int denied, int err,
-			const struct opts *o)
+static void print_users(const struct thp_huser *u, int n, int denied, int err, const struct opts *o)
 {
+	struct out_table *t;
 
-	puts("\nProcesses that map pool pages (Private_Hugetlb, Shared_Hugetlb of smaps_rollup)");
+	if (!o->procs) {
+		out_put(OUT_JSON, "processes", NULL, ov_str(NULL));
+		return;
+	}
+	out_text("\nProcesses that map pool pages (Private_Hugetlb, Shared_Hugetlb of smaps_rollup)\n");
 	if (err) {
-		printf("  unknown: /proc could not be listed (%s)\n", thp_strerror(err));
+		out_text("  unknown: /proc could not be listed (%s)\n", thp_strerror(err));
+		out_put(OUT_JSON, "processes", NULL, ov_str(NULL));
 		return;
 	}
 	if (!n)
-		puts("  none");
-	struct out_table *t = out_table_cols(user_cols, all_cols, U_NCOLS, &o->fmt);
-	for (int i = 0; i < n; i++) {
-		out_table_line(t);
-		out_cell_u64(t, U_PID, (uint64_t)u[i].pid);
-		out_cell_str(t, U_COMMAND, u[i].comm);
-		out_cell_u64(t, U_PRIVATE, u[i].private_hugetlb);
-		out_cell_u64(t, U_SHARED, u[i].shared_hugetlb);
-	}
-	out_table_print(t, 2);
+		out_text("  none\n");
+	t = out_table_open("processes", user_cols, all_cols, U_NCOLS, &o->fmt, NULL);
+	for (int i = 0; i < n; i++)
+		out_table_add(t, &u[i]);
+	out_table_close(t, 2);
 	if (n)
-		puts("  a shared mapping counts in every process that maps it");
+		out_text("  a shared mapping counts in every process that maps it\n");
+	out_put(denied ? OUT_ANY : OUT_JSON, "unreadable_processes", "  %s", ov_int(denied));
 	if (denied)
-		printf("  %d %s could not be read (permission denied)%s\n", denied,
-		       denied == 1 ? "process" : "processes", thp_root_hint(-EACCES));
-}
-
-static struct json_object *json_pool(const struct thp_hpool *p, bool host)
-{
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "size", out_json_u64(p->size));
-	if (p->err) {
-		json_object_object_add(o, "error", json_object_new_string(thp_strerror(p->err)));
-		return o;
-	}
-	json_object_object_add(o, "total", out_json_u64(p->total));
-	json_object_object_add(o, "in_use", out_json_u64(p->total >= p->free ? p->total - p->free : 0));
-	json_object_object_add(o, "free", out_json_u64(p->free));
-	json_object_object_add(o, "surplus", out_json_u64(p->surplus));
-	if (host) {
-		json_object_object_add(o, "reserved", out_json_u64(p->resv));
-		json_object_object_add(o, "overcommit", out_json_u64(p->overcommit));
-	}
-	json_object_object_add(o, "bytes", out_json_u64(p->total * p->size));
-	return o;
-}
-
-/* The document of -J; with -o, the pools have the keys of those columns only. */
-static struct json_object *json_hugetlb(const struct thp_ctx *ctx, const struct thp_hugetlb *h,
-					const struct thp_huser *u, int n, int denied, const struct opts *op)
-{
-	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
-	bool procs = op->procs && u;
-
-	json_object_object_add(o, "schema", json_object_new_string("thp-hugetlb/1"));
-	json_object_object_add(o, "root", json_object_new_string(ctx->root.path));
-	json_object_object_add(o, "default_size", h->default_size ? out_json_u64(h->default_size) : NULL);
-	json_object_object_add(o, "mem_total", h->mem_total ? out_json_u64(h->mem_total) : NULL);
-	for (int i = 0; i < h->npools && !op->fmt.list; i++)
-		json_object_array_add(a, json_pool(&h->pools[i], true));
-	if (op->fmt.list) {
-		json_object_put(a);
-		a = put_pools(h, op);
-	}
-	json_object_object_add(o, "pools", a);
-	a = json_object_new_array();
-	for (int i = 0; i < h->nnodes; i++) {
-		struct json_object *nd = json_object_new_object(), *pa = json_object_new_array();
-		json_object_object_add(nd, "node", json_object_new_int(h->nodes[i].id));
-		for (int j = 0; j < h->npools; j++)
-			if (h->nodes[i].pools[j].size)
-				json_object_array_add(pa, json_pool(&h->nodes[i].pools[j], false));
-		json_object_object_add(nd, "pools", pa);
-		json_object_array_add(a, nd);
-	}
-	json_object_object_add(o, "nodes", a);
-	if (h->mounts_err) {
-		json_object_object_add(o, "mounts", NULL);
-	} else {
-		a = json_object_new_array();
-		for (int i = 0; i < h->nmounts; i++) {
-			struct json_object *m = json_object_new_object();
-			json_object_object_add(m, "path", json_object_new_string(h->mounts[i].path));
-			json_object_object_add(m, "page_size", h->mounts[i].page_size
-							       ? out_json_u64(h->mounts[i].page_size) : NULL);
-			json_object_object_add(m, "options", json_object_new_string(h->mounts[i].options));
-			json_object_array_add(a, m);
-		}
-		json_object_object_add(o, "mounts", a);
-	}
-	json_object_object_add(o, "hugetlb_shm_group",
-			       h->shm_group >= 0 ? json_object_new_int64(h->shm_group) : NULL);
-	if (procs) {
-		a = json_object_new_array();
-		for (int i = 0; i < n; i++) {
-			struct json_object *p = json_object_new_object();
-			json_object_object_add(p, "pid", json_object_new_int(u[i].pid));
-			json_object_object_add(p, "comm", json_object_new_string(u[i].comm));
-			json_object_object_add(p, "private_hugetlb", out_json_u64(u[i].private_hugetlb));
-			json_object_object_add(p, "shared_hugetlb", out_json_u64(u[i].shared_hugetlb));
-			json_object_array_add(a, p);
-		}
-		json_object_object_add(o, "processes", a);
-		json_object_object_add(o, "unreadable_processes", json_object_new_int(denied));
-	} else {
-		json_object_object_add(o, "processes", NULL);
-	}
-	return o;
+		out_text(" %s could not be read (permission denied)%s\n", denied == 1 ? "process" : "processes",
+			 thp_root_hint(-EACCES));
 }
 
 static int show(struct thp_ctx *ctx, const struct thp_hugetlb *h, const struct opts *o)
@@ -388,20 +311,17 @@ static int show(struct thp_ctx *ctx, const struct thp_hugetlb *h, const struct o
 
 	if (o->procs)
 		err = thp_hugetlb_users(&ctx->root, &u, &n, &denied);
-	if (ctx->json) {
-		int rc = out_json_print(json_hugetlb(ctx, h, err ? NULL : u, n, denied, o));
-		free(u);
-		return rc ? 1 : 0;
-	}
+	out_doc_begin(o->fmt.json, o->fmt.bytes, "thp-hugetlb/2");
+	out_put(OUT_JSON, "root", NULL, ov_str(ctx->root.path));
 	print_pools(h, o);
-	if (h->npools) {
+	if (h->npools || o->fmt.json) {
 		print_nodes(h, o);
 		print_mounts(h, o);
-		if (o->procs)
-			print_users(u, n, denied, err, o);
+		out_put(OUT_JSON, "hugetlb_shm_group", NULL, ov_if(h->shm_group >= 0, ov_int(h->shm_group)));
+		print_users(u, n, denied, err, o);
 	}
 	free(u);
-	return 0;
+	return out_doc_end() ? 1 : 0;
 }
 
 /* One requested pool size, and what the kernel made of it. */
@@ -658,30 +578,83 @@ static void explain_short(const struct thp_hugetlb *h, const struct change *c, c
 	       out_size_spec(b[1], 32, c->size), c->want);
 }
 
-static struct json_object *json_set(const struct change *c, int n, const struct opts *o,
-				    const char *undo)
+/* Change X as JSON: the pool, its file, the sizes before, asked and after,
+ * the error, the free blocks before and the time the write took. */
+static void change_json(const struct change *x)
 {
-	struct json_object *r = json_object_new_object(), *a = json_object_new_array();
+	out_obj(NULL);
+	out_put(OUT_JSON, "size", NULL, ov_size(x->size));
+	out_put(OUT_JSON, "file", NULL, ov_str(x->rel));
+	out_put(OUT_JSON, "before", NULL, ov_count(x->before));
+	out_put(OUT_JSON, "requested", NULL, ov_count(x->want));
+	out_put(OUT_JSON, "after", NULL, ov_if(x->written && !x->err, ov_count(x->after)));
+	out_put(OUT_JSON, "error", NULL, ov_str(x->err ? strerror(-x->err) : NULL));
+	out_put(OUT_JSON, "free_blocks_before", NULL, ov_if(!x->blocks_err, ov_count(x->blocks)));
+	out_put(OUT_JSON, "seconds", NULL, ov_if(x->written, ov_num(x->secs, -1)));
+	out_end();
+}
 
-	json_object_object_add(r, "schema", json_object_new_string("thp-hugetlb-set/1"));
-	json_object_object_add(r, "dry_run", json_object_new_boolean(o->dry_run));
-	json_object_object_add(r, "node", o->node >= 0 ? json_object_new_int(o->node) : NULL);
-	for (int i = 0; i < n; i++) {
-		struct json_object *e = json_object_new_object();
-		json_object_object_add(e, "size", out_json_u64(c[i].size));
-		json_object_object_add(e, "file", json_object_new_string(c[i].rel));
-		json_object_object_add(e, "before", out_json_u64(c[i].before));
-		json_object_object_add(e, "requested", out_json_u64(c[i].want));
-		json_object_object_add(e, "after", c[i].written && !c[i].err ? out_json_u64(c[i].after) : NULL);
-		json_object_object_add(e, "error", c[i].err ? json_object_new_string(strerror(-c[i].err)) : NULL);
-		json_object_object_add(e, "free_blocks_before",
-				       c[i].blocks_err ? NULL : out_json_u64(c[i].blocks));
-		json_object_object_add(e, "seconds", c[i].written ? json_object_new_double(c[i].secs) : NULL);
-		json_object_array_add(a, e);
+/* Change X in words (in pools WHERE); after a failed write, the error. */
+static void change_text(const struct thp_hugetlb *h, const struct change *x, const char *where, const struct opts *o)
+{
+	char b[4][32], hb[160];
+
+	if (o->dry_run) {
+		out_text("%s pool%s: %s -> %s pages (%s), would write /%s\n", sz(b[0], 32, x->size, o), where,
+			 cnt(b[1], 32, x->before), cnt(b[2], 32, x->want), sz(b[3], 32, x->want * x->size, o), x->rel);
+		if (x->want < x->in_use + x->resv)
+			out_text("  %s: the pool cannot shrink below %s pages now\n", held(x, hb, sizeof(hb)),
+				 cnt(b[2], 32, x->in_use + x->resv));
+		return;
 	}
-	json_object_object_add(r, "changes", a);
-	json_object_object_add(r, "undo", json_object_new_string(undo));
-	return r;
+	if (!x->written)
+		return; /* a pool before it failed: left as it was */
+	if (x->err) {
+		thp_err("cannot write '/%s': %s", x->rel, strerror(-x->err));
+		return;
+	}
+	out_text("%s pool%s: %s -> %s pages (%s) in %.2f s", sz(b[0], 32, x->size, o), where, cnt(b[1], 32, x->before),
+		 cnt(b[2], 32, x->after), sz(b[3], 32, x->after * x->size, o), x->secs);
+	if (x->after < x->want) {
+		out_text(", asked %s: %s short\n", cnt(b[1], 32, x->want), cnt(b[2], 32, x->want - x->after));
+		explain_short(h, x, o);
+	} else if (x->after > x->want) {
+		out_text(", asked %s: %s pages stay as surplus pages (%s before the write);\n"
+			 "  they return to the kernel when their users unmap them\n",
+			 cnt(b[1], 32, x->want), cnt(b[2], 32, x->after - x->want), held(x, hb, sizeof(hb)));
+	} else {
+		out_text("\n");
+	}
+}
+
+/* What 'hugetlb set' did to the N changes C (ERR: a write failed), and how
+ * to undo it (UNDO). Returns the exit status of the output. */
+static int report_set(const struct thp_hugetlb *h, const struct change *c, int n, const struct opts *o,
+		      const char *undo, int err)
+{
+	char where[32] = "";
+
+	if (o->node >= 0)
+		snprintf(where, sizeof(where), " on node %d", o->node);
+	out_doc_begin(o->fmt.json, o->fmt.bytes, "thp-hugetlb-set/1");
+	out_put(OUT_JSON, "dry_run", NULL, ov_bool(o->dry_run));
+	out_put(OUT_JSON, "node", NULL, ov_if(o->node >= 0, ov_int(o->node)));
+	out_arr("changes");
+	for (int i = 0; i < n; i++) {
+		change_json(&c[i]);
+		if (!out_json_on())
+			change_text(h, &c[i], where, o);
+	}
+	out_end();
+	out_put(OUT_JSON, "undo", NULL, ov_str(undo));
+	if (err && stuck(c, n))
+		thp_err("hugetlb set: some pools could not be put back after the failure; to put "
+			"them back: %s", undo);
+	else if (err)
+		out_text("nothing changed: every pool written before the failure was put back\n");
+	else if (!o->dry_run)
+		out_text("undo: %s\n", undo);
+	return out_doc_end() ? 1 : 0;
 }
 
 /* Before a change: puts back the pools of a 'hugetlb set' that did not finish
@@ -777,7 +750,7 @@ static int set(struct thp_ctx *ctx, struct thp_hugetlb *h, char **args, int narg
 	       const struct opts *o)
 {
 	struct change c[SETS_MAX];
-	char undo[256], b[4][32], where[32] = "", hb[192];
+	char undo[256];
 	sigset_t block, old;
 	int rc = 0, err, kept;
 
@@ -802,8 +775,6 @@ static int set(struct thp_ctx *ctx, struct thp_hugetlb *h, char **args, int narg
 	if (validate(ctx, h, c, nargs, o) || (!o->dry_run && journal_pools(ctx, c, nargs, o)))
 		return 1;
 	undo_line(undo, sizeof(undo), c, nargs, o);
-	if (o->node >= 0)
-		snprintf(where, sizeof(where), " on node %d", o->node);
 
 	/* a signal waits until every pool is written or rolled back */
 	sigemptyset(&block);
@@ -815,51 +786,7 @@ static int set(struct thp_ctx *ctx, struct thp_hugetlb *h, char **args, int narg
 	err = o->dry_run ? 0 : apply(ctx, c, nargs);
 	kept = o->dry_run ? 0 : end_pools(ctx, c, nargs);
 
-	if (ctx->json) {
-		rc = out_json_print(json_set(c, nargs, o, undo)) ? 1 : 0;
-	} else {
-		for (int i = 0; i < nargs; i++) {
-			const struct change *x = &c[i];
-			if (o->dry_run) {
-				printf("%s pool%s: %s -> %s pages (%s), would write /%s\n",
-				       sz(b[0], 32, x->size, o), where, cnt(b[1], 32, x->before),
-				       cnt(b[2], 32, x->want), sz(b[3], 32, x->want * x->size, o), x->rel);
-				if (x->want < x->in_use + x->resv)
-					printf("  %s: the pool cannot shrink below %s pages now\n",
-					       held(x, hb, sizeof(hb)), cnt(b[2], 32, x->in_use + x->resv));
-				continue;
-			}
-			if (!x->written)
-				continue; /* a pool before it failed: left as it was */
-			if (x->err) {
-				thp_err("cannot write '/%s': %s", x->rel, strerror(-x->err));
-				continue;
-			}
-			printf("%s pool%s: %s -> %s pages (%s) in %.2f s", sz(b[0], 32, x->size, o), where,
-			       cnt(b[1], 32, x->before), cnt(b[2], 32, x->after),
-			       sz(b[3], 32, x->after * x->size, o), x->secs);
-			if (x->after < x->want) {
-				printf(", asked %s: %s short\n", cnt(b[1], 32, x->want),
-				       cnt(b[2], 32, x->want - x->after));
-				explain_short(h, x, o);
-			} else if (x->after > x->want) {
-				printf(", asked %s: %s pages stay as surplus pages (%s before the write);\n"
-				       "  they return to the kernel when their users unmap them\n",
-				       cnt(b[1], 32, x->want), cnt(b[2], 32, x->after - x->want),
-				       held(x, hb, sizeof(hb)));
-			} else {
-				putchar('\n');
-			}
-		}
-		if (err && stuck(c, nargs))
-			thp_err("hugetlb set: some pools could not be put back after the failure; to put "
-				"them back: %s", undo);
-		else if (err)
-			printf("nothing changed: every pool written before the failure was put back\n");
-		else if (!o->dry_run)
-			printf("undo: %s\n", undo);
-		rc = 0;
-	}
+	rc = report_set(h, c, nargs, o, undo, err);
 	for (int i = 0; i < nargs; i++)
 		if (!o->dry_run && c[i].after != c[i].want)
 			rc = 1;
@@ -948,11 +875,58 @@ static const char *percent(char *buf, size_t cap, unsigned bp)
 	return buf;
 }
 
+/* Pool I of H sized for BYTES in scope SC: its pages, how they fit, and the
+ * lines that make them (in JSON, an element of sizes). */
+static void plan_size(struct thp_ctx *ctx, const struct thp_hugetlb *h, const struct plan_scope *sc, int i,
+		      uint64_t bytes, const struct opts *o)
+{
+	const struct thp_hpool *p = &h->pools[i], *here = &sc->pools[i];
+	uint64_t pages = thp_hugetlb_pages_for(bytes, o->margin_bp, p->size), blocks;
+	int berr = thp_buddy_blocks(&ctx->root, sc->node, p->size, h->page_size, &blocks);
+	char b[6][32], path[256] = "/";
+
+	thp_hugetlb_path(path + 1, sizeof(path) - 1, p->size, sc->node);
+	out_obj(NULL);
+	out_put(OUT_JSON, "page_size", NULL, ov_size(p->size));
+	out_put(OUT_JSON, "pages", NULL, ov_count(pages));
+	out_put(OUT_JSON, "bytes", NULL, ov_size(pages * p->size));
+	out_put(OUT_JSON, "pool_now", NULL, ov_if(!here->err && here->size, ov_count(here->total)));
+	out_put(OUT_JSON, "file", NULL, ov_str(path));
+	out_put(OUT_JSON, "boot_only", NULL, ov_bool(berr == -ERANGE));
+	out_put(OUT_JSON, "free_blocks", NULL, ov_if(!berr, ov_count(blocks)));
+	out_put(OUT_JSON, "default", NULL, ov_bool(p->size == h->default_size));
+	out_end();
+	if (out_json_on())
+		return;
+	printf("\n  %s pages%s: %s pages = %s", sz(b[0], 32, p->size, o),
+	       p->size == h->default_size ? " (the default size)" : "", cnt(b[1], 32, pages),
+	       sz(b[2], 32, pages * p->size, o));
+	if (sc->mem_total)
+		printf(", %s of %s", out_pct(b[3], 32, pages * p->size, sc->mem_total),
+		       sc->node >= 0 ? "the node's RAM" : "RAM");
+	if (!here->err && here->size)
+		printf("; the pool has %s now", cnt(b[4], 32, here->total));
+	putchar('\n');
+	if (sc->mem_total && pages > sc->mem_total / p->size)
+		printf("    more than this %s's RAM: not possible here\n", sc->node >= 0 ? "node" : "host");
+	else if (sc->mem_total && pages > sc->mem_total / 10 * 9 / p->size)
+		printf("    leaves less than 10%% of %sRAM for the kernel and every other use\n",
+		       sc->node >= 0 ? "the node's " : "");
+	else if (berr == -ERANGE)
+		puts("    larger than the buddy allocator's blocks: at run time the kernel needs a\n"
+		     "    free physically contiguous range per page, which a running host rarely has");
+	else if (!berr && !here->err && pages > here->total && pages - here->total > blocks)
+		printf("    only %s free %s blocks%s now (/proc/buddyinfo): a runtime resize may fall\n"
+		       "    short; the kernel compacts and reclaims to find more\n",
+		       cnt(b[3], 32, blocks), sz(b[5], 32, p->size, o), sc->where);
+	plan_commands(h, sc, p->size, pages);
+}
+
 static int plan(struct thp_ctx *ctx, const struct thp_hugetlb *h, const char *arg,
 		const struct opts *o)
 {
 	uint64_t bytes, want;
-	char b[6][32], path[256] = "/";
+	char b[6][32];
 	struct plan_scope sc;
 
 	if (!thp_opt_size("hugetlb plan", "size", arg, 1, PLAN_MAX, "the most a Linux host addresses",
@@ -965,67 +939,22 @@ static int plan(struct thp_ctx *ctx, const struct thp_hugetlb *h, const char *ar
 		return 1;
 	}
 	want = thp_hugetlb_pages_for(bytes, o->margin_bp, 1);
-	if (ctx->json) {
-		struct json_object *r = json_object_new_object(), *a = json_object_new_array();
-		json_object_object_add(r, "schema", json_object_new_string("thp-hugetlb-plan/1"));
-		json_object_object_add(r, "size", out_json_u64(bytes));
-		json_object_object_add(r, "margin_percent", json_object_new_double(o->margin_bp / 100.0));
-		json_object_object_add(r, "node", sc.node >= 0 ? json_object_new_int(sc.node) : NULL);
-		for (int i = 0; i < h->npools; i++) {
-			const struct thp_hpool *p = &h->pools[i], *here = &sc.pools[i];
-			struct json_object *e = json_object_new_object();
-			uint64_t pages = thp_hugetlb_pages_for(bytes, o->margin_bp, p->size), blocks;
-			int berr = thp_buddy_blocks(&ctx->root, sc.node, p->size, h->page_size, &blocks);
-			thp_hugetlb_path(path + 1, sizeof(path) - 1, p->size, sc.node);
-			json_object_object_add(e, "page_size", out_json_u64(p->size));
-			json_object_object_add(e, "pages", out_json_u64(pages));
-			json_object_object_add(e, "bytes", out_json_u64(pages * p->size));
-			json_object_object_add(e, "pool_now", here->err || !here->size ? NULL : out_json_u64(here->total));
-			json_object_object_add(e, "file", json_object_new_string(path));
-			json_object_object_add(e, "boot_only", json_object_new_boolean(berr == -ERANGE));
-			json_object_object_add(e, "free_blocks", berr ? NULL : out_json_u64(blocks));
-			json_object_object_add(e, "default", json_object_new_boolean(p->size == h->default_size));
-			json_object_array_add(a, e);
-		}
-		json_object_object_add(r, "sizes", a);
-		json_object_object_add(r, "mem_total", sc.mem_total ? out_json_u64(sc.mem_total) : NULL);
-		json_object_object_add(r, "hugetlb_shm_group",
-				       h->shm_group >= 0 ? json_object_new_int64(h->shm_group) : NULL);
-		return out_json_print(r) ? 1 : 0;
-	}
-
-	printf("Static huge pages%s for %s", sc.where, sz(b[0], 32, bytes, o));
+	out_doc_begin(o->fmt.json, o->fmt.bytes, "thp-hugetlb-plan/1");
+	out_put(OUT_JSON, "size", NULL, ov_size(bytes));
+	out_text("Static huge pages%s for %s", sc.where, sz(b[0], 32, bytes, o));
+	out_put(OUT_JSON, "margin_percent", NULL, ov_num(o->margin_bp / 100.0, -1));
 	if (o->margin_bp)
-		printf(" + %s margin = %s", percent(b[2], 32, o->margin_bp), sz(b[1], 32, want, o));
-	putchar('\n');
-	for (int i = 0; i < h->npools; i++) {
-		const struct thp_hpool *p = &h->pools[i], *here = &sc.pools[i];
-		uint64_t pages = thp_hugetlb_pages_for(bytes, o->margin_bp, p->size), blocks;
-		int berr = thp_buddy_blocks(&ctx->root, sc.node, p->size, h->page_size, &blocks);
-
-		printf("\n  %s pages%s: %s pages = %s", sz(b[0], 32, p->size, o),
-		       p->size == h->default_size ? " (the default size)" : "", cnt(b[1], 32, pages),
-		       sz(b[2], 32, pages * p->size, o));
-		if (sc.mem_total)
-			printf(", %s of %s", out_pct(b[3], 32, pages * p->size, sc.mem_total),
-			       sc.node >= 0 ? "the node's RAM" : "RAM");
-		if (!here->err && here->size)
-			printf("; the pool has %s now", cnt(b[4], 32, here->total));
-		putchar('\n');
-		if (sc.mem_total && pages > sc.mem_total / p->size)
-			printf("    more than this %s's RAM: not possible here\n", sc.node >= 0 ? "node" : "host");
-		else if (sc.mem_total && pages > sc.mem_total / 10 * 9 / p->size)
-			printf("    leaves less than 10%% of %sRAM for the kernel and every other use\n",
-			       sc.node >= 0 ? "the node's " : "");
-		else if (berr == -ERANGE)
-			puts("    larger than the buddy allocator's blocks: at run time the kernel needs a\n"
-			     "    free physically contiguous range per page, which a running host rarely has");
-		else if (!berr && !here->err && pages > here->total && pages - here->total > blocks)
-			printf("    only %s free %s blocks%s now (/proc/buddyinfo): a runtime resize may fall\n"
-			       "    short; the kernel compacts and reclaims to find more\n",
-			       cnt(b[3], 32, blocks), sz(b[5], 32, p->size, o), sc.where);
-		plan_commands(h, &sc, p->size, pages);
-	}
+		out_text(" + %s margin = %s", percent(b[2], 32, o->margin_bp), sz(b[1], 32, want, o));
+	out_text("\n");
+	out_put(OUT_JSON, "node", NULL, ov_if(sc.node >= 0, ov_int(sc.node)));
+	out_arr("sizes");
+	for (int i = 0; i < h->npools; i++)
+		plan_size(ctx, h, &sc, i, bytes, o);
+	out_end();
+	out_put(OUT_JSON, "mem_total", NULL, ov_if(sc.mem_total, ov_size(sc.mem_total)));
+	out_put(OUT_JSON, "hugetlb_shm_group", NULL, ov_if(h->shm_group >= 0, ov_int(h->shm_group)));
+	if (out_json_on())
+		return out_doc_end() ? 1 : 0;
 	printf("\n  Access (mmap(MAP_HUGETLB) needs no extra permission):\n"
 	       "    PostgreSQL   huge_pages = on; PostgreSQL 15+ tells the exact count with\n"
 	       "                 'postgres -D DATADIR -C shared_memory_size_in_huge_pages';\n"
@@ -1045,7 +974,7 @@ static int plan(struct thp_ctx *ctx, const struct thp_hugetlb *h, const char *ar
 	       "                 mount -t hugetlbfs -o pagesize=%s,uid=USER,mode=0700 none DIR\n",
 	       (want + 1023) / 1024, (want + 1023) / 1024,
 	       out_size_spec(b[2], 32, h->default_size ? h->default_size : h->pools[0].size));
-	return 0;
+	return out_doc_end() ? 1 : 0;
 }
 
 int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
@@ -1095,8 +1024,9 @@ int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
 		return thp_usage_error("hugetlb");
 	}
 	ctx->json = o.fmt.json;
-	o.nsel = out_cols_select("hugetlb", pool_cols, P_NCOLS, &o.fmt, all_cols, P_NCOLS, o.sel,
-				 P_NCOLS * 2);
+	/* the host's pools have no NODE; ERROR in JSON only, without -o */
+	o.nsel = out_cols_select("hugetlb", pool_cols, P_NODE, &o.fmt, all_cols, o.fmt.json ? P_ERROR + 1 : P_ERROR,
+				 o.sel, P_NCOLS * 2);
 	if (o.nsel < 0)
 		return 2;
 	if (strcmp(sub, "show") == 0 && optind < argc) {

@@ -638,6 +638,14 @@ static void take_pmd(struct thp_folio_stats *s, const struct thp_folio_stats *be
 	s->pmd[kind] += bytes;
 }
 
+/* Gives S what FR counts with: the page size, PMD order and --cont orders. */
+static void stats_of(const struct thp_folio_reader *fr, struct thp_folio_stats *s)
+{
+	s->page_shift = fr->page_shift;
+	s->pmd_order = fr->pmd_order;
+	s->cont_orders = fr->cont_orders;
+}
+
 int thp_folios_vma(struct thp_folio_reader *fr, int pm_fd, const struct thp_vma *v,
 		   struct thp_folio_stats *s)
 {
@@ -645,9 +653,7 @@ int thp_folios_vma(struct thp_folio_reader *fr, int pm_fd, const struct thp_vma 
 	struct thp_folio_stats before;
 	int err = -ENOTTY;
 
-	s->page_shift = fr->page_shift;
-	s->pmd_order = fr->pmd_order;
-	s->cont_orders = fr->cont_orders;
+	stats_of(fr, s);
 	if (!walks(v))
 		return 0;
 	if (!v->m.anon_huge && !v->m.shmem_pmd && !v->m.file_pmd) {
@@ -983,7 +989,10 @@ static int queried_vma(const struct thp_vma *qv, void *ctx)
 	struct thp_folio_stats one = { 0 }, *f = w->fn ? &one : &w->folios;
 	struct thp_vma v = *qv;
 	struct thp_walk_vma m = { .v = &v };
-	int err = walk_alone(w->fr, p->fd, &v, f);
+	int err;
+
+	stats_of(w->fr, f);
+	err = walk_alone(w->fr, p->fd, &v, f);
 
 	p->any = true;
 	query_figures(&v.m, w, NULL);
@@ -1044,9 +1053,7 @@ static int folios_proc(struct proc_walk *p, const struct thp_pstatus *st)
 	struct thp_folio_stats *s = &p->w->folios;
 	int err = -ENOTTY;
 
-	s->page_shift = fr->page_shift;
-	s->pmd_order = fr->pmd_order;
-	s->cont_orders = fr->cont_orders;
+	stats_of(fr, s);
 	if (fr->query && !p->w->smaps && st->rss + st->hugetlb >= QUERY_MIN && p->scan) {
 		err = proc_query(p, st->pid);
 		fr->query = err != -ENOTTY; /* the kernel lacks PROCMAP_QUERY: never again */

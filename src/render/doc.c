@@ -116,7 +116,12 @@ const char *out_val_text(const struct out_val *v, bool bytes, char *buf, size_t 
 	case OUT_PCT: return out_pct(buf, cap, v->u, v->whole);
 	case OUT_BOOL: return v->u ? "yes" : "no";
 	case OUT_NS: return out_ns(buf, cap, (double)v->u);
-	case OUT_NUM: snprintf(buf, cap, "%.*f", v->dec, v->d); return buf;
+	case OUT_NUM:
+		if (v->dec < 0)
+			snprintf(buf, cap, "%g", v->d);
+		else
+			snprintf(buf, cap, "%.*f", v->dec, v->d);
+		return buf;
 	case OUT_INT: snprintf(buf, cap, "%" PRId64, v->i); return buf;
 	case OUT_HEX: snprintf(buf, cap, "%" PRIx64, v->u); return buf;
 	case OUT_SIZES: {
@@ -155,7 +160,7 @@ void jw_val(const char *key, const struct out_val *v)
 	case OUT_TEXT: jw_scalar(key, json_object_new_string(v->s)); return;
 	case OUT_PCT: jw_scalar(key, out_json_num(100.0 * (double)v->u / (double)v->whole, 1)); return;
 	case OUT_BOOL: jw_scalar(key, json_object_new_boolean(v->u != 0)); return;
-	case OUT_NUM: jw_scalar(key, out_json_num(v->d, v->dec)); return;
+	case OUT_NUM: jw_scalar(key, v->dec < 0 ? json_object_new_double(v->d) : out_json_num(v->d, v->dec)); return;
 	case OUT_INT: jw_scalar(key, json_object_new_int64(v->i)); return;
 	case OUT_FOLIOS:
 		jw_open(key, false);

@@ -84,7 +84,7 @@ struct out_val {
 	uint64_t whole;   /* PCT: the whole (0: null); SIZES: how many */
 	int64_t i;        /* INT */
 	double d;         /* NUM */
-	int dec;          /* NUM: decimals in text and JSON */
+	int dec;          /* NUM: decimals in text and JSON; -1: as many as it has */
 	const char *s;    /* TEXT */
 	const void *obj;  /* FOLIOS: a struct thp_folio_stats; SIZES: WHOLE uint64_t */
 	const char *text; /* the words text shows instead of the kind's own; JSON keeps the value */

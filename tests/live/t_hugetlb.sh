@@ -7,7 +7,7 @@ if [ ! -d "$HP" ]; then
 else
 	hj=$(mktemp)
 	"$THP" hugetlb --json > "$hj"
-	expect "hugetlb --json is JSON" jq -e '.schema == "thp-hugetlb/1"' "$hj" > /dev/null
+	expect "hugetlb --json is JSON" jq -e '.schema == "thp-hugetlb/2"' "$hj" > /dev/null
 	for f in nr_hugepages:total free_hugepages:free resv_hugepages:reserved surplus_hugepages:surplus; do
 		expect "hugetlb 2M ${f#*:} equals ${f%:*}" [ "$(cat "$HP/${f%:*}")" = \
 			"$(jq '.pools[] | select(.size == 2097152) | .'"${f#*:}" "$hj")" ]
