@@ -10,7 +10,8 @@ Compares with the "folios" object of THP_JSON (thp show --json) and prints
 each counter that differs; exit status 1 when one does.
 
 The definitions (tools/mm/thpmaps, Linux 6.9+):
-- A VMA is walked when it is readable, writable or executable and Rss > 0.
+- A VMA is walked when Rss > 0 and it is not hugetlbfs (thpmaps also skips a
+  VMA without access, PROT_NONE, whose pages smaps counts: thp walks it).
 - Its present pages that belong to large folios (KPF_THP) form ranges where
   both the virtual and the physical frame numbers go up by one.
 - In a range, pages before the first folio head are partial; the last folio
@@ -26,7 +27,7 @@ The definitions (tools/mm/thpmaps, Linux 6.9+):
   FilePmdMapped), is taken out of the PMD-order aligned counter and of the
   --cont counters of the VMA (never below zero) and reported as the PMD
   counters.
-One deliberate difference: pages of the huge zero page (KPF_ZERO_PAGE with
+Another deliberate difference: pages of the huge zero page (KPF_ZERO_PAGE with
 KPF_THP) are dropped first; thpmaps counts them as a file folio.
 """
 import json
@@ -52,8 +53,10 @@ def vmas(root, pid):
         f = line.split()
         if '-' in f[0] and len(f) >= 5 and ':' in f[3]:
             s, e = (int(x, 16) for x in f[0].split('-'))
-            cur = {'start': s, 'end': e, 'perms': f[1], 'stats': {}}
+            cur = {'start': s, 'end': e, 'stats': {}, 'flags': []}
             out.append(cur)
+        elif f[0] == 'VmFlags:':
+            cur['flags'] = f[1:]
         elif f[0].endswith(':') and len(f) >= 2 and f[1].isdigit():
             cur['stats'][f[0][:-1]] = int(f[1])
     return out
@@ -142,7 +145,7 @@ def main():
     conts = [int(math.log2(size_bytes(c) // page)) for c in sys.argv[4:]]
     want = {}
     for v in vmas(root, pid):
-        if v['perms'][:3] == '---' or v['stats'].get('Rss', 0) == 0:
+        if 'ht' in v['flags'] or v['stats'].get('Rss', 0) == 0:
             continue
         for k, val in vma_stats(v, f'{root}/proc/{pid}/pagemap', f'{root}/proc/kpageflags', shift,
                                 pmd_order, conts).items():

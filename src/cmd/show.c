@@ -326,9 +326,12 @@ static void print_counter(const char *name, uint64_t bytes, void *ctx)
 	out_table_row(ctx, row);
 }
 
-/* The folio counters F of the walk (in text those above zero). */
-static void print_folios(const struct show *s, const struct thp_folio_stats *f)
+/* The folio counters F of the walk of W (in text those above zero). */
+static void print_folios(const struct show *s, const struct thp_walk *w)
 {
+	const struct thp_folio_stats *f = &w->folios;
+	uint64_t hugetlb = thp_rollup_hugetlb(&w->sum);
+
 	struct out_table *t = out_json_on() ? NULL : out_table_new(2, NULL, true);
 
 	out_put(OUT_ANY, "folios_walked", "Folios (%s of mapping analysed", ov_size(f->walked));
@@ -344,6 +347,8 @@ static void print_folios(const struct show *s, const struct thp_folio_stats *f)
 	if (f->huge_zero)
 		out_put(OUT_FP, NULL, "  huge zero page: %s mapped (reads only, no memory; not counted above)\n",
 			ov_size(f->huge_zero));
+	if (hugetlb)
+		out_put(OUT_FP, NULL, "  not walked: %s of hugetlbfs pages (HUGETLB, not THP)\n", ov_size(hugetlb));
 	print_folio_nodes(s, f);
 }
 
@@ -757,7 +762,7 @@ static int print_vmas(struct show *s, const struct thp_pstatus *st, struct thp_w
 		out_text("no mapping with resident memory (--all shows every mapping)\n");
 	if (!err && o->folios) {
 		out_text("\n");
-		print_folios(s, &w->folios);
+		print_folios(s, w);
 	}
 	return err;
 }
@@ -782,7 +787,7 @@ static int show_maps(struct thp_ctx *ctx, struct show *s, const struct thp_pstat
 	out_doc_begin(s->o->fmt.json, s->o->fmt.bytes, "thp-show/2");
 	print_head(s, st, cmdline, thp_user_name(&users, st->uid), w);
 	if (s->o->rollup)
-		print_folios(s, &w->folios);
+		print_folios(s, w);
 	else
 		err = print_vmas(s, st, w);
 	free(w);

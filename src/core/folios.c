@@ -584,10 +584,12 @@ static int walk_scan(struct thp_folio_reader *fr, int pm_fd, const struct thp_vm
 	return err;
 }
 
-/* True when V may be walked: accessible, not hugetlbfs. */
+/* True when V may be walked: not hugetlbfs (its pages are no THP) nor
+ * [vsyscall] (no page tables of the process). A mapping without access
+ * (PROT_NONE) is walked: its pages stay mapped, and smaps counts them. */
 static bool walkable(const struct thp_vma *v)
 {
-	return strncmp(v->perms, "---", 3) != 0 && !thp_vma_flag(v, "ht") && strcmp(v->name, "[vsyscall]") != 0;
+	return !thp_vma_flag(v, "ht") && strcmp(v->name, "[vsyscall]") != 0;
 }
 
 /* True when V is worth a walk: resident and walkable. */

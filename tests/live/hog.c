@@ -2,7 +2,7 @@
 /* hog - a test workload: maps anonymous memory, optionally advises and touches it,
  * prints "ready ADDRESS" and holds it until standard input closes.
  *   hog MIB [--huge] [--nohuge] [--disable] [--sparse] [--ends] [--late-huge] [--no-touch] [--read] [--holes]
- *           [--misalign]
+ *           [--misalign] [--prot-none]
  *           [--shared] [--hugetlb] [--fork N] [--vmas N]
  * --read touches by reading (a kernel that maps the zero page uses no memory for it).
  * --holes frees every other 4 KiB page after touching, to fragment free memory.
@@ -11,6 +11,8 @@
  * --late-huge touches the first half with THP disabled (prctl), the second
  * half after enabling it again: one VMA of 4 KiB pages, then THP where the
  * policy is 'always'.
+ * --prot-none takes every access away (PROT_NONE) after touching: memory that
+ * stays resident, and huge, with no access, as a reserved heap has.
  * --misalign advises and touches a range that starts 4 KiB past a 2 MiB
  * boundary, so that (below 2 MiB) it holds no aligned PMD slot.
  * --shared maps shared anonymous memory (shmem), --hugetlb 2 MiB hugetlb pages
@@ -89,7 +91,7 @@ static int fork_touchers(int n, char *p, size_t len, size_t step, int readonly)
 int main(int argc, char **argv)
 {
 	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 64, len = mib << 20, step = 4096;
-	int advice = -1, touch = 1, holes = 0, misalign = 0, readonly = 0, children = 0, late = 0, ends = 0;
+	int advice = -1, touch = 1, holes = 0, misalign = 0, none = 0, readonly = 0, children = 0, late = 0, ends = 0;
 	size_t vmas = 0;
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
 	size_t extra = 2u << 20;
@@ -116,6 +118,8 @@ int main(int argc, char **argv)
 			holes = 1;
 		else if (!strcmp(argv[i], "--misalign"))
 			misalign = 1;
+		else if (!strcmp(argv[i], "--prot-none"))
+			none = 1;
 		else if (!strcmp(argv[i], "--shared"))
 			flags = (flags & ~MAP_PRIVATE) | MAP_SHARED;
 		else if (!strcmp(argv[i], "--hugetlb")) {
@@ -153,6 +157,8 @@ int main(int argc, char **argv)
 	for (size_t off = 4096; holes && off < len; off += 8192)
 		if (madvise(p + off, 4096, MADV_DONTNEED))
 			return perror("madvise"), 1;
+	if (none && mprotect(p, len, PROT_NONE))
+		return perror("mprotect"), 1;
 	if (children && fork_touchers(children, p, len, step, readonly))
 		return perror("fork"), 1;
 	printf("ready %p\n", (void *)p);

@@ -99,6 +99,10 @@ else
 	rollup_check 64 --sparse --nohuge
 	rollup_check 64 --hugetlb
 	rollup_check 8 --huge
+	# THP made PROT_NONE stays mapped: smaps counts it, so do both walks
+	rollup_check 64 --huge --prot-none
+	expect "rollup of hog 64 --huge --prot-none: its 64 MiB of THP are PMD-mapped folios" \
+		jq -e '.f["anon-thp-pmd-aligned-2048kB"] >= 67108864 and .t.thp >= 67108864' "$rolltmp/query" > /dev/null
 	# 16 GiB mapped, 64 MiB and the last page touched: the walk jumps over the
 	# empty pagemap chunks (256 MiB each) with PAGEMAP_SCAN instead of reading
 	# 63 of them
