@@ -279,7 +279,7 @@ expect "show --folios with a malformed block_size_bytes still counts the folios"
 	grep -q '^  anon-thp-pmd-aligned-2048kB  *10 MiB$' "$tmp/badblock.out"
 "$THP" --root "$tmp/badblock" show 4242 --rollup --json > "$tmp/badblock.json"
 expect "show --json with a malformed block_size_bytes: all on no node, and why" \
-	[ "$(jq -c '[.folio_nodes, .folio_nodes_error]' "$tmp/badblock.json")" = '[[{"node":null,"pmd":10485760,"mthp":2719744}],"malformed /sys/devices/system/memory/block_size_bytes"]' ]
+	[ "$(jq -c '[.folio_nodes, .folio_nodes_error]' "$tmp/badblock.json")" = '[[{"node":null,"pmd":10485760,"mthp":2727936}],"malformed /sys/devices/system/memory/block_size_bytes"]' ]
 bad_arg "ps -u 4294967296 (not uid 0)" "$THP" --root $PX ps -u 4294967296
 expect "ps -u 4294967296 says the range" [ "$(rc_err "$THP" --root $PX ps -u 4294967296)" = "2|thp: ps: --user '4294967296' is out of range (0 to 4294967294)" ]
 bad_arg "ps -u 01" "$THP" --root $PX ps -u 01
@@ -543,11 +543,11 @@ expect "show -J -o: only those keys in the mappings" [ "$("$THP" --root $PX show
 expect "show -o unknown column: exit 2" [ "$(rc_err "$THP" --root $PX show 26828 -o nope | cut -d'(' -f1)" = "2|thp: show: unknown column 'nope' " ]
 # the folio columns: in -o with --folios, refused without it
 FO=tests/fixtures/folios-6.18
-expect "ps --folios -o PID,PMD,MTHP: those columns" [ "$("$THP" --root $FO ps --folios -n -b -o pid,pmd,mthp | tr -s ' ' | tr '\n' '/')" = '4242 10485760 2719744/4300 0 16777216/' ]
+expect "ps --folios -o PID,PMD,MTHP: those columns" [ "$("$THP" --root $FO ps --folios -n -b -o pid,pmd,mthp | tr -s ' ' | tr '\n' '/')" = '4242 10485760 2727936/4300 0 16777216/' ]
 expect "ps --folios -J -o: only those keys, typed" [ "$("$THP" --root $FO ps --folios -J -o pid,pmd | jq -c '.processes[0]')" = '{"pid":4242,"pmd":10485760}' ]
 expect "ps -o PMD without --folios: exit 2" [ "$(rc_err "$THP" --root $FO ps -o pid,pmd)" = "2|thp: ps: column 'PMD' needs --folios" ]
 expect "ps --help lists the folio columns" sh -c "'$THP' ps --help | grep -qE '^  PTE_PARTIAL +large folios mapped in part \\(--folios\\)'"
-expect "show --folios -o: the folio columns chosen" [ "$("$THP" --root $FO show 4242 --folios -n -b -o start-end,pmd,mthp | sed -n '/^000000600000/p' | tr -s ' ')" = '000000600000-000000e00000 2097152 2719744' ]
+expect "show --folios -o: the folio columns chosen" [ "$("$THP" --root $FO show 4242 --folios -n -b -o start-end,pmd,mthp | sed -n '/^000000600000/p' | tr -s ' ')" = '000000600000-000000e00000 2097152 2727936' ]
 expect "show --folios -J -o: only those keys in the mappings" [ "$("$THP" --root $FO show 4242 --folios -J -o pmd,pte_partial | jq -c '[.vmas[] | keys] | unique')" = '[["pmd","pte_partial"]]' ]
 expect "show -o MTHP without --folios: exit 2" [ "$(rc_err "$THP" --root $FO show 4242 -o mthp)" = "2|thp: show: column 'MTHP' needs --folios" ]
 expect "show --folios: the folio columns before WHY by default" [ "$("$THP" --root $FO show 4242 --folios | grep '^START-END' | tr -s ' ' | cut -d' ' -f10-)" = 'ALIGNED PMD MTHP PTE_ALIGNED PTE_UNALIGNED PTE_PARTIAL WHY' ]

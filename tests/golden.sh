@@ -51,6 +51,11 @@ if command -v python3 > /dev/null; then
 				> /tmp/thp-oracle.$$ 2>&1
 			expect "${fx##*/} show $pid --folios --cont: every counter as thpmaps defines it" \
 				python3 tests/thpmaps_oracle.py "$fx" "$pid" /tmp/thp-oracle.$$ 16K 64K "$pmd"
+			# every page MTHP counts is in one named counter, whatever its order
+			"$THP" --root "$fx" ps --folios -p "$pid" --json > /tmp/thp-oracle.$$ 2>&1
+			expect "${fx##*/} ps --folios -p $pid: MTHP is the sum of the *-thp-pte-* counters" jq -e \
+				'.processes[0] | .mthp == ([.folios | to_entries[] | select(.key | test("-thp-pte-")) | .value] | add)' \
+				/tmp/thp-oracle.$$ > /dev/null
 		done
 	done
 	rm -f /tmp/thp-oracle.$$

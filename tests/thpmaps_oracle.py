@@ -27,8 +27,10 @@ The definitions (tools/mm/thpmaps, Linux 6.9+):
   FilePmdMapped), is taken out of the PMD-order aligned counter and of the
   --cont counters of the VMA (never below zero) and reported as the PMD
   counters.
-Another deliberate difference: pages of the huge zero page (KPF_ZERO_PAGE with
-KPF_THP) are dropped first; thpmaps counts them as a file folio.
+Deliberate differences: folios of order 1 (8 KiB with 4 KiB pages) have
+their counters (*-thp-pte-aligned-8kB...), which thpmaps leaves out. Pages
+of the huge zero page (KPF_ZERO_PAGE with KPF_THP) are dropped first;
+thpmaps counts them as a file folio.
 """
 import json
 import math
@@ -119,7 +121,7 @@ def vma_stats(v, pm, kpf_path, shift, pmd_order, conts):
         st[k]['aligned'][pmd_order] = max(0, st[k]['aligned'][pmd_order] - (pmd[k] << 10 >> shift))
         out[f'{k}-thp-pmd-aligned-{kb(1 << pmd_order)}kB'] = pmd[k]
         for al in ('aligned', 'unaligned'):
-            for o in range(2, pmd_order + 1):
+            for o in range(1, pmd_order + 1):
                 out[f'{k}-thp-pte-{al}-{kb(1 << o)}kB'] = kb(st[k][al][o])
         out[f'{k}-thp-pte-partial'] = kb(st[k]['partial'])
     for o in conts:

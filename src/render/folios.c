@@ -61,7 +61,7 @@ void out_folio_counters(const struct thp_folio_stats *s, out_counter_fn fn, void
 		snprintf(name, sizeof(name), "%s-thp-pmd-aligned-%llukB", kinds[k], (unsigned long long)kb);
 		fn(name, s->pmd[k], ctx);
 		for (int a = 0; a < 2; a++)
-			for (int o = 2; o <= s->pmd_order; o++) {
+			for (int o = 1; o <= s->pmd_order; o++) {
 				kb = (1ull << (s->page_shift + o)) >> 10;
 				snprintf(name, sizeof(name), "%s-thp-pte-%s-%llukB", kinds[k],
 					 a ? "unaligned" : "aligned", (unsigned long long)kb);
