@@ -37,7 +37,7 @@ UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # a recipe that fails leaves no half-written target that looks up to date (build/thp.1)
 .DELETE_ON_ERROR:
-.PHONY: all run check check-suites unit golden cli control faults outfiles report prometheus ansible live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind service san-thp fixtures-check libraries
+.PHONY: all run check check-suites unit golden cli control faults outfiles report width prometheus ansible live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind service san-thp fixtures-check libraries
 all: thp
 
 deps:
@@ -185,6 +185,11 @@ completion: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/completion.sh
 	THP=$(B)/thp tests/completion-tty.sh
 
+# show, doctor, report and help on a real 80-column terminal (script): no line
+# wider, the columns of the answer kept
+width: $(B)/thp | $(B)/.deps-test
+	THP=$(B)/thp tests/width.sh
+
 # thp report over fixtures' JSON, captures and hostile archives (goldens in tests/expected/report)
 report: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/report.sh
@@ -217,7 +222,7 @@ fixtures-check:
 check: deps-test
 	@$(MAKE) --no-print-directory check-suites
 	@echo "make check: all test suites passed"
-check-suites: thp man lint unit golden cli control faults outfiles report completion service prometheus ansible unprivileged fixtures-check live sanitize fuzz-smoke deb-test
+check-suites: thp man lint unit golden cli control faults outfiles report width completion service prometheus ansible unprivileged fixtures-check live sanitize fuzz-smoke deb-test
 
 regen: $(B)/thp
 	THP=$(B)/thp THP_REGEN=1 tests/golden.sh

@@ -563,8 +563,8 @@ expect "hugetlb --dry-run still belongs to set (not -n)" [ "$(rc_err "$THP" --ro
 expect "trace -o unknown column: exit 2 before anything" [ "$(rc_err "$THP" trace -o nope | cut -d'(' -f1)" = "2|thp: trace: unknown column 'nope' " ]
 expect "collapse -o unknown column: exit 2 before anything" [ "$(rc_err "$THP" collapse $$ -o nope | cut -d'(' -f1)" = "2|thp: collapse: unknown column 'nope' " ]
 # 'script' gives thp a terminal of 80 columns; the widest line is measured in
-# characters (an ellipsis is one)
-widest() { LC_ALL=C.UTF-8 wc -L | tr -d ' '; }
+# characters (an ellipsis is one), colour sequences none
+widest() { sed 's/\x1b\[[0-9;]*m//g' | LC_ALL=C.UTF-8 wc -L | tr -d ' '; }
 on_tty() { script -qc "stty cols 80; $*" /dev/null | tr -d '\r'; }
 if command -v script > /dev/null; then
 	expect "ps -w on a terminal: wider than 80 with --notruncate" [ "$(on_tty "'$THP' --root $PX ps -w -o pid,command,cgroup,thp --notruncate" | widest)" -gt 80 ]
@@ -598,7 +598,8 @@ if command -v script > /dev/null; then
 	expect "bench on a terminal: wider than 80 with --notruncate" [ "$(live_tty "'$THP' bench fault -s 4M -N 1 --notruncate" | widest)" -gt 80 ]
 	live_tty "'$THP' bench fault -s 4M -N 1" > "$tmp/tty"
 	expect "bench on an 80-column terminal: no line wider" [ "$(widest < "$tmp/tty")" -le 80 ]
-	expect "bench on an 80-column terminal: the columns left out are named" grep -q '^  Not shown at this width: .*COMPACT_STALL+' "$tmp/tty"
+	expect "bench on an 80-column terminal: the detail columns left out are named" grep -q '^  Not shown at this width: .*FAULT_ALLOC+' "$tmp/tty"
+	expect "bench on an 80-column terminal: the answer columns kept" grep -qE '^  ARM .* TOUCH +ANONHUGE +FALLBACK\+ +COMPACT_STALL\+$' "$tmp/tty"
 	expect "ab on an 80-column terminal: no line wider" [ "$(live_tty "'$THP' ab -N 1 -m current,disabled -- true" | widest)" -le 80 ]
 else
 	skip "tables on a terminal: no 'script' (util-linux) here"

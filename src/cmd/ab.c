@@ -36,16 +36,16 @@ enum metric { M_WALL, M_USER, M_SYS, M_RSS, M_FLT, M_HUGE, M_DTLB, M_MPKI, M_COU
 #define COL(m) ((m) + 1)
 #define NCOLS COL(M_COUNT)
 static const struct out_col cols[NCOLS] = {
-	{ "ARM", OUT_TEXT, 0, "the mode CMD ran under", NULL, 0 },
-	[COL(M_WALL)] = { "WALL", OUT_NS, 0, "elapsed time: min / median / max", NULL, 0 },
+	{ "ARM", OUT_TEXT, OUT_KEEP, "the mode CMD ran under", NULL, 0 },
+	[COL(M_WALL)] = { "WALL", OUT_NS, OUT_KEEP, "elapsed time: min / median / max", NULL, 0 },
 	[COL(M_USER)] = { "USER", OUT_NS, 0, "CPU time in user mode", NULL, 0 },
 	[COL(M_SYS)] = { "SYS", OUT_NS, 0, "CPU time in the kernel", NULL, 0 },
 	[COL(M_RSS)] = { "MAX_RSS", OUT_SIZE, 0, "the largest resident memory of a process", NULL, 0 },
 	[COL(M_FLT)] = { "MINOR_FAULTS", OUT_COUNT, 0, "minor page faults", NULL, 0 },
-	[COL(M_HUGE)] = { "ANONHUGE_PEAK", OUT_SIZE, 0, "the most AnonHugePages of CMD's process tree (sampled)",
+	[COL(M_HUGE)] = { "ANONHUGE_PEAK", OUT_SIZE, OUT_KEEP, "the most AnonHugePages of CMD's process tree (sampled)",
 			  NULL, 0 },
 	[COL(M_DTLB)] = { "DTLB_MISSES", OUT_COUNT, 0, "dTLB misses (CPU counters)", NULL, 0 },
-	[COL(M_MPKI)] = { "DTLB_MPKI", OUT_NUM, 0, "dTLB misses per thousand instructions", NULL, 0 },
+	[COL(M_MPKI)] = { "DTLB_MPKI", OUT_NUM, OUT_KEEP, "dTLB misses per thousand instructions", NULL, 0 },
 };
 
 struct run {

@@ -39,12 +39,15 @@ struct col {
 	enum kind kind;
 	const char *help;
 };
-/* The columns of one table. */
+/* The columns of one table; KEEP: the bits (1 << index) of its answer, the
+ * columns a narrow terminal keeps (OUT_KEEP, with ARM) while the others go. */
 struct table {
 	const struct col *cols;
 	int n;
+	unsigned keep;
 };
-#define TABLE(c) { (c), (int)(sizeof(c) / sizeof((c)[0])) }
+#define TABLE(c, keep) { (c), (int)(sizeof(c) / sizeof((c)[0])), (keep) }
+#define BIT(i) (1u << (i))
 /* The columns several experiments have. */
 #define COL_FAULTS { "FAULTS", "minor_faults", K_COUNT, "minor page faults" }
 #define COL_WRITES { "WRITES", "writes", K_COUNT, "one-byte writes" }
@@ -908,21 +911,27 @@ static void chase_read(struct bench *b)
 }
 
 static const struct experiment experiments[] = {
-	{ "fault", "first touch of a region, plain vs MADV_HUGEPAGE", 256 * MIB, 3, TABLE(fault_cols),
-	  { NULL, 0 }, fault_setup, fault_run, fault_read },
+	{ "fault", "first touch of a region, plain vs MADV_HUGEPAGE", 256 * MIB, 3,
+	  TABLE(fault_cols, BIT(F_TIME) | BIT(F_HUGE) | BIT(F_FALLBACK) | BIT(F_STALL)), { NULL, 0, 0 },
+	  fault_setup, fault_run, fault_read },
 	{ "bloat", "one byte written every STEP, plain vs MADV_HUGEPAGE (--sweep: STEP 2 MiB to 4 KiB)",
-	  64 * MIB, 1, TABLE(bloat_cols), TABLE(sweep_cols), bloat_setup, bloat_run, bloat_read },
-	{ "cow", "writes after fork() by the child or the parent (--writer), 4 KiB pages vs THP",
-	  64 * MIB, 3, TABLE(cow_cols), { NULL, 0 }, cow_setup, cow_run, cow_read },
-	{ "collapse", "MADV_COLLAPSE on 4 KiB-faulted memory: hint, collapse-only, disabled",
-	  64 * MIB, 3, TABLE(collapse_cols), { NULL, 0 }, collapse_setup, collapse_run, collapse_read },
-	{ "khugepaged", "advise a touched region and wait for khugepaged (bounded by --timeout)",
-	  16 * MIB, 1, TABLE(khugepaged_cols), { NULL, 0 }, khugepaged_setup, khugepaged_run,
-	  khugepaged_read },
-	{ "zeropage", "read faults map the huge zero page; the write after; MADV_POPULATE_WRITE",
-	  64 * MIB, 3, TABLE(zeropage_cols), { NULL, 0 }, zeropage_setup, zeropage_run, zeropage_read },
-	{ "chase", "dependent loads, one per random 4 KiB page, 4 KiB pages vs THP (dTLB misses)",
-	  1024 * MIB, 3, TABLE(chase_cols), { NULL, 0 }, chase_setup, chase_run, chase_read },
+	  64 * MIB, 1, TABLE(bloat_cols, BIT(B_STEP) | BIT(B_RSS) | BIT(B_HUGE)),
+	  TABLE(sweep_cols, BIT(S_PLAIN) | BIT(S_HINTED) | BIT(S_RATIO)), bloat_setup, bloat_run, bloat_read },
+	{ "cow", "writes after fork() by the child or the parent (--writer), 4 KiB pages vs THP", 64 * MIB, 3,
+	  TABLE(cow_cols, BIT(C_FORK) | BIT(C_PRIV) | BIT(C_OHUGE) | BIT(C_SPLIT)), { NULL, 0, 0 }, cow_setup,
+	  cow_run, cow_read },
+	{ "collapse", "MADV_COLLAPSE on 4 KiB-faulted memory: hint, collapse-only, disabled", 64 * MIB, 3,
+	  TABLE(collapse_cols, BIT(L_RESULT) | BIT(L_TIME) | BIT(L_AFTER)), { NULL, 0, 0 }, collapse_setup,
+	  collapse_run, collapse_read },
+	{ "khugepaged", "advise a touched region and wait for khugepaged (bounded by --timeout)", 16 * MIB, 1,
+	  TABLE(khugepaged_cols, BIT(K_WAIT) | BIT(K_DONE) | BIT(K_HUGE)), { NULL, 0, 0 }, khugepaged_setup,
+	  khugepaged_run, khugepaged_read },
+	{ "zeropage", "read faults map the huge zero page; the write after; MADV_POPULATE_WRITE", 64 * MIB, 3,
+	  TABLE(zeropage_cols, BIT(Z_RESULT) | BIT(Z_TIME) | BIT(Z_RSS) | BIT(Z_HUGE)), { NULL, 0, 0 },
+	  zeropage_setup, zeropage_run, zeropage_read },
+	{ "chase", "dependent loads, one per random 4 KiB page, 4 KiB pages vs THP (dTLB misses)", 1024 * MIB, 3,
+	  TABLE(chase_cols, BIT(H_NS) | BIT(H_HUGE) | BIT(H_PERLOAD)), { NULL, 0, 0 }, chase_setup, chase_run,
+	  chase_read },
 };
 #define NEXP ((int)(sizeof(experiments) / sizeof(experiments[0])))
 
@@ -946,8 +955,10 @@ static int out_cols_of(const struct table *tab, struct out_col *cols)
 {
 	const struct col *c = &arm_col;
 
-	for (int i = 0; i <= tab->n; c = &tab->cols[i++])
-		cols[i] = (struct out_col){ c->head, out_kind_of(c->kind), 0, c->help, NULL, 0 };
+	for (int i = 0; i <= tab->n; c = &tab->cols[i++]) {
+		bool keep = !i || (tab->keep & BIT(i - 1));
+		cols[i] = (struct out_col){ c->head, out_kind_of(c->kind), keep ? OUT_KEEP : 0, c->help, NULL, 0 };
+	}
 	return tab->n + 1;
 }
 

@@ -28,15 +28,15 @@ struct result {
 /* The columns of the table of ranges: -o, the table and the keys of -J -o. */
 enum { C_RANGE, C_MAPPING, C_SIZE, C_BLOCKS, C_TIME, C_RESULT, C_HUGE_BEFORE, C_HUGE_AFTER, C_RSS_AFTER, NCOLS };
 static const struct out_col cols[] = {
-	[C_RANGE] = { "RANGE", OUT_TEXT, 0, "start-end, hexadecimal", NULL, 0 },
-	[C_MAPPING] = { "MAPPING", OUT_TEXT, OUT_TRUNC, "the mapping's path or [anon], [heap], ...", NULL, 0 },
+	[C_RANGE] = { "RANGE", OUT_TEXT, OUT_KEEP, "start-end, hexadecimal", NULL, 0 },
+	[C_MAPPING] = { "MAPPING", OUT_TEXT, OUT_WRAP | OUT_KEEP, "the mapping's path or [anon], [heap], ...", NULL, 0 },
 	[C_SIZE] = { "SIZE", OUT_SIZE, 0, "size of the range", NULL, 0 },
 	[C_BLOCKS] = { "BLOCKS", OUT_COUNT, 0, "huge page blocks with a page in them / all (JSON: the first)",
 		       NULL, 0 },
 	[C_TIME] = { "TIME", OUT_NUM, 0, "time MADV_COLLAPSE took (JSON: seconds)", NULL, 0 },
-	[C_RESULT] = { "RESULT", OUT_TEXT, 0, "collapsed, failed ERRNO, ...", NULL, 0 },
+	[C_RESULT] = { "RESULT", OUT_TEXT, OUT_KEEP, "collapsed, failed ERRNO, ...", NULL, 0 },
 	[C_HUGE_BEFORE] = { "ANONHUGE_BEFORE", OUT_SIZE, 0, "AnonHugePages of the mapping before", NULL, 0 },
-	[C_HUGE_AFTER] = { "ANONHUGE_AFTER", OUT_SIZE, 0, "AnonHugePages of the mapping after", NULL, 0 },
+	[C_HUGE_AFTER] = { "ANONHUGE_AFTER", OUT_SIZE, OUT_KEEP, "AnonHugePages of the mapping after", NULL, 0 },
 	[C_RSS_AFTER] = { "RSS_AFTER", OUT_SIZE, 0, "Rss of the mapping after", NULL, 0 },
 };
 _Static_assert(sizeof(cols) / sizeof(cols[0]) == NCOLS, "one descriptor per column");

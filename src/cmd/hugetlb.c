@@ -32,17 +32,17 @@
 enum { P_SIZE, P_TOTAL, P_IN_USE, P_FREE, P_RESERVED, P_SURPLUS, P_OVERCOMMIT, P_MEMORY, P_ERROR, P_NODE, P_NCOLS };
 static void get_pool(const struct out_col *c, const void *row, void *ctx, struct out_val *v);
 static const struct out_col pool_cols[] = {
-	[P_SIZE] = { "SIZE", OUT_SIZE, 0, "page size", get_pool, P_SIZE },
-	[P_TOTAL] = { "TOTAL", OUT_GROUPED, 0, "pages in the pool (nr_hugepages)", get_pool, P_TOTAL },
+	[P_SIZE] = { "SIZE", OUT_SIZE, OUT_KEEP, "page size", get_pool, P_SIZE },
+	[P_TOTAL] = { "TOTAL", OUT_GROUPED, OUT_KEEP, "pages in the pool (nr_hugepages)", get_pool, P_TOTAL },
 	[P_IN_USE] = { "IN_USE", OUT_GROUPED, 0, "pages in use (TOTAL - FREE)", get_pool, P_IN_USE },
-	[P_FREE] = { "FREE", OUT_GROUPED, 0, "free pages, reserved ones included", get_pool, P_FREE },
+	[P_FREE] = { "FREE", OUT_GROUPED, OUT_KEEP, "free pages, reserved ones included", get_pool, P_FREE },
 	[P_RESERVED] = { "RESERVED", OUT_GROUPED, 0, "pages promised to mappings, not yet faulted", get_pool,
 			 P_RESERVED },
 	[P_SURPLUS] = { "SURPLUS", OUT_GROUPED, 0, "pages above TOTAL from overcommit", get_pool, P_SURPLUS },
 	[P_OVERCOMMIT] = { "OVERCOMMIT", OUT_GROUPED, 0, "most surplus pages allowed", get_pool, P_OVERCOMMIT },
 	[P_MEMORY] = { "MEMORY", OUT_SIZE, 0, "memory the pool holds (TOTAL x SIZE)", get_pool, P_MEMORY },
-	[P_ERROR] = { "ERROR", OUT_TEXT, 0, "why the pool could not be read", get_pool, P_ERROR },
-	[P_NODE] = { "NODE", OUT_COUNT, 0, "the NUMA node (per node)", get_pool, P_NODE },
+	[P_ERROR] = { "ERROR", OUT_TEXT, OUT_WRAP | OUT_KEEP, "why the pool could not be read", get_pool, P_ERROR },
+	[P_NODE] = { "NODE", OUT_COUNT, OUT_KEEP, "the NUMA node (per node)", get_pool, P_NODE },
 };
 _Static_assert(sizeof(pool_cols) / sizeof(pool_cols[0]) == P_NCOLS, "one descriptor per column");
 /* The columns of the table per node, always */
@@ -53,15 +53,15 @@ static const int node_cols[] = { P_NODE, P_SIZE, P_TOTAL, P_IN_USE, P_FREE, P_SU
 enum { M_MOUNT, M_PAGE_SIZE, M_OPTIONS, M_NCOLS };
 static void get_mount(const struct out_col *c, const void *row, void *ctx, struct out_val *v);
 static const struct out_col mount_cols[] = {
-	[M_MOUNT] = { "MOUNT", OUT_TEXT, OUT_TRUNC, "", get_mount, M_MOUNT },
-	[M_PAGE_SIZE] = { "PAGE_SIZE", OUT_SIZE, 0, "", get_mount, M_PAGE_SIZE },
+	[M_MOUNT] = { "MOUNT", OUT_TEXT, OUT_TRUNC | OUT_KEEP, "", get_mount, M_MOUNT },
+	[M_PAGE_SIZE] = { "PAGE_SIZE", OUT_SIZE, OUT_KEEP, "", get_mount, M_PAGE_SIZE },
 	[M_OPTIONS] = { "OPTIONS", OUT_TEXT, OUT_TRUNC, "", get_mount, M_OPTIONS },
 };
 enum { U_PID, U_COMMAND, U_PRIVATE, U_SHARED, U_NCOLS };
 static void get_user(const struct out_col *c, const void *row, void *ctx, struct out_val *v);
 static const struct out_col user_cols[] = {
-	[U_PID] = { "PID", OUT_COUNT, 0, "", get_user, U_PID },
-	[U_COMMAND] = { "COMMAND", OUT_TEXT, OUT_TRUNC, "", get_user, U_COMMAND },
+	[U_PID] = { "PID", OUT_COUNT, OUT_KEEP, "", get_user, U_PID },
+	[U_COMMAND] = { "COMMAND", OUT_TEXT, OUT_TRUNC | OUT_KEEP, "", get_user, U_COMMAND },
 	[U_PRIVATE] = { "PRIVATE", OUT_SIZE, 0, "", get_user, U_PRIVATE },
 	[U_SHARED] = { "SHARED", OUT_SIZE, 0, "", get_user, U_SHARED },
 };

@@ -33,17 +33,17 @@ enum {
 };
 static void get(const struct out_col *c, const void *row, void *ctx, struct out_val *v);
 static const struct out_col cols[] = {
-	[C_RANGE] = { "START-END", OUT_TEXT, 0, "addresses, hexadecimal", get, C_RANGE },
+	[C_RANGE] = { "START-END", OUT_TEXT, OUT_KEEP, "addresses, hexadecimal", get, C_RANGE },
 	[C_SIZE] = { "SIZE", OUT_SIZE, 0, "size of the mapping", get, C_SIZE },
 	[C_PERMS] = { "PERMS", OUT_TEXT, 0, "rwxp / rwxs", get, C_PERMS },
-	[C_MAPPING] = { "MAPPING", OUT_TEXT, OUT_TRUNC, "path, [heap], [stack], [anon], ...", get, C_MAPPING },
+	[C_MAPPING] = { "MAPPING", OUT_TEXT, OUT_WRAP | OUT_KEEP, "path, [heap], [stack], [anon], ...", get, C_MAPPING },
 	[C_RSS] = { "RSS", OUT_SIZE, 0, "resident memory", get, C_RSS },
 	[C_ANON] = { "ANON", OUT_SIZE, 0, "anonymous resident memory", get, C_ANON },
-	[C_THP] = { "THP", OUT_SIZE, 0, "AnonHugePages + ShmemPmdMapped + FilePmdMapped", get, C_THP },
+	[C_THP] = { "THP", OUT_SIZE, OUT_KEEP, "AnonHugePages + ShmemPmdMapped + FilePmdMapped", get, C_THP },
 	[C_ELIGIBLE] = { "ELIGIBLE", OUT_BOOL, 0, "the kernel's THPeligible", get, C_ELIGIBLE },
 	[C_ADVICE] = { "ADVICE", OUT_TEXT, 0, "hg (MADV_HUGEPAGE), nh (MADV_NOHUGEPAGE)", get, C_ADVICE },
 	[C_ALIGNED] = { "ALIGNED", OUT_COUNT, 0, "whole PMD-aligned slots in the mapping", get, C_ALIGNED },
-	[C_WHY] = { "WHY", OUT_TEXT, OUT_WRAP, "why it has no huge pages, or what it may get", get, C_WHY },
+	[C_WHY] = { "WHY", OUT_TEXT, OUT_WRAP | OUT_KEEP, "why it has no huge pages, or what it may get", get, C_WHY },
 	[C_START] = { "START", OUT_HEX, 0, "first address", get, C_START },
 	[C_END] = { "END", OUT_HEX, 0, "the address after the last", get, C_END },
 	[C_OFFSET] = { "OFFSET", OUT_HEX, 0, "offset in the file", get, C_OFFSET },

@@ -24,9 +24,9 @@
 /* The columns of the table of totals per kind: -o, the table, the keys of -J -o. */
 enum { C_KIND, C_STALLS, C_TOTAL, C_MAX, C_AVG, NCOLS };
 static const struct out_col cols[] = {
-	[C_KIND] = { "KIND", OUT_TEXT, 0, "what stalled: direct compaction, direct reclaim, ...", NULL, 0 },
-	[C_STALLS] = { "STALLS", OUT_COUNT, 0, "number of stalls", NULL, 0 },
-	[C_TOTAL] = { "TOTAL_MS", OUT_NUM, 0, "time stalled, in all", NULL, 0 },
+	[C_KIND] = { "KIND", OUT_TEXT, OUT_KEEP, "what stalled: direct compaction, direct reclaim, ...", NULL, 0 },
+	[C_STALLS] = { "STALLS", OUT_COUNT, OUT_KEEP, "number of stalls", NULL, 0 },
+	[C_TOTAL] = { "TOTAL_MS", OUT_NUM, OUT_KEEP, "time stalled, in all", NULL, 0 },
 	[C_MAX] = { "MAX_MS", OUT_NUM, 0, "the longest stall", NULL, 0 },
 	[C_AVG] = { "AVG_MS", OUT_NUM, 0, "the mean stall", NULL, 0 },
 };

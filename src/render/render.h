@@ -42,12 +42,18 @@ struct out_table *out_table_new(int ncols, const char *const *headers, bool nohe
 void out_table_row(struct out_table *t, const char *const *values);
 /* Marks column COL right-aligned (numbers). */
 void out_table_right(struct out_table *t, int col);
+/* Gives column COL FLAGS (OUT_TRUNC, OUT_WRAP, OUT_KEEP); the table is then
+ * fitted as those of out_table_cols() are. */
+void out_table_col(struct out_table *t, int col, unsigned flags);
 /* Lets text column COL wrap onto more lines when the table is wider than the
- * terminal (never narrower than a few words); the table is then fitted as
- * those of out_table_cols() are, but leaves no column out. */
+ * terminal, and leaves no column out (every one OUT_KEEP). */
 void out_table_wrap(struct out_table *t, int col);
+/* Fits T to at most WIDTH columns (its indent included) whether standard
+ * output is a terminal or not: the width of a text read as a document. */
+void out_table_width(struct out_table *t, int width);
 /* Fits a table of out_table_new() to the terminal as those of out_table_cols()
- * are: its last columns left out, and named under it, when it is too wide. */
+ * are: its last columns left out (none OUT_KEEP), and named under it, when
+ * it is too wide. */
 void out_table_fitted(struct out_table *t);
 /* Prints the table with every line indented by INDENT spaces, then frees it.
  * A table of out_table_cols() in JSON prints nothing (see out_table_json). */
@@ -70,9 +76,14 @@ enum out_kind {
 	OUT_SIZES,   /* sizes: "64K,2M" in text, an array of bytes in JSON */
 };
 
-/* How a text column may be made narrower on a terminal: cut with an ellipsis
- * (OUT_TRUNC), or wrapped onto more lines (OUT_WRAP). */
-enum { OUT_TRUNC = 1, OUT_WRAP = 2 };
+/* How a column is fitted to a terminal narrower than its table. A text
+ * column may be cut with an ellipsis (OUT_TRUNC) or wrapped onto more lines
+ * (OUT_WRAP: at spaces, else after a '/', else after ',' or '-'). A column
+ * that tells which row it is or gives the table's answer (OUT_KEEP) is never
+ * left out, and narrowed after the others; columns without it are details,
+ * left out the last first (never the first column) while the table does not
+ * fit, and named under it. */
+enum { OUT_TRUNC = 1, OUT_WRAP = 2, OUT_KEEP = 4 };
 
 /* A value as the output layer prints it: in text as its kind's words (or
  * TEXT), in JSON typed by its kind (null when NULL_). Made by the ov_*()
@@ -172,7 +183,7 @@ typedef void (*out_get_fn)(const struct out_col *c, const void *row, void *ctx, 
 struct out_col {
 	const char *name; /* the header, and the -o name (any case) */
 	enum out_kind kind;
-	unsigned flags; /* OUT_TRUNC, OUT_WRAP */
+	unsigned flags; /* OUT_TRUNC, OUT_WRAP, OUT_KEEP */
 	const char *help;
 	out_get_fn get;
 	int arg; /* for the getter: which of several like columns */

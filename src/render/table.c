@@ -28,9 +28,8 @@ struct out_table {
 	struct libscols_line *ln;
 	struct json_object **vals; /* the current row, in JSON */
 	struct json_object *rows;  /* JSON: every row so far */
-	int shown;                 /* the columns printed: those after them did not fit */
 	struct out_col *own;       /* the descriptors fitting gave a table of out_table_new() */
-	bool keep_all;             /* out_table_wrap(): no column is left out */
+	int width;                 /* out_table_width(): at most this wide, on a terminal or not */
 	/* a table of out_table_open() */
 	void *ctx;                 /* for the getters */
 	bool jw, jw_closed;        /* its rows go to the JSON document as they come; its array ended */
@@ -50,7 +49,7 @@ static struct out_table *table_new(int ncols, const char *const *headers, bool n
 	if (!t)
 		return NULL;
 	t->tb = scols_new_table();
-	t->ncols = t->shown = ncols;
+	t->ncols = ncols;
 	if (!t->tb) {
 		free(t);
 		return NULL;
@@ -104,12 +103,22 @@ static bool own_cols(struct out_table *t)
 	return t->own && t->sel;
 }
 
+void out_table_col(struct out_table *t, int col, unsigned flags)
+{
+	if (t && col >= 0 && col < t->ncols && own_cols(t))
+		t->own[col].flags |= flags;
+}
+
 void out_table_wrap(struct out_table *t, int col)
 {
-	if (!t || col < 0 || col >= t->ncols || !own_cols(t))
-		return;
-	t->keep_all = true;
-	t->own[col].flags |= OUT_WRAP;
+	for (int i = 0; t && i < t->ncols; i++)
+		out_table_col(t, i, i == col ? OUT_WRAP | OUT_KEEP : OUT_KEEP);
+}
+
+void out_table_width(struct out_table *t, int width)
+{
+	if (t && own_cols(t))
+		t->width = width;
 }
 
 void out_table_fitted(struct out_table *t)
@@ -408,11 +417,35 @@ static void natural_widths(struct out_table *t, size_t *w)
 	scols_free_iter(it);
 }
 
+/* Where the first line of the N bytes of S ends when lines take at most
+ * WIDTH columns: at the last space that fits (*SKIP 1: the space is dropped),
+ * else after the last '/' that fits (paths break between their parts), else
+ * after the last ',' or '-' (lists, ranges), else at WIDTH. */
+static size_t line_end(const char *s, size_t n, size_t width, size_t *skip)
+{
+	static const char *const after[] = { "/", ",-" };
+
+	*skip = 0;
+	if (n <= width)
+		return n;
+	for (size_t i = width; i > 0; i--)
+		if (s[i] == ' ') {
+			*skip = 1;
+			return i;
+		}
+	for (size_t k = 0; k < sizeof(after) / sizeof(after[0]); k++)
+		for (size_t i = width - 1; i > 0; i--)
+			if (strchr(after[k], s[i]))
+				return i + 1;
+	return width;
+}
+
 /* S cut to WIDTH columns: the end replaced by ELLIPSIS (of EW columns), or
- * wrapped at spaces onto lines of WIDTH (WRAP). Malloc'd; NULL when out of memory. */
+ * wrapped onto lines of WIDTH (WRAP, see line_end()). Malloc'd; NULL when out
+ * of memory. */
 static char *fit_cell(const char *s, size_t width, bool wrap, const char *ellipsis, size_t ew)
 {
-	size_t n = strlen(s);
+	size_t n = strlen(s), o = 0, skip;
 	char *r;
 
 	if (n <= width)
@@ -425,34 +458,26 @@ static char *fit_cell(const char *s, size_t width, bool wrap, const char *ellips
 		return r;
 	}
 	r = malloc(n * 2 + 1);
-	for (size_t o = 0, col = 0; r;) {
-		size_t word = strcspn(s, " ");
-		if (col && col + 1 + word > width) {
+	while (r && n) {
+		size_t len = line_end(s, n, width ? width : 1, &skip);
+		if (o)
 			r[o++] = '\n';
-			col = 0;
-		} else if (col) {
-			r[o++] = ' ';
-			col++;
-		}
-		for (size_t k = 0; k < word; k++, col++) {
-			if (col == width) {
-				r[o++] = '\n';
-				col = 0;
-			}
-			r[o++] = s[k];
-		}
-		s += word;
-		if (!*s) {
-			r[o] = '\0';
-			break;
-		}
-		s++;
+		memcpy(r + o, s, len);
+		o += len;
+		for (s += len, n -= len; n && (skip || *s == ' '); s++, n--)
+			skip = 0;
 	}
+	if (r)
+		r[o] = '\0';
 	return r;
 }
 
-/* The narrowest a wrapped column gets: a few words a line. */
+/* The narrowest a column gets on the first try: a wrapped one a few words a
+ * line, a cut one enough to tell its values apart. */
 #define WRAP_MIN 24
+#define TRUNC_MIN 16
+/* The narrowest a wrapped column ever gets. */
+#define WRAP_HARD 12
 
 /* Lets column I of T wrap its cells at their newlines. */
 static void wrap_column(struct out_table *t, int i)
@@ -463,12 +488,83 @@ static void wrap_column(struct out_table *t, int i)
 	scols_column_set_flags(c, scols_column_get_flags(c) | SCOLS_FL_WRAP);
 }
 
-/* Narrows the OUT_TRUNC and OUT_WRAP columns of T, widest first, until its
- * lines take at most WIDTH columns (or those are as narrow as their header;
- * a wrapped one WRAP_MIN). */
+static bool hidden(const struct out_table *t, int i)
+{
+	return scols_column_get_flags(scols_table_get_column(t->tb, (size_t)i)) & SCOLS_FL_HIDDEN;
+}
+
+/* The narrowest column I of T may be made: its width when it may be neither
+ * cut nor wrapped; else its header, and on the first try (not HARD)
+ * TRUNC_MIN or WRAP_MIN, on the last an ellipsis and a character or
+ * WRAP_HARD. */
+static size_t col_min(const struct out_table *t, int i, bool hard)
+{
+	const struct out_col *c = &t->cols[t->sel[i]];
+	size_t hdr = t->fmt.noheadings ? 0 : strlen(c->name), min;
+
+	if (!(c->flags & (OUT_TRUNC | OUT_WRAP)))
+		return SIZE_MAX;
+	if (c->flags & OUT_WRAP)
+		min = hard ? WRAP_HARD : WRAP_MIN;
+	else
+		min = hard ? t->ew + 1 : TRUNC_MIN;
+	return hdr > min ? hdr : min;
+}
+
+/* Narrows the columns of T (W their N widths) that may be cut or wrapped,
+ * widest first, until its lines take at most WIDTH columns (*TOTAL) or those
+ * are at their col_min(HARD): only the OUT_KEEP ones when KEEP, else only
+ * the others (with HARD, all). */
+static void narrow(const struct out_table *t, size_t *w, int n, size_t *total, size_t width, bool keep, bool hard)
+{
+	while (*total > width) {
+		int widest = -1;
+		for (int i = 0; i < n; i++) {
+			bool k = t->cols[t->sel[i]].flags & OUT_KEEP;
+			if (hidden(t, i) || (!hard && k != keep) || w[i] <= col_min(t, i, hard))
+				continue;
+			if (widest < 0 || w[i] > w[widest])
+				widest = i;
+		}
+		if (widest < 0)
+			return;
+		w[widest]--;
+		(*total)--;
+	}
+}
+
+/* The width of the lines of T, W the widths of its N columns; with LEAST,
+ * when those are at their col_min() of the first try (or narrower by nature). */
+static size_t lines_width(const struct out_table *t, const size_t *w, int n, bool least)
+{
+	size_t total = 0;
+
+	for (int i = 0; i < n; i++) {
+		size_t m = least ? col_min(t, i, false) : SIZE_MAX;
+		if (!hidden(t, i))
+			total += (m < w[i] ? m : w[i]) + (total ? 2 : 0);
+	}
+	return total;
+}
+
+/* Leaves out columns of T that are not OUT_KEEP (never the first), the last
+ * first, while those left cannot be narrowed to WIDTH: identity and the
+ * answer stay, details go. */
+static void leave_out(struct out_table *t, const size_t *w, int n, size_t width)
+{
+	for (int i = n - 1; i > 0 && lines_width(t, w, n, true) > width; i--) {
+		struct libscols_column *c = scols_table_get_column(t->tb, (size_t)i);
+		if (!(t->cols[t->sel[i]].flags & OUT_KEEP))
+			scols_column_set_flags(c, scols_column_get_flags(c) | SCOLS_FL_HIDDEN);
+	}
+}
+
+/* Fits the lines of T to WIDTH columns: detail columns left out, then the
+ * others cut or wrapped (see narrow()) with ELLIPSIS (of EW columns). */
 static void fit(struct out_table *t, int width, const char *ellipsis, size_t ew)
 {
-	size_t w[t->ncols > 0 ? t->ncols : 1], nat[t->ncols > 0 ? t->ncols : 1], total = 0;
+	const int n = t->ncols;
+	size_t w[n > 0 ? n : 1], nat[n > 0 ? n : 1], total;
 	struct libscols_iter *it;
 	struct libscols_line *ln;
 
@@ -476,33 +572,14 @@ static void fit(struct out_table *t, int width, const char *ellipsis, size_t ew)
 	memcpy(nat, w, sizeof(nat));
 	t->ellipsis = ellipsis;
 	t->ew = ew;
-	for (int i = 0; i < t->ncols; i++)
-		total += w[i] + (i ? 2 : 0);
-	while (total > (size_t)width) {
-		int widest = -1;
-		for (int i = 0; i < t->ncols; i++) {
-			const struct out_col *c = &t->cols[t->sel[i]];
-			size_t min = strlen(c->name) > ew + 1 ? strlen(c->name) : ew + 1;
-			if ((c->flags & OUT_WRAP) && min < WRAP_MIN)
-				min = WRAP_MIN;
-			if ((c->flags & (OUT_TRUNC | OUT_WRAP)) && w[i] > min && (widest < 0 || w[i] > w[widest]))
-				widest = i;
-		}
-		if (widest < 0)
-			break;
-		w[widest]--;
-		total--;
-	}
-	/* still too wide: the last columns are left out (never the first), but
-	 * not from a table that wraps (out_table_wrap) */
-	while (total > (size_t)width && t->shown > 1 && !t->keep_all) {
-		struct libscols_column *c = scols_table_get_column(t->tb, (size_t)--t->shown);
-		scols_column_set_flags(c, scols_column_get_flags(c) | SCOLS_FL_HIDDEN);
-		total -= w[t->shown] + 2;
-	}
+	leave_out(t, w, n, (size_t)width);
+	total = lines_width(t, w, n, false);
+	narrow(t, w, n, &total, (size_t)width, false, false);
+	narrow(t, w, n, &total, (size_t)width, true, false);
+	narrow(t, w, n, &total, (size_t)width, true, true);
 	it = scols_new_iter(SCOLS_ITER_FORWARD);
 	while (it && scols_table_next_line(t->tb, it, &ln) == 0)
-		for (int i = 0; i < t->ncols; i++) {
+		for (int i = 0; i < n; i++) {
 			bool wrap = t->cols[t->sel[i]].flags & OUT_WRAP;
 			char *s;
 			if (w[i] == nat[i] || !(s = fit_cell(cell_text(ln, i), w[i], wrap, ellipsis, ew)))
@@ -511,7 +588,7 @@ static void fit(struct out_table *t, int width, const char *ellipsis, size_t ew)
 				free(s);
 		}
 	scols_free_iter(it);
-	for (int i = 0; i < t->ncols; i++)
+	for (int i = 0; i < n; i++)
 		if ((w[i] != nat[i] || t->chunk) && (t->cols[t->sel[i]].flags & OUT_WRAP))
 			wrap_column(t, i);
 	if (t->chunk && (t->w = malloc(sizeof(w))))
@@ -519,8 +596,8 @@ static void fit(struct out_table *t, int width, const char *ellipsis, size_t ew)
 }
 
 /* Fits a table of columns to the terminal on standard output, unless
- * --notruncate, --raw or no terminal. Returns the LC_CTYPE to restore after
- * printing (malloc'd), or NULL. */
+ * --notruncate, --raw or no terminal, and to the width of out_table_width().
+ * Returns the LC_CTYPE to restore after printing (malloc'd), or NULL. */
 static char *fit_terminal(struct out_table *t, int indent)
 {
 	int width = t->cols && !t->fmt.notrunc && !t->fmt.raw && !t->fmt.pairs ? term_width() : 0;
@@ -528,6 +605,8 @@ static char *fit_terminal(struct out_table *t, int indent)
 	char *saved;
 	bool utf8;
 
+	if (t->width && (!width || t->width < width))
+		width = t->width;
 	if (!t->cols || width <= indent || !(cur = setlocale(LC_CTYPE, NULL)) || !(saved = strdup(cur)))
 		return NULL;
 	/* libsmartcols measures the ellipsis in the user's locale */
@@ -557,11 +636,12 @@ static void left_out(const struct out_table *t, int indent)
 	char label[32], names[1024] = "";
 	size_t o = 0;
 
-	if (t->shown == t->ncols)
+	for (int i = 0; i < t->ncols && o < sizeof(names); i++)
+		if (hidden(t, i))
+			o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", o ? ", " : "",
+					      t->cols[t->sel[i]].name);
+	if (!o)
 		return;
-	for (int i = t->shown; i < t->ncols && o < sizeof(names); i++)
-		o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", i > t->shown ? ", " : "",
-				      t->cols[t->sel[i]].name);
 	snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s",
 		 t->own ? " (a wider terminal or a pipe shows them)" : " (--notruncate or -o shows them)");
 	snprintf(label, sizeof(label), "%*sNot shown at this width:", indent, "");
