@@ -543,10 +543,12 @@ expect "show -J -o: only those keys in the mappings" [ "$("$THP" --root $PX show
 expect "show -o unknown column: exit 2" [ "$(rc_err "$THP" --root $PX show 26828 -o nope | cut -d'(' -f1)" = "2|thp: show: unknown column 'nope' " ]
 # the folio columns: in -o with --folios, refused without it
 FO=tests/fixtures/folios-6.18
-expect "ps --folios -o PID,PMD,MTHP: those columns" [ "$("$THP" --root $FO ps --folios -n -b -o pid,pmd,mthp | tr -s ' ' | tr '\n' '/')" = '4242 10485760 2727936/4300 0 16777216/' ]
+expect "ps --folios -o PID,PMD,MTHP: those columns" [ "$("$THP" --root $FO ps --folios -n -b -o pid,pmd,mthp | tr -s ' ' | tr '\n' '/')" = '4242 10485760 2727936/4400 6291456 0/4300 0 16777216/' ]
 expect "ps --folios -J -o: only those keys, typed" [ "$("$THP" --root $FO ps --folios -J -o pid,pmd | jq -c '.processes[0]')" = '{"pid":4242,"pmd":10485760}' ]
 expect "ps -o PMD without --folios: exit 2" [ "$(rc_err "$THP" --root $FO ps -o pid,pmd)" = "2|thp: ps: column 'PMD' needs --folios" ]
 expect "ps --help lists the folio columns" sh -c "'$THP' ps --help | grep -qE '^  PTE_PARTIAL +large folios mapped in part \\(--folios\\)'"
+expect "ps --help: MTHP says it also counts THPs split (copy-on-write leaves them mapped by PTEs)" \
+	sh -c "'$THP' ps --help | grep -qE '^  MTHP +PTE-mapped large folios, mTHP or split THP \\(--folios\\)'"
 expect "show --folios -o: the folio columns chosen" [ "$("$THP" --root $FO show 4242 --folios -n -b -o start-end,pmd,mthp | sed -n '/^000000600000/p' | tr -s ' ')" = '000000600000-000000e00000 2097152 2727936' ]
 expect "show --folios -J -o: only those keys in the mappings" [ "$("$THP" --root $FO show 4242 --folios -J -o pmd,pte_partial | jq -c '[.vmas[] | keys] | unique')" = '[["pmd","pte_partial"]]' ]
 expect "show -o MTHP without --folios: exit 2" [ "$(rc_err "$THP" --root $FO show 4242 -o mthp)" = "2|thp: show: column 'MTHP' needs --folios" ]

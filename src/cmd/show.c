@@ -457,13 +457,21 @@ static void print_numa(const struct show *s, const struct thp_pstatus *st)
 static void print_totals(const struct show *s, const struct thp_walk *w)
 {
 	const struct thp_rollup *t = &w->sum;
-	char pct[16], thp[64], sz[32];
+	uint64_t all = t->anon_huge + t->shmem_pmd + t->file_pmd;
+	char pct[16], thp[96], sz[32], anon[32];
 
 	out_obj("totals");
 	out_kv(OUT_ANY, "rss", "RSS", NULL, ov_size(t->rss));
 	out_kv(OUT_ANY, "anon", "ANON", NULL, ov_size(t->anon));
-	snprintf(thp, sizeof(thp), "%s (%s of ANON)", out_size(sz, sizeof(sz), t->anon_huge, out_bytes_on()),
-		 out_pct(pct, sizeof(pct), t->anon_huge, t->anon));
+	/* in text, the sum of the table's THP column, of which anonymous (JSON:
+	 * thp, as in ps), SHMEM_PMD and FILE_PMD */
+	out_size(anon, sizeof(anon), t->anon_huge, out_bytes_on());
+	out_pct(pct, sizeof(pct), t->anon_huge, t->anon);
+	if (all == t->anon_huge)
+		snprintf(thp, sizeof(thp), "%s (%s of ANON)", anon, pct);
+	else
+		snprintf(thp, sizeof(thp), "%s (anonymous %s, %s of ANON)",
+			 out_size(sz, sizeof(sz), all, out_bytes_on()), anon, pct);
 	out_kv(OUT_JSON, "thp", NULL, NULL, ov_size(t->anon_huge));
 	out_kv(OUT_JSON, "cover", NULL, NULL, ov_pct(t->anon_huge, t->anon));
 	out_kv(OUT_FP, NULL, "THP", NULL, ov_str(thp));

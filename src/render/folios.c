@@ -9,7 +9,7 @@
 
 const struct out_col out_folio_cols[OUT_FOLIO_COLS] = {
 	{ "PMD", OUT_SIZE, 0, "THP mapped by a PMD (--folios)", NULL, 0 },
-	{ "MTHP", OUT_SIZE, 0, "every page of a PTE-mapped large folio (--folios)", NULL, 1 },
+	{ "MTHP", OUT_SIZE, 0, "PTE-mapped large folios, mTHP or split THP (--folios)", NULL, 1 },
 	{ "PTE_ALIGNED", OUT_SIZE, 0, "whole large folios mapped by PTEs, aligned (--folios)", NULL, 2 },
 	{ "PTE_UNALIGNED", OUT_SIZE, 0, "whole large folios mapped by PTEs, unaligned (--folios)", NULL, 3 },
 	{ "PTE_PARTIAL", OUT_SIZE, 0, "large folios mapped in part (--folios)", NULL, 4 },
