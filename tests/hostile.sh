@@ -93,6 +93,29 @@ check() {
 	fi
 }
 
+# a capture of a tree records a link to a file inside it with the file's
+# content, and names the links that leave it (before the commands below
+# write into the tree)
+T=sys/kernel/mm/transparent_hugepage
+"$THP" --root "$H/in-links" capture -o "$tmp/inl" > /dev/null 2> "$tmp/inl.err"
+for f in enabled hugepages-2048kB/enabled khugepaged/pages_to_scan; do
+	expect_sh "in-links: capture records the linked $f with its content" \
+		"[ -f '$tmp/inl/$T/$f' ] && [ ! -L '$tmp/inl/$T/$f' ] && cmp -s '$H/in-links/shared/$T/$f' '$tmp/inl/$T/$f'"
+done
+# the settings but the two defrag files that lead out
+inl_settings() {
+	"$THP" --root "$1" --json status 2> /dev/null |
+		jq -e '[.settings[], .khugepaged[] | select(.name != "defrag")] + [.sizes[].enabled]'
+}
+inl_settings "$H/in-links" > "$tmp/inl.want"
+expect_sh "in-links: the capture shows the tree's THP settings" \
+	"grep -q '\"madvise\"' '$tmp/inl.want' && inl_settings '$tmp/inl' | diff '$tmp/inl.want' -"
+expect "in-links: the relative link leaving the tree is named" grep -q "'$T/defrag' points outside the recorded tree" "$tmp/inl.err"
+expect "in-links: the absolute link leaving the tree is named" grep -q "'$T/khugepaged/defrag' points outside the recorded tree" "$tmp/inl.err"
+expect_sh "in-links: the capture holds nothing from outside the tree" "[ -d '$tmp/inl/$T' ] && ! grep -rqaF '$MARK' '$tmp/inl'"
+rm -rf "$tmp/inl"
+
+
 cmds=$("$THP" --help | awk '/^Commands:/ {on=1; next} on && /^  [a-z]/ {print $1} on && /^$/ {exit}')
 run_as=
 outside_state > "$tmp/outside.before"

@@ -128,8 +128,10 @@ static int copy_file(struct ctx *c, const char *rel)
 }
 
 /* Copies the directory REL, open as FD (taken over), and everything below it.
- * Entries are looked up by name in their parent's descriptor and links are
- * not followed. */
+ * Entries are looked up by name in their parent's descriptor. A link to a
+ * file is recorded as the file it leads to, read through the root (a link
+ * leaving a recorded tree is not followed, and is named when thp ends);
+ * links to directories are not followed. */
 static int copy_tree(struct ctx *c, int fd, const char *rel, int depth)
 {
 	DIR *d = fdopendir(fd);
@@ -149,6 +151,8 @@ static int copy_tree(struct ctx *c, int fd, const char *rel, int depth)
 		    (size_t)snprintf(sub, sizeof(sub), "%s/%s", rel, de->d_name) >= sizeof(sub) ||
 		    fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) < 0 || !(sb.st_mode & 0444))
 			continue; /* write-only: a sysfs trigger */
+		if (S_ISLNK(sb.st_mode) && (thp_stat(c->root, sub, &sb, 0) < 0 || !(sb.st_mode & 0444)))
+			continue;
 		if (S_ISREG(sb.st_mode)) {
 			err = copy_file(c, sub);
 		} else if (S_ISDIR(sb.st_mode) && depth < TREE_DEPTH) {

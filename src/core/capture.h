@@ -33,8 +33,8 @@ struct thp_capture_result {
 /* Copies every file thp reads from ROOT into the empty directory OUT (an open
  * descriptor), with only thp_environ_names of each environment (proc.h).
  * Files are created 0600 and directories 0700, exclusively. Names found on
- * disk are taken literally and links below a recorded directory are not
- * followed. Returns 0 or -errno of the first failure to write below OUT;
+ * disk are taken literally; a link to a file is recorded as the file it leads
+ * to inside ROOT, links to directories are not followed. Returns 0 or -errno of the first failure to write below OUT;
  * read failures are only counted. */
 int thp_capture(const struct thp_root *root, int out, const struct thp_capture_opts *opts,
 		struct thp_capture_result *res);

@@ -26,6 +26,9 @@
 #   dir-links   the THP, hugetlb, run/thp, etc/tmpfiles.d and etc/systemd
 #               directories linked to copies in .outside (absolute and relative)
 #   live-links  the THP and hugetlb sysfs directories linked to the live ones
+#   in-links    every file of the THP directory a relative link to a copy in
+#               the tree's shared/, but defrag and khugepaged/defrag, linked
+#               out (relative and absolute)
 #   tests/hostile/mktrees.sh OUTDIR
 set -eu
 out=$1
@@ -131,6 +134,16 @@ cp -a "$out/.base" "$out/live-links"
 rm -rf "$out/live-links/$T" "$out/live-links/sys/kernel/mm/hugepages"
 ln -s "/$T" "$out/live-links/$T"
 ln -s /sys/kernel/mm/hugepages "$out/live-links/sys/kernel/mm/hugepages"
+# links that stay inside the tree, and two that leave it
+cp -a "$out/.base" "$out/in-links"
+(cd "$out/in-links" && find "$T" -type f) | while read -r f; do
+	mkdir -p "$out/in-links/shared/$(dirname "$f")"
+	mv "$out/in-links/$f" "$out/in-links/shared/$f"
+	ln -s "$(printf %s "$f" | sed 's,[^/]*/,../,g; s,[^/]*$,,')shared/$f" "$out/in-links/$f"
+done
+rm "$out/in-links/$T/defrag" "$out/in-links/$T/khugepaged/defrag"
+ln -s ../../../../../.outside/secret "$out/in-links/$T/defrag"
+ln -s "$o/secret" "$out/in-links/$T/khugepaged/defrag"
 # unreadable directories too
 find "$out/unreadable" -mindepth 1 -type d -exec chmod 000 {} +
 mkdir "$out/nothing"
