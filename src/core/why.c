@@ -175,7 +175,8 @@ enum thp_why thp_vma_why(const struct thp_vma *v, const struct thp_why_ctx *c)
 	} else if (is(c->anon_policy, "never")) {
 		return THP_WHY_NEVER;
 	} else if (is(c->anon_policy, "madvise") && !thp_vma_flag(v, "hg")) {
-		return THP_WHY_NOT_ADVISED;
+		/* advice would not help a mapping that cannot hold the page */
+		return thp_vma_pmd_slots(v, c->pmd_size) ? THP_WHY_NOT_ADVISED : THP_WHY_NO_SLOT;
 	}
 	if (thp_vma_pmd_slots(v, c->pmd_size) == 0)
 		return THP_WHY_NO_SLOT;
@@ -284,6 +285,40 @@ static void put_file(const struct thp_vma *v, const struct thp_why_ctx *c, char 
 		thp_put(buf, cap, len, "; no read-only collapse (THPeligible 0)");
 }
 
+/* The smallest mTHP size whose policy for V's kind is not 'never', 0 when
+ * none (page faults allocate mTHP for anonymous and shared anonymous memory). */
+static uint64_t smallest_enabled(const struct thp_vma *v, const struct thp_why_ctx *c)
+{
+	enum thp_vma_kind k = thp_vma_kind(v, c->mounts);
+	bool anon = k == THP_VMA_ANON;
+
+	if (!anon && !(k == THP_VMA_SHMEM && thp_vma_shmem_kind(v, c->mounts) == THP_SHM_ANON))
+		return 0;
+	for (int i = 0; i < c->nsizes; i++) {
+		const char *w = anon ? c->sizes[i].anon : c->sizes[i].shmem;
+		if (w && !is(w, "never"))
+			return c->sizes[i].bytes;
+	}
+	return 0;
+}
+
+/* Why V holds no aligned PMD-sized slot: its size, or where it starts. */
+static void put_no_slot(const struct thp_vma *v, const struct thp_why_ctx *c, char *buf, size_t cap,
+			size_t *len)
+{
+	uint64_t size = v->end - v->start, least = smallest_enabled(v, c);
+	char pmd[32], sz[32];
+
+	thp_size_words(c->pmd_size, pmd, sizeof(pmd));
+	if (size >= c->pmd_size)
+		thp_put(buf, cap, len, "misaligned: no aligned %s slot inside", pmd);
+	else if (least > size)
+		thp_put(buf, cap, len, "too small for a %s page or any enabled size (the smallest is %s)", pmd,
+		    thp_size_words(least, sz, sizeof(sz)));
+	else
+		thp_put(buf, cap, len, "too small for a %s page", pmd);
+}
+
 static const char *const reasons[] = {
 	[THP_WHY_HUGE] = "",
 	[THP_WHY_NO_KERNEL] = "kernel without THP support",
@@ -301,7 +336,6 @@ const char *thp_vma_why_text(const struct thp_vma *v, enum thp_why w, const stru
 			     char *buf, size_t cap)
 {
 	size_t len = 0;
-	char pmd[32];
 
 	buf[0] = '\0';
 	if (w == THP_WHY_HUGE)
@@ -312,10 +346,7 @@ const char *thp_vma_why_text(const struct thp_vma *v, enum thp_why w, const stru
 	case THP_WHY_SHMEM:
 	case THP_WHY_TMPFS: put_shmem(v, w, c, buf, cap, &len); break;
 	case THP_WHY_FILE: put_file(v, c, buf, cap, &len); break;
-	case THP_WHY_NO_SLOT:
-		thp_put(buf, cap, &len, "no aligned %s slot inside (too small or misaligned)",
-		    thp_size_words(c->pmd_size, pmd, sizeof(pmd)));
-		break;
+	case THP_WHY_NO_SLOT: put_no_slot(v, c, buf, cap, &len); break;
 	default: thp_put(buf, cap, &len, "%s", reasons[w]); break;
 	}
 	return buf;

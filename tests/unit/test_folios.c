@@ -390,6 +390,18 @@ static void why_mthp(void **state)
 			    "memory: shmem_enabled (PMD size) is 'never'");
 	c.proc_thp_enabled = 0;
 	assert_int_equal(thp_vma_mthp(&v, &c), 0);
+	c.proc_thp_enabled = 1;
+	/* a 12 KiB mapping, not advised: its size is the reason, not the advice */
+	v = vma(0x200000, 0x203000, "", "rd wr");
+	assert_string_equal(thp_vma_why_text(&v, thp_vma_why(&v, &c), &c, buf, sizeof(buf)),
+			    "too small for a 2 MiB page or any enabled size (the smallest is 64 KiB)");
+	v.end = 0x300000;
+	assert_string_equal(thp_vma_why_text(&v, thp_vma_why(&v, &c), &c, buf, sizeof(buf)),
+			    "64 KiB mTHP (hugepages-64kB always); 2 MiB: too small for a 2 MiB page");
+	v = vma(0x201000, 0x601000 - 0x2000, "", "rd wr hg"); /* 4 MiB less 8 KiB, not aligned */
+	assert_string_equal(thp_vma_why_text(&v, thp_vma_why(&v, &c), &c, buf, sizeof(buf)),
+			    "64 KiB mTHP (hugepages-64kB always), 128 KiB mTHP (hugepages-128kB madvise); "
+			    "2 MiB: misaligned: no aligned 2 MiB slot inside");
 }
 
 /* shmem by where its policy comes from; files by filesystem; hugetlb. */
