@@ -191,7 +191,7 @@ static bool vma_num(const struct show *s, const struct vrow *r, int c, uint64_t 
 	case C_ANON: *n = v->m.anon; return true;
 	case C_THP: *n = v->m.anon_huge + v->m.shmem_pmd + v->m.file_pmd; return true;
 	case C_ELIGIBLE: *n = v->eligible > 0; return v->eligible >= 0;
-	case C_ALIGNED: *n = thp_vma_pmd_slots(v, s->why.pmd_size); return true;
+	case C_ALIGNED: *n = thp_vma_pmd_slots(v, s->why.pmd_size); return !hugetlb; /* THP slots mean nothing there */
 	case C_START: *n = v->start; return true;
 	case C_END: *n = v->end; return true;
 	case C_OFFSET: *n = v->offset; return true;
