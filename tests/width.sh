@@ -40,4 +40,45 @@ for c in "$PX show 26828" "$PX show 26829" "$FO show 4242" "$FO show 4242 --foli
 		[ "$(grep -cvxFf "$tmp/words" "$tmp/names")" = 0 ]
 done
 
+# doctor: every finding of every fixture with doctor goldens, on the terminal
+# and in a file (a document of 80 columns), keeps the name, value and source
+# of its evidence (wrapped: each source's last part whole on a line)
+for args in tests/expected/*/doctor.args; do
+	fx=tests/fixtures/$(basename "$(dirname "$args")")
+	on_tty "'$THP' --root $fx doctor --severity info" > "$tmp/doctor"
+	expect "doctor of $fx at 80 columns: no line wider" fits "$tmp/doctor"
+	"$THP" --root "$fx" doctor --severity info > "$tmp/doctor.file"
+	expect "doctor of $fx in a file: no line wider than 80" fits "$tmp/doctor.file"
+	"$THP" --root "$fx" doctor --severity info --json |
+		jq -r '.findings[].evidence[] | .source // empty' | sed 's|.*/||' | sort -u > "$tmp/sources"
+	tr -s ' ' '\n' < "$tmp/doctor" | sed 's|.*/||' | sort -u > "$tmp/words"
+	expect "doctor of $fx at 80 columns: every source of the evidence shown" \
+		[ "$(grep -cvxFf "$tmp/words" "$tmp/sources")" = 0 ]
+	expect "doctor of $fx at 80 columns: as many evidence tables as findings" \
+		[ "$(grep -c '^  evidence:$' "$tmp/doctor")" = "$(grep -cE '^(CRIT|WARN|INFO) ' "$tmp/doctor")" ]
+done
+on_tty "'$THP' --root tests/fixtures/doctor-mongo7 doctor" > "$tmp/doctor"
+expect "doctor at 80 columns: an evidence row keeps name, value and source" \
+	grep -qE '^    THP_enabled +1 \(on\) +/proc/3000/status$' "$tmp/doctor"
+expect "doctor at 80 columns: a long fix is one shell command over lines ending in a backslash" \
+	grep -qx '    thp exec --disable -- \\' "$tmp/doctor"
+
+# report: the hosts keep their name, policy, huge pages and findings; the
+# groups their hosts and how they differ (wrapped)
+for fx in live-6.18 always-always doctor-redis-thp-on doctor-mongo8 linux-4.19 rhel6 no-thp; do
+	"$THP" --root "tests/fixtures/$fx" status --json > "$tmp/$fx.status.json"
+	"$THP" --root "tests/fixtures/$fx" doctor --json > "$tmp/$fx.doctor.json"
+done
+on_tty "'$THP' report $tmp/*.json" > "$tmp/report"
+expect "report at 80 columns: no line wider" fits "$tmp/report"
+expect "report at 80 columns: HOST, ENABLED, ANONHUGE, FALLBACK and the findings shown" \
+	grep -qE '^HOST +ENABLED .*ANONHUGE +FALLBACK +CRIT +WARN +INFO$' "$tmp/report"
+expect "report at 80 columns: every host" [ "$(grep -cE '^(live-6.18|always-always|doctor-[a-z0-9-]+|linux-4.19|rhel6|no-thp) ' "$tmp/report")" = 7 ]
+on_tty "'$THP' report --group-by policy $tmp/*.json" > "$tmp/groups"
+expect "report --group-by at 80 columns: no line wider" fits "$tmp/groups"
+expect "report --group-by at 80 columns: NAMES and DIFFERS FROM GROUP 1 shown" \
+	grep -qE '^GROUP +HOSTS +ENABLED .*NAMES +DIFFERS FROM GROUP 1$' "$tmp/groups"
+expect "report --group-by at 80 columns: the differences wrapped, not cut" \
+	grep -q 'use_zero_page' "$tmp/groups"
+
 summary width

@@ -14,7 +14,9 @@
 #include "../render/term.h"
 #include "cmd.h"
 
-#define WIDTH 100
+/* The width of the findings, on a terminal (or a narrower one) and in a file */
+#define WIDTH 80
+#define FIX_INDENT 4
 #define SAMPLE_MAX 3600
 
 static void usage(void)
@@ -77,10 +79,75 @@ static const char *ev_value(const struct thp_evidence *e, char *buf, size_t cap)
 	}
 }
 
-static void print_finding(const struct thp_finding *f)
+/* Prints command CMD (escaped, N bytes) of a fix at FIX_INDENT, wrapped at
+ * spaces onto lines of at most WIDTH columns that end in a backslash (pasted
+ * into a shell it is still one command), the next ones indented two more. */
+static void print_command(const char *cmd, size_t n, int width)
+{
+	int col = FIX_INDENT, indent = FIX_INDENT;
+
+	printf("%*s", indent, "");
+	while (n) {
+		size_t len = strcspn(cmd, " ");
+		len = len < n ? len : n;
+		if (col > indent && col + 1 + (int)len + 2 > width) {
+			indent = FIX_INDENT + 2;
+			printf(" \\\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			putchar(' ');
+			col++;
+		}
+		printf("%.*s", (int)len, cmd);
+		col += (int)len;
+		for (cmd += len, n -= len; n && *cmd == ' '; cmd++, n--)
+			;
+	}
+	putchar('\n');
+}
+
+/* Prints FIX, a command and maybe "   # " and a comment: on one line when it
+ * fits, else the comment as a line of its own above the command, wrapped. */
+static void print_fix(const char *fix)
+{
+	int width = out_term_width(WIDTH, WIDTH);
+	char *e = out_esc_dup(fix, strlen(fix), OUT_ESC_TEXT);
+	const char *hash = e ? strstr(e, "   # ") : NULL;
+
+	if (!e || FIX_INDENT + out_term_len(e) <= width) {
+		printf("%*s", FIX_INDENT, "");
+		out_esc_put(stdout, fix);
+		putchar('\n');
+	} else {
+		if (hash)
+			out_wrap("    #", hash + 5, width);
+		print_command(e, hash ? (size_t)(hash - e) : strlen(e), width);
+	}
+	free(e);
+}
+
+/* The table of F's evidence, at most WIDTH wide: its name, value and source
+ * wrapped onto more lines when they do not fit (a source between the parts
+ * of its path). */
+static void print_evidence(const struct thp_finding *f)
 {
 	struct out_table *t = out_table_new(3, NULL, true);
-	char head[128], val[256];
+	char val[256];
+
+	for (int c = 0; c < 3; c++)
+		out_table_col(t, c, OUT_WRAP | OUT_KEEP);
+	out_table_width(t, WIDTH);
+	for (int i = 0; i < f->nev; i++) {
+		const struct thp_evidence *e = &f->ev[i];
+		const char *row[] = { e->name, ev_value(e, val, sizeof(val)), e->source };
+		out_table_row(t, row);
+	}
+	out_table_print(t, FIX_INDENT);
+}
+
+static void print_finding(const struct thp_finding *f)
+{
+	char head[128];
 
 	static const struct {
 		const char *tag;
@@ -92,19 +159,11 @@ static void print_finding(const struct thp_finding *f)
 		 out_color_end(), f->id);
 	out_wrap(head, f->title, WIDTH);
 	puts("  evidence:");
-	for (int i = 0; i < f->nev; i++) {
-		const struct thp_evidence *e = &f->ev[i];
-		const char *row[] = { e->name, ev_value(e, val, sizeof(val)), e->source };
-		out_table_row(t, row);
-	}
-	out_table_print(t, 4);
+	print_evidence(f);
 	out_wrap("  why:", f->why, WIDTH);
 	puts("  fix:");
-	for (int i = 0; i < f->nfix; i++) {
-		fputs("    ", stdout);
-		out_esc_put(stdout, f->fix[i]);
-		putchar('\n');
-	}
+	for (int i = 0; i < f->nfix; i++)
+		print_fix(f->fix[i]);
 	if (!f->nfix)
 		puts("    nothing to run on this host");
 }
@@ -121,7 +180,9 @@ static void print_text(const struct thp_findings *r, const struct thp_host *h)
 	}
 	for (int i = 0; i < r->nunchecked; i++) {
 		const struct thp_unchecked *u = &r->unchecked[i];
-		printf("Not checked: %s (%s: %s)\n", u->what, u->path, thp_strerror(u->err));
+		char why[512];
+		snprintf(why, sizeof(why), "%s (%s: %s)", u->what, u->path, thp_strerror(u->err));
+		out_wrap("Not checked:", why, WIDTH);
 	}
 	if (!r->n && r->nunchecked)
 		printf("No findings in what could be checked%s; the rest is listed above.\n",

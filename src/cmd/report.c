@@ -177,10 +177,16 @@ static void print_hosts(const struct report *rp)
 {
 	static const char *const head[] = { "HOST", "KERNEL", "ENABLED", "DEFRAG", "SHMEM", "MTHP", "ANONHUGE",
 					    "STALLS", "FALLBACK", "CRIT", "WARN", "INFO" };
+	/* on a narrow terminal: the host, its policy, whether it gets huge
+	 * pages and its findings stay; the kernel and the other settings go */
+	static const unsigned flags[] = { OUT_WRAP | OUT_KEEP, 0, OUT_KEEP, 0, 0, 0, OUT_KEEP, 0, OUT_KEEP,
+					  OUT_KEEP, OUT_KEEP, OUT_KEEP };
 	struct out_table *t = out_table_new(12, head, false);
 	char anon[32], stalls[32], fb[16], buf[3][16];
 	const char *sev[3];
 
+	for (int c = 0; c < 12; c++)
+		out_table_col(t, c, flags[c]);
 	for (int c = 6; c < 12; c++)
 		out_table_right(t, c);
 	for (int i = 0; i < rp->fleet.n; i++) {
@@ -303,10 +309,16 @@ static void print_groups(const struct report *rp, const int *group, int ngroups)
 {
 	static const char *const head[] = { "GROUP", "HOSTS", "ENABLED", "DEFRAG", "SHMEM", "MTHP", "NAMES",
 					    "DIFFERS FROM GROUP 1" };
+	/* on a narrow terminal: the group, its hosts and how it differs stay
+	 * (wrapped), the settings other than enabled go */
+	static const unsigned flags[] = { OUT_KEEP, OUT_KEEP, OUT_KEEP, 0, 0, 0, OUT_WRAP | OUT_KEEP,
+					  OUT_WRAP | OUT_KEEP };
 	struct out_table *t = out_table_new(8, head, false);
 	char no[16], count[16], diff[1024], names[4096];
 	int drift = 0;
 
+	for (int c = 0; c < 8; c++)
+		out_table_col(t, c, flags[c]);
 	out_table_right(t, 0);
 	out_table_right(t, 1);
 	for (int g = 0; g < ngroups; g++) {

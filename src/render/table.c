@@ -419,11 +419,12 @@ static void natural_widths(struct out_table *t, size_t *w)
 
 /* Where the first line of the N bytes of S ends when lines take at most
  * WIDTH columns: at the last space that fits (*SKIP 1: the space is dropped),
- * else after the last '/' that fits (paths break between their parts), else
- * after the last ',' or '-' (lists, ranges), else at WIDTH. */
+ * else after the last '/' that fits past the first third of the line (paths
+ * break between their parts), else after the last '/', ',' or '-' (lists,
+ * ranges), else at WIDTH. */
 static size_t line_end(const char *s, size_t n, size_t width, size_t *skip)
 {
-	static const char *const after[] = { "/", ",-" };
+	static const char *const after[] = { "/", "/,-" };
 
 	*skip = 0;
 	if (n <= width)
@@ -434,7 +435,7 @@ static size_t line_end(const char *s, size_t n, size_t width, size_t *skip)
 			return i;
 		}
 	for (size_t k = 0; k < sizeof(after) / sizeof(after[0]); k++)
-		for (size_t i = width - 1; i > 0; i--)
+		for (size_t i = width - 1; i > (k ? 0 : width / 3); i--)
 			if (strchr(after[k], s[i]))
 				return i + 1;
 	return width;
@@ -547,16 +548,31 @@ static size_t lines_width(const struct out_table *t, const size_t *w, int n, boo
 	return total;
 }
 
+static void set_hidden(struct out_table *t, int i, bool hide)
+{
+	struct libscols_column *c = scols_table_get_column(t->tb, (size_t)i);
+	int f = scols_column_get_flags(c);
+
+	scols_column_set_flags(c, hide ? f | SCOLS_FL_HIDDEN : f & ~SCOLS_FL_HIDDEN);
+}
+
 /* Leaves out columns of T that are not OUT_KEEP (never the first), the last
  * first, while those left cannot be narrowed to WIDTH: identity and the
- * answer stay, details go. */
+ * answer stay, details go. Then shows again, the first first, those that
+ * fit in the room left. */
 static void leave_out(struct out_table *t, const size_t *w, int n, size_t width)
 {
-	for (int i = n - 1; i > 0 && lines_width(t, w, n, true) > width; i--) {
-		struct libscols_column *c = scols_table_get_column(t->tb, (size_t)i);
+	int last = n;
+
+	for (int i = n - 1; i > 0 && lines_width(t, w, n, true) > width; i--)
 		if (!(t->cols[t->sel[i]].flags & OUT_KEEP))
-			scols_column_set_flags(c, scols_column_get_flags(c) | SCOLS_FL_HIDDEN);
-	}
+			set_hidden(t, last = i, true);
+	for (int i = last + 1; i < n; i++)
+		if (hidden(t, i)) {
+			set_hidden(t, i, false);
+			if (lines_width(t, w, n, true) > width)
+				set_hidden(t, i, true);
+		}
 }
 
 /* Fits the lines of T to WIDTH columns: detail columns left out, then the
