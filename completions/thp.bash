@@ -266,8 +266,18 @@ _thp_complete()
 	fi
 	usage=$(_thp_usage "$help" "$cmd" "$sub")
 	case $usage in
-	" SIZE=PAGES"*)
-		_thp_reply "$(_thp_pool_sizes "${root[1]:-}" | sed 's/$/=/')"
+	" SIZE=PAGES"* | " [[nodeN:]SIZE=PAGES"*)
+		# persist: also the nodeN: prefixes, then the sizes after one (':'
+		# breaks words in bash: cur is then ':' or what follows it)
+		local sizes nodes="" pre=""
+		sizes=$(_thp_pool_sizes "${root[1]:-}" | sed 's/$/=/')
+		if [[ $usage == *nodeN:* && ($cur == : || $prev == : || $cur == node*:*) ]]; then
+			[ "$cur" = : ] && cur=""
+			[[ $cur == *:* ]] && pre=${cur%%:*}:
+		elif [[ $usage == *nodeN:* ]]; then
+			nodes=$(_thp_nodes "${root[1]:-}" | sed 's/^/node/; s/$/:/')
+		fi
+		_thp_reply "$sizes $nodes" "$pre"
 		compopt -o nospace 2> /dev/null
 		return
 		;;

@@ -561,7 +561,7 @@ expect "hugetlb -b: exact bytes" [ "$("$THP" --root $HX hugetlb -n -b -o memory 
 expect "hugetlb -J -o: only those keys in the pools" [ "$("$THP" --root $HX hugetlb -J -o size,IN_USE | jq -c '[.pools[] | keys]')" = '[["in_use","size"],["in_use","size"]]' ]
 expect "hugetlb -J without -o: the whole pool" [ "$("$THP" --root $HX hugetlb -J | jq -c '.pools[0] | keys | length')" = 9 ]
 expect "hugetlb -o unknown column: exit 2" [ "$(rc_err "$THP" --root $HX hugetlb -o nope | cut -d'(' -f1)" = "2|thp: hugetlb: unknown column 'nope' " ]
-expect "hugetlb --dry-run still belongs to set (not -n)" [ "$(rc_err "$THP" --root $HX hugetlb --dry-run)" = "2|thp: hugetlb: --node belongs to 'set' and 'plan', --dry-run to 'set', --margin to 'plan'" ]
+expect "hugetlb --dry-run still belongs to set (not -n)" [ "$(rc_err "$THP" --root $HX hugetlb --dry-run)" = "2|thp: hugetlb: --node belongs to 'set', 'persist' and 'plan', --dry-run to 'set' and 'persist', --force to 'persist', --margin to 'plan'" ]
 expect "trace -o unknown column: exit 2 before anything" [ "$(rc_err "$THP" trace -o nope | cut -d'(' -f1)" = "2|thp: trace: unknown column 'nope' " ]
 expect "collapse -o unknown column: exit 2 before anything" [ "$(rc_err "$THP" collapse $$ -o nope | cut -d'(' -f1)" = "2|thp: collapse: unknown column 'nope' " ]
 # 'script' gives thp a terminal of 80 columns; the widest line is measured in

@@ -20,7 +20,7 @@ zsh_c() {
 	zsh -f -c 'compadd() { while [[ $1 == -* ]]; do [[ $1 == -- ]] && { shift; break }
 			[[ $1 == -[SP] ]] && shift; shift; done
 			local w; for w; do [[ $w == ${cur}* ]] && print -rn -- "$w "; done; }
-		compset() { [[ $2 == "*=" ]] && cur=${cur#*=}; [[ $2 == "*," ]] && cur=${cur##*,}; }
+		compset() { [[ $2 == "*=" ]] && cur=${cur#*=}; [[ $2 == "*," ]] && cur=${cur##*,}; [[ $2 == "*:" ]] && cur=${cur##*:}; }
 		_files() { print -n "FILES "; }; _pids() { print -n "PIDS "; }; _users() { print -n "USERS "; }
 		_command_names() { print -n "COMMANDS "; }
 		source completions/_thp > /dev/null 2>&1
@@ -139,7 +139,17 @@ for sh in bash zsh; do
 	expect "$sh: hugetlb set offers sizes again after SIZE=PAGES" \
 		has "$($c --root tests/fixtures/hugetlb-numa hugetlb set 2M=8 '')" 1G=
 	expect "$sh: hugetlb plan SIZE offers nothing" [ -z "$($c hugetlb plan '')" ]
+	expect "$sh: hugetlb persist offers the tree's pool sizes and nodes" \
+		[ "$($c --root tests/fixtures/hugetlb-numa hugetlb persist '' | xargs -n1 | sort | xargs)" = "1G= 2M= node0: node1:" ]
+	# bash replies with the whole word; zsh takes the prefix off (compset -P)
+	pre=$([ $sh = bash ] && echo node1:)
+	expect "$sh: hugetlb persist nodeN: offers the sizes after it" \
+		[ "$($c --root tests/fixtures/hugetlb-numa hugetlb persist 2M=8 node1: | xargs -n1 | sort | xargs)" = "${pre}1G= ${pre}2M=" ]
 done
+expect "bash: hugetlb persist node1 : (words broken at ':') offers the sizes" \
+	[ "$(bash_c --root tests/fixtures/hugetlb-numa hugetlb persist node1 : | xargs -n1 | sort | xargs)" = "1G= 2M=" ]
+expect "bash: hugetlb persist node1 : 1 (words broken at ':')" \
+	[ "$(bash_c --root tests/fixtures/hugetlb-numa hugetlb persist node1 : 1 | xargs)" = "1G=" ]
 
 # NUMA nodes of hugetlb --node, from the --root given
 for sh in bash zsh; do

@@ -332,13 +332,119 @@ expect "persist of vm.* under --root: exit 0" [ "$(rc_of "$THP" --root "$R" pers
 expect "persist of vm.* under --root: no sysctl -p" sh -c "! grep -q 'sysctl -p' '$tmp/out'"
 expect "persist --systemd under --root: no daemon-reload" sh -c "'$THP' --root '$R' persist --systemd > '$tmp/o2' 2>&1 && ! grep -q daemon-reload '$tmp/o2'"
 
+# hugetlb persist: the pools at boot, each where boot sets it; parsed back
+# by persist --check and doctor; both files or neither.
+HP=tests/fixtures/hugetlb-numa
+SYS=$R/etc/sysctl.d/90-thp-hugetlb.conf TMPF=$R/etc/tmpfiles.d/thp-hugetlb.conf
+# a copy of the two-node fixture with the boot directories, and a 32 MiB pool
+fresh_pools() {
+	rm -rf "$R"; cp -a "$HP" "$R"; mkdir -p "$R/run" "$R/etc/tmpfiles.d" "$R/etc/sysctl.d"
+	P32=$R/sys/kernel/mm/hugepages/hugepages-32768kB
+	mkdir -p "$P32"
+	for f in nr_hugepages free_hugepages surplus_hugepages resv_hugepages nr_overcommit_hugepages; do echo 0 > "$P32/$f"; done
+	echo 8 > "$P32/nr_hugepages"
+}
+fresh_pools
+pools_sum=$(tree_sum "$R")
+expect "hugetlb persist --dry-run: exit 0" [ "$(rc_of "$THP" --root "$R" hugetlb persist --dry-run 2M=512 32M=4 node1:1G=2)" = 0 ]
+expect "hugetlb persist --dry-run shows the sysctl.d line" grep -qx 'vm.nr_hugepages = 512' "$tmp/out"
+expect "hugetlb persist --dry-run shows the tmpfiles.d line" grep -qx 'w /sys/kernel/mm/hugepages/hugepages-32768kB/nr_hugepages - - - - 4' "$tmp/out"
+expect "hugetlb persist --dry-run shows the command line of the node's 1G pool" grep -qx 'hugepagesz=1G hugepages=1:2' "$tmp/out"
+expect_sh "hugetlb persist --dry-run wrote nothing" '[ ! -e "$SYS" ] && [ ! -e "$TMPF" ]'
+expect "hugetlb persist --dry-run --json: both files change" sh -c "'$THP' --root '$R' hugetlb persist --dry-run --json 2M=512 32M=4 | jq '[.files[].changed] == [true, true] and .cmdline == \"\"' | grep -qx true"
+# without pools: the pools as they are (1030 less 6 surplus; 1G is the command line's)
+expect "hugetlb persist: exit 0" [ "$(rc_of "$THP" --root "$R" hugetlb persist)" = 0 ]
+expect "hugetlb persist: the default size's pool in sysctl.d" [ "$(grep -v '^#' "$SYS")" = 'vm.nr_hugepages = 1024' ]
+expect "hugetlb persist: the 32M pool in tmpfiles.d" [ "$(grep -v '^#' "$TMPF")" = 'w /sys/kernel/mm/hugepages/hugepages-32768kB/nr_hugepages - - - - 8' ]
+expect "hugetlb persist: 1G pages on the command line" grep -qx 'hugepagesz=1G hugepages=4' "$tmp/out"
+expect "hugetlb persist under --root: says nothing was applied here" grep -q "host below '$R'; nothing was applied to this host" "$tmp/out"
+expect "hugetlb persist wrote no pool" [ "$(tree_sum "$R")" = "$pools_sum" ]
+expect "persisted pools parse back: no drift, exit 0" [ "$(rc_of "$THP" --root "$R" persist --check)" = 0 ]
+expect "persist --check counts the pools" grep -q "^no drift: the 3 persisted settings match" "$tmp/out"
+expect "hugetlb persist --dry-run --json again: nothing changes" sh -c "'$THP' --root '$R' hugetlb persist --dry-run --json | jq '[.files[].changed] == [false, false]' | grep -qx true"
+echo 600 > "$R/sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages"
+echo 1118 > "$R/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
+echo 5 > "$P32/nr_hugepages"
+expect "a resized pool is drift: exit 3" [ "$(rc_of "$THP" --root "$R" persist --check)" = 3 ]
+expect "persist --check names the pool, its values and its line" grep -qE '^hugetlb\.2M +1024 +1112 +/etc/sysctl.d/90-thp-hugetlb.conf:4$' "$tmp/out"
+expect "persist --check --json: both pools drift" sh -c "'$THP' --root '$R' persist --check --json | jq -c '[.drift[] | [.key, .persisted, .running]]' | grep -qx '\[\[\"hugetlb.2M\",\"1024\",\"1112\"\],\[\"hugetlb.32M\",\"8\",\"5\"\]\]'"
+expect "doctor: persist-drift names the pools and the fix" sh -c "'$THP' --root '$R' doctor --json | jq -e '.findings[] | select(.id == \"persist-drift\") | (.fix | index(\"thp hugetlb persist   # keep the running pools across reboot\")) and ([.evidence[].name] == [\"hugetlb.2M\", \"hugetlb.32M\"])' > /dev/null"
+# the pools of the last persist only: a node's pool, and the default size's file goes
+expect "hugetlb persist of a node's pool: exit 0" [ "$(rc_of "$THP" --root "$R" hugetlb persist node1:2M=600)" = 0 ]
+expect "the sysctl.d file thp wrote is removed" [ ! -e "$SYS" ]
+expect "the removal is said" grep -q "^removed $SYS" "$tmp/out"
+expect "the node's pool in tmpfiles.d" [ "$(grep -v '^#' "$TMPF")" = 'w /sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages - - - - 600' ]
+expect "the node's pool parses back" sh -c "'$THP' --root '$R' persist --check --json | jq '[.drift[].key] | index(\"hugetlb.node1.2M\") == null' | grep -qx true"
+expect "--node N: the node of pools without a prefix" sh -c "'$THP' --root '$R' hugetlb persist --dry-run --node 0 2M=9 | grep -qx 'w /sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages - - - - 9'"
+# other writers' pools: a unit, a tmpfiles.d line, /proc/cmdline
+printf 'w /sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages - - - - 7\n' > "$R/etc/tmpfiles.d/db.conf"
+expect "persist --check reads another file's node pool" sh -c "'$THP' --root '$R' persist --check --json | jq -c '.drift[] | select(.key == \"hugetlb.node0.2M\") | [.persisted, .running, .source]' | grep -qx '\[\"7\",\"512\",\"/etc/tmpfiles.d/db.conf\"\]'"
+rm "$R/etc/tmpfiles.d/db.conf"
+# refusals: nothing written
+fresh_pools
+for bad in 2M 2M=x =5 2M=-1 node:2M=1 nodeX:2M=1 node01:2M=1 3Q=1; do
+	expect "hugetlb persist $bad: exit 2" [ "$(rc_of "$THP" --root "$R" hugetlb persist "$bad")" = 2 ]
+done
+for bad in "16M=1" "node7:2M=1" "node1:32M=1" "2M=1 node1:2M=1" "2M=1 2048K=2" "node1:2M=1 node1:2M=2" "1G=99999999"; do
+	# shellcheck disable=SC2086
+	expect "hugetlb persist $bad: exit 1" [ "$(rc_of "$THP" --root "$R" hugetlb persist $bad)" = 1 ]
+done
+expect "hugetlb persist of a size both host-wide and per node says why" [ "$(rc_of "$THP" --root "$R" hugetlb persist node1:2M=1 2M=1; cat "$tmp/out")" = "1
+thp: hugetlb persist: the 2M pool is given host-wide and per node; the host's is the sum of the nodes': give one or the other" ]
+expect "hugetlb --force belongs to persist: exit 2" [ "$(rc_of "$THP" --root "$R" hugetlb set --force 2M=1)" = 2 ]
+expect "persist vm.nr_hugepages: exit 2, names hugetlb persist" [ "$(rc_of "$THP" --root "$R" persist vm.nr_hugepages=8; grep -c 'thp hugetlb persist SIZE=PAGES' "$tmp/out")" = "2
+1" ]
+expect_sh "the refused hugetlb persists wrote nothing" '[ "$(tree_sum "$R")" = "$pools_sum" ] && [ ! -e "$SYS" ] && [ ! -e "$TMPF" ]'
+# a file thp did not write: kept, unless --force
+echo 'vm.nr_hugepages = 3' > "$SYS"
+expect "hugetlb persist over another's file: exit 1" [ "$(rc_of "$THP" --root "$R" hugetlb persist 2M=5)" = 1 ]
+expect "another's file is left as it was" [ "$(cat "$SYS")" = 'vm.nr_hugepages = 3' ]
+expect "hugetlb persist --force replaces it" sh -c "'$THP' --root '$R' hugetlb persist --force 2M=5 > /dev/null && grep -qx 'vm.nr_hugepages = 5' '$SYS'"
+# both files or neither: the second cannot be written, the first is put back
+"$THP" --root "$R" hugetlb persist 2M=6 > /dev/null
+cp "$SYS" "$tmp/sys.before"
+rmdir "$R/etc/tmpfiles.d"
+expect "hugetlb persist with no tmpfiles.d directory: exit 1" [ "$(rc_of "$THP" --root "$R" hugetlb persist 2M=7 32M=2)" = 1 ]
+expect "the failure names the file" grep -q "cannot write '$TMPF'" "$tmp/out"
+expect "the sysctl.d file is put back" cmp -s "$SYS" "$tmp/sys.before"
+mkdir "$R/etc/tmpfiles.d"
+# a persist killed between its two files left its journal: the next one puts them back first
+"$THP" --root "$R" hugetlb persist 2M=6 32M=1 > /dev/null
+mkdir -p "$R/run/thp" && chmod 700 "$R/run/thp"
+old="# written by 'thp hugetlb persist'
+vm.nr_hugepages = 3"
+body=$(printf 'thp-boot 1\nowner 4242\ncommand thp hugetlb persist 2M=3 32M=3\nfile etc/sysctl.d/90-thp-hugetlb.conf %d\n%s\n\nabsent etc/tmpfiles.d/thp-hugetlb.conf\n' $((${#old} + 1)) "$old")
+printf '%s\nend 2 %s\n' "$body" "$(printf '%s\n' "$body" | cksum | cut -d' ' -f1)" > "$R/run/thp/boot.journal"
+cp "$R/run/thp/boot.journal" "$tmp/boot.journal"
+expect "hugetlb persist --dry-run leaves the journal alone" sh -c "'$THP' --root '$R' hugetlb persist --dry-run 2M=9 > /dev/null && cmp -s '$R/run/thp/boot.journal' '$tmp/boot.journal'"
+expect "hugetlb persist after a killed one: exit 0" [ "$(rc_of "$THP" --root "$R" hugetlb persist 2M=9)" = 0 ]
+expect "it says what it put back" grep -q "^thp: 'thp hugetlb persist 2M=3 32M=3' (pid 4242) did not finish; put back the 2 files it had changed" "$tmp/out"
+expect "the journal is gone" [ ! -e "$R/run/thp/boot.journal" ]
+expect "the file the killed one had not written yet is gone" [ ! -e "$TMPF" ]
+expect "the new pool is written over what was put back" [ "$(grep -v '^#' "$SYS")" = 'vm.nr_hugepages = 9' ]
+body=$(printf 'thp-boot 1\nowner 4242\ncommand x\nfile etc/sysctl.d/90-thp-hugetlb.conf 4\nmine\n')
+printf '%s\nend 1 %s\n' "$body" "$(printf '%s\n' "$body" | cksum | cut -d' ' -f1)" > "$R/run/thp/boot.journal"
+expect "a file put back from the journal holds what it held" [ "$(rc_of "$THP" --root "$R" hugetlb persist 2M=10; cat "$SYS")" = "1
+mine" ]
+echo "# written by 'thp hugetlb persist'" > "$SYS"
+"$THP" --root "$R" hugetlb persist 2M=9 > /dev/null
+printf 'thp-boot 1\nfile etc/passwd 4\nroot\nend 1 0\n' > "$R/run/thp/boot.journal"
+expect "a damaged journal: exit 1, nothing written" [ "$(rc_of "$THP" --root "$R" hugetlb persist 2M=10; grep -v '^#' "$SYS")" = "1
+vm.nr_hugepages = 9" ]
+expect "a damaged journal is said so" grep -q "the journal '$R/run/thp/boot.journal' is damaged: line 4; nothing was changed" "$tmp/out"
+body=$(printf 'thp-boot 1\nowner 1\ncommand x\nabsent etc/passwd\n')
+printf '%s\nend 1 %s\n' "$body" "$(printf '%s\n' "$body" | cksum | cut -d' ' -f1)" > "$R/run/thp/boot.journal"
+expect "a journal that names another file: exit 1" [ "$(rc_of "$THP" --root "$R" hugetlb persist 2M=10)" = 1 ]
+expect "a journal that names another file is damaged" grep -q "is damaged; nothing was changed" "$tmp/out"
+rm "$R/run/thp/boot.journal"
+
 # A capture archive as root: reading works, writing is refused (exit 2) and
 # names the archive, and the archive is left as it was.
 fresh
 "$THP" --root "$R" set enabled=always > /dev/null
 tar -czf "$tmp/host.tar.gz" -C "$R" .
 cp "$tmp/host.tar.gz" "$tmp/host.before"
-for w in "set enabled=never" "hugetlb set 2M=1" "restore" "persist" "persist --systemd"; do
+for w in "set enabled=never" "hugetlb set 2M=1" "hugetlb persist 2M=1" "restore" "persist" "persist --systemd"; do
 	# shellcheck disable=SC2086
 	expect "archive root: $w is refused with exit 2" [ "$(rc_of "$THP" --root "$tmp/host.tar.gz" $w)" = 2 ]
 	expect "archive root: $w says why, naming the archive" grep -q "below '$tmp/host.tar.gz' is refused: it is an archive" "$tmp/out"

@@ -9,6 +9,8 @@
 
 #include "../core/doctor.h"
 #include "../core/drift.h"
+#include "../core/parse.h"
+#include "../core/pools.h"
 #include "../core/state.h"
 #include "../render/render.h"
 #include "../render/term.h"
@@ -309,11 +311,23 @@ static void diff_running(const struct thp_changes *cs, const struct thp_kv *kv, 
 	}
 }
 
+/* True when D is a host pool that the kernel command line asks for and did
+ * not get at boot: rule hugetlb-pool-short's, not drift (boot asks the same again). */
+static bool cmdline_short(const struct thp_drift *d)
+{
+	uint64_t size, persisted, running;
+	int node;
+
+	return thp_pool_key_parse(d->key, &size, &node) == 0 && node < 0 && !d->refused[0] &&
+	       strcmp(d->source, "/proc/cmdline") == 0 && thp_parse_u64(d->persisted, &persisted) == 0 &&
+	       thp_parse_u64(d->running, &running) == 0 && running < persisted;
+}
+
 /* Fills P as 'thp persist --check' sees the host (CS: the running settings):
  * drift between persisted and running values, and changes since the state
  * 'thp set' saved in this boot. */
 static void read_persist(const struct thp_root *root, const struct thp_changes *cs,
-			 struct thp_host_persist *p)
+			 const struct thp_hugetlb *h, struct thp_host_persist *p)
 {
 	struct thp_persisted *pe = malloc(sizeof(*pe));
 	struct thp_state_file *saved = malloc(sizeof(*saved));
@@ -325,10 +339,12 @@ static void read_persist(const struct thp_root *root, const struct thp_changes *
 		goto out;
 	p->known = true;
 	n = thp_changes_sizes(cs, sizes, THP_SIZES_MAX);
-	thp_persisted_read(root, sizes, n, pe);
+	thp_persisted_read(root, sizes, n, h->default_size, pe);
 	p->npersisted = pe->values.n;
-	n = thp_drift_check(cs, pe, d, THP_KV_MAX);
+	n = thp_drift_check(cs, h, pe, d, THP_KV_MAX);
 	for (int i = 0; i < n && p->ndrift < THP_DIFFS_MAX; i++) {
+		if (cmdline_short(&d[i]))
+			continue;
 		diff_set(&p->drift[p->ndrift], d[i].key, d[i].persisted, d[i].running, d[i].source, d[i].line);
 		snprintf(p->drift[p->ndrift++].refused, sizeof(p->drift[0].refused), "%s", d[i].refused);
 	}
@@ -372,7 +388,7 @@ static void read_settings(const struct thp_root *root, struct thp_host *h)
 
 	memset(&h->persist, 0, sizeof(h->persist));
 	if (read)
-		read_persist(root, cs, &h->persist);
+		read_persist(root, cs, h->hugetlb, &h->persist);
 	thp_journal_read(root, read ? cs : NULL, &h->journal);
 	free(cs);
 }

@@ -18,6 +18,7 @@
 #include "../core/hugetlb.h"
 #include "../core/numa.h"
 #include "../core/parse.h"
+#include "../core/persist.h"
 #include "../render/render.h"
 #include "cmd.h"
 
@@ -82,19 +83,26 @@ static void usage(void)
 {
 	puts("Usage: thp [--root DIR] hugetlb [options]\n"
 	     "       thp hugetlb set SIZE=PAGES... [--node N] [--dry-run]\n"
+	     "       thp hugetlb persist [[nodeN:]SIZE=PAGES...] [--node N] [--dry-run] [--force]\n"
 	     "       thp hugetlb plan SIZE [--margin PCT] [--node N]\n"
 	     "\n"
 	     "Static huge page pools (hugetlbfs), which are reserved memory apart from THP:\n"
 	     "pools per page size and NUMA node, hugetlbfs mounts, and the processes that map\n"
 	     "pool pages. 'set' resizes a pool and reports what the kernel really gave;\n"
+	     "'persist' keeps the pools given (none: the pools as they are) at every boot:\n"
+	     "the default size's in /" THP_SYSCTLD_DIR "/" THP_POOLS_SYSCTLD_NAME " (vm.nr_hugepages),\n"
+	     "other sizes and nodeN: pools in /" THP_TMPFILES_DIR "/" THP_POOLS_TMPFILES_NAME ", and\n"
+	     "for pages of 1 GiB and more it prints the kernel command-line options;\n"
 	     "'plan' computes the pages and settings a buffer of SIZE needs (e.g. 16G), on\n"
 	     "the host or, with --node, in one NUMA node's pool.\n"
 	     "\n"
 	     "Options:\n"
 	     "      --no-procs      do not look for processes that use the pools\n"
-	     "      --node N        set: resize NUMA node N's pool instead of the host-wide one;\n"
+	     "      --node N        set, persist: NUMA node N's pool instead of the host-wide one;\n"
 	     "                      plan: size the pool of node N, from that node's RAM and free blocks\n"
-	     "      --dry-run       set: validate and show the change, write nothing\n"
+	     "      --dry-run       set: validate and show the change, write nothing;\n"
+	     "                      persist: print the files, write nothing\n"
+	     "      --force         persist: replace a file that thp did not write\n"
 	     "      --margin PCT    plan: extra room on top of SIZE (default 5%)\n"
 	     "The table options (-o picks the pool table's columns; -n, -r, -P and -b apply\n"
 	     "to every table):");
@@ -332,7 +340,6 @@ struct change {
 	uint64_t resv;   /* free pages promised to mappings then (host pools only) */
 	uint64_t blocks; /* free buddy blocks of SIZE before the write */
 	double secs;
-	int pool; /* index in thp_hugetlb.pools */
 	int blocks_err;
 	int err;
 	bool written;
@@ -340,22 +347,24 @@ struct change {
 	char rel[256];
 };
 
-/* Parses "SIZE=PAGES". Returns 0, or prints why and returns 2. */
-static int parse_assign(const char *arg, struct change *c)
+/* Parses "SIZE=PAGES" of subcommand SUB into *SIZE and *PAGES. Returns 0, or
+ * prints why and returns 2. */
+static int parse_assign(const char *sub, const char *arg, uint64_t *size, uint64_t *pages)
 {
-	char size[64];
+	char spec[64], cmd[32];
 	const char *eq = strchr(arg, '=');
 
-	if (!eq || (size_t)(eq - arg) >= sizeof(size)) {
-		thp_err("hugetlb set: expected SIZE=PAGES such as 2M=512, got '%s'", arg);
+	snprintf(cmd, sizeof(cmd), "hugetlb %s", sub);
+	if (!eq || (size_t)(eq - arg) >= sizeof(spec)) {
+		thp_err("%s: expected SIZE=PAGES such as 2M=512, got '%s'", cmd, arg);
 		return 2;
 	}
-	snprintf(size, sizeof(size), "%.*s", (int)(eq - arg), arg);
-	if (thp_arg_size(size, 1, UINT64_MAX, &c->size)) {
-		thp_err("hugetlb set: '%s' is not a page size (write 2M, 1G, 64K or 2048kB)", size);
+	snprintf(spec, sizeof(spec), "%.*s", (int)(eq - arg), arg);
+	if (thp_arg_size(spec, 1, UINT64_MAX, size)) {
+		thp_err("%s: '%s' is not a page size (write 2M, 1G, 64K or 2048kB)", cmd, spec);
 		return 2;
 	}
-	if (!thp_opt_u64("hugetlb set", "number of pages", eq + 1, 0, UINT64_MAX, &c->want))
+	if (!thp_opt_u64(cmd, "number of pages", eq + 1, 0, UINT64_MAX, pages))
 		return 2;
 	return 0;
 }
@@ -386,74 +395,84 @@ static int writable(const struct thp_root *root, const char *rel)
 	return 0;
 }
 
-/* True after saying so when change C asks for more pages of its size than
- * the RAM of H holds, or (RAM unknown) than 64 bits count in bytes. */
-static bool too_many(const struct thp_hugetlb *h, const struct change *c, bool bytes)
+/* True after saying so when SUB asks for PAGES pages of SIZE, more than the
+ * RAM of H holds, or (RAM unknown) than 64 bits count in bytes. */
+static bool too_many(const struct thp_hugetlb *h, const char *sub, uint64_t size, uint64_t pages, bool bytes)
 {
-	uint64_t most = (h->mem_total ? h->mem_total : UINT64_MAX) / c->size;
+	uint64_t most = (h->mem_total ? h->mem_total : UINT64_MAX) / size;
 	char spec[32], ask[80] = "", ram[64];
 
-	if (c->want <= most)
+	if (pages <= most)
 		return false;
-	out_size_spec(spec, sizeof(spec), c->size);
+	out_size_spec(spec, sizeof(spec), size);
 	if (!h->mem_total) {
-		thp_err("hugetlb set: %s=%" PRIu64 " asks for more bytes than 64 bits count (at most %"
-			PRIu64 " pages of %s)", spec, c->want, most, spec);
+		thp_err("hugetlb %s: %s=%" PRIu64 " asks for more bytes than 64 bits count (at most %"
+			PRIu64 " pages of %s)", sub, spec, pages, most, spec);
 		return true;
 	}
-	if (c->want <= UINT64_MAX / c->size) { /* else the size itself is too large to say */
-		out_size(ask, sizeof(ask) - 2, c->want * c->size, bytes);
+	if (pages <= UINT64_MAX / size) { /* else the size itself is too large to say */
+		out_size(ask, sizeof(ask) - 2, pages * size, bytes);
 		strcat(ask, ", ");
 	}
-	thp_err("hugetlb set: %s=%" PRIu64 " asks for %smore than the %s of RAM (at most %" PRIu64
-		" pages of %s)", spec, c->want, ask, out_size(ram, sizeof(ram), h->mem_total, bytes),
+	thp_err("hugetlb %s: %s=%" PRIu64 " asks for %smore than the %s of RAM (at most %" PRIu64
+		" pages of %s)", sub, spec, pages, ask, out_size(ram, sizeof(ram), h->mem_total, bytes),
 		most, spec);
 	return true;
+}
+
+/* The pool of SIZE of H, NODE's (-1: the host's), or NULL after saying
+ * (for subcommand SUB) why there is none. */
+static const struct thp_hpool *pool_for(const struct thp_hugetlb *h, const char *sub, uint64_t size, int node)
+{
+	char b[64], list[128];
+	int i, nd = -1;
+
+	if (!h->npools) {
+		thp_err("hugetlb %s: %s", sub, no_pools(h));
+		return NULL;
+	}
+	if (node >= 0 && (nd = thp_hugetlb_node(h, node)) < 0) {
+		no_node(sub, h, node);
+		return NULL;
+	}
+	if ((i = thp_hugetlb_find(h, size)) < 0) {
+		thp_err("hugetlb %s: no %s pool; this kernel has %s", sub, out_size_spec(b, sizeof(b), size),
+			size_list(h, list, sizeof(list)));
+		return NULL;
+	}
+	if (nd >= 0 && !h->nodes[nd].pools[i].size) {
+		thp_err("hugetlb %s: node %d has no %s pool", sub, node, out_size_spec(b, sizeof(b), size));
+		return NULL;
+	}
+	return nd >= 0 ? &h->nodes[nd].pools[i] : &h->pools[i];
 }
 
 /* Checks every change against H before anything is written. Returns 0 or 1. */
 static int validate(const struct thp_ctx *ctx, const struct thp_hugetlb *h, struct change *c, int n,
 		    const struct opts *o)
 {
-	char b[3][64], list[128];
-	int nd = -1, err;
+	char b[64];
+	int err;
 
-	if (!h->npools) {
-		thp_err("hugetlb set: %s", no_pools(h));
-		return 1;
-	}
-	if (o->node >= 0 && (nd = thp_hugetlb_node(h, o->node)) < 0) {
-		no_node("set", h, o->node);
-		return 1;
-	}
 	for (int i = 0; i < n; i++) {
-		c[i].pool = thp_hugetlb_find(h, c[i].size);
-		if (c[i].pool < 0) {
-			thp_err("hugetlb set: no %s pool; this kernel has %s",
-				out_size_spec(b[0], 64, c[i].size), size_list(h, list, sizeof(list)));
+		const struct thp_hpool *p = pool_for(h, "set", c[i].size, o->node);
+		if (!p)
 			return 1;
-		}
 		for (int j = 0; j < i; j++)
 			if (c[j].size == c[i].size) {
-				thp_err("hugetlb set: %s given twice", out_size_spec(b[0], 64, c[i].size));
+				thp_err("hugetlb set: %s given twice", out_size_spec(b, sizeof(b), c[i].size));
 				return 1;
 			}
-		const struct thp_hpool *p = nd >= 0 ? &h->nodes[nd].pools[c[i].pool] : &h->pools[c[i].pool];
-		if (!p->size) {
-			thp_err("hugetlb set: node %d has no %s pool", o->node,
-				out_size_spec(b[0], 64, c[i].size));
-			return 1;
-		}
 		if (p->err) {
 			thp_err("hugetlb set: cannot read the %s pool: %s",
-				out_size_spec(b[0], 64, c[i].size), thp_strerror(p->err));
+				out_size_spec(b, sizeof(b), c[i].size), thp_strerror(p->err));
 			return 1;
 		}
-		if (too_many(h, &c[i], o->fmt.bytes))
+		if (too_many(h, "set", c[i].size, c[i].want, o->fmt.bytes))
 			return 1;
 		c[i].before = p->total;
 		c[i].in_use = p->total >= p->free ? p->total - p->free : 0;
-		c[i].resv = nd >= 0 ? 0 : p->resv;
+		c[i].resv = o->node >= 0 ? 0 : p->resv;
 		thp_hugetlb_path(c[i].rel, sizeof(c[i].rel), c[i].size, o->node);
 		if (!o->dry_run && (err = writable(&ctx->root, c[i].rel))) {
 			thp_err("cannot write '/%s': %s%s", c[i].rel, strerror(-err), thp_root_hint(err));
@@ -764,7 +783,7 @@ static int set(struct thp_ctx *ctx, struct thp_hugetlb *h, char **args, int narg
 	}
 	memset(c, 0, sizeof(c));
 	for (int i = 0; i < nargs; i++)
-		if (parse_assign(args[i], &c[i]))
+		if (parse_assign("set", args[i], &c[i].size, &c[i].want))
 			return thp_usage_error("hugetlb");
 	if (!o->dry_run && (rc = thp_change_begin(ctx, "changing a pool")) != 0)
 		return rc;
@@ -796,6 +815,204 @@ static int set(struct thp_ctx *ctx, struct thp_hugetlb *h, char **args, int narg
 	return rc;
 }
 
+/* The pools 'hugetlb persist' keeps at boot, at most: every size, host-wide and on a few nodes. */
+#define PERSIST_MAX 64
+#define PERSIST_SCHEMA "thp-hugetlb-persist/1"
+
+/* Parses "[nodeN:]SIZE=PAGES" (NODE: the node without a prefix, -1: the host)
+ * into P. Returns 0, or prints why and returns 2. */
+static int parse_pool(const char *arg, int node, struct thp_pool *p)
+{
+	const char *colon = strchr(arg, ':');
+	char id[16];
+
+	p->node = node;
+	if (colon && strncmp(arg, "node", 4) == 0) {
+		snprintf(id, sizeof(id), "%.*s", (int)(colon - arg - 4 < 15 ? colon - arg - 4 : 15), arg + 4);
+		if (!thp_opt_int("hugetlb persist", "node", id, 0, NODE_MAX, &p->node))
+			return 2;
+		arg = colon + 1;
+	}
+	return parse_assign("persist", arg, &p->size, &p->pages);
+}
+
+/* The pools of H now (of node NODE; -1: the host's) that hold pages, as V;
+ * returns their number. */
+static int current_pools(const struct thp_hugetlb *h, int node, struct thp_pool *v)
+{
+	int nd = node < 0 ? -1 : thp_hugetlb_node(h, node), n = 0;
+
+	for (int i = 0; i < h->npools && (node < 0 || nd >= 0); i++) {
+		const struct thp_hpool *p = nd < 0 ? &h->pools[i] : &h->nodes[nd].pools[i];
+		if (p->size && !p->err && p->total > p->surplus)
+			v[n++] = (struct thp_pool){ p->size, node, p->total - p->surplus };
+	}
+	return n;
+}
+
+/* Checks the N pools V against H: each there, once, not both host-wide and
+ * per node, and within RAM. Returns 0 or 1 after saying why not. */
+static int persist_check(const struct thp_hugetlb *h, const struct thp_pool *v, int n, bool bytes)
+{
+	char b[64];
+
+	for (int i = 0; i < n; i++) {
+		if (!pool_for(h, "persist", v[i].size, v[i].node) ||
+		    too_many(h, "persist", v[i].size, v[i].pages, bytes))
+			return 1;
+		for (int j = 0; j < i; j++) {
+			if (v[j].size != v[i].size || (v[j].node >= 0 && v[i].node >= 0 && v[j].node != v[i].node))
+				continue;
+			if (v[j].node == v[i].node)
+				thp_err("hugetlb persist: %s%s given twice", v[i].node >= 0 ? "a node's " : "",
+					out_size_spec(b, sizeof(b), v[i].size));
+			else
+				thp_err("hugetlb persist: the %s pool is given host-wide and per node; the "
+					"host's is the sum of the nodes': give one or the other",
+					out_size_spec(b, sizeof(b), v[i].size));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int by_node_size(const void *a, const void *b)
+{
+	const struct thp_pool *x = a, *y = b;
+
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	return (x->size > y->size) - (x->size < y->size);
+}
+
+/* What 'hugetlb persist' says after writing F (N files) for the NP pools
+ * with command-line options OPTS. */
+static int persist_report(const struct thp_ctx *ctx, const struct thp_boot_file *f, int n, int np,
+			  const char *opts)
+{
+	static const char *const by[] = { "systemd-sysctl", "systemd-tmpfiles" };
+
+	if (ctx->json) {
+		struct json_object *o = json_object_new_object(), *w = json_object_new_array(),
+				   *r = json_object_new_array();
+		for (int i = 0; i < n; i++)
+			if (f[i].done != THP_BOOT_KEPT)
+				json_object_array_add(f[i].done == THP_BOOT_WRITTEN ? w : r,
+						      json_object_new_string(f[i].shown));
+		json_object_object_add(o, "schema", json_object_new_string(PERSIST_SCHEMA));
+		json_object_object_add(o, "pools", json_object_new_int(np));
+		json_object_object_add(o, "written", w);
+		json_object_object_add(o, "removed", r);
+		json_object_object_add(o, "cmdline", json_object_new_string(opts));
+		return out_json_print(o) ? 1 : 0;
+	}
+	for (int i = 0; i < n; i++) {
+		if (f[i].done == THP_BOOT_WRITTEN)
+			printf("wrote %s: %s sizes %s at every boot\n", f[i].shown, by[i],
+			       i ? "these pools" : "the pool of the default page size");
+		else if (f[i].done == THP_BOOT_REMOVED)
+			printf("removed %s: no pool it sized is given\n", f[i].shown);
+		else if (!f[i].text && f[i].cur)
+			printf("left %s alone: thp did not write it\n", f[i].shown);
+	}
+	if (opts[0])
+		printf("\npages of 1 GiB and more are reserved only on the kernel command line:\n%s\n\n%s%s",
+		       opts, thp_bootloader_help,
+		       strchr(opts, ':') ? "hugepages=NODE:PAGES,... needs Linux 5.16+.\n" : "");
+	if (!ctx->root.live)
+		printf("this is the host below '%s'; nothing was applied to this host\n", ctx->root.path);
+	else
+		puts("'thp hugetlb set' resizes the pools now; 'thp persist --check' compares them with "
+		     "the kernel after a reboot");
+	return thp_flush() ? 1 : 0;
+}
+
+/* --dry-run: the files as they would be, and the command-line options OPTS. */
+static int persist_dry(const struct thp_ctx *ctx, const struct thp_boot_file *f, int n, const char *opts)
+{
+	if (ctx->json) {
+		struct json_object *o = json_object_new_object();
+		json_object_object_add(o, "schema", json_object_new_string(PERSIST_SCHEMA));
+		json_object_object_add(o, "dry_run", json_object_new_boolean(true));
+		json_object_object_add(o, "files", thp_boot_files_json(f, n));
+		json_object_object_add(o, "cmdline", json_object_new_string(opts));
+		return out_json_print(o) ? 1 : 0;
+	}
+	for (int i = 0; i < n; i++)
+		if (f[i].text)
+			printf("# %s\n%s", f[i].shown, f[i].text);
+		else if (f[i].cur)
+			printf("# %s: removed\n", f[i].shown);
+	if (opts[0])
+		printf("# kernel command line\n%s\n", opts);
+	return thp_flush() ? 1 : 0;
+}
+
+/* Gives the files F (N: the sysctl.d file, then the tmpfiles.d one) the
+ * text that sizes the NP pools V at boot (NULL when they size none), and
+ * *OPTS the command-line options. Returns false when out of memory. */
+static bool persist_texts(const struct thp_pool *v, int np, uint64_t default_size,
+			  struct thp_boot_file *f, int n, char **opts)
+{
+	static const enum thp_pool_boot kind[] = { THP_POOL_SYSCTL, THP_POOL_TMPFILES };
+
+	for (int i = 0; i < n; i++) {
+		bool any = false;
+		for (int j = 0; j < np; j++)
+			any = any || thp_pool_boot(&v[j], default_size) == kind[i];
+		if (any && !(f[i].text = thp_pools_format(v, np, default_size, kind[i])))
+			return false;
+	}
+	return (*opts = thp_pools_format(v, np, default_size, THP_POOL_CMDLINE)) != NULL;
+}
+
+/* 'hugetlb persist': keeps the pools of ARGS (none: the pools now) at boot. */
+static int persist(struct thp_ctx *ctx, const struct thp_hugetlb *h, char **args, int nargs,
+		   const struct opts *o, bool force)
+{
+	struct thp_boot_file f[] = {
+		{ .dir = THP_SYSCTLD_DIR, .name = THP_POOLS_SYSCTLD_NAME, .mark = THP_POOLS_MARK },
+		{ .dir = THP_TMPFILES_DIR, .name = THP_POOLS_TMPFILES_NAME, .mark = THP_POOLS_MARK },
+	};
+	struct thp_pool v[PERSIST_MAX];
+	char *opts = NULL;
+	int n = nargs, rc = 1, nf = (int)(sizeof(f) / sizeof(f[0]));
+
+	if (nargs > PERSIST_MAX) {
+		thp_err("hugetlb persist: at most %d pools at once", PERSIST_MAX);
+		return 2;
+	}
+	for (int i = 0; i < nargs; i++)
+		if (parse_pool(args[i], o->node, &v[i]))
+			return thp_usage_error("hugetlb");
+	if (!nargs && !h->npools) {
+		thp_err("hugetlb persist: %s", no_pools(h));
+		return 1;
+	}
+	if (!nargs && o->node >= 0 && thp_hugetlb_node(h, o->node) < 0) {
+		no_node("persist", h, o->node);
+		return 1;
+	}
+	if (!nargs)
+		n = current_pools(h, o->node, v);
+	if (persist_check(h, v, n, o->fmt.bytes))
+		return 1;
+	qsort(v, (size_t)n, sizeof(v[0]), by_node_size);
+	thp_boot_files_read(ctx, f, nf);
+	if (!persist_texts(v, n, h->default_size, f, nf, &opts))
+		thp_err("out of memory");
+	else if (o->dry_run)
+		rc = persist_dry(ctx, f, nf, opts);
+	else if ((rc = thp_boot_files_write(ctx, f, nf, force)) == 0 && (rc = persist_report(ctx, f, nf, n, opts)))
+		for (int i = 0; i < nf; i++) /* the files are changed all the same */
+			if (f[i].done != THP_BOOT_KEPT)
+				thp_err("hugetlb persist: %s %s, but the report cannot be printed",
+					f[i].done == THP_BOOT_WRITTEN ? "wrote" : "removed", f[i].shown);
+	free(opts);
+	thp_boot_files_free(f, nf);
+	return rc;
+}
+
 /* What 'hugetlb plan' sizes for: the host, or one NUMA node. */
 struct plan_scope {
 	int node;                     /* -1: the host */
@@ -819,15 +1036,10 @@ static void plan_commands(const struct thp_hugetlb *h, const struct plan_scope *
 	}
 	printf("    now:       thp hugetlb set %s=%" PRIu64 "%s\n", s, pages, node);
 	printf("               (or: echo %" PRIu64 " > /%s)\n", pages, rel);
-	if (sc->node >= 0)
-		printf("    at boot:   w /%s - - - - %" PRIu64 "\n"
-		       "               in /etc/tmpfiles.d/hugepages.conf (early in boot; still subject\n"
-		       "               to fragmentation)\n",
-		       rel, pages);
-	else if (size == h->default_size)
-		printf("    at boot:   vm.nr_hugepages = %" PRIu64 " in /etc/sysctl.d/80-hugepages.conf\n"
+	if (thp_pool_boot(&(struct thp_pool){ size, sc->node, pages }, h->default_size) != THP_POOL_CMDLINE)
+		printf("    at boot:   thp hugetlb persist %s%s%s=%" PRIu64 "\n"
 		       "               (early in boot; still subject to fragmentation)\n",
-		       pages);
+		       sc->node >= 0 ? "node" : "", sc->node >= 0 ? cmdline_node : "", s, pages);
 	printf("    kernel:    hugepagesz=%s hugepages=%s%" PRIu64
 	       "  (most reliable: reserved before memory fragments)\n", s, cmdline_node, pages);
 	if (sc->node >= 0)
@@ -984,15 +1196,17 @@ int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
 		OUT_FMT_LONGOPTS,
 		{ "no-procs", no_argument, NULL, O_NO_PROCS }, { "node", required_argument, NULL, 'N' },
 		{ "dry-run", no_argument, NULL, 'D' },  { "margin", required_argument, NULL, 'M' },
-		{ "help", no_argument, NULL, 'h' },     { NULL, 0, NULL, 0 },
+		{ "force", no_argument, NULL, 'F' },    { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .procs = true, .node = -1, .margin_bp = 500 };
 	const char *sub = "show";
-	bool margin = false;
+	bool margin = false, force = false;
 	struct thp_hugetlb *h;
 	int c, rc;
 
-	if (argc > 1 && (strcmp(argv[1], "set") == 0 || strcmp(argv[1], "plan") == 0)) {
+	if (argc > 1 && (strcmp(argv[1], "set") == 0 || strcmp(argv[1], "plan") == 0 ||
+			 strcmp(argv[1], "persist") == 0)) {
 		sub = argv[1];
 		argc--;
 		argv++;
@@ -1005,6 +1219,7 @@ int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
 		switch (c) {
 		case O_NO_PROCS: o.procs = false; break;
 		case 'D': o.dry_run = true; break;
+		case 'F': force = true; break;
 		case 'N':
 			if (!thp_opt_int("hugetlb", "--node", optarg, 0, NODE_MAX, &o.node))
 				return thp_usage_error("hugetlb");
@@ -1018,9 +1233,11 @@ int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
 		default: return thp_usage_error("hugetlb");
 		}
 	}
-	if ((strcmp(sub, "show") == 0 && o.node >= 0) || (strcmp(sub, "set") != 0 && o.dry_run) ||
-	    (strcmp(sub, "plan") != 0 && margin)) {
-		thp_err("hugetlb: --node belongs to 'set' and 'plan', --dry-run to 'set', --margin to 'plan'");
+	bool writes = strcmp(sub, "set") == 0 || strcmp(sub, "persist") == 0;
+	if ((strcmp(sub, "show") == 0 && o.node >= 0) || (!writes && o.dry_run) ||
+	    (strcmp(sub, "plan") != 0 && margin) || (strcmp(sub, "persist") != 0 && force)) {
+		thp_err("hugetlb: --node belongs to 'set', 'persist' and 'plan', --dry-run to 'set' and "
+			"'persist', --force to 'persist', --margin to 'plan'");
 		return thp_usage_error("hugetlb");
 	}
 	ctx->json = o.fmt.json;
@@ -1047,6 +1264,8 @@ int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
 		rc = set(ctx, h, argv + optind, argc - optind, &o);
 	else if (strcmp(sub, "plan") == 0)
 		rc = plan(ctx, h, argv[optind], &o);
+	else if (strcmp(sub, "persist") == 0)
+		rc = persist(ctx, h, argv + optind, argc - optind, &o, force);
 	else
 		rc = show(ctx, h, &o);
 	free(h);

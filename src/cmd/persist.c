@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../control/control.h"
+#include "../control/journal.h"
 #include "../core/drift.h"
 #include "../core/persist.h"
 #include "../render/render.h"
@@ -26,6 +27,13 @@
 #define SYSCTL_NAME THP_SYSCTLD_NAME
 #define SYSCTL_DEFAULT SYSCTL_DIR "/" SYSCTL_NAME
 #define OURS "written by 'thp persist"
+
+const char thp_bootloader_help[] =
+	"Add these to the kernel command line, then reboot:\n"
+	"  GRUB: append them to GRUB_CMDLINE_LINUX in /etc/default/grub (inside the\n"
+	"        quotes), then run update-grub (Debian, Ubuntu) or\n"
+	"        grub2-mkconfig -o /boot/grub2/grub.cfg (RHEL, Fedora)\n"
+	"  or:   grubby --update-kernel=ALL --args='OPTIONS'\n";
 
 enum mode { TMPFILES, SYSTEMD, CMDLINE, CHECK, SYSCTL /* chosen by vm.* keys, not an option */ };
 
@@ -58,16 +66,20 @@ static int check(const struct thp_ctx *ctx, const struct thp_changes *cs)
 {
 	struct thp_persisted *p = malloc(sizeof(*p));
 	struct thp_drift *d = calloc(THP_KV_MAX, sizeof(*d));
+	struct thp_hugetlb *h = malloc(sizeof(*h));
 	uint64_t sizes[THP_SIZES_MAX];
 	int n, nsizes = thp_changes_sizes(cs, sizes, THP_SIZES_MAX);
 
-	if (!p || !d) {
+	if (!p || !d || !h) {
 		free(p);
 		free(d);
+		free(h);
 		return 1;
 	}
-	thp_persisted_read(&ctx->root, sizes, nsizes, p);
-	n = thp_drift_check(cs, p, d, THP_KV_MAX);
+	thp_hugetlb_read(&ctx->root, h);
+	thp_persisted_read(&ctx->root, sizes, nsizes, h->default_size, p);
+	n = thp_drift_check(cs, h, p, d, THP_KV_MAX);
+	free(h);
 	if (ctx->json) {
 		struct json_object *o = json_object_new_object(), *a = json_object_new_array(),
 				   *src = json_object_new_array();
@@ -158,12 +170,8 @@ static void cmdline(const struct thp_ctx *ctx, const struct thp_kvlist *l)
 	} else {
 		if (opts[0]) {
 			printf("%s\n\n", opts);
-			puts("Add these to the kernel command line, then reboot:\n"
-			     "  GRUB: append them to GRUB_CMDLINE_LINUX in /etc/default/grub (inside the\n"
-			     "        quotes), then run update-grub (Debian, Ubuntu) or\n"
-			     "        grub2-mkconfig -o /boot/grub2/grub.cfg (RHEL, Fedora)\n"
-			     "  or:   grubby --update-kernel=ALL --args='OPTIONS'\n"
-			     "thp_anon= needs Linux 6.12+; transparent_hugepage_shmem= and thp_shmem= 6.13+.\n"
+			fputs(thp_bootloader_help, stdout);
+			puts("thp_anon= needs Linux 6.12+; transparent_hugepage_shmem= and thp_shmem= 6.13+.\n"
 			     "'thp persist --check' after the reboot shows whether they took effect.");
 		} else {
 			puts("none of these settings has a kernel command-line option");
@@ -185,19 +193,277 @@ static bool foreign(const char *cur)
 	return cur && !strstr(cur, OURS);
 }
 
-/* 'persist --dry-run --json': the file SHOWN as it would be written (TEXT),
- * as it is (CUR, NULL when absent), and whether writing changes it. */
+/* Adds to O the file SHOWN as it would be written (TEXT; NULL: removed), as
+ * it is (CUR, NULL when absent), whether writing changes it, and whether thp
+ * did not write it (FOREIGN). */
+static void file_json(struct json_object *o, const char *shown, const char *text, const char *cur,
+		      bool theirs)
+{
+	bool changed = text ? !cur || strcmp(cur, text) != 0 : cur && !theirs;
+
+	json_object_object_add(o, "path", json_object_new_string(shown));
+	json_object_object_add(o, "content", text ? json_object_new_string(text) : NULL);
+	json_object_object_add(o, "current", cur ? json_object_new_string(cur) : NULL);
+	json_object_object_add(o, "changed", json_object_new_boolean(changed));
+	json_object_object_add(o, "foreign", json_object_new_boolean(theirs));
+}
+
+/* 'persist --dry-run --json': one file as file_json() has it. */
 static int dry_json(const char *shown, const char *text, const char *cur)
 {
 	struct json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "dry_run", json_object_new_boolean(true));
-	json_object_object_add(o, "path", json_object_new_string(shown));
-	json_object_object_add(o, "content", json_object_new_string(text));
-	json_object_object_add(o, "current", cur ? json_object_new_string(cur) : NULL);
-	json_object_object_add(o, "changed", json_object_new_boolean(!cur || strcmp(cur, text) != 0));
-	json_object_object_add(o, "foreign", json_object_new_boolean(foreign(cur)));
+	file_json(o, shown, text, cur, foreign(cur));
 	return out_json_print(o) ? 1 : 0;
+}
+
+/* True when CUR, the text of boot file F (NULL: there is none), was not written by thp. */
+static bool theirs(const struct thp_boot_file *f)
+{
+	return f->cur && !strstr(f->cur, f->mark);
+}
+
+void thp_boot_files_read(const struct thp_ctx *ctx, struct thp_boot_file *f, int n)
+{
+	for (int i = 0; i < n; i++) {
+		char rel[512];
+
+		snprintf(rel, sizeof(rel), "%s/%s", f[i].dir, f[i].name);
+		thp_shown_path(ctx, rel, f[i].shown, sizeof(f[i].shown));
+		if (thp_read(&ctx->root, rel, &f[i].cur, NULL))
+			f[i].cur = NULL; /* absent or unreadable: nothing of thp's or anyone's to keep */
+		f[i].done = THP_BOOT_KEPT;
+	}
+}
+
+struct json_object *thp_boot_files_json(const struct thp_boot_file *f, int n)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < n; i++) {
+		struct json_object *o = json_object_new_object();
+		file_json(o, f[i].shown, f[i].text, f[i].cur, theirs(&f[i]));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+/* Gives F the content TEXT (NULL: removes it). Returns 0 or -errno. */
+static int boot_file_put(const struct thp_ctx *ctx, const struct thp_boot_file *f, const char *text)
+{
+	char rel[512];
+	int dir, err;
+
+	snprintf(rel, sizeof(rel), "%s/%s", f->dir, f->name);
+	if (!text)
+		return thp_root_unlink(&ctx->root, rel);
+	dir = thp_root_opendir_fd(&ctx->root, f->dir, 0);
+	err = dir < 0 ? dir : thp_file_check(dir, f->name);
+	if (!err)
+		err = thp_file_write(dir, f->name, text, 0644);
+	if (dir >= 0)
+		close(dir);
+	return err;
+}
+
+/* Puts the files F[0..N) that were changed back as they were; says which
+ * cannot be. Returns how many cannot. */
+static int boot_files_undo(const struct thp_ctx *ctx, struct thp_boot_file *f, int n)
+{
+	int stuck = 0;
+
+	for (int i = n - 1; i >= 0; i--) {
+		int err = f[i].done == THP_BOOT_KEPT ? 0 : boot_file_put(ctx, &f[i], f[i].cur);
+		if (err == -ENOENT && !f[i].cur)
+			err = 0;
+		if (err) {
+			thp_err("cannot put back '%s' as it was either: %s", f[i].shown, thp_file_strerror(err));
+			stuck++;
+		} else {
+			f[i].done = THP_BOOT_KEPT;
+		}
+	}
+	return stuck;
+}
+
+/* Puts the files of J back as they were. Returns how many cannot be (said on stderr). */
+static int journal_put_back(const struct thp_ctx *ctx, const struct thp_boot_journal *j)
+{
+	int stuck = 0;
+
+	for (int i = 0; i < j->n; i++) {
+		char dir[256], *slash;
+		struct thp_boot_file f = { .dir = dir };
+		int err;
+
+		snprintf(dir, sizeof(dir), "%s", j->v[i].path);
+		slash = strrchr(dir, '/');
+		f.name = slash ? slash + 1 : dir;
+		if (slash)
+			*slash = '\0';
+		err = slash ? boot_file_put(ctx, &f, j->v[i].text) : -EINVAL;
+		if (err && !(err == -ENOENT && !j->v[i].text)) {
+			thp_err("cannot put back '/%s': %s", j->v[i].path, thp_file_strerror(err));
+			stuck++;
+		}
+	}
+	return stuck;
+}
+
+/* True when the journal's files are among the N files F (no other file is put back). */
+static bool journal_ours(const struct thp_boot_journal *j, const struct thp_boot_file *f, int n)
+{
+	for (int i = 0; i < j->n; i++) {
+		bool found = false;
+		for (int k = 0; k < n && !found; k++) {
+			size_t dl = strlen(f[k].dir);
+			found = strncmp(j->v[i].path, f[k].dir, dl) == 0 && j->v[i].path[dl] == '/' &&
+				strcmp(j->v[i].path + dl + 1, f[k].name) == 0;
+		}
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* Puts back the files of a change of the N files F that did not finish (its
+ * journal is there; this thp holds the writers' lock). Returns 0, or 1 after
+ * saying why the change cannot go on. */
+static int boot_files_recover(const struct thp_ctx *ctx, const struct thp_boot_file *files, int nfiles)
+{
+	struct thp_boot_journal *j = malloc(sizeof(*j));
+	char shown[4200], at[32] = "", *buf = NULL;
+	int line = 0, rc = 1, err = j ? thp_read(&ctx->root, THP_BOOT_JOURNAL, &buf, NULL) : -ENOMEM;
+
+	thp_shown_path(ctx, THP_BOOT_JOURNAL, shown, sizeof(shown));
+	if (err == -ENOENT || err == -ENOTDIR) {
+		rc = 0;
+	} else if (err) {
+		thp_err("cannot read the journal '%s': %s; nothing was changed", shown, thp_file_strerror(err));
+	} else if (thp_boot_journal_parse(buf, j, &line) != 0 || !journal_ours(j, files, nfiles)) {
+		if (line)
+			snprintf(at, sizeof(at), ": line %d", line);
+		thp_err("the journal '%s' is damaged%s; nothing was changed: look at it, put the files it "
+			"names back as they were, then remove it", shown, at);
+	} else if (journal_put_back(ctx, j)) {
+		thp_err("'%s' (pid %d) did not finish, and not every file it had changed can be put back "
+			"(journal '%s'); nothing was changed", j->command, (int)j->owner, shown);
+	} else if ((err = thp_boot_journal_remove(&ctx->root)) != 0) {
+		thp_err("put back the files of '%s', but cannot remove its journal '%s': %s; remove it",
+			j->command, shown, thp_file_strerror(err));
+	} else {
+		thp_err("'%s' (pid %d) did not finish; put back the %d files it had changed", j->command,
+			(int)j->owner, j->n);
+		rc = 0;
+	}
+	free(buf);
+	free(j);
+	return rc;
+}
+
+/* Journals the files of F that change (more than one), as they are. Returns 0 or -errno. */
+static int boot_files_journal(const struct thp_ctx *ctx, const struct thp_boot_file *f, int n, int changes)
+{
+	struct thp_boot_journal *j = changes > 1 ? calloc(1, sizeof(*j)) : NULL;
+	struct thp_state *s = j ? calloc(1, sizeof(*s)) : NULL;
+	int err;
+
+	if (changes < 2)
+		return 0;
+	if (!s) {
+		free(j);
+		return -ENOMEM;
+	}
+	thp_state_own_command(s);
+	snprintf(j->command, sizeof(j->command), "%s", s->command);
+	j->owner = getpid();
+	for (int i = 0; i < n && j->n < THP_BOOT_FILES_MAX; i++) {
+		snprintf(j->v[j->n].path, sizeof(j->v[0].path), "%s/%s", f[i].dir, f[i].name);
+		j->v[j->n++].text = f[i].cur;
+	}
+	err = thp_boot_journal_push(&ctx->root, j);
+	free(s);
+	free(j);
+	return err;
+}
+
+/* True when writing F changes it: it gets a text, or thp's file goes. */
+static bool boot_file_changes(const struct thp_boot_file *f)
+{
+	return f->text || (f->cur && !theirs(f));
+}
+
+/* Writes every file of F that changes, in order; on a failure puts back the
+ * ones before and says so. Returns 0, or 1 after saying what stays. */
+static int boot_files_put(const struct thp_ctx *ctx, struct thp_boot_file *f, int n)
+{
+	int err = 0, i;
+
+	for (i = 0; i < n && !err; i++) {
+		if (!boot_file_changes(&f[i]))
+			continue;
+		err = boot_file_put(ctx, &f[i], f[i].text);
+		if (err == -ENOENT && !f[i].text)
+			err = 0; /* gone meanwhile */
+		else if (!err)
+			f[i].done = f[i].text ? THP_BOOT_WRITTEN : THP_BOOT_REMOVED;
+	}
+	if (!err)
+		return 0;
+	i--;
+	thp_err("cannot %s '%s': %s%s", f[i].text ? "write" : "remove", f[i].shown, thp_file_strerror(err),
+		err == -EACCES || err == -EPERM ? " (run as root)"
+		: err == -ENOENT ? " (thp creates no directory for it)" : "");
+	if (boot_files_undo(ctx, f, i))
+		return -1;
+	thp_err("nothing was changed");
+	return 1;
+}
+
+int thp_boot_files_write(const struct thp_ctx *ctx, struct thp_boot_file *f, int n, bool force)
+{
+	char shown[4200];
+	int rc, changes = 0, err;
+
+	if ((rc = thp_change_begin(ctx, "writing what boot applies")) != 0 || (rc = boot_files_recover(ctx, f, n)))
+		return rc;
+	for (int i = 0; i < n; i++)
+		free(f[i].cur);
+	thp_boot_files_read(ctx, f, n); /* again: the writer before may have changed them */
+	for (int i = 0; i < n; i++) {
+		if (f[i].text && theirs(&f[i]) && !force) {
+			thp_err("'%s' exists and was not written by thp; move it away, or --force; nothing "
+				"was changed", f[i].shown);
+			return 1;
+		}
+		changes += boot_file_changes(&f[i]);
+	}
+	thp_shown_path(ctx, THP_BOOT_JOURNAL, shown, sizeof(shown));
+	if ((err = boot_files_journal(ctx, f, n, changes)) != 0) {
+		thp_err("cannot write the journal '%s': %s; nothing was changed", shown, thp_file_strerror(err));
+		return 1;
+	}
+	rc = boot_files_put(ctx, f, n);
+	if (rc < 0) {
+		thp_err("the journal '%s' stays: the next change of these files puts them back first", shown);
+		return 1;
+	}
+	if (changes > 1 && (err = thp_boot_journal_remove(&ctx->root)) != 0) {
+		thp_err("cannot remove the journal '%s': %s; the next change of these files would put back "
+			"what it holds: remove it to keep this change", shown, thp_file_strerror(err));
+		return 1;
+	}
+	return rc;
+}
+
+void thp_boot_files_free(struct thp_boot_file *f, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(f[i].text);
+		free(f[i].cur);
+		f[i].text = f[i].cur = NULL;
+	}
 }
 
 /* Enables the unit as 'systemctl enable' does: a link in UNIT_WANTS, which

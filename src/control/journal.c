@@ -12,6 +12,7 @@
 
 #include "../core/hugetlb.h"
 #include "../core/parse.h"
+#include "../core/persist.h"
 #include "control.h"
 
 /* The start time of this process, from the kernel thp runs on (also under --root). */
@@ -97,25 +98,43 @@ int thp_journal_remove(const struct thp_root *root)
 	return state_remove(root, THP_JOURNAL_NAME);
 }
 
-int thp_pools_journal_push(const struct thp_root *root, const struct thp_pools_journal *j)
+/* Writes TEXT (malloc'd, freed here; NULL: out of memory) as the new state
+ * file NAME below ROOT; a tree without run/ gets none. Returns 0 or -errno. */
+static int state_write_new(const struct thp_root *root, const char *name, char *text)
 {
-	char *text = thp_pools_journal_format(j);
 	int dir = text ? thp_state_dir(root, true) : -ENOMEM, err;
 
 	if (dir == -ENOENT && !root->live) {
 		free(text);
 		return 0; /* a tree without run/ keeps no state (and takes no lock) */
 	}
-	err = dir < 0 ? dir : thp_file_write_new(dir, THP_POOLS_JOURNAL_NAME, text, 0600);
+	err = dir < 0 ? dir : thp_file_write_new(dir, name, text, 0600);
 	if (dir >= 0)
 		close(dir);
 	free(text);
 	return err;
 }
 
+int thp_pools_journal_push(const struct thp_root *root, const struct thp_pools_journal *j)
+{
+	return state_write_new(root, THP_POOLS_JOURNAL_NAME, thp_pools_journal_format(j));
+}
+
 int thp_pools_journal_remove(const struct thp_root *root)
 {
 	int err = state_remove(root, THP_POOLS_JOURNAL_NAME);
+
+	return err == -ENOENT ? 0 : err;
+}
+
+int thp_boot_journal_push(const struct thp_root *root, const struct thp_boot_journal *j)
+{
+	return state_write_new(root, THP_BOOT_JOURNAL_NAME, thp_boot_journal_format(j));
+}
+
+int thp_boot_journal_remove(const struct thp_root *root)
+{
+	int err = state_remove(root, THP_BOOT_JOURNAL_NAME);
 
 	return err == -ENOENT ? 0 : err;
 }

@@ -64,4 +64,13 @@ int thp_pools_journal_remove(const struct thp_root *root);
  * how many do not hold their size again (0: all are back). */
 int thp_pools_put_back(const struct thp_root *root, const struct thp_pools_journal *j);
 
+struct thp_boot_journal;
+
+/* Writes J as the boot files' journal below ROOT (core/persist.h), never
+ * replacing one (-EEXIST); a tree without run/ gets none. Returns 0 or -errno. */
+int thp_boot_journal_push(const struct thp_root *root, const struct thp_boot_journal *j);
+
+/* Removes the boot files' journal below ROOT; none is no error. Returns 0 or -errno. */
+int thp_boot_journal_remove(const struct thp_root *root);
+
 #endif

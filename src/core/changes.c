@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "arg.h"
+#include "pools.h"
 
 void thp_setting_value(const struct thp_setting *s, char *buf, size_t cap)
 {
@@ -169,6 +170,11 @@ int thp_changes_want(struct thp_changes *cs, const char *key, const char *value,
 	if (err == -EINVAL) {
 		snprintf(why, cap, "'%s': a size is written like 64K, 2M or all", key);
 		return -EINVAL;
+	}
+	if (err && thp_is_pool_key(key)) {
+		snprintf(why, cap, "'%s' sizes a static huge page pool: 'thp hugetlb set SIZE=PAGES' "
+			 "resizes it, 'thp hugetlb persist SIZE=PAGES' keeps it at boot", key);
+		return -ENOENT;
 	}
 	if (err) {
 		snprintf(why, cap, "'%s' is not a writable THP setting (see 'thp set --list-keys')", key);

@@ -4,6 +4,7 @@
 #define THP_DRIFT_H
 
 #include "changes.h"
+#include "hugetlb.h"
 #include "persist.h"
 
 /* A persisted value that the running kernel does not have, or would refuse. */
@@ -16,9 +17,10 @@ struct thp_drift {
 	char refused[160];           /* why boot would fail to apply it; "" when accepted */
 };
 
-/* Compares every persisted value of P with the settings CS and stores at most
- * MAX disagreements in D. Returns their number. */
-int thp_drift_check(const struct thp_changes *cs, const struct thp_persisted *p, struct thp_drift *d,
-		    int max);
+/* Compares every persisted value of P with the settings CS and the pools H
+ * (the persistent pages of a pool: nr_hugepages less surplus) and stores at
+ * most MAX disagreements in D, the settings first. Returns their number. */
+int thp_drift_check(const struct thp_changes *cs, const struct thp_hugetlb *h,
+		    const struct thp_persisted *p, struct thp_drift *d, int max);
 
 #endif

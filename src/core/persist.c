@@ -12,7 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "hugetlb.h"
 #include "parse.h"
+#include "state.h"
 
 /* Finishes the open_memstream string *S; NULL when writing failed. */
 static char *close_stream(FILE *f, char **s)
@@ -64,6 +66,12 @@ static int parse_lines(const char *buf, int (*fn)(const char *, size_t, int, voi
 	return l->n - before;
 }
 
+/* The key of the setting or pool that writing PATH sets; 0 or -ENOENT. */
+static int path_key(const char *path, char *key, size_t cap)
+{
+	return thp_key_from_path(path, key, cap) == 0 ? 0 : thp_pool_key_from_path(path, key, cap);
+}
+
 static int tmpfiles_line(const char *s, size_t len, int line, void *ctx)
 {
 	struct thp_kvlist *l = ctx;
@@ -74,8 +82,7 @@ static int tmpfiles_line(const char *s, size_t len, int line, void *ctx)
 	if (!next_field(&p, end, type, sizeof(type)) || type[0] != 'w' ||
 	    strspn(type + 1, "+-!=~^") != strlen(type + 1))
 		return 0;
-	if (!next_field(&p, end, path, sizeof(path)) ||
-	    thp_key_from_path(path, key, sizeof(key)) != 0)
+	if (!next_field(&p, end, path, sizeof(path)) || path_key(path, key, sizeof(key)) != 0)
 		return 0;
 	for (int i = 0; i < 4; i++) /* mode, user, group, age */
 		if (!next_field(&p, end, skip, sizeof(skip)))
@@ -174,7 +181,7 @@ static int sysctl_line(const char *s, size_t len, int line, void *ctx)
 	vlen = (size_t)(s + len - v);
 	thp_trim(&v, &vlen);
 	if (!klen || *k == '#' || *k == ';' || !sysctl_path(k, klen, path, sizeof(path)) ||
-	    thp_key_from_path(path, key, sizeof(key)) != 0)
+	    path_key(path, key, sizeof(key)) != 0)
 		return 0;
 	return put_kv(l, key, v, vlen, line);
 }
@@ -227,7 +234,7 @@ int thp_unit_parse(const char *buf, struct thp_kvlist *l)
 		if (plen >= sizeof(path))
 			continue;
 		snprintf(path, sizeof(path), "%.*s", (int)plen, q);
-		if (thp_key_from_path(path, key, sizeof(key)) != 0)
+		if (path_key(path, key, sizeof(key)) != 0)
 			continue;
 		snprintf(value, sizeof(value), "%.*s", (int)vlen, v);
 		for (const char *c = buf; c < p; c++)
@@ -260,6 +267,77 @@ char *thp_unit_format(const struct thp_kvlist *l)
 			     "Type=oneshot\n"
 			     "RemainAfterExit=yes\n",
 			  unit_put, "\n[Install]\nWantedBy=basic.target\n");
+}
+
+/* Appends " hugepagesz=SIZE hugepages=..." for the pools of V of the size of
+ * V[I] from I on: the host's count, or the nodes' "0:2,1:2" (Linux 5.16+). */
+static void cmdline_pools(FILE *f, const struct thp_pool *v, int n, int i, bool *done)
+{
+	char sz[24];
+	bool first = true;
+
+	fprintf(f, " hugepagesz=%s hugepages=", thp_size_name(v[i].size, sz, sizeof(sz)));
+	for (int j = i; j < n; j++) {
+		if (v[j].size != v[i].size || done[j] || (v[j].node < 0) != (v[i].node < 0))
+			continue;
+		if (v[j].node >= 0)
+			fprintf(f, "%s%d:", first ? "" : ",", v[j].node);
+		fprintf(f, "%llu", (unsigned long long)v[j].pages);
+		first = false;
+		done[j] = true;
+		if (v[j].node < 0)
+			break;
+	}
+}
+
+/* Writes the line that sets pool P at boot in a file of kind B. */
+static void pool_line(FILE *f, const struct thp_pool *p, enum thp_pool_boot b)
+{
+	char path[256];
+
+	if (b == THP_POOL_SYSCTL) {
+		fprintf(f, "%s = %llu\n", THP_POOL_DEFAULT_KEY, (unsigned long long)p->pages);
+		return;
+	}
+	thp_hugetlb_path(path, sizeof(path), p->size, p->node);
+	fprintf(f, "w /%s - - - - %llu\n", path, (unsigned long long)p->pages);
+}
+
+char *thp_pools_format(const struct thp_pool *v, int n, uint64_t default_size, enum thp_pool_boot b)
+{
+	static const char *const head[] = {
+		[THP_POOL_SYSCTL] = "# Static huge page pool of the default page size, " THP_POOLS_MARK ".\n"
+				    "# systemd-sysctl applies it at boot; 'thp persist --check' compares it\n"
+				    "# with the running kernel.\n",
+		[THP_POOL_TMPFILES] = "# Static huge page pools, " THP_POOLS_MARK ".\n"
+				      "# systemd-tmpfiles applies them at boot (the host's pools before the\n"
+				      "# nodes'); 'thp persist --check' compares them with the running kernel.\n",
+		[THP_POOL_CMDLINE] = "",
+	};
+	bool *done = calloc((size_t)n + 1, sizeof(*done));
+	char *s = NULL;
+	size_t len;
+	FILE *f = done ? open_memstream(&s, &len) : NULL;
+
+	if (!f) {
+		free(done);
+		return NULL;
+	}
+	fputs(head[b], f);
+	for (int host = 1; host >= 0; host--) /* the host's pools first */
+		for (int i = 0; i < n; i++) {
+			if ((v[i].node < 0) != host || done[i] || thp_pool_boot(&v[i], default_size) != b)
+				continue;
+			if (b == THP_POOL_CMDLINE)
+				cmdline_pools(f, v, n, i, done);
+			else
+				pool_line(f, &v[i], b);
+		}
+	free(done);
+	s = close_stream(f, &s);
+	if (s && b == THP_POOL_CMDLINE && s[0] == ' ')
+		memmove(s, s + 1, strlen(s));
+	return s;
 }
 
 /* True when ENTRY is a per-size key of setting D; its size goes to *SIZE. */
@@ -423,8 +501,13 @@ static int add_source(struct thp_persisted *p, const char *source)
 static void merge(struct thp_persisted *p, const struct thp_kvlist *l, int from, int src)
 {
 	for (int i = from; i < l->n && src >= 0; i++) {
-		if (thp_kv_set(&p->values, l->v[i].key, l->v[i].value, l->v[i].line) == 0)
-			p->source_of[thp_kv_get(&p->values, l->v[i].key) - p->values.v] = src;
+		char key[THP_KEY_MAX];
+
+		snprintf(key, sizeof(key), "%s", l->v[i].key);
+		if (p->pool_default && strcmp(key, THP_POOL_DEFAULT_KEY) == 0)
+			thp_pool_key(p->pool_default, -1, key, sizeof(key));
+		if (thp_kv_set(&p->values, key, l->v[i].value, l->v[i].line) == 0)
+			p->source_of[thp_kv_get(&p->values, key) - p->values.v] = src;
 	}
 }
 
@@ -565,19 +648,127 @@ static void read_units(const struct thp_root *root, struct thp_persisted *p, str
 }
 
 void thp_persisted_read(const struct thp_root *root, const uint64_t *sizes, int nsizes,
-			struct thp_persisted *p)
+			uint64_t pool_default, struct thp_persisted *p)
 {
 	struct thp_kvlist *l = calloc(1, sizeof(*l));
 	char buf[8192];
 
 	memset(p, 0, sizeof(*p));
+	p->pool_default = pool_default;
 	if (!l)
 		return;
 	if (thp_read_buf(root, "proc/cmdline", buf, sizeof(buf)) >= 0 &&
-	    thp_cmdline_parse(buf, sizes, nsizes, l) > 0)
+	    thp_cmdline_parse(buf, sizes, nsizes, l) + thp_pools_cmdline_parse(buf, pool_default, l) > 0)
 		merge(p, l, 0, add_source(p, "proc/cmdline"));
 	read_dropins(root, &sysctls, p, l);
 	read_dropins(root, &tmpfiles, p, l);
 	read_units(root, p, l);
 	free(l);
+}
+
+char *thp_boot_journal_format(const struct thp_boot_journal *j)
+{
+	char *s = NULL, command[sizeof(j->command)];
+	size_t len;
+	FILE *f = open_memstream(&s, &len);
+
+	if (!f)
+		return NULL;
+	snprintf(command, sizeof(command), "%s", j->command);
+	for (char *c = command; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?'; /* one line */
+	fprintf(f, "thp-boot 1\nowner %d\ncommand %s\n"
+		   "# the files before the change above; the next change of them puts them back\n",
+		(int)j->owner, command);
+	for (int i = 0; i < j->n; i++)
+		if (j->v[i].text)
+			fprintf(f, "file %s %zu\n%s\n", j->v[i].path, strlen(j->v[i].text), j->v[i].text);
+		else
+			fprintf(f, "absent %s\n", j->v[i].path);
+	if (fflush(f) == 0)
+		fprintf(f, "end %d %u\n", j->n, thp_cksum(s, len));
+	return close_stream(f, &s);
+}
+
+/* Takes the path word of a "file"/"absent" line [S, E) into J's next file.
+ * Returns the end of the path, or NULL. */
+static const char *journal_path(struct thp_boot_journal *j, const char *s, const char *e)
+{
+	size_t n = strcspn(s, " \n");
+
+	if (j->n >= THP_BOOT_FILES_MAX || !n || s + n > e || n >= sizeof(j->v[0].path) ||
+	    memchr(s, '\0', n))
+		return NULL;
+	snprintf(j->v[j->n].path, sizeof(j->v[0].path), "%.*s", (int)n, s);
+	j->v[j->n].text = NULL;
+	return s + n;
+}
+
+/* One line of a boot journal at *P (line *LINE); moves *P past it and the
+ * bytes of a file that follow, and *LINE past their lines. Returns 0, 1 at
+ * the end line, or -1 (*LINE: the line at fault). */
+static int journal_line(char *buf, char **p, struct thp_boot_journal *j, size_t *ends, int *line)
+{
+	char *s = *p, *e = strchr(s, '\n'), *q;
+	unsigned long long len;
+	unsigned long sum;
+	int n, pid;
+
+	if (!e)
+		return -1;
+	*p = e + 1;
+	if (*line == 1)
+		return strncmp(s, "thp-boot 1\n", 11) == 0 ? 0 : -1;
+	if (s[0] == '#')
+		return 0;
+	if (sscanf(s, "owner %d\n", &pid) == 1 && pid > 0) {
+		j->owner = pid;
+		return 0;
+	}
+	if (strncmp(s, "command ", 8) == 0) {
+		snprintf(j->command, sizeof(j->command), "%.*s", (int)(e - s - 8), s + 8);
+		return 0;
+	}
+	if (strncmp(s, "absent ", 7) == 0) {
+		if (journal_path(j, s + 7, e) != e)
+			return -1;
+		j->n++;
+		return 0;
+	}
+	if (strncmp(s, "file ", 5) == 0) {
+		q = (char *)journal_path(j, s + 5, e);
+		if (!q || sscanf(q, " %llu\n", &len) != 1 || len >= strlen(*p) || (*p)[len] != '\n')
+			return -1;
+		j->v[j->n].text = *p;
+		ends[j->n++] = (size_t)(*p - buf) + len;
+		for (char *c = *p; c <= *p + len; c++)
+			*line += *c == '\n';
+		*p += len + 1;
+		return 0;
+	}
+	if (sscanf(s, "end %d %lu\n", &n, &sum) == 2 && n == j->n &&
+	    sum == (unsigned long)thp_cksum(buf, (size_t)(s - buf)))
+		return 1;
+	return -1;
+}
+
+int thp_boot_journal_parse(char *buf, struct thp_boot_journal *j, int *line)
+{
+	size_t ends[THP_BOOT_FILES_MAX] = { 0 };
+	char *p = buf;
+	int rc = 0;
+
+	memset(j, 0, sizeof(*j));
+	for (*line = 1; *p && rc == 0 && (rc = journal_line(buf, &p, j, ends, line)) == 0;)
+		++*line;
+	if (rc != 1) {
+		*line = rc < 0 ? *line : 0;
+		return -EINVAL;
+	}
+	*line = 0;
+	for (int i = 0; i < j->n; i++)
+		if (j->v[i].text)
+			buf[ends[i]] = '\0';
+	return 0;
 }

@@ -7,11 +7,14 @@
 #define THP_PERSIST_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "keys.h"
+#include "pools.h"
 #include "root.h"
 
-/* Collects the 'w' lines of a tmpfiles.d file that write a THP setting into L,
+/* Collects the 'w' lines of a tmpfiles.d file that write a THP setting or
+ * size a static huge page pool (pools.h) into L,
  * first one per path winning as in systemd-tmpfiles; other lines are ignored.
  * Returns the number of THP lines. */
 int thp_tmpfiles_parse(const char *buf, struct thp_kvlist *l);
@@ -20,7 +23,8 @@ int thp_tmpfiles_parse(const char *buf, struct thp_kvlist *l);
 char *thp_tmpfiles_format(const struct thp_kvlist *l);
 
 /* Collects the assignments of a sysctl.d file ("vm.min_free_kbytes = 65536",
- * "-vm/zone_reclaim_mode=0") that set a setting of the table into L, a later
+ * "-vm/zone_reclaim_mode=0") that set a setting of the table or
+ * vm.nr_hugepages into L, a later
  * one winning as in systemd-sysctl; other lines are ignored. Returns the
  * number of such lines. */
 int thp_sysctl_parse(const char *buf, struct thp_kvlist *l);
@@ -29,7 +33,7 @@ int thp_sysctl_parse(const char *buf, struct thp_kvlist *l);
 char *thp_sysctl_format(const struct thp_kvlist *l);
 
 /* Collects "echo VALUE > /sys/kernel/mm/transparent_hugepage/..." commands of a
- * unit or script into L, a later one winning. Returns the number found. */
+ * unit or script (and those that size a pool) into L, a later one winning. Returns the number found. */
 int thp_unit_parse(const char *buf, struct thp_kvlist *l);
 
 /* A systemd oneshot unit writing L in its order. */
@@ -45,6 +49,11 @@ char *thp_cmdline_format(const struct thp_kvlist *l, struct thp_kvlist *rest);
  * THP options found. */
 int thp_cmdline_parse(const char *cmdline, const uint64_t *sizes, int nsizes, struct thp_kvlist *l);
 
+/* What sets the N pools V of kind B at boot: the text of the sysctl.d or
+ * tmpfiles.d file, or the command-line options ("" when none). Malloc'd;
+ * NULL when out of memory. */
+char *thp_pools_format(const struct thp_pool *v, int n, uint64_t default_size, enum thp_pool_boot b);
+
 /* Where 'thp persist' writes below the root, by default (sysctl.d: vm.* keys). */
 #define THP_TMPFILES_DIR "etc/tmpfiles.d"
 #define THP_TMPFILES_NAME "thp.conf"
@@ -53,6 +62,34 @@ int thp_cmdline_parse(const char *cmdline, const uint64_t *sizes, int nsizes, st
 #define THP_UNIT_WANTS "basic.target.wants" /* the link that enables the unit */
 #define THP_SYSCTLD_DIR "etc/sysctl.d"
 #define THP_SYSCTLD_NAME "90-thp.conf"
+
+/* The journal of a change of several files that boot applies
+ * (THP_BOOT_JOURNAL): each file as it was, written before the first one
+ * changes, so that a change killed between two files is put back by the next.
+ *   thp-boot 1
+ *   owner 4242
+ *   command thp hugetlb persist 2M=512 32M=4
+ *   file etc/sysctl.d/90-thp-hugetlb.conf 154    154 bytes of the file follow, then a newline
+ *   absent etc/tmpfiles.d/thp-hugetlb.conf        the file was not there
+ *   end 2 2854106124                              files, POSIX cksum of every byte before */
+#define THP_BOOT_FILES_MAX 4
+struct thp_boot_journal {
+	pid_t owner;
+	char command[256];
+	int n;
+	struct {
+		char path[256];   /* below the root */
+		const char *text; /* NUL-terminated; NULL: absent */
+	} v[THP_BOOT_FILES_MAX];
+};
+
+/* The file form of J; malloc'd, NULL when out of memory. */
+char *thp_boot_journal_format(const struct thp_boot_journal *j);
+
+/* Parses BUF into J, whose texts point into BUF (their newlines become NULs).
+ * Returns 0, or -EINVAL with the 1-based line at fault in *LINE (0: the file
+ * as a whole: no end line). */
+int thp_boot_journal_parse(char *buf, struct thp_boot_journal *j, int *line);
 
 #define THP_SOURCES_MAX 32
 
@@ -67,14 +104,17 @@ struct thp_persisted {
 	int source_of[THP_KV_MAX];          /* index into sources for each value */
 	int nidle;
 	char idle[4][128]; /* units that set THP settings but are not enabled: boot skips them */
+	uint64_t pool_default; /* the default huge page size: vm.nr_hugepages is its pool */
 };
 
-/* Reads the THP settings persisted below ROOT: sysctl.d files (the same
- * directories; across names the last assignment wins), tmpfiles.d files in
- * /etc, /run, /usr/local/lib and /usr/lib (same name: the first directory
- * wins; across names: the first in name order wins), enabled units in /etc/systemd/system,
- * and /proc/cmdline with per-size ranges over SIZES. Unreadable files are skipped. */
+/* Reads the THP settings and static huge page pools persisted below ROOT:
+ * sysctl.d files (the same directories; across names the last assignment
+ * wins), tmpfiles.d files in /etc, /run, /usr/local/lib and /usr/lib (same
+ * name: the first directory wins; across names: the first in name order
+ * wins), enabled units in /etc/systemd/system, and /proc/cmdline with
+ * per-size ranges over SIZES. POOL_DEFAULT is the default huge page size
+ * (0: unknown), whose pool vm.nr_hugepages sizes. Unreadable files are skipped. */
 void thp_persisted_read(const struct thp_root *root, const uint64_t *sizes, int nsizes,
-			struct thp_persisted *p);
+			uint64_t pool_default, struct thp_persisted *p);
 
 #endif

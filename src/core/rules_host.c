@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rules_host.c - doctor rules about host policy and health */
+#include "pools.h"
 #include "rules.h"
 #include "state.h"
 
@@ -301,19 +302,25 @@ static int pools(const struct thp_host *h, struct thp_hpool *v)
 	return n;
 }
 
-/* Pages of SIZE the kernel command line asks for, or 0: "hugepages=N" applies
- * to the "hugepagesz=" before it, else to the default size DEFSIZE. */
+/* Pages of the host's pool of SIZE the kernel command line asks for, or 0:
+ * "hugepages=N" applies to the "hugepagesz=" before it, else to the default
+ * size DEFSIZE. */
 static uint64_t cmdline_pages(const struct thp_status *st, uint64_t defsize, uint64_t size)
 {
-	uint64_t cur = defsize, asked = 0, v;
+	struct thp_kvlist l = { 0 };
+	struct thp_pools_cmdline c = { defsize, 0, &l, 0 };
+	const struct thp_kv *kv;
+	char key[THP_KEY_MAX];
+	uint64_t asked = 0;
 
 	for (int i = 0; !st->cmdline_err && i < st->nboot; i++) {
 		const struct thp_boot_param *p = &st->boot[i];
-		if (strcmp(p->name, "hugepagesz") == 0 && thp_parse_size(p->value, &v) == 0)
-			cur = v;
-		else if (strcmp(p->name, "hugepages") == 0 && cur == size && thp_parse_u64(p->value, &v) == 0)
-			asked = v;
+		thp_pools_cmdline_param(&c, p->name, strlen(p->name), p->value[0] ? p->value : NULL,
+					strlen(p->value));
 	}
+	thp_pool_key(size, -1, key, sizeof(key));
+	if ((kv = thp_kv_get(&l, key)))
+		thp_parse_u64(kv->value, &asked);
 	return asked;
 }
 
@@ -508,15 +515,23 @@ void rule_persistence(const struct thp_host *h, struct thp_findings *out)
 				"settings other than the ones it runs with now, and a value the kernel "
 				"refuses is silently skipped at boot.");
 		finding_title(f, "Running THP settings differ from what boot will apply.");
+		bool pools = false, settings = false;
 		for (int i = 0; i < p->ndrift; i++) {
 			const struct thp_host_diff *d = &p->drift[i];
+			bool pool = thp_is_pool_key(d->key);
+
+			pools = pools || pool;
+			settings = settings || !pool;
 			if (d->refused[0])
 				ev_text(f, d->source, d->key, "boot applies '%s', refused: %s", d->other, d->refused);
 			else
 				ev_text(f, d->source, d->key, "running '%s', boot applies '%s'",
 					d->running[0] ? d->running : "absent", d->other);
 		}
-		finding_fix(f, "thp persist   # keep the running values across reboot");
+		if (settings)
+			finding_fix(f, "thp persist   # keep the running values across reboot");
+		if (pools)
+			finding_fix(f, "thp hugetlb persist   # keep the running pools across reboot");
 		finding_fix(f, "thp persist --check");
 	}
 	if (p->npersisted == 0 && p->nchanged) {

@@ -38,6 +38,9 @@
 /* The journal of a 'thp hugetlb set' of several pools (core/hugetlb.h). */
 #define THP_POOLS_JOURNAL_NAME "pools.journal"
 #define THP_POOLS_JOURNAL THP_STATE_DIR "/" THP_POOLS_JOURNAL_NAME
+/* The journal of a change of several files that boot applies (core/persist.h). */
+#define THP_BOOT_JOURNAL_NAME "boot.journal"
+#define THP_BOOT_JOURNAL THP_STATE_DIR "/" THP_BOOT_JOURNAL_NAME
 /* The writers' lock: an flock held by the one thp that changes settings or
  * pools below the root; the file says who ("PID COMMAND"). */
 #define THP_LOCK_NAME "lock"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_persist.c - saved states and journals, tmpfiles.d drop-ins, units and
- * kernel command lines as 'thp restore' and 'thp persist --check' read them;
- * a state that parses must format and parse back to the same list */
+ * kernel command lines (their pools too) as 'thp restore' and 'thp persist
+ * --check' read them, and the boot files' journal; a state or journal that
+ * parses must format and parse back to the same */
 #include "core/persist.h"
 #include "core/state.h"
 #include "fuzz.h"
@@ -13,6 +14,28 @@ static void same(const struct thp_kvlist *a, const struct thp_kvlist *b)
 	for (int i = 0; i < a->n; i++)
 		if (strcmp(a->v[i].key, b->v[i].key) || strcmp(a->v[i].value, b->v[i].value))
 			abort();
+}
+
+/* A boot files' journal that parses formats and parses back the same. */
+static void boot_journal(const char *s)
+{
+	static struct thp_boot_journal j, back;
+	char *copy = strdup(s), *out, *again;
+	int line;
+
+	if (copy && thp_boot_journal_parse(copy, &j, &line) == 0) {
+		out = thp_boot_journal_format(&j);
+		again = out ? strdup(out) : NULL;
+		if (!again || thp_boot_journal_parse(again, &back, &line) != 0 || back.n != j.n)
+			abort();
+		for (int i = 0; i < j.n; i++)
+			if (strcmp(j.v[i].path, back.v[i].path) || !j.v[i].text != !back.v[i].text ||
+			    (j.v[i].text && strcmp(j.v[i].text, back.v[i].text)))
+				abort();
+		free(out);
+		free(again);
+	}
+	free(copy);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -40,6 +63,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	thp_unit_parse(s, &l);
 	memset(&l, 0, sizeof(l));
 	thp_cmdline_parse(s, sizes, 4, &l);
+	memset(&l, 0, sizeof(l));
+	thp_pools_cmdline_parse(s, 2 << 20, &l);
+	boot_journal(s);
 	free(s);
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include "core/drift.h"
 #include "core/keys.h"
 #include "core/persist.h"
+#include "core/pools.h"
 #include "core/state.h"
 
 #define FIXTURE "tests/fixtures/live-6.18"
@@ -415,7 +416,7 @@ static void change_checks(void **state)
 }
 
 /* sysctl.d lines: both separators, '-', comments, keys of no setting, and
- * the last assignment of a key wins. */
+ * the last assignment of a key wins; vm.nr_hugepages sizes the default pool. */
 static void sysctl_parse(void **state)
 {
 	struct thp_kvlist l = { 0 };
@@ -428,13 +429,192 @@ static void sysctl_parse(void **state)
 					  "vm.nr_hugepages = 8\n"
 					  "vm.watermark_scale_factor\n"
 					  "  vm.compaction_proactiveness=20  \n"
-					  "net/ipv4/vm.x = 1\n", &l), 2);
-	assert_int_equal(l.n, 2);
+					  "net/ipv4/vm.x = 1\n", &l), 3);
+	assert_int_equal(l.n, 3);
 	assert_string_equal(l.v[0].key, "vm.compaction_proactiveness");
 	assert_string_equal(l.v[0].value, "20");
 	assert_int_equal(l.v[0].line, 8);
 	assert_string_equal(l.v[1].key, "vm.zone_reclaim_mode");
 	assert_string_equal(l.v[1].value, "1");
+	assert_string_equal(l.v[2].key, THP_POOL_DEFAULT_KEY);
+	assert_string_equal(l.v[2].value, "8");
+}
+
+/* Pool keys, the paths that size pools, and the pools of a command line. */
+static void pool_keys(void **state)
+{
+	struct thp_kvlist l = { 0 };
+	char key[THP_KEY_MAX];
+	uint64_t size;
+	int node;
+	(void)state;
+
+	thp_pool_key(2u << 20, -1, key, sizeof(key));
+	assert_string_equal(key, "hugetlb.2M");
+	thp_pool_key(1u << 30, 3, key, sizeof(key));
+	assert_string_equal(key, "hugetlb.node3.1G");
+	assert_int_equal(thp_pool_key_parse("hugetlb.node3.1G", &size, &node), 0);
+	assert_true(size == 1u << 30 && node == 3);
+	assert_int_equal(thp_pool_key_parse("hugetlb.64K", &size, &node), 0);
+	assert_true(size == 64u << 10 && node == -1);
+	assert_int_equal(thp_pool_key_parse(THP_POOL_DEFAULT_KEY, &size, &node), 0);
+	assert_true(size == 0 && node == -1);
+	/* only the canonical spelling */
+	assert_int_equal(thp_pool_key_parse("hugetlb.2048K", &size, &node), -ENOENT);
+	assert_int_equal(thp_pool_key_parse("hugetlb.node01.2M", &size, &node), -ENOENT);
+	assert_int_equal(thp_pool_key_parse("hugetlb.nodeX.2M", &size, &node), -ENOENT);
+	assert_int_equal(thp_pool_key_parse("hugepages.2M.enabled", &size, &node), -ENOENT);
+	assert_false(thp_is_pool_key("enabled"));
+
+	assert_int_equal(thp_pool_key_from_path("/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages", key, sizeof(key)), 0);
+	assert_string_equal(key, "hugetlb.2M");
+	assert_int_equal(thp_pool_key_from_path("sys/devices/system/node/node1/hugepages/hugepages-1048576kB/nr_hugepages", key, sizeof(key)), 0);
+	assert_string_equal(key, "hugetlb.node1.1G");
+	assert_int_equal(thp_pool_key_from_path("/proc/sys/vm/nr_hugepages", key, sizeof(key)), 0);
+	assert_string_equal(key, THP_POOL_DEFAULT_KEY);
+	assert_int_equal(thp_pool_key_from_path("/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages", key, sizeof(key)), -ENOENT);
+	assert_int_equal(thp_pool_key_from_path("/sys/devices/system/node/node01/hugepages/hugepages-2048kB/nr_hugepages", key, sizeof(key)), -ENOENT);
+	assert_int_equal(thp_pool_key_from_path("/x/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages", key, sizeof(key)), -ENOENT);
+	assert_int_equal(thp_pool_key_from_path("/proc/sys/vm/nr_overcommit_hugepages", key, sizeof(key)), -ENOENT);
+
+	/* hugepages= before any hugepagesz= is of the default size; per node; a bad size's count is ignored */
+	assert_int_equal(thp_pools_cmdline_parse("ro hugepages=16 hugepagesz=1G hugepages=0:2,1:3 "
+						 "hugepagesz=3X hugepages=7 hugepagesz=32M hugepages=4 quiet",
+						 2u << 20, &l), 4);
+	assert_int_equal(l.n, 4);
+	assert_string_equal(l.v[0].key, "hugetlb.2M");
+	assert_string_equal(l.v[0].value, "16");
+	assert_string_equal(l.v[1].key, "hugetlb.node0.1G");
+	assert_string_equal(l.v[1].value, "2");
+	assert_string_equal(l.v[2].key, "hugetlb.node1.1G");
+	assert_string_equal(l.v[2].value, "3");
+	assert_string_equal(l.v[3].key, "hugetlb.32M");
+	memset(&l, 0, sizeof(l));
+	assert_int_equal(thp_pools_cmdline_parse("hugepages=16", 0, &l), 1);
+	assert_string_equal(l.v[0].key, THP_POOL_DEFAULT_KEY);
+}
+
+/* Where boot sets each pool, and the text of each place. */
+static void pool_format(void **state)
+{
+	const struct thp_pool v[] = {
+		{ 2u << 20, -1, 512 }, { 32u << 20, -1, 8 }, { 1u << 30, -1, 4 },
+		{ 2u << 20, 1, 64 },   { 1ull << 30, 0, 2 }, { 1ull << 30, 1, 3 },
+	};
+	char *s;
+	(void)state;
+
+	assert_int_equal(thp_pool_boot(&v[0], 2u << 20), THP_POOL_SYSCTL);
+	assert_int_equal(thp_pool_boot(&v[0], 1u << 30), THP_POOL_TMPFILES);
+	assert_int_equal(thp_pool_boot(&v[2], 1u << 30), THP_POOL_CMDLINE);
+	assert_int_equal(thp_pool_boot(&v[3], 2u << 20), THP_POOL_TMPFILES);
+	s = thp_pools_format(v, 6, 2u << 20, THP_POOL_SYSCTL);
+	assert_non_null(strstr(s, THP_POOLS_MARK));
+	assert_non_null(strstr(s, "\nvm.nr_hugepages = 512\n"));
+	assert_null(strstr(s, "= 8"));
+	free(s);
+	s = thp_pools_format(v, 6, 2u << 20, THP_POOL_TMPFILES);
+	assert_non_null(strstr(s, "\nw /sys/kernel/mm/hugepages/hugepages-32768kB/nr_hugepages - - - - 8\n"
+				  "w /sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages - - - - 64\n"));
+	assert_null(strstr(s, "1048576kB"));
+	free(s);
+	/* the host's pool and the nodes' */
+	s = thp_pools_format(v, 6, 2u << 20, THP_POOL_CMDLINE);
+	assert_string_equal(s, "hugepagesz=1G hugepages=4 hugepagesz=1G hugepages=0:2,1:3");
+	free(s);
+	s = thp_pools_format(v, 2, 2u << 20, THP_POOL_CMDLINE);
+	assert_string_equal(s, "");
+	free(s);
+	/* what is written parses back */
+	{
+		struct thp_kvlist l = { 0 };
+		s = thp_pools_format(v, 6, 2u << 20, THP_POOL_TMPFILES);
+		assert_int_equal(thp_tmpfiles_parse(s, &l), 2);
+		assert_string_equal(l.v[1].key, "hugetlb.node1.2M");
+		assert_string_equal(l.v[1].value, "64");
+		free(s);
+	}
+}
+
+/* The journal of boot files: any content comes back byte for byte; a
+ * changed byte, a short file or a bad length is refused with its line. */
+static void boot_journal(void **state)
+{
+	struct thp_boot_journal j = { .owner = 4242, .command = "thp hugetlb persist\n2M=8", .n = 3 }, k;
+	char *text, *copy;
+	int line;
+	(void)state;
+
+	snprintf(j.v[0].path, sizeof(j.v[0].path), "etc/sysctl.d/90-thp-hugetlb.conf");
+	j.v[0].text = "vm.nr_hugepages = 8\nend 1 1\n";
+	snprintf(j.v[1].path, sizeof(j.v[1].path), "etc/tmpfiles.d/thp-hugetlb.conf");
+	snprintf(j.v[2].path, sizeof(j.v[2].path), "etc/tmpfiles.d/x.conf");
+	j.v[2].text = "no newline";
+	text = thp_boot_journal_format(&j);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "command thp hugetlb persist?2M=8\n"));
+	copy = strdup(text);
+	assert_int_equal(thp_boot_journal_parse(copy, &k, &line), 0);
+	assert_int_equal(k.owner, 4242);
+	assert_int_equal(k.n, 3);
+	assert_string_equal(k.v[0].text, j.v[0].text);
+	assert_null(k.v[1].text);
+	assert_string_equal(k.v[1].path, "etc/tmpfiles.d/thp-hugetlb.conf");
+	assert_string_equal(k.v[2].text, "no newline");
+	free(copy);
+	/* one byte changed: the sum of the end line does not match */
+	copy = strdup(text);
+	*strstr(copy, "= 8") = '+';
+	assert_int_equal(thp_boot_journal_parse(copy, &k, &line), -EINVAL);
+	assert_int_equal(line, 12); /* the end line, after the files' lines */
+	free(copy);
+	/* cut short: no end line */
+	copy = strdup(text);
+	*strstr(copy, "absent") = '\0';
+	assert_int_equal(thp_boot_journal_parse(copy, &k, &line), -EINVAL);
+	assert_int_equal(line, 0);
+	free(copy);
+	/* a length past the end */
+	copy = strdup("thp-boot 1\nfile etc/x 99\nshort\n");
+	assert_int_equal(thp_boot_journal_parse(copy, &k, &line), -EINVAL);
+	assert_int_equal(line, 2);
+	free(copy);
+	free(text);
+}
+
+/* Persisted pools against the pools of a two-node host. */
+static void pool_drift(void **state)
+{
+	struct thp_root r;
+	struct thp_changes *cs = malloc(sizeof(*cs));
+	struct thp_hugetlb *h = malloc(sizeof(*h));
+	struct thp_persisted *p = calloc(1, sizeof(*p));
+	struct thp_drift d[8];
+	(void)state;
+
+	assert_int_equal(thp_root_open(&r, "tests/fixtures/hugetlb-numa"), 0);
+	assert_int_equal(thp_changes_read(&r, cs), 0);
+	thp_hugetlb_read(&r, h);
+	p->nsources = 1;
+	strcpy(p->sources[0], "/etc/tmpfiles.d/thp-hugetlb.conf");
+	thp_kv_set(&p->values, "hugetlb.2M", "1024", 1);       /* agrees: 1030 less 6 surplus */
+	thp_kv_set(&p->values, "hugetlb.node1.2M", "500", 2);  /* drift: 512 */
+	thp_kv_set(&p->values, "hugetlb.16M", "3", 3);         /* refused: no such pool */
+	thp_kv_set(&p->values, "hugetlb.node7.2M", "3", 4);    /* refused: no such node */
+	thp_kv_set(&p->values, "hugetlb.node0.1G", "2", 5);    /* agrees */
+	thp_kv_set(&p->values, "hugetlb.1G", "x", 6);          /* refused: not a count */
+	assert_int_equal(thp_drift_check(cs, h, p, d, 8), 4);
+	assert_string_equal(d[0].key, "hugetlb.node1.2M");
+	assert_string_equal(d[0].running, "512");
+	assert_string_equal(d[0].refused, "");
+	assert_int_equal(d[0].line, 2);
+	assert_string_equal(d[1].refused, "this kernel has no pool of 16M pages");
+	assert_string_equal(d[2].refused, "this host has no NUMA node 7");
+	assert_string_equal(d[3].refused, "a pool's size is a number of pages");
+	thp_root_close(&r);
+	free(cs);
+	free(h);
+	free(p);
 }
 
 static void drift(void **state)
@@ -454,7 +634,7 @@ static void drift(void **state)
 	thp_kv_set(&p->values, "shmem_enabled", "huge", 3); /* refused */
 	thp_kv_set(&p->values, "hugepages.4M.enabled", "never", 4); /* absent */
 	thp_kv_set(&p->values, "khugepaged.pages_to_scan", "04096", 5); /* agrees */
-	assert_int_equal(thp_drift_check(cs, p, d, 8), 3);
+	assert_int_equal(thp_drift_check(cs, &(struct thp_hugetlb){ 0 }, p, d, 8), 3);
 	assert_string_equal(d[0].key, "defrag");
 	assert_string_equal(d[0].running, "madvise");
 	assert_string_equal(d[0].refused, "");
@@ -476,7 +656,9 @@ int main(void)
 		cmocka_unit_test(unit_file), cmocka_unit_test(cmdline),
 		cmocka_unit_test(persist_round_trip), cmocka_unit_test(change_checks),
 		cmocka_unit_test(sysctl_parse),
-		cmocka_unit_test(drift),
+		cmocka_unit_test(drift),     cmocka_unit_test(pool_keys),
+		cmocka_unit_test(pool_format), cmocka_unit_test(pool_drift),
+		cmocka_unit_test(boot_journal),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
