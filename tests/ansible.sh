@@ -27,7 +27,7 @@ export ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3
 thp=$(cd "$(dirname "$THP")" && pwd)/$(basename "$THP")
 
 # a copy of the recorded host, with the directories a real one has
-fresh() { rm -rf "$R"; cp -a "$FX" "$R"; mkdir -p "$R/run" "$R/etc/tmpfiles.d"; }
+fresh() { rm -rf "$R"; cp -a "$FX" "$R"; mkdir -p "$R/run" "$R/etc/tmpfiles.d" "$R/etc/sysctl.d"; }
 # sums of every file of the tree, to prove what changed
 tree_sum() { (cd "$1" && find . -type f -exec md5sum {} + | sort -k2); }
 # same_tree SUMS: the tree holds exactly the files and contents of SUMS
@@ -89,6 +89,30 @@ expect "bad value: thp's message" grep -q "'enabled' accepts always, madvise, ne
 expect "bad size: thp's message" grep -q "no 3M pool; this kernel has 2M, 1G" "$tmp/bad.log"
 expect "bad value and size: nothing written" same_tree "$tmp/before"
 
+# pools kept at boot: check mode writes nothing, then once, then nothing more
+SYS=$R/etc/sysctl.d/90-thp-hugetlb.conf
+fresh
+tree_sum "$R" > "$tmp/before"
+expect "pools check mode runs" play pcheck pools.yml --check --diff
+expect "pools check mode reports the task changed" [ "$(count pcheck changed)" = 1 ]
+expect "pools check mode wrote nothing" same_tree "$tmp/before"
+expect "pools check --diff shows the line boot reads" grep -q '^+vm.nr_hugepages = 8$' "$tmp/pcheck.log"
+expect "pools first run" play pfirst pools.yml
+expect "pools first run: changed" [ "$(count pfirst changed)" = 1 ]
+expect "pools first run kept the 2M pool at boot" [ "$(grep -v '^#' "$SYS")" = 'vm.nr_hugepages = 8' ]
+expect "pools first run wrote no tmpfiles.d file (1G is the command line's)" [ ! -e "$R/etc/tmpfiles.d/thp-hugetlb.conf" ]
+expect "pools first run warns of the command line" grep -q "add 'hugepagesz=1G hugepages=1' to the bootloader" "$tmp/pfirst.log"
+expect "pools kept match the running pools" sh -c "'$thp' --root '$R' persist --check > /dev/null"
+tree_sum "$R" > "$tmp/after1"
+expect "pools second run" play psecond pools.yml
+expect "pools second run: 0 changed" [ "$(count psecond changed)" = 0 ]
+expect "pools second run wrote nothing" same_tree "$tmp/after1"
+echo 'vm.nr_hugepages = 3' > "$SYS"
+play pforeign pools.yml
+expect "pools over a file thp did not write: the task fails" [ "$(count pforeign failed)" = 1 ]
+expect "pools over a file thp did not write: says so" grep -q "90-thp-hugetlb.conf' exists and was not written by thp" "$tmp/pforeign.log"
+expect "pools over a file thp did not write: left alone" [ "$(cat "$SYS")" = 'vm.nr_hugepages = 3' ]
+
 # the role: a database profile with a pool, twice; its facts for thp report
 fresh
 expect "role database" play role1 role.yml -e profile=database -e '{"pools": {"2M": 16}}' -e "report_file=$tmp/host.json"
@@ -96,6 +120,7 @@ expect "role database: settings, pool and the report file changed" [ "$(count ro
 expect "role database: THP off" grep -q '\[never\]' "$T/enabled"
 expect "role database: the pool" [ "$(cat "$R/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages")" = 16 ]
 expect "role database: persisted" grep -q '^w /sys/kernel/mm/transparent_hugepage/enabled - - - - never$' "$R/etc/tmpfiles.d/thp.conf"
+expect "role database: the pool kept at boot" grep -qx 'vm.nr_hugepages = 16' "$R/etc/sysctl.d/90-thp-hugetlb.conf"
 expect "role database again" play role2 role.yml -e profile=database -e '{"pools": {"2M": 16}}' -e "report_file=$tmp/host.json"
 expect "role database again: 0 changed" [ "$(count role2 changed)" = 0 ]
 # every profile is accepted and changes the host; the last one is what remains
