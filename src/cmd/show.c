@@ -114,6 +114,7 @@ struct show {
 	struct thp_numa *numa;       /* NULL when unread */
 	bool maps_ok;                /* MAPS was read (more than one node) */
 	struct thp_numa_maps maps;   /* its static huge pages per node */
+	uint64_t mthp_held;          /* without --folios: the host's anonymous mTHP (nr_anon) */
 };
 
 static void usage(void)
@@ -174,6 +175,18 @@ static const char *why_text(const struct show *s, const struct vrow *r, char *bu
 		snprintf(buf, cap, "THP only where advised (PR_THP_DISABLE_EXCEPT_ADVISED, %s; inferred: %d "
 			 "unadvised aligned mapping%s THPeligible 0 under 'always', none 1)", by, s->ea.support,
 			 s->ea.support == 1 ? " shows" : "s show");
+		return buf;
+	}
+	if (r->m->f && !r->nmthp && thp_folio_mthp(r->m->f)) {
+		/* large folios no size gives it now: from before a policy
+		 * changed, collapsed, or pieces of split THPs */
+		char held[32], pmd[32];
+		int n = snprintf(buf, cap, "holds %s of PTE-mapped large folios no size gives it now "
+				 "(made before the policy changed, or split THPs); %s: ",
+				 thp_size_words(thp_folio_mthp(r->m->f), held, sizeof(held)),
+				 thp_size_words(s->why.pmd_size, pmd, sizeof(pmd)));
+		if (n > 0 && (size_t)n < cap)
+			thp_vma_why_text(r->m->v, r->why, &s->why, buf + n, cap - (size_t)n);
 		return buf;
 	}
 	return thp_vma_why_text(r->m->v, r->why, &s->why, buf, cap);
@@ -768,6 +781,12 @@ static int print_vmas(struct show *s, const struct thp_pstatus *st, struct thp_w
 	out_table_close(s->table, 0);
 	if (!s->shown)
 		out_text("no mapping with resident memory (--all shows every mapping)\n");
+	if (s->mthp_held) {
+		char held[32];
+		out_text("\nThis host holds %s of mTHP (hugepages-*/stats/nr_anon), which smaps does not show:\n"
+			 "THP and WHY above leave it out; 'thp show %d --folios' (root) shows which mappings hold it.\n",
+			 out_size(held, sizeof(held), s->mthp_held, out_bytes_on()), (int)o->pid);
+	}
 	if (!err && o->folios) {
 		out_text("\n");
 		print_folios(s, w);
@@ -825,6 +844,10 @@ int cmd_show(struct thp_ctx *ctx, int argc, char **argv)
 	if (!host)
 		return 1;
 	thp_status_read_policy(&ctx->root, host);
+	if (!o.folios) {
+		thp_status_read_size_stats(&ctx->root, host);
+		s.mthp_held = thp_status_mthp_held(host, NULL);
+	}
 	thp_why_ctx_init(&s.why, host, &st); /* its policy words point into HOST */
 	if (thp_mountinfo_read(&ctx->root, o.pid, &s.mounts) == 0)
 		s.why.mounts = &s.mounts;

@@ -339,6 +339,34 @@ void thp_policy_refresh(const struct thp_root *root, struct thp_status *st, cons
 	}
 }
 
+void thp_status_read_size_stats(const struct thp_root *root, struct thp_status *st)
+{
+	char path[512];
+
+	for (int i = 0; st->dir && i < st->nsizes; i++) {
+		struct thp_size *z = &st->sizes[i];
+
+		if (z->nstats || z->stats_err)
+			continue;
+		snprintf(path, sizeof(path), "%s/hugepages-%llukB", st->dir, (unsigned long long)(z->bytes >> 10));
+		read_stats(root, path, z);
+	}
+}
+
+uint64_t thp_status_mthp_held(const struct thp_status *st, const char *unless)
+{
+	uint64_t sum = 0, nr;
+
+	for (int i = 0; i < st->nsizes; i++) {
+		const struct thp_size *z = &st->sizes[i];
+
+		if (z->bytes != st->pmd_size && !(unless && z->anon_effective && !strcmp(z->anon_effective, unless)) &&
+		    thp_counter_get(z->stats, z->nstats, "nr_anon", &nr))
+			sum += nr * z->bytes;
+	}
+	return sum;
+}
+
 const struct thp_size *thp_status_pmd_size(const struct thp_status *st)
 {
 	for (int i = 0; i < st->nsizes; i++)

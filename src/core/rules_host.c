@@ -218,21 +218,6 @@ static int mthp_always(const struct thp_host *h, struct thp_finding *f)
 	return n;
 }
 
-/* Bytes in anonymous mTHP folios (nr_anon) of the sizes other than the PMD
- * size whose policy is not "always": left from before, advised, or collapsed. */
-static uint64_t mthp_left(const struct thp_host *h)
-{
-	uint64_t sum = 0, nr;
-
-	for (int i = 0; i < h->st->nsizes; i++) {
-		const struct thp_size *z = &h->st->sizes[i];
-		if (z->bytes != h->st->pmd_size && !word_is(z->anon_effective, "always") &&
-		    thp_counter_get(z->stats, z->nstats, "nr_anon", &nr))
-			sum += nr * z->bytes;
-	}
-	return sum;
-}
-
 void rule_in_use_anyway(const struct thp_host *h, struct thp_findings *out)
 {
 	const char *pol = thp_status_pmd_policy(h->st);
@@ -254,7 +239,7 @@ void rule_in_use_anyway(const struct thp_host *h, struct thp_findings *out)
 		finding_fix(f, "thp persist");
 	}
 	meminfo(h, "AnonHugePages", &huge);
-	mthp = mthp_left(h);
+	mthp = thp_status_mthp_held(h->st, "always"); /* left from before, advised, or collapsed */
 	if (huge == 0 && mthp == 0)
 		return;
 	f = finding_add(out, never ? "thp-in-use-despite-never" : "thp-in-use-via-madvise",

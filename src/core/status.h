@@ -179,6 +179,16 @@ const struct thp_setting *thp_status_setting(const struct thp_status *st, const 
 /* The size entry whose bytes equal PMD size, or NULL. */
 const struct thp_size *thp_status_pmd_size(const struct thp_status *st);
 
+/* Reads the counters of every size (hugepages-<size>kB/stats) into ST, which
+ * thp_status_read_policy() leaves out. */
+void thp_status_read_size_stats(const struct thp_root *root, struct thp_status *st);
+
+/* Bytes in anonymous mTHP folios (hugepages-<size>kB/stats/nr_anon, Linux
+ * 6.13+) of the sizes other than the PMD size whose anonymous policy is not
+ * UNLESS (NULL: of every such size); 0 where the kernel does not count them.
+ * smaps shows none of this memory. */
+uint64_t thp_status_mthp_held(const struct thp_status *st, const char *unless);
+
 /* Anonymous THP policy that applies to PMD-sized pages ("always", "madvise",
  * "never"), after resolving inherit; NULL when it cannot be known. */
 const char *thp_status_pmd_policy(const struct thp_status *st);

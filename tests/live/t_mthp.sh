@@ -44,7 +44,8 @@ root=false
 [ "$(id -u)" -eq 0 ] && [ -r /proc/kpageflags ] && root=true
 
 # 1. 64 KiB folios only (hugepages-64kB always, 2 MiB madvise, every other
-# size never): invisible in smaps, found by --folios
+# size never): invisible in smaps, found by --folios; then hugepages-64kB
+# never: the folios stay, show says where to find them
 if ! $root; then
 	skip "mTHP holder: needs root (kpageflags, and to enable hugepages-64kB)"
 elif [ ! -f "$T/hugepages-64kB/enabled" ]; then
@@ -85,6 +86,19 @@ else
 		"$THP" show "$mpid" --rollup --cont 16K --cont 64K --cont 2M --json > "$mt/cont.json"
 		expect "show --cont on a 64 KiB holder: every counter as thpmaps defines it" \
 			python3 tests/thpmaps_oracle.py / "$mpid" "$mt/cont.json" 16K 64K 2M
+		# the size set back to never: the folios stay, smaps still shows none
+		echo never > "$T/hugepages-64kB/enabled"
+		if [ ! -f "$T/hugepages-64kB/stats/nr_anon" ]; then
+			skip "mTHP left after 'never': this kernel does not count them (stats/nr_anon, Linux 6.13+)"
+		else
+			"$THP" show "$mpid" > "$mt/left.out" 2>&1
+			expect "show, mTHP left after its size was set to never: the hint to use --folios" \
+				grep -q "^THP and WHY above leave it out; 'thp show $mpid --folios' (root) shows which mappings hold it.\$" "$mt/left.out"
+		fi
+		"$THP" show "$mpid" --folios --json > "$mt/left.json"
+		expect "show --folios: WHY of the mapping holding mTHP that no size gives now says so" jqe --argjson a "$a" \
+			'.vmas[] | select(.start <= $a and $a < .end) | .why |
+			 startswith("holds 16 MiB of PTE-mapped large folios no size gives it now")' "$mt/left.json"
 	fi
 	kill "$mpid" 2> /dev/null
 	while read -r f v; do echo "$v" > "$f"; done < "$mt/saved"
