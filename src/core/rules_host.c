@@ -230,9 +230,13 @@ void rule_in_use_anyway(const struct thp_host *h, struct thp_findings *out)
 		return;
 	if (mthp_always(h, NULL)) {
 		f = finding_add(out, "mthp-always-despite-policy", THP_SEV_WARN,
-				"Per-size settings override the top-level one: a size set to 'always' "
-				"gives every anonymous mapping huge folios of that size, whatever "
-				"'enabled' says, so turning THP off at the top did not turn it off.");
+				never ? "Per-size settings override the top-level one: a size set to 'always' "
+					"gives every anonymous mapping huge folios of that size, whatever "
+					"'enabled' says, so turning THP off at the top did not turn it off."
+				      : "Per-size settings override the top-level one: a size set to 'always' "
+					"gives every anonymous mapping huge folios of that size, whatever "
+					"'enabled' says, so 'madvise' at the top did not keep THP to the "
+					"ranges that asked for it.");
 		finding_title(f, "The top-level policy is '%s', but some mTHP sizes are set to 'always' and used for all memory.", pol);
 		ev_policy(f, h, "enabled");
 		mthp_always(h, f);
