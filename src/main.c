@@ -37,7 +37,7 @@ static const struct command {
 	{ "exec", cmd_exec, LIVE_ONLY, "run a command with THP disabled, enabled where advised, or enabled" },
 	{ "collapse", cmd_collapse, LIVE_ONLY, "collapse a running process's memory into huge pages now" },
 	{ "hugetlb", cmd_hugetlb, WRITES, "static huge page pools: sizes, NUMA nodes, users; set and plan" },
-	{ "ps", cmd_ps, 0, "which processes hold huge pages, and how much of their memory is huge" },
+	{ "ps", cmd_ps, 0, "which processes hold huge pages, and what share of their memory" },
 	{ "show", cmd_show, 0, "one process: each mapping, and why it has huge pages or not" },
 	{ "capture", cmd_capture, 0, "record the files thp reads, for 'thp --root DIR' elsewhere" },
 	{ "set", cmd_set, WRITES, "change THP settings safely (checked, read back, rolled back)" },
@@ -95,12 +95,12 @@ static int cmd_help(struct thp_ctx *ctx, int argc, char **argv)
 	const struct command *c;
 	char *hargv[] = { NULL, "--help", NULL };
 
-	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+	c = argc < 2 ? NULL : find(argv[1]);
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || (c && c->fn == cmd_help)) {
 		usage(stdout);
 		return 0;
 	}
-	c = find(argv[1]);
-	if (!c || c->fn == cmd_help) {
+	if (!c) {
 		thp_err("'%s' is not a thp command; see 'thp --help'", argv[1]);
 		return 2;
 	}

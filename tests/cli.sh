@@ -25,6 +25,7 @@ expect "missing root: exit 1" [ "$(rc_err "$THP" --root /nonexistent/x status)" 
 expect "no command runs status" sh -c "'$THP' --root $FX | head -1 | grep -q '^THP: '"
 expect "help CMD equals CMD --help" sh -c "[ \"\$('$THP' help status)\" = \"\$('$THP' status --help)\" ]"
 expect "help for an unknown command: exit 2" [ "$(rc_err "$THP" help nosuch | cut -d'|' -f1)" = 2 ]
+expect "help help: the usage, as help alone" sh -c "[ \"\$('$THP' help help)\" = \"\$('$THP' help)\" ]"
 
 # every command has --help, 'thp help CMD' prints the same, and the manual's
 # section of the command names every option (long and short) that it lists

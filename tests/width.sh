@@ -81,4 +81,19 @@ expect "report --group-by at 80 columns: NAMES and DIFFERS FROM GROUP 1 shown" \
 expect "report --group-by at 80 columns: the differences wrapped, not cut" \
 	grep -q 'use_zero_page' "$tmp/groups"
 
+# help: thp --help and the help of every command, on the terminal and in a file
+on_tty "'$THP' --help" > "$tmp/help"
+expect "thp --help at 80 columns: no line wider" fits "$tmp/help"
+cmds=$("$THP" --help | awk '/^Commands:/ {on=1; next} on && /^  [a-z]/ {print $1} on && /^$/ {exit}')
+expect "thp --help lists the commands" [ "$(echo "$cmds" | wc -w)" -gt 10 ]
+for c in $cmds; do
+	on_tty "'$THP' help $c" > "$tmp/help"
+	expect "thp help $c at 80 columns: no line wider" fits "$tmp/help"
+	"$THP" help "$c" > "$tmp/help.file"
+	expect "thp help $c in a file: no line wider than 80" fits "$tmp/help.file"
+done
+on_tty "'$THP' help set" > "$tmp/help"
+expect "thp help set at 80 columns: every key with the first kernel and its meaning" \
+	grep -qE '^  vm\.zone_reclaim_mode +2\.6\.16\+ +reclaim on the local node' "$tmp/help"
+
 summary width

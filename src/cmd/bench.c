@@ -1214,19 +1214,24 @@ static void current_enabled(struct bench *b, char *out, size_t cap)
 
 static void usage(void)
 {
+	struct out_table *t = out_help_list(2);
+
 	puts("Usage: thp bench NAME [options]\n"
 	     "\n"
 	     "Measure one THP mechanism on this machine: a table with one row per arm, the\n"
-	     "kernel's evidence (/proc/vmstat deltas, smaps of the mapping) and how to read it.\n"
+	     "kernel's evidence (/proc/vmstat deltas, smaps of the mapping) and how to read\n"
+	     "it.\n"
 	     "fault, chase and bloat --sweep draw their medians as bars under the table\n"
 	     "(in ASCII with 'thp --ascii bench ...').\n"
 	     "\n"
 	     "Experiments:");
 	for (int i = 0; i < NEXP; i++)
-		printf("  %-11s %s\n", experiments[i].name, experiments[i].summary);
+		out_table_row(t, (const char *const[]){ experiments[i].name, experiments[i].summary });
+	out_table_print(t, 2);
 	puts("\n"
 	     "Options:\n"
-	     "  -s, --size SIZE       region size (fault 256M, chase 1G, khugepaged 16M, others 64M)\n"
+	     "  -s, --size SIZE       region size (fault 256M, chase 1G, khugepaged 16M,\n"
+	     "                        others 64M)\n"
 	     "      --step SIZE       bloat and cow: write one byte every SIZE (default 2M)\n"
 	     "      --sweep           bloat: steps from 2 MiB down to 4 KiB\n"
 	     "      --writer WHO      cow: 'child' (default) or 'parent' writes after fork()\n"

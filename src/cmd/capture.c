@@ -40,8 +40,9 @@ static void usage(void)
 {
 	puts("Usage: thp [--root DIR] capture [-o DIR|FILE.tar.gz] [--no-procs] [--no-cmdline]\n"
 	     "\n"
-	     "Record exactly the /proc and /sys files thp reads, keeping their layout, so that\n"
-	     "'thp --root DIR status' shows this host on any machine. Recorded, below the root:");
+	     "Record exactly the /proc and /sys files thp reads, keeping their layout, so\n"
+	     "that 'thp --root DIR status' shows this host on any machine. Recorded, below\n"
+	     "the root:");
 	print_words("    ", thp_capture_host_paths);
 	puts("and per process, below proc/PID/ (unless --no-procs):");
 	print_words("    ", thp_capture_proc_files);
@@ -53,8 +54,9 @@ static void usage(void)
 	     "Only the capture's owner can read it (files 0600, directories 0700).\n"
 	     "\n"
 	     "Options:\n"
-	     "  -o, --output PATH  a new directory, or an archive if PATH ends in .tar.gz or .tgz\n"
-	     "                     (default: thp-capture-HOST-DATE.tar.gz in the current directory)\n"
+	     "  -o, --output PATH  a new directory, or an archive if PATH ends in .tar.gz or\n"
+	     "                     .tgz (default: thp-capture-HOST-DATE.tar.gz in the current\n"
+	     "                     directory)\n"
 	     "      --no-procs     leave out per-process files\n"
 	     "      --no-cmdline   leave out the command lines of processes\n"
 	     "  -J, --json         report what was captured as JSON\n"

@@ -167,7 +167,8 @@ static void usage(void)
 	     "      --min SIZE      only processes with at least SIZE of huge pages (e.g. 64M)\n"
 	     "      --by KEY        one row per comm, user or cgroup, summed\n"
 	     "      --folios        the real mapping of every page from pagemap (root): also\n"
-	     "                      lists processes holding only mTHP, adds PMD, MTHP and PTE_*\n"
+	     "                      lists processes holding only mTHP, adds PMD, MTHP and\n"
+	     "                      PTE_*\n"
 	     "      --by-size       with --folios, one column per enabled THP size (whole\n"
 	     "                      folios of that size, PTE- or PMD-mapped)");
 	out_fmt_help(cols, NCOLS);

@@ -82,8 +82,9 @@ static void usage(void)
 {
 	printf("Usage: thp [--root DIR] serve [options]\n"
 	       "\n"
-	       "Serve 'thp metrics' over HTTP: /metrics in the Prometheus text format, and / with\n"
-	       "a link to it. Each scrape reads the host afresh. Stop it with Ctrl-C or SIGTERM.\n"
+	       "Serve 'thp metrics' over HTTP: /metrics in the Prometheus text format, and /\n"
+	       "with a link to it. Each scrape reads the host afresh. Stop it with Ctrl-C or\n"
+	       "SIGTERM.\n"
 	       "\n"
 	       "Options:\n"
 	       "  -l, --listen ADDR:PORT\n"

@@ -18,6 +18,7 @@
 /* Prints the keys of the settings table, with their meaning. */
 static void print_keys(void)
 {
+	struct out_table *t = out_help_list(3);
 	char key[THP_KEY_MAX], since[32];
 
 	for (int i = 0; i < thp_nsetting_descs; i++) {
@@ -26,8 +27,9 @@ static void print_keys(void)
 			continue;
 		thp_setting_desc_key(d, key, sizeof(key));
 		snprintf(since, sizeof(since), d->since ? "%s+" : "", d->since);
-		printf("  %-33s %-7s %s\n", key, since, d->meaning);
+		out_table_row(t, (const char *const[]){ key, since, d->meaning });
 	}
+	out_table_print(t, 2);
 }
 
 static void usage(void)
@@ -48,8 +50,9 @@ static void usage(void)
 	puts("\n"
 	     "Options:\n"
 	     "  -n, --dry-run     show the changes, write nothing\n"
-	     "  -s, --save FILE   save the previous state to FILE (default /" THP_SAVED ");\n"
-	     "                    without KEY=VALUE, only save the current state to FILE\n"
+	     "  -s, --save FILE   save the previous state to FILE (default\n"
+	     "                    /" THP_SAVED "); without KEY=VALUE, only save the\n"
+	     "                    current state to FILE\n"
 	     "      --list-keys   list the keys of this host and the values each accepts\n"
 	     "  -J, --json        report as JSON\n"
 	     "  -h, --help        show this help");

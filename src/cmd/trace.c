@@ -77,7 +77,8 @@ static void usage(void)
 	     "  -p, --pid PID           only this process (or thread)\n"
 	     "  -c, --comm NAME         only threads with this command name\n"
 	     "      --min-ms MS         print only stalls at least this long (default 0)\n"
-	     "      --tlb               also count TLB flushes per process (tlb:tlb_flush, x86)\n"
+	     "      --tlb               also count TLB flushes per process (tlb:tlb_flush,\n"
+	     "                          x86)\n"
 	     "The table options (of the totals; -J: one JSON document at the end, with the\n"
 	     "events and histograms):");
 	out_fmt_help(cols, NCOLS);

@@ -39,10 +39,16 @@ void out_fmt_help(const struct out_col *cols, int n)
 
 void out_cols_help(const char *title, const struct out_col *cols, int n)
 {
+	struct out_table *t = out_help_list(2);
+	char name[64];
+
 	if (title)
 		printf("\n%s\n", title);
+	/* names at least 15 wide: a list continued by another one stays aligned */
 	for (int i = 0; i < n; i++)
-		printf("  %-16s %s%s\n", cols[i].name, strlen(cols[i].name) < 16 ? "" : " ", cols[i].help);
+		out_table_row(t, (const char *const[]){
+			(snprintf(name, sizeof(name), "%-15s", cols[i].name), name), cols[i].help });
+	out_table_print(t, 2);
 }
 
 /* The descriptor of column NAME (LEN bytes, any case) in COLS, or -1. */

@@ -51,6 +51,11 @@ void out_table_wrap(struct out_table *t, int col);
 /* Fits T to at most WIDTH columns (its indent included) whether standard
  * output is a terminal or not: the width of a text read as a document. */
 void out_table_width(struct out_table *t, int width);
+/* The width of help texts, in a file too. */
+#define OUT_HELP_WIDTH 80
+/* A list in a help text: NCOLS columns without a header, the last one's
+ * words wrapped so that the list, printed indented by 2, fits OUT_HELP_WIDTH. */
+struct out_table *out_help_list(int ncols);
 /* Fits a table of out_table_new() to the terminal as those of out_table_cols()
  * are: its last columns left out (none OUT_KEEP), and named under it, when
  * it is too wide. */

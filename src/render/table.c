@@ -121,6 +121,15 @@ void out_table_width(struct out_table *t, int width)
 		t->width = width;
 }
 
+struct out_table *out_help_list(int ncols)
+{
+	struct out_table *t = out_table_new(ncols, NULL, true);
+
+	out_table_wrap(t, ncols - 1);
+	out_table_width(t, OUT_HELP_WIDTH);
+	return t;
+}
+
 void out_table_fitted(struct out_table *t)
 {
 	if (t)
