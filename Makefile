@@ -37,7 +37,7 @@ UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # a recipe that fails leaves no half-written target that looks up to date (build/thp.1)
 .DELETE_ON_ERROR:
-.PHONY: all run check check-suites unit golden cli control faults outfiles report width prometheus ansible live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test check-valgrind service san-thp fixtures-check libraries
+.PHONY: all run check check-suites unit golden cli control faults outfiles report width prometheus ansible live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test vm-check check-valgrind service san-thp fixtures-check libraries
 all: thp
 
 deps:
@@ -46,6 +46,10 @@ deps-lint: $(B)/.deps-lint
 $(B)/.deps-lint: scripts/deps
 	@mkdir -p $(B)
 	scripts/deps lint
+	@touch $@
+$(B)/.deps-vm: scripts/deps
+	@mkdir -p $(B)
+	scripts/deps vm
 	@touch $@
 $(B)/.deps-fuzz: scripts/deps
 	@mkdir -p $(B)
@@ -130,6 +134,12 @@ san-thp:
 LOCK := flock /tmp/thp-live.lock
 live: $(B)/thp $(B)/tests/hog $(B)/tests/nothp $(B)/tests/oddname san-thp | $(B)/.deps-test
 	THP=$(B)/thp SAN_THP=$(SAN_THP) HOG=$(B)/tests/hog NOTHP=$(B)/tests/nothp ODDNAME=$(B)/tests/oddname $(LOCK) tests/live/run.sh
+
+# The kernel matrix: Debian 12's 6.1 kernels booted under QEMU with several boot
+# options and NUMA layouts, every command checked against each guest's own
+# kernel files (tests/vm/README). Kernels are fetched once into build/vm/.
+vm-check: $(B)/thp $(B)/tests/hog $(B)/tests/nothp | $(B)/.deps-test $(B)/.deps-vm
+	THP=$(B)/thp HOG=$(B)/tests/hog NOTHP=$(B)/tests/nothp VM_DIR=$(B)/vm tests/vm/run.sh
 
 # Every command on every hostile fixture tree (tests/hostile/mktrees.sh).
 hostile: $(B)/thp | $(B)/.deps-test
@@ -222,7 +232,7 @@ fixtures-check:
 check: deps-test
 	@$(MAKE) --no-print-directory check-suites
 	@echo "make check: all test suites passed"
-check-suites: thp man lint unit golden cli control faults outfiles report width completion service prometheus ansible unprivileged fixtures-check live sanitize fuzz-smoke deb-test
+check-suites: thp man lint unit golden cli control faults outfiles report width completion service prometheus ansible unprivileged fixtures-check live sanitize fuzz-smoke deb-test vm-check
 
 regen: $(B)/thp
 	THP=$(B)/thp THP_REGEN=1 tests/golden.sh
