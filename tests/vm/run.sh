@@ -1,88 +1,66 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The kernel matrix: Debian 12's own Linux 6.1 kernels (generic, cloud,
-# PREEMPT_RT) booted under QEMU with several boot options and a two-node NUMA
-# layout. Each guest boots an initramfs holding thp, the test programs and
-# busybox, runs tests/vm/guest.sh and powers off; its checks are counted here.
-#   tests/vm/run.sh [GUEST...]       (default: every guest of the table below)
-# Environment: THP, HOG, NOTHP (the programs put in the guest), VM_TIMEOUT
-# (seconds a guest may take, default 400), VM_DIR (default build/vm).
-# Kernels are fetched once with apt-get download (not installed) and kept in
-# VM_DIR/kernels; a newer Debian kernel is fetched when apt's lists name one.
+# The kernel matrix: Debian 12's own 6.1 kernels (generic, cloud, PREEMPT_RT)
+# booted under QEMU with several boot options and a two-node NUMA layout, each
+# running tests/vm/guest.sh from an initramfs that holds thp.
+#   tests/vm/run.sh [GUEST...]     (default: every guest; VM_TIMEOUT seconds a boot)
+# Kernels are downloaded once into build/vm/ (apt-get download, no install).
 set -u
-cd "$(dirname "$0")/../.." || exit 1
+cd "$(dirname "$0")/../.."
 . tests/lib.sh
-: "${HOG:=build/tests/hog}" "${NOTHP:=build/tests/nothp}"
-: "${VM_TIMEOUT:=400}" "${VM_DIR:=build/vm}"
-V=$VM_DIR
+V=${VM_DIR:-build/vm}
+: "${HOG:=build/tests/hog}"
+: "${VM_TIMEOUT:=600}"
 
-# NAME  FLAVOUR  BOOT OPTIONS (commas for spaces, - for none)  QEMU (- or numa)
-GUESTS='generic  amd64  -  -'
+# name  kernel  boot options  QEMU options
+GUESTS='generic  amd64        -
+cloud    cloud-amd64  -
+rt       rt-amd64     -
+never    amd64        transparent_hugepage=never
+madvise  amd64        transparent_hugepage=madvise
+pool64   amd64        hugepages=64
+gig      amd64        default_hugepagesz=1G_hugepagesz=1G_hugepages=1
+numa     amd64        hugepages=32 numa'
 
-# kernel FLAVOUR: prints the path of the newest Debian 12 6.1 kernel of FLAVOUR,
-# fetched into $V/kernels/PACKAGE/ the first time
+# newest FLAVOUR: the package name of Debian 12's newest 6.1 kernel of FLAVOUR
+newest() { apt-cache search --names-only "^linux-image-6\\.1\\.0-[0-9]+-$1\$" | awk '{print $1}' | sort -V | tail -n 1; }
+# kernel FLAVOUR: the path of Debian 12's newest 6.1 kernel of FLAVOUR, fetched once
 kernel() {
-	_re="^linux-image-6\\.1\\.0-[0-9]+-$1\$"
-	_pkg=$(apt-cache search --names-only "$_re" 2> /dev/null | awk '{print $1}' | sort -V | tail -n 1)
-	if [ -z "$_pkg" ] && [ "$(id -u)" = 0 ]; then
-		apt-get update -qq -o DPkg::Lock::Timeout=600 > /dev/null 2>&1
-		_pkg=$(apt-cache search --names-only "$_re" | awk '{print $1}' | sort -V | tail -n 1)
-	fi
-	if [ -z "$_pkg" ]; then
-		echo "no package linux-image-6.1.0-N-$1 in apt's lists (a Debian 12 source and 'apt-get update' are needed)" >&2
-		return 1
-	fi
-	_d=$V/kernels/$_pkg
-	[ -s "$_d/vmlinuz" ] && { echo "$_d/vmlinuz"; return; }
-	echo "vm: fetching $_pkg" >&2
-	rm -rf "$_d.tmp" && mkdir -p "$_d.tmp" || return 1
-	if ! (cd "$_d.tmp" && apt-get download -q "$_pkg" > dl.log 2>&1 && dpkg-deb -x ./*.deb x); then
-		echo "cannot fetch $_pkg:" >&2
-		tail -n 5 "$_d.tmp/dl.log" >&2
-		return 1
-	fi
-	mkdir -p "$_d" && cp "$_d.tmp"/x/boot/config-* "$_d/config" &&
-		cp "$_d.tmp"/x/boot/vmlinuz-* "$_d/vmlinuz" && rm -rf "$_d.tmp" && echo "$_d/vmlinuz"
+	_k=$V/kernels/$1/vmlinuz
+	[ -s "$_k" ] && { echo "$_k"; return; }
+	_pkg=$(newest "$1")
+	[ -n "$_pkg" ] || { apt-get update -qq -o DPkg::Lock::Timeout=600 > /dev/null 2>&1; _pkg=$(newest "$1"); }
+	[ -n "$_pkg" ] || { echo "no linux-image-6.1.0-N-$1 in the package lists (apt-get update?)" >&2; return 1; }
+	rm -rf "$V/kernels/$1.tmp" && mkdir -p "$V/kernels/$1.tmp"
+	(cd "$V/kernels/$1.tmp" && apt-get download -q "$_pkg" > /dev/null && dpkg-deb -x ./*.deb x) || return 1
+	mkdir -p "$V/kernels/$1"
+	cp "$V/kernels/$1.tmp"/x/boot/vmlinuz-* "$_k.new" && cp "$V/kernels/$1.tmp"/x/boot/config-* "$V/kernels/$1/config" &&
+		mv "$_k.new" "$_k" && rm -rf "$V/kernels/$1.tmp" && echo "$_k"
 }
 
-# put FILE...: copies each FILE and the shared libraries it loads (ldd) into
-# the initramfs tree $R, each at its own path
-put() {
-	ldd "$@" > /dev/null || return 1
-	for _f in "$@" $(ldd "$@" | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' | sort -u); do
-		mkdir -p "$R$(dirname "$_f")" && cp -L "$_f" "$R$_f" || return 1
+# copy_lib FILE...: FILE and the libraries it needs, at their paths in the initramfs
+copy_lib() {
+	for _f in "$@" $(ldd "$@" 2> /dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\/lib/ {print $1}' | sort -u); do
+		mkdir -p "$R$(dirname "$_f")" && cp -L "$_f" "$R$_f"
 	done
 }
 
-# initramfs: $V/initrd.gz with busybox, thp and the libraries it loads (also
-# the ones it opens at run time: libarchive), jq, the test programs, guest.sh
-# and an init that runs it between two marker lines and powers off
+# initramfs: build/vm/initrd.gz with busybox, thp, the libraries it loads and the hog
 initramfs() {
 	R=$V/root
-	rm -rf "$R" && mkdir -p "$R/bin" "$R/etc" "$R/proc" "$R/sys" "$R/dev" "$R/tmp" "$R/run" || return 1
-	cp /bin/busybox "$R/bin/" || return 1
-	cp "$THP" "$R/bin/thp" && put "$THP" || return 1
-	# jq itself, not the wrapper of tests/bin
-	for _p in "$HOG" "$NOTHP" "$(PATH=${PATH#"$PWD/tests/bin:"} command -v jq)"; do
-		cp "$_p" "$R/bin/" && put "$_p" || return 1
+	rm -rf "$R" && mkdir -p "$R/bin" "$R/proc" "$R/sys" "$R/dev" "$R/tmp" "$R/run"
+	cp /bin/busybox "$R/bin/busybox" && cp "$THP" "$R/bin/thp" && cp "$HOG" "$R/bin/hog" && cp tests/vm/guest.sh "$R/guest.sh" || return 1
+	copy_lib "$THP" "$HOG"
+	for _so in libarchive libmicrohttpd; do
+		copy_lib "$(pkg-config --variable=libdir $_so)/$(objdump -p "$(pkg-config --variable=libdir $_so)/$_so.so" | awk '/SONAME/ {print $2}')"
 	done
-	_lib=$(pkg-config --variable=libdir libarchive) && put "$_lib/$(objdump -p "$_lib/libarchive.so" | awk '$1 == "SONAME" {print $2}')" || return 1
-	cp tests/vm/guest.sh "$R/guest.sh" || return 1
-	echo 'root:x:0:0:root:/root:/bin/sh' > "$R/etc/passwd"
-	echo 'root:x:0:' > "$R/etc/group"
 	cat > "$R/init" <<-'EOF'
 	#!/bin/busybox sh
 	/bin/busybox --install -s /bin
-	# no tar: capture writes its archives itself
-	rm -f /bin/tar
 	export PATH=/bin
-	mount -t proc proc /proc
-	mount -t sysfs sysfs /sys
-	mount -t devtmpfs devtmpfs /dev
-	mount -t tmpfs tmpfs /tmp
-	mount -t tmpfs tmpfs /run
-	echo
-	echo "==== thp-vm checks"
+	mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev; mount -t tmpfs tmp /tmp
+	mount -t tracefs tracefs /sys/kernel/tracing 2> /dev/null
+	echo; echo "==== thp-vm begin"
 	sh /guest.sh 2>&1
 	echo "==== thp-vm end"
 	poweroff -f
@@ -91,54 +69,47 @@ initramfs() {
 	(cd "$R" && find . | cpio -o -H newc --quiet | gzip -1) > "$V/initrd.gz"
 }
 
-# boot NAME FLAVOUR OPTIONS QEMU: boots one guest; prints its counts and
-# failures and adds them to the suite's; a guest that does not finish fails
-# with its console's last lines
+# boot NAME FLAVOUR OPTIONS QEMUOPTS: boots the guest, adds its checks to the counts
 boot() {
-	_name=$1 _opts=$(echo "$3" | tr , ' ')
+	_k=$(kernel "$2") || { bad "$1: no kernel $2"; return; }
+	_opts=$(echo "$3" | tr _ ' ')
 	[ "$_opts" = - ] && _opts=
-	_k=$(kernel "$2") || { bad "vm $_name: no $2 kernel"; return; }
-	_mem=2048 _numa=
-	if [ "$4" = numa ]; then
-		_numa="-object memory-backend-ram,id=m0,size=1024M -object memory-backend-ram,id=m1,size=1024M
-			-numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1"
+	_numa=
+	_mem=3072
+	if [ "${4:-}" = numa ]; then
+		_numa="-object memory-backend-ram,id=m0,size=1536M -object memory-backend-ram,id=m1,size=1536M
+			-numa node,nodeid=0,memdev=m0,cpus=0 -numa node,nodeid=1,memdev=m1,cpus=1"
 	fi
 	_kvm=
 	[ -w /dev/kvm ] && _kvm=-enable-kvm
-	_log=$V/$_name.log
+	_log=$V/$1.log
 	_t0=$(date +%s)
 	# shellcheck disable=SC2086
-	timeout -k 10 "$VM_TIMEOUT" qemu-system-x86_64 $_kvm -nodefaults -no-user-config -display none \
-		-serial stdio -no-reboot -m $_mem -smp 2 -cpu max $_numa \
-		-kernel "$_k" -initrd "$V/initrd.gz" -append "console=ttyS0 panic=-1 quiet thpvm=$_name $_opts" \
-		< /dev/null 2>&1 | tr -d '\r' > "$_log"
+	timeout "$VM_TIMEOUT" qemu-system-x86_64 $_kvm -m $_mem -smp 2 -cpu max -nographic -no-reboot \
+		$_numa -kernel "$_k" -initrd "$V/initrd.gz" \
+		-append "console=ttyS0 panic=-1 quiet thpvm=$1 $_opts" < /dev/null 2>&1 | tr -d '\r' > "$_log"
 	_s=$(($(date +%s) - _t0))
-	_what="$_name ($(basename "$(dirname "$_k")")${_opts:+, $_opts})"
 	if ! grep -q '^==== thp-vm end' "$_log"; then
-		bad "vm $_what did not finish in $VM_TIMEOUT s (${_s} s); the console's last lines:
-$(tail -n 20 "$_log")"
+		bad "guest $1 ($2 $_opts) did not finish in ${VM_TIMEOUT} s; its console's last lines:
+$(tail -n 15 "$_log")"
 		return
 	fi
-	sed -n '/^==== thp-vm checks/,/^==== thp-vm end/p' "$_log" > "$_log.checks"
-	_p=$(grep -c '^ok ' "$_log.checks")
-	_f=$(grep -c '^FAIL ' "$_log.checks")
-	pass=$((pass + _p)) fail=$((fail + _f))
-	printf 'vm %s: %d passed, %d failed, %d s\n' "$_what" "$_p" "$_f" "$_s"
-	grep -A 6 '^FAIL ' "$_log.checks" | grep '^FAIL \|^  ' | sed "s/^FAIL /FAIL: vm $_name: /; s/^  /    /"
-	if ! grep -q "^$_p passed, $_f failed\$" "$_log.checks"; then
-		bad "vm $_name: the guest's own count is not $_p passed, $_f failed (it stopped early?): $(tail -n 3 "$_log.checks")"
-	fi
+	sed -n '/^==== thp-vm begin/,/^==== thp-vm end/p' "$_log" | grep '^FAIL - \|^  | ' | sed "s/^/$1: /" | while IFS= read -r _l; do
+		printf 'FAIL: %s\n' "$_l"
+	done
+	_p=$(grep -c '^ok - ' "$_log")
+	_f=$(grep -c '^FAIL - ' "$_log")
+	pass=$((pass + _p))
+	fail=$((fail + _f))
+	printf 'vm %-8s %-12s %-48s %3d passed, %d failed, %d s\n' "$1" "$2" "${_opts:--}" "$_p" "$_f" "$_s"
+	grep -q "^$_p passed, $_f failed" "$_log" || bad "guest $1: the guest's own count does not match its lines"
 }
 
-mkdir -p "$V"
-start=$(date +%s)
-initramfs || { bad "vm: cannot build the initramfs"; summary vm-check; exit 1; }
-echo "vm: initramfs $(($(stat -c %s "$V/initrd.gz") / 1048576)) MiB in $(($(date +%s) - start)) s"
-while read -r name flavour opts qemu; do
+initramfs || { bad "cannot build the initramfs"; summary vm; exit 1; }
+echo "$GUESTS" | while read -r name flavour opts qemu; do
 	[ $# -eq 0 ] || case " $* " in *" $name "*) ;; *) continue ;; esac
 	boot "$name" "$flavour" "$opts" "$qemu"
-done <<EOF
-$GUESTS
-EOF
-echo "vm: $(($(date +%s) - start)) s in all"
-summary vm-check
+	echo "$pass $fail" > "$V/counts"
+done
+[ -s "$V/counts" ] && read -r pass fail < "$V/counts" && rm -f "$V/counts"
+summary vm
