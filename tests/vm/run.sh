@@ -12,14 +12,14 @@ V=${VM_DIR:-build/vm}
 : "${HOG:=build/tests/hog}"
 : "${VM_TIMEOUT:=600}"
 
-# name  kernel  boot options  QEMU options
+# name  kernel  boot options (comma-separated)  QEMU options
 GUESTS='generic  amd64        -
 cloud    cloud-amd64  -
 rt       rt-amd64     -
 never    amd64        transparent_hugepage=never
 madvise  amd64        transparent_hugepage=madvise
 pool64   amd64        hugepages=64
-gig      amd64        default_hugepagesz=1G_hugepagesz=1G_hugepages=1
+gig      amd64        default_hugepagesz=1G,hugepagesz=1G,hugepages=1
 numa     amd64        hugepages=32 numa'
 
 # newest FLAVOUR: the package name of Debian 12's newest 6.1 kernel of FLAVOUR
@@ -32,7 +32,7 @@ kernel() {
 	[ -n "$_pkg" ] || { apt-get update -qq -o DPkg::Lock::Timeout=600 > /dev/null 2>&1; _pkg=$(newest "$1"); }
 	[ -n "$_pkg" ] || { echo "no linux-image-6.1.0-N-$1 in the package lists (apt-get update?)" >&2; return 1; }
 	rm -rf "$V/kernels/$1.tmp" && mkdir -p "$V/kernels/$1.tmp"
-	(cd "$V/kernels/$1.tmp" && apt-get download -q "$_pkg" > /dev/null && dpkg-deb -x ./*.deb x) || return 1
+	(cd "$V/kernels/$1.tmp" && apt-get download -q -o APT::Sandbox::User=root "$_pkg" > /dev/null && dpkg-deb -x ./*.deb x) || return 1
 	mkdir -p "$V/kernels/$1"
 	cp "$V/kernels/$1.tmp"/x/boot/vmlinuz-* "$_k.new" && cp "$V/kernels/$1.tmp"/x/boot/config-* "$V/kernels/$1/config" &&
 		mv "$_k.new" "$_k" && rm -rf "$V/kernels/$1.tmp" && echo "$_k"
@@ -72,7 +72,7 @@ initramfs() {
 # boot NAME FLAVOUR OPTIONS QEMUOPTS: boots the guest, adds its checks to the counts
 boot() {
 	_k=$(kernel "$2") || { bad "$1: no kernel $2"; return; }
-	_opts=$(echo "$3" | tr _ ' ')
+	_opts=$(echo "$3" | tr , ' ')
 	[ "$_opts" = - ] && _opts=
 	_numa=
 	_mem=3072
