@@ -30,10 +30,19 @@ expect "promtool check rules" sh -c "promtool check rules $RULES > '$tmp/out' 2>
 expect "promtool test rules (every alert fires on its input series)" sh -c "promtool test rules tests/prometheus/rules.test.yml > '$tmp/out' 2>&1 || { cat '$tmp/out'; false; }"
 nalerts=$($PY -c "import yaml; print(sum(1 for g in yaml.safe_load(open('$RULES'))['groups'] for r in g['rules'] if 'alert' in r))")
 expect "at least 5 alerts ($nalerts)" [ "$nalerts" -ge 5 ]
-expect "every alert has a runbook that names a thp command" $PY -c "
+expect "every alert has a runbook_url, the manual, and no runbook" $PY -c "
 import yaml, sys
 rs = [r for g in yaml.safe_load(open('$RULES'))['groups'] for r in g['rules'] if 'alert' in r]
-sys.exit(any(not r.get('annotations', {}).get('runbook', '').startswith('thp ') for r in rs))"
+sys.exit(any(r['annotations'].get('runbook_url') != 'man:thp(1)' or 'runbook' in r['annotations'] for r in rs))"
+expect "every alert's description ends with the thp commands to run" $PY -c "
+import yaml, re, sys
+rs = [r for g in yaml.safe_load(open('$RULES'))['groups'] for r in g['rules'] if 'alert' in r]
+sys.exit(any(not re.search(r'On the host: thp .*\.\n\Z', r['annotations']['description']) for r in rs))"
+expect "the manual has a runbook for every alert" $PY -c "
+import yaml, re, sys
+rs = [r['alert'] for g in yaml.safe_load(open('$RULES'))['groups'] for r in g['rules'] if 'alert' in r]
+man = open('man/thp.1.scd').read()
+sys.exit(any(not re.search(r'^\*%s\*\n\t' % a, man, re.M) for a in rs))"
 expect "every alert is tested by promtool" $PY -c "
 import yaml, sys
 rs = {r['alert'] for g in yaml.safe_load(open('$RULES'))['groups'] for r in g['rules'] if 'alert' in r}
