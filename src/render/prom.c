@@ -232,12 +232,47 @@ static const char *counter_help(char *buf, size_t cap, const char *name, const c
 	return buf;
 }
 
+/* The zone of vmstat field allocstall_SUFFIX as /proc/buddyinfo names it
+ * ("Normal"), or SUFFIX for a zone thp does not know. */
+static const char *stall_zone(const char *suffix)
+{
+	static const char *const zones[][2] = {
+		{ "dma", "DMA" }, { "dma32", "DMA32" }, { "normal", "Normal" },
+		{ "high", "HighMem" }, { "movable", "Movable" }, { "device", "Device" },
+	};
+
+	for (size_t i = 0; i < sizeof(zones) / sizeof(zones[0]); i++)
+		if (strcmp(zones[i][0], suffix) == 0)
+			return zones[i][1];
+	return suffix;
+}
+
+/* The allocstall_<zone> fields of /proc/vmstat: one counter with a zone label. */
+static void put_allocstall(FILE *f, const struct thp_status *st)
+{
+	struct fam stall = { "thp_allocstall_total", "counter",
+			     "Times an allocation stalled in direct reclaim, by the zone it was for "
+			     "(/proc/vmstat allocstall_<zone>)", false };
+
+	for (int i = 0; !st->vmstat_err && i < st->nvmstat; i++) {
+		if (strncmp(st->vmstat[i].name, "allocstall_", 11) != 0)
+			continue;
+		fam_open(f, &stall);
+		out_prom_u64(f, stall.name, st->vmstat[i].val, "zone", stall_zone(st->vmstat[i].name + 11),
+			     OUT_PROM_END);
+	}
+}
+
+/* The other fields of /proc/vmstat thp reads, a counter each. */
 static void put_vmstat(FILE *f, const struct thp_status *st)
 {
 	char name[128], stem[96], help[192];
 
+	put_allocstall(f, st);
 	for (int i = 0; !st->vmstat_err && i < st->nvmstat; i++) {
 		const char *v = st->vmstat[i].name;
+		if (strncmp(v, "allocstall_", 11) == 0)
+			continue;
 		out_prom_snake(stem, sizeof(stem), v);
 		snprintf(name, sizeof(name), "%s%s_total", strncmp(stem, "thp_", 4) ? "thp_" : "", stem);
 		single(f, name, "counter", counter_help(help, sizeof(help), v, "/proc/vmstat "),
