@@ -202,6 +202,7 @@ expect "metrics: pool states sum to the pool" sh -c "'$THP' --root $H metrics | 
 expect "metrics: a pool with pages in use" sh -c "'$THP' --root $H metrics | grep -q '^thp_hugetlb_pages{size=\"[0-9]*\",state=\"used\"} [1-9]'"
 expect "metrics: no /proc/meminfo families by default" sh -c "! '$THP' --root $FX metrics | grep -q '^thp_meminfo_'"
 expect "metrics --node-exporter-compat: /proc/meminfo families" [ "$("$THP" --root $FX metrics --node-exporter-compat | grep -c '^# TYPE thp_meminfo_')" = 7 ]
+expect "metrics: min_free_kbytes in bytes, in a family of bytes" sh -c "'$THP' --root tests/fixtures/always-always metrics | grep -qx 'thp_vm_setting_bytes{setting=\"min_free_kbytes\"} 69206016'"
 expect "metrics: allocstall is one family" [ "$("$THP" --root tests/fixtures/always-always metrics | grep -c '^# TYPE thp_allocstall')" = 1 ]
 expect "metrics: allocstall by zone, named as in /proc/buddyinfo" sh -c "'$THP' --root tests/fixtures/always-always metrics | grep -qx 'thp_allocstall_total{zone=\"Normal\"} 0'"
 expect "metrics: the doctor's findings" sh -c "'$THP' --root tests/fixtures/doctor-redis-thp-on metrics | grep -q '^thp_doctor_findings{id=\"latency-server-thp-on\",severity=\"warn\"} 2'"

@@ -280,19 +280,36 @@ static void put_vmstat(FILE *f, const struct thp_status *st)
 	}
 }
 
-/* The compaction and watermark sysctls this kernel has, and the kernel's own
- * min_free_kbytes (estimated: vm.h). */
+/* Whether sysctl NAME counts KiB ("min_free_kbytes"). */
+static bool in_kib(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 7 && strcmp(name + n - 7, "_kbytes") == 0;
+}
+
+/* The compaction and watermark sysctls this kernel has, one family per unit:
+ * plain numbers, and those counted in KiB converted to bytes; and the kernel's
+ * own min_free_kbytes (estimated: vm.h). */
 static void put_vm(FILE *f, const struct thp_status *st)
 {
 	struct fam val = { "thp_vm_setting", "gauge",
-			   "Compaction and watermark sysctl of /proc/sys/vm (label: its name)", false };
+			   "Compaction and watermark sysctl of /proc/sys/vm that is a plain number: a ratio, "
+			   "factor, threshold or flag, as the file has it (label: its name)", false };
+	struct fam bytes = { "thp_vm_setting_bytes", "gauge",
+			     "Compaction and watermark sysctl of /proc/sys/vm counted in KiB, converted to bytes "
+			     "(label: its name)", false };
 	struct thp_min_free m;
 
-	for (int i = 0; i < st->nvm; i++) {
-		if (st->vm[i].kind != THP_INT)
-			continue;
-		fam_open(f, &val);
-		out_prom_u64(f, val.name, st->vm[i].num, "setting", st->vm[i].name, OUT_PROM_END);
+	for (int k = 0; k < 2; k++) {
+		struct fam *fam = k ? &bytes : &val;
+		for (int i = 0; i < st->nvm; i++) {
+			if (st->vm[i].kind != THP_INT || in_kib(st->vm[i].name) != (k == 1))
+				continue;
+			fam_open(f, fam);
+			out_prom_u64(f, fam->name, (uint64_t)st->vm[i].num << (k ? 10 : 0), "setting",
+				     st->vm[i].name, OUT_PROM_END);
+		}
 	}
 	if (thp_min_free_default(st, &m))
 		single(f, "thp_vm_min_free_default_bytes", "gauge",
