@@ -37,7 +37,7 @@ UNIT := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # a recipe that fails leaves no half-written target that looks up to date (build/thp.1)
 .DELETE_ON_ERROR:
-.PHONY: all run check check-suites unit golden cli control faults outfiles report width prometheus ansible live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test vm-check check-valgrind service san-thp fixtures-check libraries
+.PHONY: all run check check-suites unit golden cli control faults outfiles report width prometheus ansible live sanitize bench install uninstall clean man deps deps-test regen lint lint-files fuzz fuzz-smoke hostile coverage unprivileged completion deb-test vm-check reboot-check check-valgrind service san-thp fixtures-check libraries
 all: thp
 
 deps:
@@ -141,6 +141,11 @@ live: $(B)/thp $(B)/tests/hog $(B)/tests/nothp $(B)/tests/oddname san-thp | $(B)
 vm-check: $(B)/thp $(B)/tests/hog $(B)/tests/nothp | $(B)/.deps-test $(B)/.deps-vm
 	THP=$(B)/thp HOG=$(B)/tests/hog NOTHP=$(B)/tests/nothp VM_DIR=$(B)/vm tests/vm/run.sh
 
+# Persistence across a real reboot: a Debian 12 image (mmdebstrap, cached in
+# build/vm/reboot/) with the package installed, booted twice (tests/vm/README).
+reboot-check: deb-test | $(B)/.deps-vm
+	tests/vm/reboot.sh "$$(ls build/deb/thp_*.deb | tail -n 1)"
+
 # Every command on every hostile fixture tree (tests/hostile/mktrees.sh).
 hostile: $(B)/thp | $(B)/.deps-test
 	THP=$(B)/thp tests/hostile.sh
@@ -232,7 +237,7 @@ fixtures-check:
 check: deps-test
 	@$(MAKE) --no-print-directory check-suites
 	@echo "make check: all test suites passed"
-check-suites: thp man lint unit golden cli control faults outfiles report width completion service prometheus ansible unprivileged fixtures-check live sanitize fuzz-smoke deb-test vm-check
+check-suites: thp man lint unit golden cli control faults outfiles report width completion service prometheus ansible unprivileged fixtures-check live sanitize fuzz-smoke deb-test vm-check reboot-check
 
 regen: $(B)/thp
 	THP=$(B)/thp THP_REGEN=1 tests/golden.sh

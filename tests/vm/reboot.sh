@@ -51,6 +51,8 @@ disk() {
 	ln -sf /etc/systemd/system/thp-reboot-guest.service $S/etc/systemd/system/multi-user.target.wants/
 	# no getty on the console: the test's lines alone
 	ln -sf /dev/null $S/etc/systemd/system/serial-getty@ttyS0.service
+	# tuned writes THP at boot from its own profile: off unless a check turns it on
+	rm -f $S/etc/systemd/system/multi-user.target.wants/tuned.service
 	rm -f $V/disk.img && truncate -s 3G $V/disk.img && mkfs.ext4 -q -F -d $S $V/disk.img || return 1
 	rm -rf $S
 }
