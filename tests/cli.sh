@@ -185,7 +185,7 @@ expect "metrics --top -1: exit 2" [ "$(rc_err "$THP" metrics --top -1)" = "2|thp
 expect "metrics --json: exit 2" [ "$(rc_err "$THP" --json metrics | cut -d'|' -f1)" = 2 ]
 expect "metrics --top 0 has no per-process series" sh -c "! '$THP' --root tests/fixtures/always-always metrics --top 0 | grep -q thp_process"
 # metrics a node_exporter user expects: no template HELP, no pid labels unless
-# asked, sizes in bytes, pools whose states sum, meminfo only for compat
+# asked, sizes in bytes, pools whose states sum, AnonHugePages without node_exporter
 for fx in tests/fixtures/*/; do
 	expect "every HELP text of $fx is its own" sh -c "[ -z \"\$('$THP' --root '$fx' metrics | sed -n 's/^# HELP [^ ]* //p' | sort | uniq -d)\" ]"
 done
@@ -200,11 +200,13 @@ expect "metrics: size labels are bytes" sh -c "! '$THP' --root $FX metrics | gre
 H=tests/fixtures/doctor-hugetlb-used
 expect "metrics: pool states sum to the pool" sh -c "'$THP' --root $H metrics | awk '/^thp_hugetlb_pool_pages/ {split(\$1, a, \"\\\"\"); p[a[2]] = \$2} /^thp_hugetlb_pages/ {split(\$1, a, \"\\\"\"); s[a[2]] += \$2} END {for (k in p) if (p[k] != s[k]) exit 1; exit !length(p)}'"
 expect "metrics: a pool with pages in use" sh -c "'$THP' --root $H metrics | grep -q '^thp_hugetlb_pages{size=\"[0-9]*\",state=\"used\"} [1-9]'"
-expect "metrics: no /proc/meminfo families by default" sh -c "! '$THP' --root $FX metrics | grep -q '^thp_meminfo_'"
-expect "metrics --node-exporter-compat: /proc/meminfo families" [ "$("$THP" --root $FX metrics --node-exporter-compat | grep -c '^# TYPE thp_meminfo_')" = 7 ]
+expect "metrics: AnonHugePages without any option" sh -c "'$THP' --root tests/fixtures/always-always metrics | grep -qx 'thp_meminfo_anon_huge_pages_bytes 1288489984'"
+expect "metrics: the huge page lines of /proc/meminfo without any option" [ "$("$THP" --root tests/fixtures/always-always metrics | grep -c '^# TYPE thp_meminfo_\|^# TYPE thp_hugetlb_[a-z_]*bytes ')" = 9 ]
 expect "metrics: min_free_kbytes in bytes, in a family of bytes" sh -c "'$THP' --root tests/fixtures/always-always metrics | grep -qx 'thp_vm_setting_bytes{setting=\"min_free_kbytes\"} 69206016'"
 expect "metrics: allocstall is one family" [ "$("$THP" --root tests/fixtures/always-always metrics | grep -c '^# TYPE thp_allocstall')" = 1 ]
 expect "metrics: allocstall by zone, named as in /proc/buddyinfo" sh -c "'$THP' --root tests/fixtures/always-always metrics | grep -qx 'thp_allocstall_total{zone=\"Normal\"} 0'"
+expect "metrics --node-exporter-compat (deprecated): the same metrics" sh -c "'$THP' --root $FX metrics > '$tmp/m1' && '$THP' --root $FX metrics --node-exporter-compat 2> /dev/null > '$tmp/m2' && cmp -s '$tmp/m1' '$tmp/m2'"
+expect "metrics --node-exporter-compat: says it is deprecated, exit 0" [ "$(rc_err "$THP" --root $FX metrics --node-exporter-compat)" = "0|thp: metrics: --node-exporter-compat is deprecated and does nothing: the /proc/meminfo families are always exported" ]
 expect "metrics: the doctor's findings" sh -c "'$THP' --root tests/fixtures/doctor-redis-thp-on metrics | grep -q '^thp_doctor_findings{id=\"latency-server-thp-on\",severity=\"warn\"} 2'"
 expect "metrics: drift from what boot applies" sh -c "'$THP' --root tests/fixtures/doctor-persist-drift metrics | grep -q '^thp_persist_drift_settings [1-9]'"
 expect "metrics --no-doctor: no findings" sh -c "! '$THP' --root tests/fixtures/doctor-redis-thp-on metrics --no-doctor | grep -q '^thp_doctor_\|^thp_persist'"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The Prometheus rules and Grafana dashboard of contrib/: promtool checks and
-# unit tests of the rules (tests/prometheus/rules.test.yml), then a real
+# unit tests of the rules (tests/prometheus/rules.test.yml), the names and
+# units of what they and the dashboard select (tests/prometheus/names.py), then a real
 # Prometheus server that scrapes two running 'thp serve' of recorded hosts,
 # evaluates the rules, and answers every PromQL expression of the rules and
 # the dashboard without error (tests/prometheus/queries.py). Also the sample
@@ -20,6 +21,19 @@ trap 'cleanup; exit 1' INT TERM
 RULES=contrib/prometheus/thp.rules.yml
 DASH=contrib/grafana/thp.json
 PY=/usr/bin/python3
+
+# what the rules and the dashboard select is what 'thp metrics' exports on the
+# fixtures, with no option; one unit per family (tests/prometheus/names.py)
+for fx in tests/fixtures/*/; do "$THP" --root "$fx" metrics 2> /dev/null; done > "$tmp/expo"
+$PY tests/prometheus/names.py "$RULES" "$DASH" < "$tmp/expo" > "$tmp/names" 2>&1
+expect "names.py ran" grep -q '^PASS ' "$tmp/names"
+while read -r verdict what; do
+	case $verdict in
+	PASS) ok ;;
+	FAIL) bad "$what" ;;
+	*) bad "names.py: $verdict $what" ;;
+	esac
+done < "$tmp/names"
 
 if ! command -v promtool > /dev/null || ! command -v prometheus > /dev/null; then
 	skip "Prometheus rules: promtool and prometheus (Debian package prometheus) are not installed"

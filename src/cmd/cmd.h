@@ -195,15 +195,14 @@ int thp_features_show(const struct thp_ctx *ctx);
 struct thp_metrics_opts {
 	int top;     /* command names (processes with PIDS) exported by AnonHugePages */
 	bool pids;   /* one series per process, labelled with its pid */
-	bool compat; /* also the /proc/meminfo families node_exporter's meminfo collector has */
 	bool doctor; /* the doctor's findings and the persistence drift */
 };
 #define THP_METRICS_OPTS_INIT { .top = 20, .doctor = true }
-enum { THP_OPT_PIDS = 0x100, THP_OPT_COMPAT, THP_OPT_NO_DOCTOR };
+enum { THP_OPT_PIDS = 0x100, THP_OPT_NODE_EXPORTER_COMPAT, THP_OPT_NO_DOCTOR };
 #define THP_METRICS_SHORTOPTS "t:"
 #define THP_METRICS_LONGOPTS                                                         \
 	{ "top", required_argument, NULL, 't' }, { "pids", no_argument, NULL, THP_OPT_PIDS }, \
-	{ "node-exporter-compat", no_argument, NULL, THP_OPT_COMPAT },           \
+	{ "node-exporter-compat", no_argument, NULL, THP_OPT_NODE_EXPORTER_COMPAT }, \
 	{ "no-doctor", no_argument, NULL, THP_OPT_NO_DOCTOR }
 
 /* Usage lines of those options. */

@@ -23,8 +23,6 @@ const char thp_metrics_opts_help[] =
 	"                        most, summed over their processes (default 20; 0: none)\n"
 	"      --pids            one series per process (labels pid and comm) instead of\n"
 	"                        one per command name\n"
-	"      --node-exporter-compat\n"
-	"                        also the /proc/meminfo families node_exporter has\n"
 	"      --no-doctor       leave out the doctor's findings and persistence drift\n"
 	"                        (then no process is read beyond the --top scan)\n";
 
@@ -49,7 +47,10 @@ int thp_metrics_opt(int c, const char *arg, struct thp_metrics_opts *o, const ch
 	case 't':
 		return thp_opt_int(cmd, "--top", arg, 0, TOP_MAX, &o->top) ? 0 : 2;
 	case THP_OPT_PIDS: o->pids = true; return 0;
-	case THP_OPT_COMPAT: o->compat = true; return 0;
+	case THP_OPT_NODE_EXPORTER_COMPAT:
+		thp_err("%s: --node-exporter-compat is deprecated and does nothing: the /proc/meminfo "
+			"families are always exported", cmd);
+		return 0;
 	case THP_OPT_NO_DOCTOR: o->doctor = false; return 0;
 	default: return 1;
 	}
@@ -70,7 +71,7 @@ static int read_top(const struct thp_root *root, const struct thp_status *st,
 
 int thp_metrics_write(const struct thp_root *root, const struct thp_metrics_opts *o, FILE *f)
 {
-	struct out_prom_host m = { .pids = o->pids, .compat = o->compat };
+	struct out_prom_host m = { .pids = o->pids };
 	struct thp_diagnosis d = { 0 };
 	struct thp_status *st = NULL;
 	struct thp_buddyinfo *b = NULL;

@@ -358,7 +358,8 @@ static void put_size_stats(FILE *f, const struct thp_status *st)
 	}
 }
 
-/* /proc/meminfo as node_exporter's meminfo collector has it (node_memory_*). */
+/* The lines of /proc/meminfo thp reads (huge pages, MemTotal, PageTables), as
+ * thp_meminfo_*_bytes, and the two of hugetlb as thp_hugetlb_*_bytes. */
 static void put_meminfo(FILE *f, const struct thp_status *st)
 {
 	char name[128], stem[96], help[192];
@@ -525,8 +526,7 @@ void out_prom_host(FILE *f, const struct out_prom_host *m)
 	put_vmstat(f, m->st);
 	put_tlb(f, m->st);
 	put_size_stats(f, m->st);
-	if (m->compat)
-		put_meminfo(f, m->st);
+	put_meminfo(f, m->st);
 	put_hugetlb(f, m->st, m->hugetlb);
 	put_buddy(f, m->st, m->buddy);
 	put_top(f, m->top, m->pids);

@@ -36,14 +36,14 @@ struct out_prom_host {
 	const struct thp_hugetlb *hugetlb;      /* pools of every size */
 	const struct thp_top *top;              /* processes, or command names */
 	bool pids;                              /* TOP holds processes, not command names */
-	bool compat;                            /* also what node_exporter's meminfo collector has */
 	const struct thp_findings *findings;    /* the doctor's findings */
 	const struct thp_host_persist *persist; /* the settings against what boot applies */
 };
 
 /* Writes every family of M: build and kernel, policy, khugepaged, vmstat and
- * per-size counters, static pools, buddyinfo, the top processes or command
- * names, the doctor's findings and drift; /proc/meminfo with M->COMPAT. */
+ * per-size counters, the huge page lines of /proc/meminfo, static pools,
+ * buddyinfo, the top processes or command names, the doctor's findings and
+ * drift. */
 void out_prom_host(FILE *f, const struct out_prom_host *m);
 
 #endif
