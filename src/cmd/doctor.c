@@ -437,10 +437,13 @@ int thp_diagnose(const struct thp_root *root, double sample, bool progress, stru
 		h->before = d->before;
 		h->sample_secs = now_secs() - t0;
 	}
-	thp_status_read(root, d->st, true);
+	thp_status_read(root, d->st, false);
 	h->st = d->st;
 	if (thp_host_read(root, h))
 		return -ENOMEM;
+	/* the scan thp_status_read() would have made, from the one of the processes */
+	if (thp_status_holds_pmd(d->st))
+		d->st->procs = h->rollups;
 	read_settings(root, h);
 	thp_doctor_run(h, d->r);
 	return 0;

@@ -56,17 +56,37 @@ int thp_metrics_opt(int c, const char *arg, struct thp_metrics_opts *o, const ch
 	}
 }
 
-/* Scans the processes for the top entries of O into T, unless the host holds
+/* The top entries of O into T from the processes H read (with the doctor),
+ * or, without H, from a scan of their smaps_rollup; none when the host holds
  * no PMD-mapped anonymous THP at all (then no process can rank). */
-static int read_top(const struct thp_root *root, const struct thp_status *st,
+static int read_top(const struct thp_root *root, const struct thp_status *st, const struct thp_host *h,
 		    const struct thp_metrics_opts *o, struct thp_top *t)
 {
+	struct thp_top_entry *v;
 	uint64_t huge;
+	int n = 0, err;
 
 	if (!st->meminfo_err && thp_counter_get(st->meminfo, st->nmeminfo, "AnonHugePages", &huge) &&
 	    huge == 0)
 		return 0;
-	return o->pids ? thp_top_anon_huge(root, o->top, t) : thp_top_by_comm(root, o->top, t);
+	if (!h)
+		return o->pids ? thp_top_anon_huge(root, o->top, t) : thp_top_by_comm(root, o->top, t);
+	v = calloc((size_t)h->rollups.with_huge + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (int i = 0; i < h->nprocs && n < h->rollups.with_huge; i++) {
+		const struct thp_host_proc *p = &h->procs[i];
+		if (!p->has_rollup || !p->r.anon_huge)
+			continue;
+		v[n] = (struct thp_top_entry){ .pid = p->ps.pid, .nprocs = 1, .anon_huge = p->r.anon_huge };
+		memcpy(v[n].comm, p->comm, sizeof(v[n].comm));
+		n++;
+	}
+	err = thp_top_rank(v, n, o->top, !o->pids, t);
+	free(v);
+	t->readable = h->rollups.readable;
+	t->unreadable = h->rollups.unreadable.n;
+	return err;
 }
 
 int thp_metrics_write(const struct thp_root *root, const struct thp_metrics_opts *o, FILE *f)
@@ -96,7 +116,7 @@ int thp_metrics_write(const struct thp_root *root, const struct thp_metrics_opts
 		err = -ENOMEM;
 	}
 	if (!err && o->top > 0) {
-		err = read_top(root, m.st, o, &t);
+		err = read_top(root, m.st, o->doctor ? &d.h : NULL, o, &t);
 		m.top = err ? NULL : &t;
 	}
 	if (err != -ENOMEM)

@@ -254,8 +254,18 @@ struct proc_scan {
 	int err;
 };
 
-/* Reads one process into the host's list; kernel threads and processes that
- * exit meanwhile are skipped. */
+/* The command name of process PS into BUF (THP_COMM_MAX bytes): the Name of
+ * its status, which is /proc/PID/comm unless the kernel escaped a newline or
+ * a backslash in it; then, or when it is missing, /proc/PID/comm itself. */
+static void comm_of(const struct thp_root *root, const struct thp_pstatus *ps, char *buf)
+{
+	if ((!ps->name[0] || strchr(ps->name, '\\')) && thp_comm_read(root, ps->pid, buf, THP_COMM_MAX) == 0)
+		return;
+	snprintf(buf, THP_COMM_MAX, "%s", ps->name);
+}
+
+/* Reads one process into the host's list: its status and smaps_rollup;
+ * kernel threads and processes that exit meanwhile are skipped. */
 static int read_proc(pid_t pid, void *ctx)
 {
 	struct proc_scan *sc = ctx;
@@ -278,21 +288,58 @@ static int read_proc(pid_t pid, void *ctx)
 	err = thp_pstatus_read(sc->root, pid, &p->ps);
 	if (err) {
 		thp_denied_add(&h->unreadable, pid, err);
+		thp_procs_add(&h->rollups, pid, err, NULL);
 		return 0;
 	}
 	if (thp_pstatus_kthread(&p->ps))
 		return 0;
-	if (thp_comm_read(sc->root, pid, p->comm, sizeof(p->comm)))
-		snprintf(p->comm, sizeof(p->comm), "%s", p->ps.name);
-	thp_cmdline_read(sc->root, pid, p->cmdline, sizeof(p->cmdline));
-	p->relaunch_how = thp_relaunch_read(sc->root, pid, p->comm, p->relaunch, sizeof(p->relaunch));
-	p->has_rollup = thp_rollup_read(sc->root, pid, &p->r) == 0;
-	if (p->ps.thp_enabled == 0)
-		thp_thp_origin(sc->root, &p->ps, &p->origin);
-	if (thp_environ_read(sc->root, pid, "MALLOC_CONF", p->malloc_conf, sizeof(p->malloc_conf)))
-		thp_environ_read(sc->root, pid, "_RJEM_MALLOC_CONF", p->malloc_conf,
-				 sizeof(p->malloc_conf));
+	comm_of(sc->root, &p->ps, p->comm);
+	err = thp_rollup_read(sc->root, pid, &p->r);
+	p->has_rollup = err == 0;
+	thp_procs_add(&h->rollups, pid, err, &p->r);
+	if (p->ps.thp_enabled == 0) {
+		struct thp_pstatus o;
+		thp_thp_origin(sc->root, &p->ps, &o);
+		p->origin.pid = o.pid;
+		snprintf(p->origin.name, sizeof(p->origin.name), "%s", o.name);
+	}
 	h->nprocs++;
+	return 0;
+}
+
+/* Reads what the rules about programs look at of P (its command line, once,
+ * for the text and the command that starts it again; its environment, once,
+ * for both allocator variables) into one allocation. Returns 0 or -ENOMEM. */
+static int read_program(const struct thp_root *root, struct thp_host_proc *p)
+{
+	char cmdline[512], relaunch[320], conf[160] = "", *argv = NULL, *env = NULL, rel[64];
+	struct thp_host_program *g;
+	size_t len = 0, elen = 0, n1, n2, n3;
+	enum thp_relaunch how;
+
+	snprintf(rel, sizeof(rel), "proc/%d/cmdline", (int)p->ps.pid);
+	if (thp_read(root, rel, &argv, &len))
+		len = 0;
+	thp_cmdline_text(argv ? argv : "", len, cmdline, sizeof(cmdline));
+	how = thp_relaunch_read(root, p->ps.pid, argv ? argv : "", len, p->comm, relaunch, sizeof(relaunch));
+	free(argv);
+	if (thp_environ_load(root, p->ps.pid, &env, &elen) == 0) {
+		for (int i = 0; thp_environ_names[i]; i++)
+			if (thp_environ_find(env, elen, thp_environ_names[i], conf, sizeof(conf)) == 0)
+				break;
+		free(env);
+	}
+	n1 = strlen(cmdline) + 1;
+	n2 = strlen(relaunch) + 1;
+	n3 = strlen(conf) + 1;
+	g = malloc(sizeof(*g) + n1 + n2 + n3);
+	if (!g)
+		return -ENOMEM;
+	g->cmdline = memcpy(g->text, cmdline, n1);
+	g->relaunch = memcpy(g->text + n1, relaunch, n2);
+	g->malloc_conf = memcpy(g->text + n1 + n2, conf, n3);
+	g->relaunch_how = how;
+	p->prog = g;
 	return 0;
 }
 
@@ -317,6 +364,15 @@ static int cmp_pid(const void *a, const void *b)
 	const struct thp_host_proc *x = a, *y = b;
 
 	return (x->ps.pid > y->ps.pid) - (x->ps.pid < y->ps.pid);
+}
+
+bool thp_host_family_head(const struct thp_host *h, const struct thp_host_proc *p)
+{
+	struct thp_host_proc key = { .ps.pid = p->ps.ppid };
+	const struct thp_host_proc *parent =
+		h->nprocs ? bsearch(&key, h->procs, (size_t)h->nprocs, sizeof(*h->procs), cmp_pid) : NULL;
+
+	return !parent || strcmp(parent->comm, p->comm) != 0;
 }
 
 int thp_host_read(const struct thp_root *root, struct thp_host *h)
@@ -356,10 +412,14 @@ int thp_host_read(const struct thp_root *root, struct thp_host *h)
 	thp_numa_read(root, h->st ? h->st->pmd_size : 0, h->st ? h->st->page_size : 0, h->numa);
 	h->nprocs = 0;
 	memset(&h->unreadable, 0, sizeof(h->unreadable));
+	memset(&h->rollups, 0, sizeof(h->rollups));
 	h->procs = NULL;
-	thp_proc_each(root, read_proc, &sc);
+	h->rollups.scanned = thp_proc_each(root, read_proc, &sc) == 0;
 	if (h->nprocs > 1)
 		qsort(h->procs, (size_t)h->nprocs, sizeof(*h->procs), cmp_pid);
+	for (int i = 0; !sc.err && i < h->nprocs; i++)
+		if (thp_host_family_head(h, &h->procs[i]))
+			sc.err = read_program(root, &h->procs[i]);
 	for (int i = 0; h->numa->n > 1 && i < h->nprocs; i++)
 		read_numa_maps(root, h->numa, &h->procs[i]);
 	return sc.err;
@@ -370,6 +430,8 @@ void thp_host_free(struct thp_host *h)
 	free(h->buddy);
 	free(h->hugetlb);
 	free(h->numa);
+	for (int i = 0; i < h->nprocs; i++)
+		free((void *)h->procs[i].prog);
 	free(h->procs);
 	h->buddy = NULL;
 	h->hugetlb = NULL;

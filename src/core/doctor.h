@@ -69,17 +69,28 @@ struct thp_findings {
 	struct thp_unchecked unchecked[THP_UNCHECKED_MAX];
 };
 
+/* What the rules about programs read of a process: its command line, how to
+ * start it again and its allocator's options. Read only for the first process
+ * of a family (thp_host_family_head), the one whose program they judge. */
+struct thp_host_program {
+	const char *cmdline;        /* arguments joined by spaces, cut at 511 bytes */
+	const char *relaunch;       /* the command that starts it again, shell-quoted */
+	enum thp_relaunch relaunch_how;
+	const char *malloc_conf;    /* MALLOC_CONF or _RJEM_MALLOC_CONF; "" when unset or unreadable */
+	char text[];                /* the three strings */
+};
+
 /* One user-space process as the rules see it. */
 struct thp_host_proc {
 	struct thp_pstatus ps;
 	bool has_rollup;            /* R could be read */
 	struct thp_rollup r;
 	char comm[THP_COMM_MAX];
-	char cmdline[512];          /* arguments joined by spaces, cut */
-	char relaunch[320];         /* the command that starts it again, shell-quoted */
-	enum thp_relaunch relaunch_how;
-	struct thp_pstatus origin;  /* with THP off: who turned it off (may be PS itself) */
-	char malloc_conf[160];      /* MALLOC_CONF or _RJEM_MALLOC_CONF; empty when unset or unreadable */
+	const struct thp_host_program *prog; /* NULL when not read (not the head of its family) */
+	struct {                    /* with THP off: who turned it off (may be PS itself) */
+		pid_t pid;
+		char name[THP_COMM_MAX];
+	} origin;
 	uint64_t hugetlb_numa;      /* static huge pages per numa_maps (more than one node only) */
 	uint64_t hugetlb_remote;    /* ... of them on nodes none of its allowed CPUs belong to */
 	int hugetlb_node;           /* the node holding most of them; -1: unknown */
@@ -137,17 +148,26 @@ struct thp_host {
 	struct thp_host_persist persist; /* filled by the caller */
 	struct thp_host_journal journal; /* filled by the caller */
 	int nprocs;
-	struct thp_host_proc *procs;     /* user-space processes, in /proc order */
+	struct thp_host_proc *procs;     /* user-space processes, by pid */
 	struct thp_denied unreadable;    /* processes whose status could not be read (permission) */
+	struct thp_procs rollups;        /* their smaps_rollup reads, counted as thp_status_read()
+					  * counts its scan; scanned: /proc could be listed */
 };
 
 /* Reads what the rules need beyond the status model (uptime, hypervisor
  * signs, buddyinfo, processes) into H, whose other fields are left alone.
- * Missing files leave the fields empty. Returns 0 or -ENOMEM. */
+ * Each process's status and smaps_rollup are read once, as 'thp ps' reads
+ * them; its command line, environment and program only when it heads a
+ * family. Missing files leave the fields empty. Returns 0 or -ENOMEM. */
 int thp_host_read(const struct thp_root *root, struct thp_host *h);
 
 /* Frees what thp_host_read() allocated. */
 void thp_host_free(struct thp_host *h);
+
+/* True for the first process of a family: its parent is not among H's
+ * processes or runs another program (another command name). Forked workers
+ * (Redis save children, PostgreSQL backends) are not. */
+bool thp_host_family_head(const struct thp_host *h, const struct thp_host_proc *p);
 
 /* Runs every rule on H and fills OUT, most severe first (rule order within a
  * severity), and names what the rules could not look at. */

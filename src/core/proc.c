@@ -295,18 +295,26 @@ int thp_comm_read(const struct thp_root *root, pid_t pid, char *buf, size_t cap)
 	return 0;
 }
 
+void thp_cmdline_text(const char *argv, size_t len, char *buf, size_t cap)
+{
+	size_t n = len < cap - 1 ? len : cap - 1;
+
+	memmove(buf, argv, n);
+	while (n > 0 && buf[n - 1] == '\0')
+		n--;
+	for (size_t i = 0; i < n; i++)
+		if (buf[i] == '\0' || buf[i] == '\n')
+			buf[i] = ' ';
+	buf[n] = '\0';
+}
+
 int thp_cmdline_read(const struct thp_root *root, pid_t pid, char *buf, size_t cap)
 {
 	ssize_t n = read_pid_file(root, pid, "cmdline", buf, cap);
 
 	if (n < 0)
 		return (int)n;
-	while (n > 0 && buf[n - 1] == '\0')
-		n--;
-	for (ssize_t i = 0; i < n; i++)
-		if (buf[i] == '\0' || buf[i] == '\n')
-			buf[i] = ' ';
-	buf[n] = '\0';
+	thp_cmdline_text(buf, (size_t)n, buf, cap);
 	return 0;
 }
 
@@ -379,25 +387,18 @@ enum thp_relaunch thp_relaunch_build(const char *argv, size_t len, const char *e
 	return exe ? THP_RELAUNCH_ARGV : THP_RELAUNCH_RECORDED;
 }
 
-enum thp_relaunch thp_relaunch_read(const struct thp_root *root, pid_t pid, const char *comm, char *buf,
-				    size_t cap)
+enum thp_relaunch thp_relaunch_read(const struct thp_root *root, pid_t pid, const char *argv, size_t len,
+				    const char *comm, char *buf, size_t cap)
 {
-	char rel[64], exe[4096], *argv = NULL;
-	size_t len = 0;
+	char rel[64], exe[4096];
 	ssize_t n = -1;
-	enum thp_relaunch how;
 
 	snprintf(rel, sizeof(rel), "proc/%d/exe", (int)pid);
 	if (root->live)
 		n = thp_readlink(root, rel, exe, sizeof(exe));
 	if (n > 0 && (size_t)n > 10 && !strcmp(exe + n - 10, " (deleted)"))
 		n = -1;
-	snprintf(rel, sizeof(rel), "proc/%d/cmdline", (int)pid);
-	if (thp_read(root, rel, &argv, &len))
-		len = 0;
-	how = thp_relaunch_build(argv ? argv : "", len, n > 0 ? exe : NULL, comm, buf, cap);
-	free(argv);
-	return how;
+	return thp_relaunch_build(argv, len, n > 0 ? exe : NULL, comm, buf, cap);
 }
 
 int thp_cgroup_read(const struct thp_root *root, pid_t pid, char *buf, size_t cap)

@@ -119,6 +119,11 @@ int thp_comm_read(const struct thp_root *root, pid_t pid, char *buf, size_t cap)
  * CAP-1). An empty result (kernel thread, zombie) is not an error. Returns 0 or -errno. */
 int thp_cmdline_read(const struct thp_root *root, pid_t pid, char *buf, size_t cap);
 
+/* The text of a command line: the LEN bytes of ARGV (NUL-separated, as
+ * /proc/PID/cmdline holds them) joined by spaces into BUF, cut at CAP-1, with
+ * newlines made spaces too. ARGV and BUF may be the same. */
+void thp_cmdline_text(const char *argv, size_t len, char *buf, size_t cap);
+
 /* How thp_relaunch_build() could name a process's program and arguments. */
 enum thp_relaunch {
 	THP_RELAUNCH_ARGV,     /* the process's argv, the program as /proc/PID/exe names it */
@@ -144,9 +149,10 @@ bool thp_sh_quote_append(char *buf, size_t cap, const char *s);
 enum thp_relaunch thp_relaunch_build(const char *argv, size_t len, const char *exe, const char *comm,
 				     char *buf, size_t cap);
 
-/* thp_relaunch_build() for process PID below ROOT (EXE only on the live host). */
-enum thp_relaunch thp_relaunch_read(const struct thp_root *root, pid_t pid, const char *comm, char *buf,
-				    size_t cap);
+/* thp_relaunch_build() for process PID below ROOT from its ARGV (LEN bytes
+ * of its /proc/PID/cmdline), with /proc/PID/exe read on the live host only. */
+enum thp_relaunch thp_relaunch_read(const struct thp_root *root, pid_t pid, const char *argv, size_t len,
+				    const char *comm, char *buf, size_t cap);
 
 /* Reads /proc/PID/cgroup text into BUF. Returns 0 or -errno. */
 int thp_cgroup_read(const struct thp_root *root, pid_t pid, char *buf, size_t cap);

@@ -11,21 +11,13 @@
 
 #define GiB (1024ull * 1024 * 1024)
 
-static const struct thp_host_proc *find_pid(const struct thp_host *h, pid_t pid)
+/* What the rules about programs read of P; nothing for a process that does
+ * not head its family (the rules judge only those). */
+static const struct thp_host_program *program(const struct thp_host_proc *p)
 {
-	for (int i = 0; i < h->nprocs; i++)
-		if (h->procs[i].ps.pid == pid)
-			return &h->procs[i];
-	return NULL;
-}
+	static const struct thp_host_program none = { "", "", THP_RELAUNCH_UNKNOWN, "" };
 
-/* True for the first process of a family: its parent runs another program.
- * Forked workers (Redis save children, PostgreSQL backends) are left out. */
-static bool family_head(const struct thp_host *h, const struct thp_host_proc *p)
-{
-	const struct thp_host_proc *parent = find_pid(h, p->ps.ppid);
-
-	return !parent || strcmp(parent->comm, p->comm) != 0;
+	return p->prog ? p->prog : &none;
 }
 
 /* Adds the process's identity and THP state as evidence. */
@@ -35,7 +27,7 @@ static void ev_proc(struct thp_finding *f, const struct thp_host_proc *p)
 
 	f->pid = p->ps.pid;
 	snprintf(src, sizeof(src), "/proc/%d/cmdline", (int)p->ps.pid);
-	ev_text(f, src, "command", "%s", p->cmdline[0] ? p->cmdline : p->comm);
+	ev_text(f, src, "command", "%s", program(p)->cmdline[0] ? program(p)->cmdline : p->comm);
 	snprintf(src, sizeof(src), "/proc/%d/status", (int)p->ps.pid);
 	if (p->ps.thp_enabled == THP_ENABLED_NO_KERNEL)
 		ev_text(f, src, "THP_enabled", "0 (the kernel has no THP)");
@@ -59,7 +51,9 @@ static void fix_exec(struct thp_finding *f, const char *mode, const struct thp_h
 		[THP_RELAUNCH_LONG] = "   # add its arguments: too long to show",
 		[THP_RELAUNCH_UNKNOWN] = "   # the command name: its command line is not known",
 	};
-	finding_fix(f, "thp exec %s -- %s%s", mode, p->relaunch, notes[p->relaunch_how]);
+	const struct thp_host_program *g = program(p);
+
+	finding_fix(f, "thp exec %s -- %s%s", mode, g->relaunch, notes[g->relaunch_how]);
 }
 
 static void ev_enabled(struct thp_finding *f, const struct thp_host *h, const char *pol)
@@ -208,7 +202,8 @@ static void mongodb(const struct thp_host *h, const struct thp_host_proc *p, str
 	const struct thp_setting *none = thp_setting_find(h->st->khugepaged, h->st->nkhugepaged,
 							  "max_ptes_none");
 	bool none0 = none && none->kind == THP_INT && none->num == 0;
-	int minor = 0, major = path_version(p->cmdline, &minor);
+	const char *cmdline = program(p)->cmdline;
+	int minor = 0, major = path_version(cmdline, &minor);
 	struct thp_finding *f;
 	char src[128];
 
@@ -256,7 +251,7 @@ static void mongodb(const struct thp_host *h, const struct thp_host_proc *p, str
 		finding_fix(f, "thp set enabled=madvise   # if no other program needs 'always'");
 	} else {
 		char prog[300] = "", word[256];
-		snprintf(word, sizeof(word), "%.*s", (int)strcspn(p->cmdline, " "), p->cmdline);
+		snprintf(word, sizeof(word), "%.*s", (int)strcspn(cmdline, " "), cmdline);
 		thp_sh_quote_append(prog, sizeof(prog), word[0] ? word : p->comm);
 		finding_fix(f, "%s --version", prog);
 	}
@@ -309,8 +304,9 @@ static void database(const struct thp_host *h, const struct thp_host_proc *p,
 static void jvm(const struct thp_host *h, const struct thp_host_proc *p, struct thp_findings *out)
 {
 	const char *pol = thp_status_pmd_policy(h->st);
-	bool thp = strstr(p->cmdline, "-XX:+UseTransparentHugePages") != NULL;
-	bool large = strstr(p->cmdline, "-XX:+UseLargePages") != NULL;
+	const char *cmdline = program(p)->cmdline;
+	bool thp = strstr(cmdline, "-XX:+UseTransparentHugePages") != NULL;
+	bool large = strstr(cmdline, "-XX:+UseLargePages") != NULL;
 	uint64_t total = 0;
 	struct thp_finding *f;
 
@@ -341,10 +337,10 @@ static void jvm(const struct thp_host *h, const struct thp_host_proc *p, struct 
 
 static bool is_java(const struct thp_host_proc *p)
 {
-	size_t n = strcspn(p->cmdline, " ");
+	const char *cmdline = program(p)->cmdline;
+	size_t n = strcspn(cmdline, " ");
 
-	return strcmp(p->comm, "java") == 0 ||
-	       (n >= 5 && strncmp(p->cmdline + n - 5, "/java", 5) == 0);
+	return strcmp(p->comm, "java") == 0 || (n >= 5 && strncmp(cmdline + n - 5, "/java", 5) == 0);
 }
 
 /* The advice about servers and MongoDB is about THP: none on a kernel without
@@ -355,7 +351,7 @@ void rule_workloads(const struct thp_host *h, struct thp_findings *out)
 		const struct thp_host_proc *p = &h->procs[i];
 		const struct server *s = server_of(p);
 
-		if (!family_head(h, p))
+		if (!thp_host_family_head(h, p))
 			continue;
 		if (s && h->st->dir)
 			latency_server(h, p, s, out);
@@ -415,12 +411,12 @@ void rule_malloc_conf(const struct thp_host *h, struct thp_findings *out)
 	/* jemalloc's thp option means nothing to a kernel without THP */
 	for (int i = 0; h->st->dir && i < h->nprocs; i++) {
 		const struct thp_host_proc *p = &h->procs[i];
-		const char *t = strstr(p->malloc_conf, "thp:");
+		const char *conf = program(p)->malloc_conf, *t = strstr(conf, "thp:");
 		struct thp_finding *f;
 		char val[32], src[64];
 		bool never_host;
 
-		if (!t || (t > p->malloc_conf && t[-1] != ',') || !family_head(h, p))
+		if (!t || (t > conf && t[-1] != ',') || !thp_host_family_head(h, p))
 			continue;
 		snprintf(val, sizeof(val), "%.*s", (int)strcspn(t + 4, ","), t + 4);
 		never_host = word_is(val, "always") && word_is(pol, "never");
@@ -433,7 +429,7 @@ void rule_malloc_conf(const struct thp_host *h, struct thp_findings *out)
 			      never_host ? ", which the 'never' host policy ignores" : "");
 		ev_proc(f, p);
 		snprintf(src, sizeof(src), "/proc/%d/environ", (int)p->ps.pid);
-		ev_text(f, src, "MALLOC_CONF", "%s", p->malloc_conf);
+		ev_text(f, src, "MALLOC_CONF", "%s", conf);
 		ev_enabled(f, h, pol);
 		if (never_host)
 			finding_fix(f, "thp set enabled=madvise");

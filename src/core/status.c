@@ -64,6 +64,18 @@ static void read_kernel(const struct thp_root *root, struct thp_status *st)
 	thp_parse_release(st->release, &st->kmajor, &st->kminor);
 }
 
+void thp_procs_add(struct thp_procs *p, pid_t pid, int err, const struct thp_rollup *r)
+{
+	thp_denied_add(&p->unreadable, pid, err);
+	if (err)
+		return; /* exited, or a kernel thread */
+	p->readable++;
+	if (r->anon_huge) {
+		p->with_huge++;
+		p->anon_huge += r->anon_huge;
+	}
+}
+
 struct scan {
 	const struct thp_root *root;
 	struct thp_procs *p;
@@ -73,35 +85,22 @@ static int count_proc(pid_t pid, void *ctx)
 {
 	struct scan *sc = ctx;
 	struct thp_rollup r = { 0 };
-	int err = thp_rollup_read(sc->root, pid, &r);
 
-	thp_denied_add(&sc->p->unreadable, pid, err);
-	if (err)
-		return 0; /* exited, or a kernel thread */
-	sc->p->readable++;
-	if (r.anon_huge) {
-		sc->p->with_huge++;
-		sc->p->anon_huge += r.anon_huge;
-	}
+	thp_procs_add(sc->p, pid, thp_rollup_read(sc->root, pid, &r), &r);
 	return 0;
 }
 
-/* Scans processes only when the system holds PMD-mapped THP at all; a zero in
- * /proc/meminfo already answers "who holds huge pages" for every process. */
-static void scan_procs(const struct thp_root *root, struct thp_status *st)
+bool thp_status_holds_pmd(const struct thp_status *st)
 {
 	static const char *const keys[] = { "AnonHugePages", "ShmemPmdMapped", "FilePmdMapped" };
-	struct scan sc = { root, &st->procs };
 	uint64_t v, sum = 0;
-	bool known = st->meminfo_err == 0;
 
+	if (st->meminfo_err)
+		return true;
 	for (size_t i = 0; i < 3; i++)
 		if (thp_counter_get(st->meminfo, st->nmeminfo, keys[i], &v))
 			sum += v;
-	if (known && sum == 0)
-		return;
-	if (thp_proc_each(root, count_proc, &sc) == 0)
-		st->procs.scanned = true;
+	return sum > 0;
 }
 
 void thp_status_refresh(const struct thp_root *root, struct thp_status *st, const char *const *stats,
@@ -127,7 +126,10 @@ int thp_status_read(const struct thp_root *root, struct thp_status *st, bool sca
 	thp_vm_read(root, st);
 	thp_boot_read(root, st);
 	thp_tlb_reach_read(root, &st->reach);
-	if (scan)
-		scan_procs(root, st);
+	if (scan && thp_status_holds_pmd(st)) {
+		struct scan sc = { root, &st->procs };
+		if (thp_proc_each(root, count_proc, &sc) == 0)
+			st->procs.scanned = true;
+	}
 	return 0;
 }

@@ -114,6 +114,15 @@ struct thp_status {
  * absent features, unreadable ones with their errno; returns 0 or -ENOMEM. */
 int thp_status_read(const struct thp_root *root, struct thp_status *st, bool scan_procs);
 
+/* Whether ST's /proc/meminfo shows PMD-mapped THP (anonymous, shmem or file),
+ * or cannot tell: only then does thp_status_read() scan the processes, since
+ * a zero there answers "who holds huge pages" for every process. */
+bool thp_status_holds_pmd(const struct thp_status *st);
+
+/* Counts into P a process's smaps_rollup read: ERR its error (a denial is
+ * counted unreadable, any other left out), R its figures when ERR is 0. */
+void thp_procs_add(struct thp_procs *p, pid_t pid, int err, const struct thp_rollup *r);
+
 /* The host name of ROOT (/proc/sys/kernel/hostname, the recorded one below a
  * tree) into BUF (CAP bytes), without its newline; "" when unknown. */
 void thp_hostname(const struct thp_root *root, char *buf, size_t cap);

@@ -70,6 +70,27 @@ static int append(struct scan *s, const struct thp_top_entry *e)
 	return 0;
 }
 
+/* Keeps process entry E in S's top: in the heap of the MAX ranked highest,
+ * or appended when all are kept. Returns 0, or 1 when out of memory. */
+static int keep(struct scan *s, const struct thp_top_entry *e)
+{
+	struct thp_top *t = s->top;
+
+	t->with_huge++;
+	if (s->max < 0)
+		return append(s, e);
+	if (!s->max)
+		return 0;
+	if (t->n < s->max) {
+		t->v[t->n++] = *e;
+		sift_up(t->v, t->n - 1);
+	} else if (below(&t->v[0], e)) {
+		t->v[0] = *e;
+		sift_down(t->v, t->n, 0);
+	}
+	return 0;
+}
+
 static int visit(pid_t pid, void *ctx)
 {
 	struct scan *s = ctx;
@@ -85,20 +106,8 @@ static int visit(pid_t pid, void *ctx)
 	t->readable++;
 	if (!r.anon_huge)
 		return 0;
-	t->with_huge++;
 	e.anon_huge = r.anon_huge;
-	if (s->max < 0)
-		return append(s, &e);
-	if (!s->max)
-		return 0;
-	if (t->n < s->max) {
-		t->v[t->n++] = e;
-		sift_up(t->v, t->n - 1);
-	} else if (below(&t->v[0], &e)) {
-		t->v[0] = e;
-		sift_down(t->v, t->n, 0);
-	}
-	return 0;
+	return keep(s, &e);
 }
 
 static int cmp_rank(const void *a, const void *b)
@@ -111,46 +120,48 @@ static int cmp_comm(const void *a, const void *b)
 	return strcmp(((const struct thp_top_entry *)a)->comm, ((const struct thp_top_entry *)b)->comm);
 }
 
-/* Scans every process into TOP, keeping MAX entries (-1: all), ranked, with
- * their command names. Returns 0, -ENOMEM, or -errno of listing /proc. */
-static int scan_ranked(const struct thp_root *root, int max, struct thp_top *top)
+/* Starts S on TOP, keeping MAX entries (-1: all). Returns 0 or -ENOMEM. */
+static int start(struct scan *s, const struct thp_root *root, int max, struct thp_top *top)
 {
-	struct scan s = { root, top, max < 0 ? -1 : max, 0 };
-	int err, kept = 0;
-
+	*s = (struct scan){ root, top, max < 0 ? -1 : max, 0 };
 	memset(top, 0, sizeof(*top));
 	if (max > 0 && !(top->v = calloc((size_t)max, sizeof(*top->v))))
 		return -ENOMEM;
-	err = thp_proc_each(root, visit, &s);
-	if (!err && s.max < 0 && top->n < top->with_huge)
-		err = -ENOMEM; /* the growing array could not grow */
-	if (err) {
+	return 0;
+}
+
+/* Ranks the entries S kept; reading their command names from /proc/PID/comm
+ * when S has a root (those that exited since are left out). */
+static int finish(struct scan *s)
+{
+	struct thp_top *top = s->top;
+	int kept = 0;
+
+	if (s->max < 0 && top->n < top->with_huge) {
 		thp_top_free(top);
-		return err;
+		return -ENOMEM; /* the growing array could not grow */
 	}
 	if (top->n)
 		qsort(top->v, (size_t)top->n, sizeof(*top->v), cmp_rank);
-	for (int i = 0; i < top->n; i++) {
-		if (thp_comm_read(root, top->v[i].pid, top->v[i].comm, sizeof(top->v[i].comm)))
+	for (int i = 0; s->root && i < top->n; i++) {
+		if (thp_comm_read(s->root, top->v[i].pid, top->v[i].comm, sizeof(top->v[i].comm)))
 			continue; /* exited since its rollup was read */
 		top->v[kept++] = top->v[i];
 	}
-	top->n = kept;
+	if (s->root)
+		top->n = kept;
 	top->scanned = true;
 	return 0;
 }
 
-int thp_top_anon_huge(const struct thp_root *root, int max, struct thp_top *top)
+/* Sums the ranked entries of TOP per command name and keeps the MAX names
+ * with the most. */
+static void group(struct thp_top *top, int max)
 {
-	return scan_ranked(root, max > 0 ? max : 0, top);
-}
+	int n = 0;
 
-int thp_top_by_comm(const struct thp_root *root, int max, struct thp_top *top)
-{
-	int err = scan_ranked(root, max > 0 ? -1 : 0, top), n = 0;
-
-	if (err || !top->n)
-		return err;
+	if (!top->n)
+		return;
 	qsort(top->v, (size_t)top->n, sizeof(*top->v), cmp_comm);
 	for (int i = 0; i < top->n; i++) {
 		if (n && strcmp(top->v[n - 1].comm, top->v[i].comm) == 0) {
@@ -163,7 +174,53 @@ int thp_top_by_comm(const struct thp_root *root, int max, struct thp_top *top)
 	}
 	qsort(top->v, (size_t)n, sizeof(*top->v), cmp_rank);
 	top->n = n < max ? n : max;
-	return 0;
+}
+
+/* Scans every process into TOP, keeping MAX entries (-1: all), ranked, with
+ * their command names. Returns 0, -ENOMEM, or -errno of listing /proc. */
+static int scan_ranked(const struct thp_root *root, int max, struct thp_top *top)
+{
+	struct scan s;
+	int err = start(&s, root, max, top);
+
+	if (!err)
+		err = thp_proc_each(root, visit, &s);
+	if (err) {
+		thp_top_free(top);
+		return err;
+	}
+	return finish(&s);
+}
+
+int thp_top_anon_huge(const struct thp_root *root, int max, struct thp_top *top)
+{
+	return scan_ranked(root, max > 0 ? max : 0, top);
+}
+
+int thp_top_by_comm(const struct thp_root *root, int max, struct thp_top *top)
+{
+	int err = scan_ranked(root, max > 0 ? -1 : 0, top);
+
+	if (!err)
+		group(top, max);
+	return err;
+}
+
+int thp_top_rank(const struct thp_top_entry *v, int n, int max, bool by_comm, struct thp_top *top)
+{
+	struct scan s;
+	int err = start(&s, NULL, max <= 0 ? 0 : by_comm ? -1 : max, top);
+
+	for (int i = 0; !err && i < n; i++)
+		err = keep(&s, &v[i]) ? -ENOMEM : 0;
+	if (err) {
+		thp_top_free(top);
+		return err;
+	}
+	err = finish(&s);
+	if (!err && by_comm)
+		group(top, max);
+	return err;
 }
 
 void thp_top_free(struct thp_top *top)

@@ -37,6 +37,13 @@ int thp_top_anon_huge(const struct thp_root *root, int max, struct thp_top *top)
  * come and go. */
 int thp_top_by_comm(const struct thp_root *root, int max, struct thp_top *top);
 
+/* Ranks processes already read into TOP as thp_top_anon_huge() would (MAX
+ * entries), or with BY_COMM as thp_top_by_comm() would: V holds the N
+ * processes with AnonHugePages above 0, each with its command name. Their
+ * number is TOP's with_huge; readable and unreadable are left 0 for the
+ * caller. Returns 0 or -ENOMEM. */
+int thp_top_rank(const struct thp_top_entry *v, int n, int max, bool by_comm, struct thp_top *top);
+
 void thp_top_free(struct thp_top *top);
 
 #endif

@@ -201,9 +201,9 @@ static void inherited(void **state)
 		p[i].ps.ppid = i ? 10 : 1;
 		p[i].ps.thp_enabled = 0;
 		snprintf(p[i].comm, sizeof(p[i].comm), i ? "child" : "launcher");
-		p[i].origin = p[0].ps;
+		p[i].origin.pid = 10;
+		snprintf(p[i].origin.name, sizeof(p[i].origin.name), "launcher");
 	}
-	p[0].origin.pid = 10;
 	r = run(&h);
 	f = find(r, "thp-disabled-inherited");
 	assert_non_null(f);

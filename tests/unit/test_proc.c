@@ -391,14 +391,18 @@ static void relaunch(void **state)
 static void relaunch_live(void **state)
 {
 	struct thp_root root;
-	char b[4096], exe[4096], quoted[4200] = "";
+	char b[4096], exe[4096], quoted[4200] = "", rel[64], *argv;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	size_t len;
 	(void)state;
 	assert_true(n > 0);
 	exe[n] = '\0';
 	assert_true(thp_sh_quote_append(quoted, sizeof(quoted), exe)); /* a build directory may need quotes */
 	assert_int_equal(thp_root_open(&root, "/"), 0);
-	assert_int_equal(thp_relaunch_read(&root, getpid(), "test_proc", b, sizeof(b)), THP_RELAUNCH_ARGV);
+	snprintf(rel, sizeof(rel), "proc/%d/cmdline", (int)getpid());
+	assert_int_equal(thp_read(&root, rel, &argv, &len), 0);
+	assert_int_equal(thp_relaunch_read(&root, getpid(), argv, len, "test_proc", b, sizeof(b)), THP_RELAUNCH_ARGV);
+	free(argv);
 	assert_string_equal(b, quoted);
 	thp_root_close(&root);
 }

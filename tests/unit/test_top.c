@@ -152,8 +152,46 @@ static void by_comm(void **state)
 	thp_root_close(&root);
 }
 
+/* Processes already read (as the doctor reads them for 'thp metrics') rank
+ * as the scan ranks them, per process and per command name. */
+static void ranks_read(void **state)
+{
+	struct thp_top_entry v[NPROC];
+	struct thp_root root;
+	struct thp_top a, b;
+	int n = 0;
+	(void)state;
+
+	assert_int_equal(thp_root_open(&root, dir), 0);
+	for (int pid = 1; pid <= NPROC; pid++) {
+		if (!huge_kb(pid))
+			continue;
+		v[n] = (struct thp_top_entry){ .pid = pid, .nprocs = 1, .anon_huge = (uint64_t)huge_kb(pid) * 1024 };
+		assert_int_equal(thp_comm_read(&root, pid, v[n].comm, sizeof(v[n].comm)), 0);
+		n++;
+	}
+	for (int by = 0; by < 2; by++)
+		for (int max = 0; max <= NPROC + 5; max += 37) {
+			assert_int_equal(by ? thp_top_by_comm(&root, max, &a) : thp_top_anon_huge(&root, max, &a), 0);
+			assert_int_equal(thp_top_rank(v, n, max, by, &b), 0);
+			assert_true(b.scanned);
+			assert_int_equal(b.with_huge, a.with_huge);
+			assert_int_equal(b.n, a.n);
+			for (int i = 0; i < a.n; i++) {
+				assert_int_equal(b.v[i].pid, a.v[i].pid);
+				assert_int_equal(b.v[i].nprocs, a.v[i].nprocs);
+				assert_true(b.v[i].anon_huge == a.v[i].anon_huge);
+				assert_string_equal(b.v[i].comm, a.v[i].comm);
+			}
+			thp_top_free(&a);
+			thp_top_free(&b);
+		}
+	thp_root_close(&root);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(ranks), cmocka_unit_test(by_comm) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test(ranks), cmocka_unit_test(by_comm),
+					    cmocka_unit_test(ranks_read) };
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
