@@ -472,6 +472,10 @@ expect "ps --cgroup '': exit 2" [ "$(rc_err "$THP" ps --cgroup '' | cut -d'|' -f
 # only, and not with NO_COLOR set and not empty. On a terminal (script's pty)
 # the verdict wraps at its width.
 ESC=$(printf '\033')
+# leftover mTHP folios of a size set back to 'never' are not memory programs asked for
+M=tests/fixtures/doctor-mthp-left-madvise
+expect "doctor: folios of a 'never' size under madvise are mthp-left-over" sh -c "'$THP' --root $M doctor --json | jq -e '[.findings[].id] == [\"mthp-left-over\"]' > /dev/null"
+expect "doctor: mthp-left-over does not say anyone asked" sh -c "'$THP' --root $M doctor --json | jq -e '.findings[0] | (.title + .why | test(\"asked for it\") | not) and (.evidence | any(.name == \"mTHP folios of sizes set to '\\''never'\\'', made while enabled\" and .value == 268435456))' > /dev/null"
 DFX=tests/fixtures/doctor-always-always
 # in_term CMD: runs shell command CMD with standard output on a terminal (TERM=xterm), printed
 in_term() { TERM=xterm script -qec "$1" /dev/null < /dev/null | tr -d '\r'; }

@@ -353,14 +353,14 @@ void thp_status_read_size_stats(const struct thp_root *root, struct thp_status *
 	}
 }
 
-uint64_t thp_status_mthp_held(const struct thp_status *st, const char *unless)
+uint64_t thp_status_mthp_held(const struct thp_status *st, const char *policy)
 {
 	uint64_t sum = 0, nr;
 
 	for (int i = 0; i < st->nsizes; i++) {
 		const struct thp_size *z = &st->sizes[i];
 
-		if (z->bytes != st->pmd_size && !(unless && z->anon_effective && !strcmp(z->anon_effective, unless)) &&
+		if (z->bytes != st->pmd_size && (!policy || (z->anon_effective && !strcmp(z->anon_effective, policy))) &&
 		    thp_counter_get(z->stats, z->nstats, "nr_anon", &nr))
 			sum += nr * z->bytes;
 	}

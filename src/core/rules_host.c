@@ -218,13 +218,44 @@ static int mthp_always(const struct thp_host *h, struct thp_finding *f)
 	return n;
 }
 
+/* The finding of huge pages held under a top-level policy of 'never' (NEVER)
+ * or 'madvise': only folios of mTHP sizes set back to 'never' (LEFT_ONLY),
+ * which nobody asked for, or memory programs may have asked for. */
+static struct thp_finding *in_use_add(struct thp_findings *out, bool never, bool left_only)
+{
+	struct thp_finding *f;
+
+	if (left_only) {
+		f = finding_add(out, "mthp-left-over", THP_SEV_INFO,
+				"Setting an mTHP size back to 'never' stops new folios of that size only: "
+				"those made while it was enabled stay until they are freed or split. No "
+				"program asked for them: madvise(MADV_HUGEPAGE) gets no folio of a size "
+				"set to 'never'.");
+		finding_title(f, "THP is set to 'madvise', and memory is still held in large folios from "
+				 "when their mTHP size was enabled.");
+	} else {
+		f = finding_add(out, never ? "thp-in-use-despite-never" : "thp-in-use-via-madvise",
+				never ? THP_SEV_WARN : THP_SEV_INFO,
+				never ? "enabled=never stops new huge pages at page fault only: pages made "
+					"before the policy changed stay until they are freed or split, and "
+					"MADV_COLLAPSE still makes new ones, so 'THP is off' does not mean no "
+					"process has them."
+				      : "With enabled=madvise, programs that call madvise(MADV_HUGEPAGE) "
+					"still get huge pages (and may stall in compaction for them): THP is "
+					"not off, it is off for everyone who did not ask.");
+		finding_title(f, never ? "THP is set to 'never', yet processes hold huge pages."
+				       : "THP is set to 'madvise', and programs that asked for it hold huge pages.");
+	}
+	return f;
+}
+
 void rule_in_use_anyway(const struct thp_host *h, struct thp_findings *out)
 {
 	const char *pol = thp_status_pmd_policy(h->st);
 	struct thp_finding *f;
-	uint64_t huge = 0, mthp;
+	uint64_t huge = 0, left, asked;
 	char src[128];
-	bool never = word_is(pol, "never");
+	bool never = word_is(pol, "never"), left_only;
 
 	if (!never && !word_is(pol, "madvise"))
 		return;
@@ -243,26 +274,25 @@ void rule_in_use_anyway(const struct thp_host *h, struct thp_findings *out)
 		finding_fix(f, "thp persist");
 	}
 	meminfo(h, "AnonHugePages", &huge);
-	mthp = thp_status_mthp_held(h->st, "always"); /* left from before, advised, or collapsed */
-	if (huge == 0 && mthp == 0)
+	left = thp_status_mthp_held(h->st, "never");   /* made while the size was enabled */
+	asked = thp_status_mthp_held(h->st, "madvise"); /* advised, or left from before */
+	if (huge == 0 && left == 0 && asked == 0)
 		return;
-	f = finding_add(out, never ? "thp-in-use-despite-never" : "thp-in-use-via-madvise",
-			never ? THP_SEV_WARN : THP_SEV_INFO,
-			never ? "enabled=never stops new huge pages at page fault only: pages made before "
-				"the policy changed stay until they are freed or split, and MADV_COLLAPSE "
-				"still makes new ones, so 'THP is off' does not mean no process has them."
-			      : "With enabled=madvise, programs that call madvise(MADV_HUGEPAGE) still "
-				"get huge pages (and may stall in compaction for them): THP is not off, "
-				"it is off for everyone who did not ask.");
-	finding_title(f, never ? "THP is set to 'never', yet processes hold huge pages."
-			       : "THP is set to 'madvise', and programs that asked for it hold huge pages.");
+	left_only = !never && huge == 0 && asked == 0;
+	f = in_use_add(out, never, left_only);
 	ev_policy(f, h, "enabled");
 	ev_bytes(f, "/proc/meminfo", "AnonHugePages", huge);
-	if (mthp)
-		ev_bytes(f, thp_src(h, "hugepages-*/stats/nr_anon", src, sizeof(src)),
-			 "mTHP folios of sizes not set to 'always'", mthp);
+	thp_src(h, "hugepages-*/stats/nr_anon", src, sizeof(src));
+	if (asked)
+		ev_bytes(f, src, "mTHP folios of sizes set to 'madvise'", asked);
+	if (left)
+		ev_bytes(f, src, "mTHP folios of sizes set to 'never', made while enabled", left);
 	if (h->st->procs.scanned)
 		ev_count(f, "/proc/PID/smaps_rollup", "processes holding THP", (uint64_t)h->st->procs.with_huge);
+	if (left_only) {
+		finding_fix(f, "thp ps --folios   # as root: who holds them; a restart frees them");
+		return;
+	}
 	finding_fix(f, "thp ps");
 	finding_fix(f, never ? "thp exec --disable -- CMD   # restart a program without THP"
 			     : "thp exec --disable -- CMD   # run one program without THP");

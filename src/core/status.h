@@ -193,10 +193,11 @@ const struct thp_size *thp_status_pmd_size(const struct thp_status *st);
 void thp_status_read_size_stats(const struct thp_root *root, struct thp_status *st);
 
 /* Bytes in anonymous mTHP folios (hugepages-<size>kB/stats/nr_anon, Linux
- * 6.13+) of the sizes other than the PMD size whose anonymous policy is not
- * UNLESS (NULL: of every such size); 0 where the kernel does not count them.
- * smaps shows none of this memory. */
-uint64_t thp_status_mthp_held(const struct thp_status *st, const char *unless);
+ * 6.13+) of the sizes other than the PMD size whose effective anonymous
+ * policy is POLICY ("never": folios made while the size was enabled; NULL:
+ * of every such size); 0 where the kernel does not count them. smaps shows
+ * none of this memory. */
+uint64_t thp_status_mthp_held(const struct thp_status *st, const char *policy);
 
 /* Anonymous THP policy that applies to PMD-sized pages ("always", "madvise",
  * "never"), after resolving inherit; NULL when it cannot be known. */
