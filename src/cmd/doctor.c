@@ -326,6 +326,52 @@ static bool cmdline_short(const struct thp_drift *d)
 	       thp_parse_u64(d->running, &running) == 0 && running < persisted;
 }
 
+/* The entry of KEY in P's tuned_writes, added when missing; NULL when full. */
+static struct thp_host_tuned *tuned_entry(struct thp_host_persist *p, const char *key)
+{
+	for (int i = 0; i < p->ntuned; i++)
+		if (strcmp(p->tuned_writes[i].key, key) == 0)
+			return &p->tuned_writes[i];
+	if (p->ntuned == THP_DIFFS_MAX)
+		return NULL;
+	memset(&p->tuned_writes[p->ntuned], 0, sizeof(p->tuned_writes[0]));
+	snprintf(p->tuned_writes[p->ntuned].key, sizeof(p->tuned_writes[0].key), "%s", key);
+	return &p->tuned_writes[p->ntuned++];
+}
+
+/* Adds what tuned writes over other persisted values (PE's second writers
+ * whose value is known) and its values that differ from the running ones
+ * (drift D of N entries) to P. */
+static void read_tuned(const struct thp_persisted *pe, const struct thp_drift *d, int n,
+		       struct thp_host_persist *p)
+{
+	snprintf(p->tuned, sizeof(p->tuned), "%s", pe->tuned);
+	for (int i = 0; i < pe->nwriters; i++) {
+		const struct thp_second_writer *w = &pe->writers[i];
+		struct thp_host_tuned *t = w->unknown || w->over_source < 0 ? NULL : tuned_entry(p, w->key);
+
+		if (!t)
+			continue;
+		snprintf(t->value, sizeof(t->value), "%s", w->value);
+		snprintf(t->option, sizeof(t->option), "%s", w->option);
+		snprintf(t->source, sizeof(t->source), "%s:%d", pe->sources[w->source], w->line);
+		snprintf(t->over, sizeof(t->over), "%s", w->over);
+		if (w->over_line)
+			snprintf(t->over_source, sizeof(t->over_source), "%s:%d", pe->sources[w->over_source], w->over_line);
+		else
+			snprintf(t->over_source, sizeof(t->over_source), "%s", pe->sources[w->over_source]);
+	}
+	for (int i = 0; i < n; i++) {
+		struct thp_host_tuned *t = d[i].tuned && !d[i].refused[0] ? tuned_entry(p, d[i].key) : NULL;
+
+		if (!t)
+			continue;
+		snprintf(t->value, sizeof(t->value), "%s", d[i].persisted);
+		snprintf(t->running, sizeof(t->running), "%s", d[i].running);
+		snprintf(t->source, sizeof(t->source), "%s:%d", d[i].source, d[i].line);
+	}
+}
+
 /* Fills P as 'thp persist --check' sees the host (CS: the running settings):
  * drift between persisted and running values, and changes since the state
  * 'thp set' saved in this boot. */
@@ -349,8 +395,10 @@ static void read_persist(const struct thp_root *root, const struct thp_changes *
 		if (cmdline_short(&d[i]))
 			continue;
 		diff_set(&p->drift[p->ndrift], d[i].key, d[i].persisted, d[i].running, d[i].source, d[i].line);
+		p->drift[p->ndrift].tuned = d[i].tuned && !d[i].refused[0];
 		snprintf(p->drift[p->ndrift++].refused, sizeof(p->drift[0].refused), "%s", d[i].refused);
 	}
+	read_tuned(pe, d, n, p);
 	thp_state_load(root, THP_SAVED, saved);
 	p->saved = saved->status == THP_STATE_CURRENT;
 	for (int i = 0; p->saved && i < saved->s.values.n && p->nchanged < THP_DIFFS_MAX; i++)

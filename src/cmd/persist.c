@@ -55,8 +55,9 @@ static void usage(void)
 	     "                    (/" UNIT_DEFAULT ")\n"
 	     "      --cmdline     print kernel command-line options and how to add them\n"
 	     "      --check       compare what is persisted (sysctl.d, tmpfiles.d, enabled\n"
-	     "                    units, /proc/cmdline) with the running kernel; exit 3 on\n"
-	     "                    drift\n"
+	     "                    units, /proc/cmdline, tuned's active profile) with the\n"
+	     "                    running kernel; exit 3 on drift, or when tuned writes a\n"
+	     "                    persisted setting again at boot (a second writer)\n"
 	     "  -o, --output FILE write FILE instead of the default path\n"
 	     "  -n, --dry-run     print the file, write nothing (with --json: the file as it\n"
 	     "                    is and would be, and whether writing changes it)\n"
@@ -65,13 +66,93 @@ static void usage(void)
 	     "  -h, --help        show this help");
 }
 
+/* "FILE:LINE" of source SRC of P (LINE 0: the file alone) into BUF. */
+static const char *where(const struct thp_persisted *p, int src, int line, char *buf, size_t cap)
+{
+	if (line)
+		snprintf(buf, cap, "%s:%d", p->sources[src], line);
+	else
+		snprintf(buf, cap, "%s", p->sources[src]);
+	return buf;
+}
+
+/* tuned's active profile and what it writes over other persisted values, for --json. */
+static void writers_json(struct json_object *o, const struct thp_persisted *p)
+{
+	struct json_object *a = json_object_new_array(), *t = NULL;
+
+	if (p->tuned[0] || p->tuned_note[0]) {
+		t = json_object_new_object();
+		json_object_object_add(t, "profiles", p->tuned[0] ? json_object_new_string(p->tuned) : NULL);
+		json_object_object_add(t, "note", p->tuned_note[0] ? json_object_new_string(p->tuned_note) : NULL);
+	}
+	for (int i = 0; i < p->nwriters; i++) {
+		const struct thp_second_writer *w = &p->writers[i];
+		struct json_object *x = json_object_new_object();
+		bool over = w->over_source >= 0;
+
+		json_object_object_add(x, "key", json_object_new_string(w->key));
+		json_object_object_add(x, "writer", json_object_new_string("tuned"));
+		json_object_object_add(x, "value", w->unknown ? NULL : json_object_new_string(w->value));
+		json_object_object_add(x, "unknown", w->unknown ? json_object_new_string(w->unknown) : NULL);
+		json_object_object_add(x, "option", json_object_new_string(w->option));
+		json_object_object_add(x, "source", json_object_new_string(p->sources[w->source]));
+		json_object_object_add(x, "line", json_object_new_int(w->line));
+		json_object_object_add(x, "over", over ? json_object_new_string(w->over) : NULL);
+		json_object_object_add(x, "over_source", over ? json_object_new_string(p->sources[w->over_source]) : NULL);
+		json_object_object_add(x, "over_line", json_object_new_int(w->over_line));
+		json_object_array_add(a, x);
+	}
+	json_object_object_add(o, "tuned", t);
+	json_object_object_add(o, "second_writers", a);
+}
+
+/* Says what tuned writes at boot over another persisted value, or to a value
+ * not known here, and why tuned's profile is left out. Returns how many
+ * persisted values tuned overwrites. */
+static int writers_text(const struct thp_persisted *p)
+{
+	int over = 0;
+
+	for (int i = 0; i < p->nwriters; i++) {
+		const struct thp_second_writer *w = &p->writers[i];
+		char from[200] = "", at[200], what[160], *line = NULL;
+
+		if (w->over_source >= 0) {
+			char src[180];
+			snprintf(from, sizeof(from), ", over %s from %s", w->over,
+				 where(p, w->over_source, w->over_line, src, sizeof(src)));
+			over++;
+		}
+		if (w->unknown)
+			snprintf(what, sizeof(what), "%s at boot%s, a value not known here: it %s", w->key, from, w->unknown);
+		else
+			snprintf(what, sizeof(what), "%s=%s at boot%s", w->key, w->value, from);
+		if (asprintf(&line, "%stuned writes %s (%s %s, profile '%s')", w->over_source >= 0 ? "second writer: " : "",
+			     what, where(p, w->source, w->line, at, sizeof(at)), w->option, p->tuned) >= 0) {
+			out_esc_put(stdout, line);
+			putchar('\n');
+		}
+		free(line);
+	}
+	if (p->tuned_note[0]) {
+		fputs("tuned: ", stdout);
+		out_esc_put(stdout, p->tuned_note);
+		putchar('\n');
+	}
+	if (over)
+		printf("%d persisted setting%s written again by tuned when it starts at boot: tuned's value%s\n", over,
+		       over == 1 ? " is" : "s are", over == 1 ? " wins" : "s win");
+	return over;
+}
+
 static int check(const struct thp_ctx *ctx, const struct thp_changes *cs)
 {
 	struct thp_persisted *p = malloc(sizeof(*p));
 	struct thp_drift *d = calloc(THP_KV_MAX, sizeof(*d));
 	struct thp_hugetlb *h = malloc(sizeof(*h));
 	uint64_t sizes[THP_SIZES_MAX];
-	int n, nsizes = thp_changes_sizes(cs, sizes, THP_SIZES_MAX);
+	int n, over = 0, nsizes = thp_changes_sizes(cs, sizes, THP_SIZES_MAX);
 
 	if (!p || !d || !h) {
 		free(p);
@@ -105,6 +186,7 @@ static int check(const struct thp_ctx *ctx, const struct thp_changes *cs)
 		json_object_object_add(o, "units_not_enabled", idle);
 		json_object_object_add(o, "persisted", json_object_new_int(p->values.n));
 		json_object_object_add(o, "drift", a);
+		writers_json(o, p);
 		out_json_print(o);
 	} else if (p->values.n == 0) {
 		puts("nothing is persisted: every THP setting returns to the kernel's default at boot");
@@ -148,9 +230,14 @@ static int check(const struct thp_ctx *ctx, const struct thp_changes *cs)
 		out_esc_put(stdout, p->idle[i]);
 		putchar('\n');
 	}
+	if (!ctx->json)
+		over = writers_text(p);
+	else
+		for (int i = 0; i < p->nwriters; i++)
+			over += p->writers[i].over_source >= 0;
 	free(p);
 	free(d);
-	return n ? 3 : 0;
+	return n || over ? 3 : 0;
 }
 
 static void cmdline(const struct thp_ctx *ctx, const struct thp_kvlist *l)

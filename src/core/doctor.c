@@ -18,6 +18,7 @@ static const thp_rule_fn rules[] = {
 	rule_in_use_anyway,
 	rule_khugepaged,
 	rule_persistence,
+	rule_tuned,
 	rule_journal,
 	rule_fallback_charge,
 	rule_hugetlb_pool,

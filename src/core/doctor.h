@@ -106,6 +106,19 @@ struct thp_host_diff {
 	char running[48];   /* "" when the kernel has no such setting */
 	char source[160];   /* "/etc/tmpfiles.d/thp.conf:3" */
 	char refused[160];  /* why boot cannot apply the persisted value; "" when it can */
+	bool tuned;         /* the persisted value is tuned's (rule persist-tuned has it) */
+};
+
+/* A setting that tuned's active profile writes at boot, differing from what
+ * another source persists for it or from the running value. */
+struct thp_host_tuned {
+	char key[48];
+	char value[48];     /* what tuned writes */
+	char source[160];   /* "/etc/tuned/NAME/tuned.conf:6" */
+	char option[96];    /* "[vm] transparent_hugepages" */
+	char over[48];      /* the persisted value it overwrites; "" when it overwrites none */
+	char over_source[160];
+	char running[48];   /* the running value when it differs; "" when it does not */
 };
 
 /* Persistence of the THP settings, as 'thp persist --check' sees it. */
@@ -114,6 +127,9 @@ struct thp_host_persist {
 	int npersisted;     /* settings persisted by any source (tmpfiles.d, units, cmdline) */
 	int ndrift;
 	struct thp_host_diff drift[THP_DIFFS_MAX];
+	char tuned[128];    /* tuned's active profiles that boot applies; "" when none */
+	int ntuned;
+	struct thp_host_tuned tuned_writes[THP_DIFFS_MAX];
 	bool saved;         /* 'thp set' saved a state since boot (/run/thp/saved.state) */
 	int nchanged;       /* settings that differ from that saved state */
 	struct thp_host_diff changed[THP_DIFFS_MAX];

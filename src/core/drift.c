@@ -30,6 +30,7 @@ static int compare(const struct thp_changes *cs, const struct thp_change *c,
 		snprintf(x->running, sizeof(x->running), "%s", c->old);
 	x->source = p->sources[p->source_of[i]];
 	x->line = kv->line;
+	x->tuned = thp_persisted_by_tuned(p, p->source_of[i]);
 	return 1;
 }
 
@@ -80,6 +81,7 @@ static int compare_pool(const struct thp_hugetlb *h, const struct thp_persisted 
 	snprintf(x->persisted, sizeof(x->persisted), "%s", kv->value);
 	x->source = p->sources[p->source_of[i]];
 	x->line = kv->line;
+	x->tuned = thp_persisted_by_tuned(p, p->source_of[i]);
 	return 1;
 }
 

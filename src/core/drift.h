@@ -15,6 +15,7 @@ struct thp_drift {
 	const char *source;          /* file it comes from, inside the thp_persisted */
 	int line;                    /* 0 when unknown */
 	char refused[160];           /* why boot would fail to apply it; "" when accepted */
+	bool tuned;                  /* the value is tuned's, from its active profile */
 };
 
 /* Compares every persisted value of P with the settings CS and the pools H

@@ -15,6 +15,7 @@
 #include "hugetlb.h"
 #include "parse.h"
 #include "state.h"
+#include "tuned.h"
 
 /* Finishes the open_memstream string *S; NULL when writing failed. */
 static char *close_stream(FILE *f, char **s)
@@ -66,8 +67,7 @@ static int parse_lines(const char *buf, int (*fn)(const char *, size_t, int, voi
 	return l->n - before;
 }
 
-/* The key of the setting or pool that writing PATH sets; 0 or -ENOENT. */
-static int path_key(const char *path, char *key, size_t cap)
+int thp_boot_path_key(const char *path, char *key, size_t cap)
 {
 	return thp_key_from_path(path, key, cap) == 0 ? 0 : thp_pool_key_from_path(path, key, cap);
 }
@@ -82,7 +82,7 @@ static int tmpfiles_line(const char *s, size_t len, int line, void *ctx)
 	if (!next_field(&p, end, type, sizeof(type)) || type[0] != 'w' ||
 	    strspn(type + 1, "+-!=~^") != strlen(type + 1))
 		return 0;
-	if (!next_field(&p, end, path, sizeof(path)) || path_key(path, key, sizeof(key)) != 0)
+	if (!next_field(&p, end, path, sizeof(path)) || thp_boot_path_key(path, key, sizeof(key)) != 0)
 		return 0;
 	for (int i = 0; i < 4; i++) /* mode, user, group, age */
 		if (!next_field(&p, end, skip, sizeof(skip)))
@@ -181,7 +181,7 @@ static int sysctl_line(const char *s, size_t len, int line, void *ctx)
 	vlen = (size_t)(s + len - v);
 	thp_trim(&v, &vlen);
 	if (!klen || *k == '#' || *k == ';' || !sysctl_path(k, klen, path, sizeof(path)) ||
-	    path_key(path, key, sizeof(key)) != 0)
+	    thp_boot_path_key(path, key, sizeof(key)) != 0)
 		return 0;
 	return put_kv(l, key, v, vlen, line);
 }
@@ -234,7 +234,7 @@ int thp_unit_parse(const char *buf, struct thp_kvlist *l)
 		if (plen >= sizeof(path))
 			continue;
 		snprintf(path, sizeof(path), "%.*s", (int)plen, q);
-		if (path_key(path, key, sizeof(key)) != 0)
+		if (thp_boot_path_key(path, key, sizeof(key)) != 0)
 			continue;
 		snprintf(value, sizeof(value), "%.*s", (int)vlen, v);
 		for (const char *c = buf; c < p; c++)
@@ -496,6 +496,21 @@ static int add_source(struct thp_persisted *p, const char *source)
 	return p->nsources++;
 }
 
+/* KEY as P keeps it: vm.nr_hugepages is the pool of the default size. */
+static void canon_key(const struct thp_persisted *p, const char *key, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%s", key);
+	if (p->pool_default && strcmp(key, THP_POOL_DEFAULT_KEY) == 0)
+		thp_pool_key(p->pool_default, -1, buf, cap);
+}
+
+/* Sets KEY to VALUE from LINE of source SRC in P, over an earlier value. */
+static void persisted_set(struct thp_persisted *p, const char *key, const char *value, int line, int src)
+{
+	if (thp_kv_set(&p->values, key, value, line) == 0)
+		p->source_of[thp_kv_get(&p->values, key) - p->values.v] = src;
+}
+
 /* Merges entries FROM..L->n of L, read from source SRC, into P; they override
  * earlier values. */
 static void merge(struct thp_persisted *p, const struct thp_kvlist *l, int from, int src)
@@ -503,11 +518,8 @@ static void merge(struct thp_persisted *p, const struct thp_kvlist *l, int from,
 	for (int i = from; i < l->n && src >= 0; i++) {
 		char key[THP_KEY_MAX];
 
-		snprintf(key, sizeof(key), "%s", l->v[i].key);
-		if (p->pool_default && strcmp(key, THP_POOL_DEFAULT_KEY) == 0)
-			thp_pool_key(p->pool_default, -1, key, sizeof(key));
-		if (thp_kv_set(&p->values, key, l->v[i].value, l->v[i].line) == 0)
-			p->source_of[thp_kv_get(&p->values, key) - p->values.v] = src;
+		canon_key(p, l->v[i].key, key, sizeof(key));
+		persisted_set(p, key, l->v[i].value, l->v[i].line, src);
 	}
 }
 
@@ -647,6 +659,76 @@ static void read_units(const struct thp_root *root, struct thp_persisted *p, str
 	}
 }
 
+/* True when the value of source SRC of P is applied again after tuned's
+ * sysctl values: a sysctl.d file in /etc or /run. */
+static bool reapplied(const struct thp_persisted *p, int src)
+{
+	return strncmp(p->sources[src], "/etc/sysctl.d/", 14) == 0 || strncmp(p->sources[src], "/run/sysctl.d/", 14) == 0;
+}
+
+/* Adds tuned's value V, from source SRC, to P's second writers when it
+ * overwrites another persisted value E (NULL: none) or cannot be known. */
+static void add_writer(struct thp_persisted *p, const struct thp_tuned_value *v, const char *key, int src,
+		       const struct thp_kv *e)
+{
+	struct thp_second_writer *w = &p->writers[p->nwriters];
+
+	if (p->nwriters == THP_WRITERS_MAX || (!v->unknown && (!e || strcmp(e->value, v->value) == 0)))
+		return;
+	p->nwriters++;
+	memset(w, 0, sizeof(*w));
+	snprintf(w->key, sizeof(w->key), "%s", key);
+	snprintf(w->value, sizeof(w->value), "%s", v->value);
+	snprintf(w->option, sizeof(w->option), "%s", v->option);
+	w->unknown = v->unknown;
+	w->source = src;
+	w->line = v->line;
+	w->over_source = e ? p->source_of[e - p->values.v] : -1;
+	w->over_line = e ? e->line : 0;
+	if (e)
+		snprintf(w->over, sizeof(w->over), "%s", e->value);
+}
+
+/* Adds what tuned's active profile writes to P, when tuned.service is enabled. */
+static void read_tuned(const struct thp_root *root, struct thp_persisted *p)
+{
+	struct thp_tuned *t = malloc(sizeof(*t));
+	int src[THP_TUNED_FILES_MAX];
+
+	p->tuned_from = p->nsources;
+	if (!t)
+		return;
+	thp_tuned_read(root, t);
+	snprintf(p->tuned_note, sizeof(p->tuned_note), "%s", t->problem);
+	if (t->profiles[0] && !unit_enabled(root, "etc/systemd/system", "tuned.service")) {
+		snprintf(p->tuned_note, sizeof(p->tuned_note),
+			 "tuned.service is not enabled: boot applies no tuned profile ('%s' is active)", t->profiles);
+		t->n = 0;
+	} else {
+		snprintf(p->tuned, sizeof(p->tuned), "%s", t->profiles);
+	}
+	for (int i = 0; i < THP_TUNED_FILES_MAX; i++)
+		src[i] = -2; /* added when a value of it is */
+	for (int i = 0; i < t->n; i++) {
+		const struct thp_tuned_value *v = &t->v[i];
+		const struct thp_kv *e;
+		char key[THP_KEY_MAX];
+
+		canon_key(p, v->key, key, sizeof(key));
+		e = thp_kv_get(&p->values, key);
+		if (v->sysctl && t->reapply_sysctl && e && reapplied(p, p->source_of[e - p->values.v]))
+			continue;
+		if (src[v->file] == -2)
+			src[v->file] = add_source(p, t->files[v->file]);
+		if (src[v->file] < 0)
+			continue;
+		add_writer(p, v, key, src[v->file], e);
+		if (!v->unknown)
+			persisted_set(p, key, v->value, v->line, src[v->file]);
+	}
+	free(t);
+}
+
 void thp_persisted_read(const struct thp_root *root, const uint64_t *sizes, int nsizes,
 			uint64_t pool_default, struct thp_persisted *p)
 {
@@ -663,7 +745,13 @@ void thp_persisted_read(const struct thp_root *root, const uint64_t *sizes, int 
 	read_dropins(root, &sysctls, p, l);
 	read_dropins(root, &tmpfiles, p, l);
 	read_units(root, p, l);
+	read_tuned(root, p);
 	free(l);
+}
+
+bool thp_persisted_by_tuned(const struct thp_persisted *p, int src)
+{
+	return p->tuned[0] && src >= p->tuned_from;
 }
 
 char *thp_boot_journal_format(const struct thp_boot_journal *j)

@@ -19,6 +19,10 @@
  * Returns the number of THP lines. */
 int thp_tmpfiles_parse(const char *buf, struct thp_kvlist *l);
 
+/* The key of the setting or pool that writing PATH (absolute or below the
+ * root: a sysfs or /proc/sys file) sets, into KEY. Returns 0 or -ENOENT. */
+int thp_boot_path_key(const char *path, char *key, size_t cap);
+
 /* A tmpfiles.d drop-in writing L in its order. */
 char *thp_tmpfiles_format(const struct thp_kvlist *l);
 
@@ -92,11 +96,28 @@ char *thp_boot_journal_format(const struct thp_boot_journal *j);
 int thp_boot_journal_parse(char *buf, struct thp_boot_journal *j, int *line);
 
 #define THP_SOURCES_MAX 32
+#define THP_WRITERS_MAX 16
+
+/* A setting that tuned's active profile writes when tuned starts at boot,
+ * after the sources below persisted another value for it, or to a value
+ * that cannot be known here. */
+struct thp_second_writer {
+	char key[THP_KEY_MAX];
+	char value[THP_VALUE_MAX]; /* what tuned writes; "" when unknown */
+	const char *unknown;       /* why it cannot be known ("uses a variable"); NULL: known */
+	char option[160];          /* as the profile writes it: "[vm] transparent_hugepages" */
+	int source, line;          /* tuned's profile file (index into sources), line there */
+	char over[THP_VALUE_MAX];  /* the value it overwrites */
+	int over_source, over_line; /* where that one is persisted; over_source -1: nowhere */
+};
 
 /* What the host applies at boot: the effective value of every persisted
  * setting and the file it comes from. Boot applies the kernel command line,
- * then sysctl.d (systemd-sysctl), then tmpfiles.d (systemd-tmpfiles-setup), then enabled units, so a later
- * source overrides an earlier one. */
+ * then sysctl.d (systemd-sysctl), then tmpfiles.d (systemd-tmpfiles-setup), then enabled units,
+ * then tuned's active profile (tuned.service, when enabled), so a later
+ * source overrides an earlier one; but tuned applies the sysctl.d files in
+ * /etc and /run again after its sysctl values (reapply_sysctl), so those
+ * keep theirs. */
 struct thp_persisted {
 	int nsources;
 	char sources[THP_SOURCES_MAX][128]; /* "/etc/tmpfiles.d/thp.conf", "/proc/cmdline" */
@@ -105,6 +126,11 @@ struct thp_persisted {
 	int nidle;
 	char idle[4][128]; /* units that set THP settings but are not enabled: boot skips them */
 	uint64_t pool_default; /* the default huge page size: vm.nr_hugepages is its pool */
+	char tuned[256];       /* tuned's profiles that boot applies ("": none) */
+	char tuned_note[320];  /* why boot applies none of them or what was left out; "" */
+	int tuned_from;        /* the sources from this index on are tuned's profile files */
+	int nwriters;
+	struct thp_second_writer writers[THP_WRITERS_MAX];
 };
 
 /* Reads the THP settings and static huge page pools persisted below ROOT:
@@ -112,9 +138,13 @@ struct thp_persisted {
  * wins), tmpfiles.d files in /etc, /run, /usr/local/lib and /usr/lib (same
  * name: the first directory wins; across names: the first in name order
  * wins), enabled units in /etc/systemd/system, and /proc/cmdline with
- * per-size ranges over SIZES. POOL_DEFAULT is the default huge page size
+ * per-size ranges over SIZES, and tuned's active profile (tuned.h) when
+ * tuned.service is enabled. POOL_DEFAULT is the default huge page size
  * (0: unknown), whose pool vm.nr_hugepages sizes. Unreadable files are skipped. */
 void thp_persisted_read(const struct thp_root *root, const uint64_t *sizes, int nsizes,
 			uint64_t pool_default, struct thp_persisted *p);
+
+/* True when source SRC of P is a profile file of tuned's. */
+bool thp_persisted_by_tuned(const struct thp_persisted *p, int src);
 
 #endif

@@ -20,6 +20,7 @@ void rule_fallback_charge(const struct thp_host *h, struct thp_findings *out);
 void rule_virtual_machine(const struct thp_host *h, struct thp_findings *out);
 void rule_no_huge_blocks(const struct thp_host *h, struct thp_findings *out);
 void rule_persistence(const struct thp_host *h, struct thp_findings *out);
+void rule_tuned(const struct thp_host *h, struct thp_findings *out);
 void rule_journal(const struct thp_host *h, struct thp_findings *out);
 
 /* Compaction and watermark rules (rules_vm.c). */

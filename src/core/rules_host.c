@@ -528,7 +528,11 @@ void rule_persistence(const struct thp_host *h, struct thp_findings *out)
 
 	if (!p->known)
 		return;
-	if (p->ndrift) {
+	int ndrift = 0;
+
+	for (int i = 0; i < p->ndrift; i++)
+		ndrift += !p->drift[i].tuned; /* tuned's values: rule persist-tuned */
+	if (ndrift) {
 		f = finding_add(out, "persist-drift", THP_SEV_WARN,
 				"At the next boot the persisted values win: the host comes back with "
 				"settings other than the ones it runs with now, and a value the kernel "
@@ -539,6 +543,8 @@ void rule_persistence(const struct thp_host *h, struct thp_findings *out)
 			const struct thp_host_diff *d = &p->drift[i];
 			bool pool = thp_is_pool_key(d->key);
 
+			if (d->tuned)
+				continue;
 			pools = pools || pool;
 			settings = settings || !pool;
 			if (d->refused[0])
@@ -566,6 +572,49 @@ void rule_persistence(const struct thp_host *h, struct thp_findings *out)
 		finding_fix(f, "thp persist");
 		finding_fix(f, "thp persist --cmdline   # or as kernel command-line options");
 	}
+}
+
+void rule_tuned(const struct thp_host *h, struct thp_findings *out)
+{
+	const struct thp_host_persist *p = &h->persist;
+	struct thp_finding *f;
+	bool over = false;
+
+	if (!p->known || !p->ntuned)
+		return;
+	for (int i = 0; i < p->ntuned; i++)
+		over = over || p->tuned_writes[i].over[0];
+	f = finding_add(out, "persist-tuned", THP_SEV_WARN,
+			"tuned applies its active profile whenever it starts: at boot after systemd-sysctl "
+			"and systemd-tmpfiles, so its values replace what those files persist for the same "
+			"settings (but for sysctl.d files in /etc and /run, which it applies again after its "
+			"own), and after every restart of tuned, whatever was set since.");
+	if (over)
+		finding_title(f, "tuned (profile '%s') writes THP settings at boot over the values persisted for them.",
+			      p->tuned);
+	else
+		finding_title(f, "tuned (profile '%s') writes THP settings at boot that differ from the running ones.",
+			      p->tuned);
+	for (int i = 0; i < p->ntuned; i++) {
+		const struct thp_host_tuned *t = &p->tuned_writes[i];
+
+		if (t->over[0] && t->running[0])
+			ev_text(f, t->source, t->key, "tuned writes '%s' over '%s' of %s; running '%s'", t->value, t->over,
+				t->over_source, t->running);
+		else if (t->over[0])
+			ev_text(f, t->source, t->key, "tuned writes '%s' over '%s' of %s", t->value, t->over, t->over_source);
+		else
+			ev_text(f, t->source, t->key, "tuned writes '%s', running '%s'", t->value, t->running);
+	}
+	finding_fix(f, "tuned-adm active   # the profiles tuned applies");
+	for (int i = 0; i < p->ntuned && i < 2; i++) {
+		const struct thp_host_tuned *t = &p->tuned_writes[i];
+		const char *name = strstr(t->option, "] ");
+		finding_fix(f, "%s: %s=%s", t->source, name ? name + 2 : t->key,
+			    t->over[0] ? t->over : t->running);
+	}
+	finding_fix(f, "tuned-adm profile %s   # apply the edited profile", p->tuned);
+	finding_fix(f, "thp persist --check");
 }
 
 /* Adds what the journal H holds against the running values as evidence. */

@@ -23,8 +23,9 @@
 # marker HOSTILE_SECRET (which no output may show) or to the live sysfs:
 #   abs-links   every file an absolute link to .outside/secret
 #   rel-links   every file a relative link (../..) to .outside/secret
-#   dir-links   the THP, hugetlb, run/thp, etc/tmpfiles.d and etc/systemd
-#               directories linked to copies in .outside (absolute and relative)
+#   dir-links   the THP, hugetlb, run/thp, etc/tmpfiles.d, etc/systemd and
+#               etc/tuned directories linked to copies in .outside (absolute
+#               and relative)
 #   live-links  the THP and hugetlb sysfs directories linked to the live ones
 #   in-links    every file of the THP directory a relative link to a copy in
 #               the tree's shared/, but defrag and khugepaged/defrag, linked
@@ -50,6 +51,17 @@ for d in "$out"/.base/proc/[0-9]*; do
 	printf 'redis-server\0*:6379\0' > "$d/cmdline"
 done
 
+# tuned's active profile, enabled at boot, including a stock profile: every
+# kind of damage below reaches the profiles too
+mkdir -p "$out/.base/etc/tuned/thp-test" "$out/.base/usr/lib/tuned/throughput-performance" \
+	"$out/.base/etc/systemd/system/multi-user.target.wants"
+echo thp-test > "$out/.base/etc/tuned/active_profile"
+printf '[main]\ninclude=throughput-performance\n[vm]\ntransparent_hugepages=always\n' \
+	> "$out/.base/etc/tuned/thp-test/tuned.conf"
+printf '[variables]\nre=aarch64\n[vm.arm]\ntype=vm\nuname_regex=${re}\ntransparent_hugepages=never\n[sysctl]\nvm.watermark_scale_factor = 200\n' \
+	> "$out/.base/usr/lib/tuned/throughput-performance/tuned.conf"
+ln -s /usr/lib/systemd/system/tuned.service "$out/.base/etc/systemd/system/multi-user.target.wants/"
+
 # a process with a page map, the page flags and the memory blocks of two nodes
 # (from the folios-numa fixture), for the page walk of --folios
 f=$src/tests/fixtures/folios-numa
@@ -62,12 +74,14 @@ cp -a "$f/sys/devices/system/node/node0/"memory* "$out/.base/sys/devices/system/
 : "${HOSTILE_SECRET:=thpSECRET7f3a9c}"
 T=sys/kernel/mm/transparent_hugepage
 o=$out/.outside
-mkdir -p "$o/run-thp" "$o/tmpfiles.d" "$o/systemd"
+mkdir -p "$o/run-thp" "$o/tmpfiles.d" "$o/systemd" "$o/tuned/thp-test"
 echo "$HOSTILE_SECRET" > "$o/secret"
 cp -a "$out/.base/$T" "$o/thp"
 echo "always [$HOSTILE_SECRET] never" > "$o/thp/enabled"
 cp -a "$out/.base/sys/kernel/mm/hugepages" "$o/hugepages"
 echo "w /$T/defrag - - - - $HOSTILE_SECRET" > "$o/tmpfiles.d/secret.conf"
+echo thp-test > "$o/tuned/active_profile"
+printf '[sysctl]\nvm.watermark_scale_factor = %s\n' "$HOSTILE_SECRET" > "$o/tuned/thp-test/tuned.conf"
 
 perl -e 'srand(8); print map { chr(int rand 256) } 1 .. 4096' > "$out/.garbage"
 perl -e 'print "a" x (1 << 20)' > "$out/.longline"
@@ -129,7 +143,9 @@ ln -s ../../../../.outside/hugepages "$out/dir-links/sys/kernel/mm/hugepages"
 mkdir -p "$out/dir-links/run" "$out/dir-links/etc"
 ln -s "$o/run-thp" "$out/dir-links/run/thp"
 ln -s ../../.outside/tmpfiles.d "$out/dir-links/etc/tmpfiles.d"
+rm -rf "$out/dir-links/etc/systemd" "$out/dir-links/etc/tuned"
 ln -s "$o/systemd" "$out/dir-links/etc/systemd"
+ln -s ../../.outside/tuned "$out/dir-links/etc/tuned"
 cp -a "$out/.base" "$out/live-links"
 rm -rf "$out/live-links/$T" "$out/live-links/sys/kernel/mm/hugepages"
 ln -s "/$T" "$out/live-links/$T"

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests of tuned's active profile as tuned loads it: includes, the two
+ * directory layouts, merging of units, variables, conditions and the
+ * profiles tuned cannot load (cmocka). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/tuned.h"
+#include "put.h"
+
+static char dir[64];
+
+/* Writes TEXT to REL below the test directory, making its directories. */
+static void put(const char *rel, const char *text)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s/%s')\"", dir, rel);
+	assert_int_equal(system(cmd), 0);
+	put_file(dir, rel, text);
+}
+
+/* Reads the tree into T. */
+static void load(struct thp_tuned *t)
+{
+	struct thp_root r;
+
+	assert_int_equal(thp_root_open(&r, dir), 0);
+	thp_tuned_read(&r, t);
+	thp_root_close(&r);
+}
+
+/* The value tuned writes to KEY in T ("?" when unknown), or NULL. */
+static const struct thp_tuned_value *get(const struct thp_tuned *t, const char *key)
+{
+	for (int i = 0; i < t->n; i++)
+		if (strcmp(t->v[i].key, key) == 0)
+			return &t->v[i];
+	return NULL;
+}
+
+static void assert_value(const struct thp_tuned *t, const char *key, const char *value)
+{
+	const struct thp_tuned_value *v = get(t, key);
+
+	assert_non_null(v);
+	assert_null(v->unknown);
+	assert_string_equal(v->value, value);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	strcpy(dir, "/tmp/thp-tuned-test.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[96];
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+/* Two active profiles, includes separated by ';' and ',', both layouts:
+ * a parent first, the child over it, the later active profile last. */
+static void include_order(void **state)
+{
+	struct thp_tuned *t = malloc(sizeof(*t));
+	(void)state;
+
+	put("etc/tuned/active_profile", "child  extra\n");
+	put("etc/tuned/child/tuned.conf", "[main]\ninclude = base ; other\n[vm]\ntransparent_hugepages=madvise\n");
+	put("usr/lib/tuned/base/tuned.conf",
+	    "# stock\n[vm]\ntransparent_hugepages=never\ntransparent_hugepage.defrag=never\n"
+	    "[sysctl]\nvm.min_free_kbytes = 1000\nvm.swappiness = 10\nkernel.x = 1\n");
+	/* tuned reads a '/' of a sysctl name as a '.' of the file's name */
+	put("usr/lib/tuned/profiles/other/tuned.conf", "[sysctl]\nvm.watermark_scale_factor=150\nvm/extfrag_threshold=1\n");
+	put("etc/tuned/profiles/extra/tuned.conf", "[vm]\ntransparent_hugepage.defrag=defer   # after base\n");
+	load(t);
+	assert_string_equal(t->problem, "");
+	assert_string_equal(t->profiles, "child extra");
+	assert_int_equal(t->nfiles, 4);
+	assert_string_equal(t->files[0], "/etc/tuned/child/tuned.conf");
+	assert_string_equal(t->files[1], "/usr/lib/tuned/base/tuned.conf");
+	assert_string_equal(t->files[2], "/usr/lib/tuned/profiles/other/tuned.conf");
+	assert_string_equal(t->files[3], "/etc/tuned/profiles/extra/tuned.conf");
+	assert_int_equal(t->n, 4);
+	assert_value(t, "enabled", "madvise");
+	assert_int_equal(get(t, "enabled")->file, 0);
+	assert_int_equal(get(t, "enabled")->line, 4);
+	assert_string_equal(get(t, "enabled")->option, "[vm] transparent_hugepages");
+	assert_value(t, "defrag", "defer");
+	assert_value(t, "vm.min_free_kbytes", "1000");
+	assert_true(get(t, "vm.min_free_kbytes")->sysctl);
+	assert_value(t, "vm.watermark_scale_factor", "150");
+	assert_null(get(t, "vm.extfrag_threshold"));
+	assert_true(t->reapply_sysctl);
+	free(t);
+}
+
+/* /etc/tuned/NAME including NAME reads /usr/lib/tuned/NAME, as tuned skips
+ * a file read already. */
+static void self_include(void **state)
+{
+	struct thp_tuned *t = malloc(sizeof(*t));
+	(void)state;
+
+	put("etc/tuned/active_profile", "balanced");
+	put("etc/tuned/balanced/tuned.conf", "[main]\ninclude=balanced\n[vm]\ntransparent_hugepage.defrag=defer\n");
+	put("usr/lib/tuned/balanced/tuned.conf", "[vm]\ntransparent_hugepages=never\n");
+	load(t);
+	assert_string_equal(t->problem, "");
+	assert_int_equal(t->nfiles, 2);
+	assert_value(t, "enabled", "never");
+	assert_value(t, "defrag", "defer");
+	free(t);
+}
+
+/* replace=true, enabled=false, type=, variables, sysfs paths, globs,
+ * functions and continuation lines. */
+static void units(void **state)
+{
+	struct thp_tuned *t = malloc(sizeof(*t));
+	(void)state;
+
+	put("etc/tuned/active_profile", "p");
+	put("usr/lib/tuned/q/tuned.conf",
+	    "[sysctl]\nvm.min_free_kbytes=1000\nvm.watermark_scale_factor=150\n"
+	    "[thp]\ntype=vm\ntransparent_hugepages=always\n[variables]\nv=madvise\n");
+	put("usr/lib/tuned/p/tuned.conf",
+	    "[main]\ninclude=q\n[sysctl]\nreplace=true\nvm.watermark_boost_factor=0\n"
+	    "[thp]\nenabled=false\n"
+	    "[mine]\ntype=vm\ntransparent_hugepage.defrag=${v}\n"
+	    "[sysfs]\n/sys/kernel/mm/transparent_hugepage/khugepaged/pages_to_scan=4096\n"
+	    "/sys/kernel/mm/transparent_hugepage/hugepages-*/enabled=never\n"
+	    "[sysctl2]\ntype=sysctl\nvm.extfrag_threshold = ${f:x}\nvm.zone_reclaim_mode=1\n  2\n"
+	    "vm.compaction_proactiveness=>30\n");
+	load(t);
+	assert_string_equal(t->problem, "");
+	assert_null(get(t, "vm.min_free_kbytes"));
+	assert_null(get(t, "vm.watermark_scale_factor"));
+	assert_value(t, "vm.watermark_boost_factor", "0");
+	assert_null(get(t, "enabled"));
+	assert_value(t, "defrag", "madvise");
+	assert_value(t, "khugepaged.pages_to_scan", "4096");
+	assert_string_equal(get(t, "khugepaged.pages_to_scan")->option,
+			    "[sysfs] /sys/kernel/mm/transparent_hugepage/khugepaged/pages_to_scan");
+	assert_string_equal(get(t, "vm.extfrag_threshold")->unknown, "uses a variable");
+	assert_string_equal(get(t, "vm.zone_reclaim_mode")->unknown, "spans several lines");
+	assert_string_equal(get(t, "vm.compaction_proactiveness")->unknown,
+			    "is written only when above or below the running value");
+	assert_int_equal(t->n, 6);
+	free(t);
+}
+
+/* transparent_hugepage= on the command line, units for other CPUs and
+ * kernels, and tuned-main.conf. */
+static void conditions(void **state)
+{
+	struct thp_tuned *t = malloc(sizeof(*t));
+	(void)state;
+
+	put("proc/cmdline", "BOOT_IMAGE=/vmlinuz ro transparent_hugepage=never\n");
+	put("proc/cpuinfo", "processor\t: 0\nvendor_id\t: GenuineIntel\n");
+	put("proc/sys/kernel/ostype", "Linux\n");
+	put("proc/sys/kernel/hostname", "h\n");
+	put("proc/sys/kernel/osrelease", "6.1.0-30-amd64\n");
+	put("proc/sys/kernel/version", "#1 SMP\n");
+	put("proc/sys/kernel/arch", "x86_64\n");
+	put("etc/tuned/tuned-main.conf", "# tuned\nreapply_sysctl = 0\n");
+	put("etc/tuned/active_profile", "p");
+	put("etc/tuned/p/tuned.conf",
+	    "[variables]\nre=Ampere\n[vm]\ntransparent_hugepages=always\n"
+	    "[arm]\ntype=sysctl\ncpuinfo_regex=${re}\nvm.min_free_kbytes=1\n"
+	    "[arm2]\ntype=sysctl\nuname_regex=aarch64\nvm.watermark_scale_factor=1\n"
+	    "[x86]\ntype=sysctl\nuname_regex=x86_64$\ncpuinfo_regex=^vendor_id\\s+: GenuineIntel\nvm.watermark_boost_factor=0\n"
+	    "[odd]\ntype=sysctl\ncpuinfo_regex=${undefined}\nvm.zone_reclaim_mode=1\n");
+	load(t);
+	assert_string_equal(t->problem, "");
+	assert_false(t->reapply_sysctl);
+	assert_null(get(t, "enabled"));
+	assert_null(get(t, "vm.min_free_kbytes"));
+	assert_null(get(t, "vm.watermark_scale_factor"));
+	assert_value(t, "vm.watermark_boost_factor", "0");
+	assert_string_equal(get(t, "vm.zone_reclaim_mode")->unknown,
+			    "is written only on hosts its cpuinfo_regex and uname_regex match");
+	free(t);
+}
+
+/* Profiles tuned cannot load leave no value and say why. */
+static void cannot_load(void **state)
+{
+	static const struct {
+		const char *active, *file, *text, *problem;
+	} c[] = {
+		{ "a", "etc/tuned/b/tuned.conf", "[main]\ninclude=a\n",
+		  "profile 'a' included by /etc/tuned/b/tuned.conf cannot be loaded: it is included again (an include "
+		  "cycle); tuned applies none of its profiles" },
+		{ "nope", "etc/tuned/b/tuned.conf", "",
+		  "profile 'nope' cannot be loaded: no such profile in /etc/tuned or /usr/lib/tuned; tuned applies "
+		  "none of its profiles" },
+		{ "a", "etc/tuned/b/tuned.conf", "[vm]\njunk\n",
+		  "/etc/tuned/b/tuned.conf cannot be loaded: line 2 is neither a [section] nor name=value; tuned "
+		  "applies none of its profiles" },
+		{ "a", "etc/tuned/b/tuned.conf", "x=1\n",
+		  "/etc/tuned/b/tuned.conf cannot be loaded: line 1 comes before the first [section]; tuned applies "
+		  "none of its profiles" },
+	};
+	struct thp_tuned *t = malloc(sizeof(*t));
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		put("etc/tuned/active_profile", c[i].active);
+		put("etc/tuned/a/tuned.conf", "[main]\ninclude=b\n[vm]\ntransparent_hugepages=always\n");
+		put(c[i].file, c[i].text);
+		load(t);
+		assert_int_equal(t->n, 0);
+		assert_string_equal(t->problem, c[i].problem);
+	}
+	put("etc/tuned/active_profile", "\n");
+	load(t);
+	assert_string_equal(t->profiles, "");
+	assert_string_equal(t->problem, "");
+	free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(include_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(self_include, setup, teardown),
+		cmocka_unit_test_setup_teardown(units, setup, teardown),
+		cmocka_unit_test_setup_teardown(conditions, setup, teardown),
+		cmocka_unit_test_setup_teardown(cannot_load, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
