@@ -191,8 +191,8 @@ static int check(const struct thp_ctx *ctx, const struct thp_changes *cs)
 	} else if (p->values.n == 0) {
 		puts("nothing is persisted: every THP setting returns to the kernel's default at boot");
 	} else if (n == 0) {
-		printf("no drift: the %d persisted setting%s match the running kernel (", p->values.n,
-		       p->values.n == 1 ? "" : "s");
+		printf("no drift: the %d persisted setting%s the running kernel (", p->values.n,
+		       p->values.n == 1 ? " matches" : "s match");
 		for (int i = 0; i < p->nsources; i++) {
 			fputs(i ? ", " : "", stdout);
 			out_esc_put(stdout, p->sources[i]);
