@@ -7,13 +7,16 @@
 #include <netdb.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "../core/arg.h"
+#include "../render/prom.h"
 #include "admit.h"
 #include "cmd.h"
 
@@ -65,6 +68,7 @@ struct server {
 	const struct thp_root *root;
 	struct thp_metrics_opts opts;
 	struct admit *admit; /* which connections stay open */
+	_Atomic uint64_t last_ns; /* how long the last scrape took; 0 before the first */
 };
 
 /* Per-request state, kept between the calls MHD makes for one request. */
@@ -131,8 +135,29 @@ static enum MHD_Result reply_text(struct MHD_Connection *conn, unsigned status, 
 		     MHD_RESPMEM_PERSISTENT);
 }
 
-static enum MHD_Result serve_metrics(const struct server *s, struct MHD_Connection *conn)
+static uint64_t now_ns(void)
 {
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Ends a scrape's metrics with the cost of the one before it, which its
+ * operators cannot see otherwise. */
+static void put_last_scrape(FILE *f, uint64_t ns)
+{
+	if (!ns)
+		return;
+	out_prom_family(f, "thp_scrape_duration_seconds", "gauge",
+			"Seconds the previous scrape of this 'thp serve' took to read the host and write "
+			"its metrics");
+	out_prom_num(f, "thp_scrape_duration_seconds", (double)ns / 1e9, OUT_PROM_END);
+}
+
+static enum MHD_Result serve_metrics(struct server *s, struct MHD_Connection *conn)
+{
+	uint64_t t0 = now_ns();
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -141,10 +166,12 @@ static enum MHD_Result serve_metrics(const struct server *s, struct MHD_Connecti
 	if (!f)
 		return reply_text(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
 	err = thp_metrics_write(s->root, &s->opts, f);
+	put_last_scrape(f, atomic_load(&s->last_ns));
 	if (fclose(f) || err) {
 		free(buf);
 		return reply_text(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "cannot read the host\n");
 	}
+	atomic_store(&s->last_ns, now_ns() - t0);
 	return reply(conn, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", buf, len,
 		     MHD_RESPMEM_MUST_FREE);
 }
@@ -399,7 +426,7 @@ static int serve(struct server *s, const struct serve_opts *o, const struct addr
 
 int cmd_serve(struct thp_ctx *ctx, int argc, char **argv)
 {
-	struct server srv = { &ctx->root, THP_METRICS_OPTS_INIT, NULL };
+	struct server srv = { &ctx->root, THP_METRICS_OPTS_INIT, NULL, 0 };
 	struct serve_opts o = { DEFAULT_LISTEN, TIMEOUT_DEFAULT, HEADER_DEFAULT, CONNS_DEFAULT, PER_IP_DEFAULT };
 	struct addrinfo *ai = NULL;
 	sigset_t stop;
