@@ -250,6 +250,7 @@ $(B)/bench/%: bench/%.c
 bench: thp $(B)/bench/spawn $(B)/bench/rawpread $(B)/bench/storm $(B)/tests/hog
 	scripts/deps bench
 	$(LOCK) bench/ps.sh
+	$(LOCK) bench/scrape.sh
 	$(LOCK) bench/folios.sh
 	$(LOCK) bench/status.sh
 	$(LOCK) bench/set.sh
