@@ -476,6 +476,16 @@ ESC=$(printf '\033')
 M=tests/fixtures/doctor-mthp-left-madvise
 expect "doctor: folios of a 'never' size under madvise are mthp-left-over" sh -c "'$THP' --root $M doctor --json | jq -e '[.findings[].id] == [\"mthp-left-over\"]' > /dev/null"
 expect "doctor: mthp-left-over does not say anyone asked" sh -c "'$THP' --root $M doctor --json | jq -e '.findings[0] | (.title + .why | test(\"asked for it\") | not) and (.evidence | any(.name == \"mTHP folios of sizes set to '\\''never'\\'', made while enabled\" and .value == 268435456))' > /dev/null"
+# a change since the state 'thp set' saved is credited to thp set only when it made it
+S=tests/fixtures/doctor-persist-sysfs
+expect "doctor: the change thp set made is credited to it" sh -c "'$THP' --root $S doctor --json | jq -e '.findings[] | select(.id == \"persist-none\") | .evidence[] | select(.name == \"enabled\") | .value == \"running '\\''madvise'\\'', was '\\''always'\\'' before '\\''thp set'\\''\"' > /dev/null"
+expect "doctor: a change made through sysfs is not credited to thp set" sh -c "'$THP' --root $S doctor --json | jq -e '.findings[] | select(.id == \"persist-none\") | .evidence[] | select(.name == \"defrag\") | .value == \"running '\\''madvise'\\'', was '\\''always'\\'' when the state was saved; changed since\"' > /dev/null"
+rm -rf "$tmp/credit"
+cp -a tests/fixtures/doctor-persist-none "$tmp/credit"
+rm "$tmp/credit/run/thp/saved.state"
+"$THP" --root "$tmp/credit" set enabled=always > /dev/null 2>&1
+echo 'always defer defer+madvise madvise [never]' > "$tmp/credit/sys/kernel/mm/transparent_hugepage/defrag"
+expect "doctor after 'thp set enabled=always' and defrag written to sysfs: thp set credited for enabled only" sh -c "'$THP' --root '$tmp/credit' doctor --json | jq -e '[.findings[] | select(.id == \"persist-none\") | .evidence[] | [.name, (.value | test(\"thp set\"))]] == [[\"enabled\", true], [\"defrag\", false]]' > /dev/null"
 DFX=tests/fixtures/doctor-always-always
 # in_term CMD: runs shell command CMD with standard output on a terminal (TERM=xterm), printed
 in_term() { TERM=xterm script -qec "$1" /dev/null < /dev/null | tr -d '\r'; }

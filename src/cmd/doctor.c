@@ -372,6 +372,37 @@ static void read_tuned(const struct thp_persisted *pe, const struct thp_drift *d
 	}
 }
 
+/* Marks the changes of P that the 'thp set' command saved in S made: its
+ * command ("thp set enabled=madvise") asked for the key, and the setting still
+ * runs with the value it wrote. A change made some other way (through sysfs,
+ * by another program) is not credited to it. */
+static void credit_set(const struct thp_changes *cs, const struct thp_state *s, struct thp_host_persist *p)
+{
+	struct thp_changes *w = malloc(sizeof(*w));
+	char cmd[sizeof(s->command)], why[256], *save = NULL;
+	bool args = false;
+
+	if (!w)
+		return;
+	memcpy(w, cs, sizeof(*w));
+	snprintf(cmd, sizeof(cmd), "%s", s->command);
+	for (char *t = strtok_r(cmd, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(t, '=');
+
+		if (!args) {
+			args = strcmp(t, "set") == 0;
+		} else if (t[0] != '-' && eq && eq > t) {
+			*eq = '\0';
+			thp_changes_want(w, t, eq + 1, why, sizeof(why));
+		}
+	}
+	for (int i = 0; i < p->nchanged; i++) {
+		const struct thp_change *c = thp_change_find(w, p->changed[i].key);
+		p->changed[i].by_set = c && c->want[0] && strcmp(c->want, p->changed[i].running) == 0;
+	}
+	free(w);
+}
+
 /* Fills P as 'thp persist --check' sees the host (CS: the running settings):
  * drift between persisted and running values, and changes since the state
  * 'thp set' saved in this boot. */
@@ -404,6 +435,8 @@ static void read_persist(const struct thp_root *root, const struct thp_changes *
 	for (int i = 0; p->saved && i < saved->s.values.n && p->nchanged < THP_DIFFS_MAX; i++)
 		diff_running(cs, &saved->s.values.v[i], "/" THP_SAVED, &p->changed[p->nchanged],
 			     &p->nchanged);
+	if (p->saved)
+		credit_set(cs, &saved->s, p);
 out:
 	free(pe);
 	free(saved);

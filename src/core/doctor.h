@@ -99,7 +99,7 @@ struct thp_host_proc {
 #define THP_DIFFS_MAX 16
 
 /* A THP setting whose running value differs from another: what boot applies
- * (drift), or what it was before 'thp set' changed it. */
+ * (drift), or what the state 'thp set' saved holds (a change since). */
 struct thp_host_diff {
 	char key[48];
 	char other[48];     /* the persisted or saved value */
@@ -107,6 +107,8 @@ struct thp_host_diff {
 	char source[160];   /* "/etc/tmpfiles.d/thp.conf:3" */
 	char refused[160];  /* why boot cannot apply the persisted value; "" when it can */
 	bool tuned;         /* the persisted value is tuned's (rule persist-tuned has it) */
+	bool by_set;        /* a change since the saved state: RUNNING is what the 'thp set'
+			       that saved it wrote (its command names KEY) */
 };
 
 /* A setting that tuned's active profile writes at boot, differing from what

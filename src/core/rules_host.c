@@ -521,6 +521,17 @@ void rule_virtual_machine(const struct thp_host *h, struct thp_findings *out)
 	finding_fix(f, "on the hypervisor (QEMU): -object memory-backend-memfd,id=mem,size=SIZE,hugetlb=on");
 }
 
+/* Adds D, a setting that differs from the state 'thp set' saved, as evidence:
+ * credited to 'thp set' only when it made the change. */
+static void ev_saved_change(struct thp_finding *f, const struct thp_host_diff *d)
+{
+	if (d->by_set)
+		ev_text(f, d->source, d->key, "running '%s', was '%s' before 'thp set'", d->running, d->other);
+	else
+		ev_text(f, d->source, d->key, "running '%s', was '%s' when the state was saved; changed since",
+			d->running, d->other);
+}
+
 void rule_persistence(const struct thp_host *h, struct thp_findings *out)
 {
 	const struct thp_host_persist *p = &h->persist;
@@ -565,10 +576,8 @@ void rule_persistence(const struct thp_host *h, struct thp_findings *out)
 				"kernel's defaults (or its command line) apply again, and the problem "
 				"the change fixed comes back.");
 		finding_title(f, "THP settings were changed since boot, and nothing persists them.");
-		for (int i = 0; i < p->nchanged; i++) {
-			const struct thp_host_diff *d = &p->changed[i];
-			ev_text(f, d->source, d->key, "running '%s', was '%s' before 'thp set'", d->running, d->other);
-		}
+		for (int i = 0; i < p->nchanged; i++)
+			ev_saved_change(f, &p->changed[i]);
 		finding_fix(f, "thp persist");
 		finding_fix(f, "thp persist --cmdline   # or as kernel command-line options");
 	}
