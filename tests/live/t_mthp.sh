@@ -127,14 +127,18 @@ else
 	mt_start z "$HOG" 8 --huge --read
 	zpid=$mt_pid
 	za=$(printf '%d' "$(awk '{print $2}' "$mt/z")")
-	# what the first page read maps: its kpageflags say KPF_ZERO_PAGE (bit 24) for a zero page
+	# what the first page read maps: its kpageflags say KPF_ZERO_PAGE (bit 24) for
+	# a zero page, and KPF_THP (bit 22) too for the huge one
 	zkind=$(python3 -c "import struct, sys
 pm = open('/proc/$zpid/pagemap', 'rb'); pm.seek($za // 4096 * 8)
 e = struct.unpack('<Q', pm.read(8))[0]
 if not e >> 63: sys.exit(print('absent'))
 kf = open('/proc/kpageflags', 'rb'); kf.seek((e & ((1 << 55) - 1)) * 8)
-print('zero' if struct.unpack('<Q', kf.read(8))[0] >> 24 & 1 else 'memory')")
-	if [ "$zkind" != zero ]; then
+f = struct.unpack('<Q', kf.read(8))[0]
+print('memory' if not f >> 24 & 1 else 'huge-zero' if f >> 22 & 1 else 'zero')")
+	if [ "$zkind" = zero ]; then
+		skip "huge zero page: the read mapped the 4 KiB zero page (the huge one could not be allocated, or is off)"
+	elif [ "$zkind" != huge-zero ]; then
 		skip "huge zero page: this kernel maps no zero page on read faults (the page read is $zkind)"
 	else
 		"$THP" show "$zpid" --rollup --json > "$mt/z.json"

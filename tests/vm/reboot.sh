@@ -8,6 +8,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
+. tests/vm/accel.sh
 V=build/vm/reboot
 : "${VM_TIMEOUT:=900}"
 deb=${1:?usage: tests/vm/reboot.sh DEB}
@@ -61,8 +62,7 @@ disk() {
 boot() {
 	_log=$V/boot$1.log
 	_t0=$(date +%s)
-	_kvm=
-	[ -w /dev/kvm ] && _kvm=-enable-kvm
+	_kvm=$(accel)
 	timeout "$VM_TIMEOUT" qemu-system-x86_64 $_kvm -m 2048 -smp 2 -cpu max -nographic -no-reboot \
 		-kernel $V/tree/vmlinuz -initrd $V/tree/initrd.img \
 		-drive file=$V/disk.img,format=raw,if=virtio \

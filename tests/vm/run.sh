@@ -8,6 +8,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
+. tests/vm/accel.sh
 V=${VM_DIR:-build/vm}
 : "${HOG:=build/tests/hog}"
 : "${VM_TIMEOUT:=600}"
@@ -80,8 +81,7 @@ boot() {
 		_numa="-object memory-backend-ram,id=m0,size=1536M -object memory-backend-ram,id=m1,size=1536M
 			-numa node,nodeid=0,memdev=m0,cpus=0 -numa node,nodeid=1,memdev=m1,cpus=1"
 	fi
-	_kvm=
-	[ -w /dev/kvm ] && _kvm=-enable-kvm
+	_kvm=$(accel)
 	_log=$V/$1.log
 	_t0=$(date +%s)
 	# shellcheck disable=SC2086
