@@ -261,6 +261,7 @@ bench: thp $(B)/bench/spawn $(B)/bench/rawpread $(B)/bench/storm $(B)/tests/hog
 	HOG=$(B)/tests/hog $(LOCK) bench/metrics.sh
 	HOG=$(B)/tests/hog $(LOCK) bench/collapse.sh
 	HOG=$(B)/tests/hog bench/show.sh
+	bench/report.sh
 
 # Static analysis, configured for real bugs rather than style: cppcheck over
 # the tree, clang-tidy per file (.clang-tidy) with a stamp so reruns only look

@@ -173,6 +173,12 @@ static const char *setting(const struct thp_fleet_host *h, const char *key)
 	return v ? v : "-";
 }
 
+/* The MTHP column of H: its sizes, "none", or "-" when unknown. */
+static const char *sizes(const struct thp_fleet_host *h)
+{
+	return !h->policy || h->policy->nsizes < 0 ? "-" : h->policy->nsizes ? h->policy->sizes : "none";
+}
+
 static void print_hosts(const struct report *rp)
 {
 	static const char *const head[] = { "HOST", "KERNEL", "ENABLED", "DEFRAG", "SHMEM", "MTHP", "ANONHUGE",
@@ -197,7 +203,7 @@ static void print_hosts(const struct report *rp)
 			sev[s] = num(buf[s], sizeof(buf[s]), h->findings[s], false, false);
 		out_table_row(t, (const char *const[]){
 			h->name, h->kernel[0] ? h->kernel : "-", setting(h, "enabled"), setting(h, "defrag"),
-			setting(h, "shmem_enabled"), h->nsizes < 0 ? "-" : h->nsizes ? h->sizes : "none",
+			setting(h, "shmem_enabled"), sizes(h),
 			num(anon, sizeof(anon), h->anon_huge, true, rp->bytes), num(stalls, sizeof(stalls), h->stalls, false, false),
 			h->fallback >= 0 ? fb : "-", sev[2], sev[1], sev[0] });
 	}
@@ -299,9 +305,9 @@ static const char *group_diff(const struct report *rp, const int *group, int g, 
 	const char *keys[THP_KV_MAX * 2];
 	int n;
 
-	if (!h->source[0][0])
+	if (!h->policy)
 		return "unknown (no status document)";
-	n = ref->source[0][0] ? thp_fleet_policy_diff(ref, h, keys, THP_KV_MAX * 2) : 0;
+	n = ref->policy ? thp_fleet_policy_diff(ref, h, keys, THP_KV_MAX * 2) : 0;
 	return n ? diff_text(keys, n, buf, cap) : "-";
 }
 
@@ -329,7 +335,7 @@ static void print_groups(const struct report *rp, const int *group, int ngroups)
 		drift += g ? n : 0;
 		out_table_row(t, (const char *const[]){
 			no, count, setting(h, "enabled"), setting(h, "defrag"), setting(h, "shmem_enabled"),
-			h->nsizes < 0 ? "-" : h->nsizes ? h->sizes : "none", group_names(rp, group, g, names, sizeof(names)),
+			sizes(h), group_names(rp, group, g, names, sizeof(names)),
 			group_diff(rp, group, g, diff, sizeof(diff)) });
 	}
 	out_table_print(t, 0);
@@ -337,70 +343,93 @@ static void print_groups(const struct report *rp, const int *group, int ngroups)
 	       rp->fleet.n == 1 ? "" : "s", ngroups, ngroups == 1 ? "y" : "ies", drift, drift == 1 ? "s" : "");
 }
 
-/* A JSON number of an unknown (-1) or known value. */
-static struct json_object *json_num(int64_t v)
+/* Member KEY of the JSON document: V, or null when V is unknown (-1). */
+static void put_num(const char *key, int64_t v)
 {
-	return v < 0 ? NULL : out_json_u64((uint64_t)v);
+	out_put(OUT_JSON, key, NULL, v < 0 ? (struct out_val){ .null = true } : ov_count((uint64_t)v));
 }
 
-static struct json_object *json_host(const struct thp_fleet_host *h, int group)
+/* Member KEY: text S, or null when it is empty. */
+static void put_text(const char *key, const char *s)
 {
-	struct json_object *o = json_object_new_object(), *p = json_object_new_object(), *z = NULL, *f = NULL;
+	out_put(OUT_JSON, key, NULL, ov_str(s[0] ? s : NULL));
+}
+
+static void put_host(const struct thp_fleet_host *h, int group)
+{
 	static const char *const sev[] = { "info", "warn", "crit" };
+	const struct thp_fleet_policy *p = h->policy;
 
-	json_object_object_add(o, "host", json_object_new_string(h->name));
-	json_object_object_add(o, "status_source", h->source[0][0] ? json_object_new_string(h->source[0]) : NULL);
-	json_object_object_add(o, "doctor_source", h->source[1][0] ? json_object_new_string(h->source[1]) : NULL);
-	json_object_object_add(o, "kernel", h->kernel[0] ? json_object_new_string(h->kernel) : NULL);
-	for (int i = 0; i < h->policy.n; i++)
-		json_object_object_add(p, h->policy.v[i].key, json_object_new_string(h->policy.v[i].value));
-	json_object_object_add(o, "policy", p);
-	if (h->nsizes >= 0)
-		z = json_object_new_array();
-	for (int i = 0; i < h->nsizes; i++)
-		json_object_array_add(z, out_json_u64(h->size_bytes[i]));
-	json_object_object_add(o, "mthp_sizes", z);
-	json_object_object_add(o, "anon_huge", json_num(h->anon_huge));
-	json_object_object_add(o, "compact_stalls", json_num(h->stalls));
-	json_object_object_add(o, "fault_fallback_ratio", h->fallback >= 0 ? json_object_new_double(h->fallback) : NULL);
-	if (h->findings[0] >= 0)
-		f = json_object_new_object();
-	for (int s = 2; f && s >= 0; s--)
-		json_object_object_add(f, sev[s], json_object_new_int(h->findings[s]));
-	json_object_object_add(o, "findings", f);
-	json_object_object_add(o, "group", json_object_new_int(group + 1));
-	return o;
+	out_obj(NULL);
+	out_put(OUT_JSON, "host", NULL, ov_str(h->name));
+	put_text("status_source", h->source[0]);
+	put_text("doctor_source", h->source[1]);
+	put_text("kernel", h->kernel);
+	out_obj("policy");
+	for (int i = 0; p && i < p->n; i++)
+		out_put(OUT_JSON, p->v[i].key, NULL, ov_str(p->v[i].value));
+	out_end();
+	if (p && p->nsizes >= 0)
+		out_put(OUT_JSON, "mthp_sizes", NULL, ov_sizes(p->size_bytes, p->nsizes));
+	else
+		out_put(OUT_JSON, "mthp_sizes", NULL, (struct out_val){ .null = true });
+	put_num("anon_huge", h->anon_huge);
+	put_num("compact_stalls", h->stalls);
+	out_put(OUT_JSON, "fault_fallback_ratio", NULL,
+		h->fallback >= 0 ? ov_num(h->fallback, -1) : (struct out_val){ .null = true });
+	if (h->findings[0] >= 0) {
+		out_obj("findings");
+		for (int s = 2; s >= 0; s--)
+			out_put(OUT_JSON, sev[s], NULL, ov_int(h->findings[s]));
+		out_end();
+	} else {
+		out_put(OUT_JSON, "findings", NULL, (struct out_val){ .null = true });
+	}
+	out_put(OUT_JSON, "group", NULL, ov_int(group + 1));
+	out_end();
 }
 
+/* The document of --json, written host by host as it is made. */
 static int print_json(struct report *rp, const int *group, int ngroups)
 {
-	struct json_object *o = json_object_new_object(), *hosts = json_object_new_array();
-	struct json_object *groups = json_object_new_array();
 	const char *diff[THP_KV_MAX * 2];
 
-	json_object_object_add(o, "schema", json_object_new_string("thp-report/1"));
+	out_doc_begin(true, rp->bytes, "thp-report/1");
+	out_arr("hosts");
 	for (int i = 0; i < rp->fleet.n; i++)
-		json_object_array_add(hosts, json_host(&rp->fleet.v[i], group[i]));
-	json_object_object_add(o, "hosts", hosts);
+		put_host(&rp->fleet.v[i], group[i]);
+	out_end();
+	out_arr("groups");
 	for (int g = 0; g < ngroups; g++) {
-		struct json_object *go = json_object_new_object(), *names = json_object_new_array();
-		struct json_object *keys = json_object_new_array();
 		const struct thp_fleet_host *h = group_first(rp, group, g), *ref = group_first(rp, group, 0);
+		int n = h->policy && ref->policy ? thp_fleet_policy_diff(ref, h, diff, THP_KV_MAX * 2) : 0;
+		out_obj(NULL);
+		out_put(OUT_JSON, "group", NULL, ov_int(g + 1));
+		out_arr("hosts");
 		for (int i = 0; i < rp->fleet.n; i++)
 			if (group[i] == g)
-				json_object_array_add(names, json_object_new_string(rp->fleet.v[i].name));
-		json_object_object_add(go, "group", json_object_new_int(g + 1));
-		json_object_object_add(go, "hosts", names);
-		json_object_object_add(go, "policy_known", json_object_new_boolean(h->source[0][0] != '\0'));
-		int n = h->source[0][0] && ref->source[0][0] ? thp_fleet_policy_diff(ref, h, diff, THP_KV_MAX * 2) : 0;
-		for (int k = 0; k < n; k++)
-			json_object_array_add(keys, json_object_new_string(diff[k]));
-		json_object_object_add(go, "differs_from_group_1", keys);
-		json_object_array_add(groups, go);
+				out_put(OUT_JSON, NULL, NULL, ov_str(rp->fleet.v[i].name));
+		out_end();
+		out_put(OUT_JSON, "policy_known", NULL, ov_bool(h->policy != NULL));
+		out_arr("differs_from_group_1");
+		for (int k = 0; k < n && k < THP_KV_MAX * 2; k++)
+			out_put(OUT_JSON, NULL, NULL, ov_str(diff[k]));
+		out_end();
+		out_end();
 	}
-	json_object_object_add(o, "groups", groups);
-	json_object_object_add(o, "skipped", json_object_get(rp->skipped));
-	return out_json_print(o) ? 1 : 0;
+	out_end();
+	out_arr("skipped");
+	for (size_t i = 0; i < json_object_array_length(rp->skipped); i++) {
+		struct json_object *o = json_object_array_get_idx(rp->skipped, i), *v;
+		out_obj(NULL);
+		json_object_object_get_ex(o, "source", &v);
+		out_put(OUT_JSON, "source", NULL, ov_str(json_object_get_string(v)));
+		json_object_object_get_ex(o, "reason", &v);
+		out_put(OUT_JSON, "reason", NULL, ov_str(json_object_get_string(v)));
+		out_end();
+	}
+	out_end();
+	return out_doc_end() ? 1 : 0;
 }
 
 int cmd_report(struct thp_ctx *ctx, int argc, char **argv)

@@ -38,6 +38,40 @@ static int64_t member_int(struct json_object *o, const char *name)
 	return n < 0 ? -1 : n;
 }
 
+/* A block of the texts a fleet keeps. */
+struct fleet_text {
+	struct fleet_text *prev;
+	size_t used, cap;
+	char b[];
+};
+
+/* A copy of S kept by F until thp_fleet_free(), or NULL when out of memory. */
+static const char *keep_text(struct thp_fleet *f, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	struct fleet_text *t = f->text;
+
+	if (!t || t->cap - t->used < n) {
+		size_t cap = n > 65536 ? n : 65536;
+		if (!(t = malloc(sizeof(*t) + cap)))
+			return NULL;
+		t->prev = f->text;
+		t->used = 0;
+		t->cap = cap;
+		f->text = t;
+	}
+	memcpy(t->b + t->used, s, n);
+	t->used += n;
+	return t->b + t->used - n;
+}
+
+static unsigned hash_text(unsigned h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
 /* The host a document is about: its host name, else its root ("/" is every
  * live host, so then the document itself, WHERE in FILE). Sets the NAME shown too. */
 static void identify(struct json_object *doc, const char *file, const char *where, char *key,
@@ -67,28 +101,28 @@ static void identify(struct json_object *doc, const char *file, const char *wher
 	snprintf(name, ncap, "%s", base ? base + 1 : file);
 }
 
-static void policy_add(struct thp_fleet_host *h, const char *key, struct json_object *setting)
+static void policy_add(struct thp_fleet_policy *h, const char *key, struct json_object *setting)
 {
 	const char *kind = member_str(setting, "kind");
 	struct json_object *v;
 	struct thp_key k;
 	struct thp_kv *kv;
 
-	if (!kind || h->policy.n >= THP_KV_MAX || thp_key_parse(key, &k) != 0 ||
+	if (!kind || h->n >= THP_KV_MAX || thp_key_parse(key, &k) != 0 ||
 	    !json_object_object_get_ex(setting, "value", &v))
 		return; /* a counter, an unknown file, or one the kernel lacks */
 	if (strcmp(kind, "choice") == 0 && json_object_is_type(v, json_type_string))
 		;
 	else if (strcmp(kind, "int") != 0 || !json_object_is_type(v, json_type_int))
 		return;
-	kv = &h->policy.v[h->policy.n++];
+	kv = &h->v[h->n++];
 	memset(kv, 0, sizeof(*kv));
 	snprintf(kv->key, sizeof(kv->key), "%s", key);
 	snprintf(kv->value, sizeof(kv->value), "%s", json_object_get_string(v));
 }
 
 /* Settings of array A (top-level or khugepaged: PREFIX "" or "khugepaged."). */
-static void read_settings(struct thp_fleet_host *h, struct json_object *a, const char *prefix)
+static void read_settings(struct thp_fleet_policy *h, struct json_object *a, const char *prefix)
 {
 	char key[THP_KEY_MAX + 16];
 
@@ -102,7 +136,7 @@ static void read_settings(struct thp_fleet_host *h, struct json_object *a, const
 	}
 }
 
-static void read_sizes(struct thp_fleet_host *h, struct json_object *a)
+static void read_sizes(struct thp_fleet_policy *h, struct json_object *a)
 {
 	char key[THP_KEY_MAX + 16], sz[24];
 	size_t len = 0;
@@ -136,25 +170,65 @@ static int cmp_kv(const void *a, const void *b)
 	return strcmp(((const struct thp_kv *)a)->key, ((const struct thp_kv *)b)->key);
 }
 
-static void read_status(struct thp_fleet_host *h, struct json_object *doc)
+/* The policy of F equal to P, or a copy of P kept from now on; NULL when out
+ * of memory. */
+static const struct thp_fleet_policy *policy_keep(struct thp_fleet *f, struct thp_fleet_policy *p)
 {
+	struct thp_fleet_policy *k;
+
+	p->hash = hash_text(2166136261u, p->sizes);
+	for (int i = 0; i < p->n; i++)
+		p->hash = hash_text(hash_text(p->hash, p->v[i].key), p->v[i].value);
+	for (int i = 0; i < f->npol; i++) {
+		k = f->pol[i];
+		if (k->hash == p->hash && k->n == p->n && k->nsizes == p->nsizes &&
+		    strcmp(k->sizes, p->sizes) == 0 && thp_fleet_policy_diff_of(k, p, NULL, 0) == 0)
+			return k;
+	}
+	if (f->npol == f->polcap) {
+		int cap = f->polcap ? f->polcap * 2 : 8;
+		void *v = realloc(f->pol, (size_t)cap * sizeof(*f->pol));
+		if (!v)
+			return NULL;
+		f->pol = v;
+		f->polcap = cap;
+	}
+	if (!(k = malloc(sizeof(*k))) || !(k->v = malloc(sizeof(*k->v) * (size_t)(p->n ? p->n : 1)))) {
+		free(k);
+		return NULL;
+	}
+	*k = (struct thp_fleet_policy){ .n = p->n, .v = memcpy(k->v, p->v, sizeof(*k->v) * (size_t)p->n) };
+	memcpy(k->sizes, p->sizes, sizeof(k->sizes));
+	memcpy(k->size_bytes, p->size_bytes, sizeof(k->size_bytes));
+	k->nsizes = p->nsizes;
+	k->hash = p->hash;
+	f->pol[f->npol++] = k;
+	return k;
+}
+
+/* Reads status document DOC into H, its policy one of F's. Returns 0 or -ENOMEM. */
+static int read_status(struct thp_fleet *f, struct thp_fleet_host *h, struct json_object *doc)
+{
+	struct thp_kv kv[THP_KV_MAX];
+	struct thp_fleet_policy p = { .v = kv };
 	struct json_object *v;
 	const char *rel = member_str(member(doc, "kernel", json_type_object), "release");
-	int64_t n;
 
-	snprintf(h->kernel, sizeof(h->kernel), "%s", rel ? rel : "");
-	h->policy.n = 0;
-	read_settings(h, member(doc, "settings", json_type_array), "");
-	read_settings(h, member(doc, "khugepaged", json_type_array), "khugepaged.");
-	read_sizes(h, member(doc, "sizes", json_type_array));
-	qsort(h->policy.v, (size_t)h->policy.n, sizeof(h->policy.v[0]), cmp_kv);
-	n = member_int(member(doc, "meminfo", json_type_object), "AnonHugePages");
-	h->anon_huge = n;
+	if (!(h->kernel = keep_text(f, rel ? rel : "")))
+		return -ENOMEM;
+	read_settings(&p, member(doc, "settings", json_type_array), "");
+	read_settings(&p, member(doc, "khugepaged", json_type_array), "khugepaged.");
+	read_sizes(&p, member(doc, "sizes", json_type_array));
+	qsort(p.v, (size_t)p.n, sizeof(p.v[0]), cmp_kv);
+	if (!(h->policy = policy_keep(f, &p)))
+		return -ENOMEM;
+	h->anon_huge = member_int(member(doc, "meminfo", json_type_object), "AnonHugePages");
 	h->stalls = member_int(member(doc, "vmstat", json_type_object), "compact_stall");
 	v = member(doc, "fault_fallback_ratio", json_type_double);
 	if (!v)
 		v = member(doc, "fault_fallback_ratio", json_type_int);
 	h->fallback = v ? json_object_get_double(v) : -1;
+	return 0;
 }
 
 static void read_doctor(struct thp_fleet_host *h, struct json_object *doc)
@@ -174,11 +248,12 @@ static void read_doctor(struct thp_fleet_host *h, struct json_object *doc)
 /* The host KEY names that has no document of kind D yet, or a new one. */
 static struct thp_fleet_host *host_for(struct thp_fleet *f, const char *key, enum doc d)
 {
+	unsigned b = hash_text(2166136261u, key) % THP_FLEET_BUCKETS;
 	struct thp_fleet_host *h;
 
-	for (int i = 0; i < f->n; i++)
-		if (!f->v[i].source[d][0] && strcmp(f->v[i].key, key) == 0)
-			return &f->v[i];
+	for (int i = f->bucket[b]; i; i = f->v[i - 1].next)
+		if (!f->v[i - 1].source[d][0] && strcmp(f->v[i - 1].key, key) == 0)
+			return &f->v[i - 1];
 	if (f->n == f->cap) {
 		int cap = f->cap ? f->cap * 2 : 16;
 		void *v = realloc(f->v, (size_t)cap * sizeof(*f->v));
@@ -187,14 +262,13 @@ static struct thp_fleet_host *host_for(struct thp_fleet *f, const char *key, enu
 		f->v = v;
 		f->cap = cap;
 	}
-	h = &f->v[f->n++];
-	memset(h, 0, sizeof(*h));
-	h->nsizes = -1;
-	h->anon_huge = h->stalls = -1;
-	h->fallback = -1;
-	for (int s = 0; s < 3; s++)
-		h->findings[s] = -1;
-	snprintf(h->key, sizeof(h->key), "%s", key);
+	h = &f->v[f->n];
+	*h = (struct thp_fleet_host){ .name = "", .source = { "", "" }, .kernel = "", .anon_huge = -1,
+				      .stalls = -1, .fallback = -1, .findings = { -1, -1, -1 },
+				      .next = f->bucket[b] };
+	if (!(h->key = keep_text(f, key)))
+		return NULL;
+	f->bucket[b] = ++f->n;
 	return h;
 }
 
@@ -228,14 +302,12 @@ static int take(struct thp_fleet *f, struct json_object *doc, const char *file, 
 		return 0;
 	}
 	identify(doc, file, source, key, sizeof(key), name, sizeof(name));
-	if (!(h = host_for(f, key, d)))
+	if (!(h = host_for(f, key, d)) || !(h->name = keep_text(f, name)) || !(h->source[d] = keep_text(f, source)))
 		return -ENOMEM;
-	snprintf(h->name, sizeof(h->name), "%s", name);
-	snprintf(h->source[d], sizeof(h->source[d]), "%s", source);
-	if (d == DOC_STATUS)
-		read_status(h, doc);
-	else
+	if (d == DOC_DOCTOR)
 		read_doctor(h, doc);
+	else if (read_status(f, h, doc))
+		return -ENOMEM;
 	return 1;
 }
 
@@ -294,27 +366,40 @@ int thp_fleet_parse(struct thp_fleet *f, const char *buf, size_t len, const char
 
 void thp_fleet_free(struct thp_fleet *f)
 {
+	while (f->text) {
+		struct fleet_text *t = f->text;
+		f->text = t->prev;
+		free(t);
+	}
+	for (int i = 0; i < f->npol; i++) {
+		free(f->pol[i]->v);
+		free(f->pol[i]);
+	}
+	free(f->pol);
 	free(f->v);
 	memset(f, 0, sizeof(*f));
 }
 
 const char *thp_fleet_setting(const struct thp_fleet_host *h, const char *key)
 {
-	for (int i = 0; i < h->policy.n; i++)
-		if (strcmp(h->policy.v[i].key, key) == 0)
-			return h->policy.v[i].value;
+	for (int i = 0; h->policy && i < h->policy->n; i++)
+		if (strcmp(h->policy->v[i].key, key) == 0)
+			return h->policy->v[i].value;
 	return NULL;
 }
 
-int thp_fleet_policy_diff(const struct thp_fleet_host *a, const struct thp_fleet_host *b,
-			  const char **keys, int max)
+int thp_fleet_policy_diff_of(const struct thp_fleet_policy *a, const struct thp_fleet_policy *b,
+			     const char **keys, int max)
 {
+	static const struct thp_fleet_policy none;
 	int i = 0, j = 0, n = 0;
 
-	while (i < a->policy.n || j < b->policy.n) {
-		int c = i >= a->policy.n ? 1 : j >= b->policy.n ? -1 : strcmp(a->policy.v[i].key, b->policy.v[j].key);
-		const char *key = c <= 0 ? a->policy.v[i].key : b->policy.v[j].key;
-		bool differ = c != 0 || strcmp(a->policy.v[i].value, b->policy.v[j].value) != 0;
+	a = a ? a : &none;
+	b = b ? b : &none;
+	while (i < a->n || j < b->n) {
+		int c = i >= a->n ? 1 : j >= b->n ? -1 : strcmp(a->v[i].key, b->v[j].key);
+		const char *key = c <= 0 ? a->v[i].key : b->v[j].key;
+		bool differ = c != 0 || strcmp(a->v[i].value, b->v[j].value) != 0;
 		i += c <= 0;
 		j += c >= 0;
 		if (differ && n < max)
@@ -324,16 +409,21 @@ int thp_fleet_policy_diff(const struct thp_fleet_host *a, const struct thp_fleet
 	return n;
 }
 
+int thp_fleet_policy_diff(const struct thp_fleet_host *a, const struct thp_fleet_host *b,
+			  const char **keys, int max)
+{
+	return thp_fleet_policy_diff_of(a->policy, b->policy, keys, max);
+}
+
 bool thp_fleet_same_policy(const struct thp_fleet_host *a, const struct thp_fleet_host *b)
 {
-	return !a->source[DOC_STATUS][0] == !b->source[DOC_STATUS][0] &&
-	       thp_fleet_policy_diff(a, b, NULL, 0) == 0;
+	return !a->policy == !b->policy && (a->policy == b->policy || thp_fleet_policy_diff(a, b, NULL, 0) == 0);
 }
 
 /* True when provisional group O (of SIZE, first host FIRST) is listed before G. */
 static bool listed_before(const struct thp_fleet *f, const int *first, const int *size, int o, int g)
 {
-	bool ou = !f->v[first[o]].source[DOC_STATUS][0], gu = !f->v[first[g]].source[DOC_STATUS][0];
+	bool ou = !f->v[first[o]].policy, gu = !f->v[first[g]].policy;
 
 	if (ou != gu)
 		return gu; /* the hosts of unknown policy come last */

@@ -59,7 +59,7 @@ static void reads_status(void **state)
 	assert_string_equal(thp_fleet_setting(h, "hugepages.64K.enabled"), "always");
 	assert_null(thp_fleet_setting(h, "hpage_pmd_size"));        /* read-only */
 	assert_null(thp_fleet_setting(h, "khugepaged.full_scans")); /* a counter */
-	assert_string_equal(h->sizes, "64K 2M");
+	assert_string_equal(h->policy->sizes, "64K 2M");
 	assert_int_equal(h->anon_huge, 4194304);
 	assert_int_equal(h->stalls, 42);
 	assert_true(h->fallback == 0.25);
@@ -149,6 +149,12 @@ static void groups(void **state)
 	assert_int_equal(group[4], 0);
 	assert_int_equal(group[0], 1);
 	assert_int_equal(group[3], 2); /* unknown policy comes last */
+	/* hosts of one policy share one copy of it */
+	assert_int_equal(f.npol, 2);
+	assert_ptr_equal(f.v[1].policy, f.v[2].policy);
+	assert_ptr_equal(f.v[1].policy, f.v[4].policy);
+	assert_ptr_not_equal(f.v[0].policy, f.v[1].policy);
+	assert_null(f.v[3].policy);
 	/* hugepages.2M.enabled is inherit in both: its effective value differs, the setting does not */
 	assert_int_equal(thp_fleet_policy_diff(&f.v[1], &f.v[0], keys, 8), 2);
 	assert_string_equal(keys[0], "defrag");
