@@ -179,35 +179,67 @@ static const char *sizes(const struct thp_fleet_host *h)
 	return !h->policy || h->policy->nsizes < 0 ? "-" : h->policy->nsizes ? h->policy->sizes : "none";
 }
 
+enum { C_HOST, C_KERNEL, C_ENABLED, C_DEFRAG, C_SHMEM, C_MTHP, C_ANONHUGE, C_STALLS, C_FALLBACK, C_CRIT,
+       C_WARN, C_INFO, C_N };
+
+/* Column C of host ROW as text (the number columns are the words of num()). */
+static void get_host(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
+{
+	const struct thp_fleet_host *h = row;
+	const struct report *rp = ctx;
+
+	switch (c->arg) {
+	case C_HOST: v->s = h->name; return;
+	case C_KERNEL: v->s = h->kernel[0] ? h->kernel : "-"; return;
+	case C_ENABLED: v->s = setting(h, "enabled"); return;
+	case C_DEFRAG: v->s = setting(h, "defrag"); return;
+	case C_SHMEM: v->s = setting(h, "shmem_enabled"); return;
+	case C_MTHP: v->s = sizes(h); return;
+	case C_ANONHUGE: v->text = num(v->buf, v->cap, h->anon_huge, true, rp->bytes); return;
+	case C_STALLS: v->text = num(v->buf, v->cap, h->stalls, false, false); return;
+	case C_FALLBACK:
+		if (h->fallback >= 0)
+			snprintf(v->buf, v->cap, "%.1f%%", h->fallback * 100);
+		v->text = h->fallback >= 0 ? v->buf : "-";
+		return;
+	default: v->text = num(v->buf, v->cap, h->findings[C_INFO - c->arg], false, false); return;
+	}
+}
+
+/* On a narrow terminal: the host, its policy, whether it gets huge pages and
+ * its findings stay; the kernel and the other settings go. */
+static const struct out_col host_cols[] = {
+	[C_HOST] = { "HOST", OUT_TEXT, OUT_WRAP | OUT_KEEP, "", get_host, C_HOST },
+	[C_KERNEL] = { "KERNEL", OUT_TEXT, 0, "", get_host, C_KERNEL },
+	[C_ENABLED] = { "ENABLED", OUT_TEXT, OUT_KEEP, "", get_host, C_ENABLED },
+	[C_DEFRAG] = { "DEFRAG", OUT_TEXT, 0, "", get_host, C_DEFRAG },
+	[C_SHMEM] = { "SHMEM", OUT_TEXT, 0, "", get_host, C_SHMEM },
+	[C_MTHP] = { "MTHP", OUT_TEXT, 0, "", get_host, C_MTHP },
+	[C_ANONHUGE] = { "ANONHUGE", OUT_SIZE, OUT_KEEP, "", get_host, C_ANONHUGE },
+	[C_STALLS] = { "STALLS", OUT_GROUPED, 0, "", get_host, C_STALLS },
+	[C_FALLBACK] = { "FALLBACK", OUT_PCT, OUT_KEEP, "", get_host, C_FALLBACK },
+	[C_CRIT] = { "CRIT", OUT_COUNT, OUT_KEEP, "", get_host, C_CRIT },
+	[C_WARN] = { "WARN", OUT_COUNT, OUT_KEEP, "", get_host, C_WARN },
+	[C_INFO] = { "INFO", OUT_COUNT, OUT_KEEP, "", get_host, C_INFO },
+};
+
+#define CHUNK_ROWS 256
+
+/* One line per host, printed CHUNK_ROWS at a time (the widths of the first
+ * chunk), so that memory does not grow with the hosts. */
 static void print_hosts(const struct report *rp)
 {
-	static const char *const head[] = { "HOST", "KERNEL", "ENABLED", "DEFRAG", "SHMEM", "MTHP", "ANONHUGE",
-					    "STALLS", "FALLBACK", "CRIT", "WARN", "INFO" };
-	/* on a narrow terminal: the host, its policy, whether it gets huge
-	 * pages and its findings stay; the kernel and the other settings go */
-	static const unsigned flags[] = { OUT_WRAP | OUT_KEEP, 0, OUT_KEEP, 0, 0, 0, OUT_KEEP, 0, OUT_KEEP,
-					  OUT_KEEP, OUT_KEEP, OUT_KEEP };
-	struct out_table *t = out_table_new(12, head, false);
-	char anon[32], stalls[32], fb[16], buf[3][16];
-	const char *sev[3];
+	struct out_fmt fmt = { .bytes = rp->bytes };
+	struct out_table *t;
+	int sel[C_N];
 
-	for (int c = 0; c < 12; c++)
-		out_table_col(t, c, flags[c]);
-	for (int c = 6; c < 12; c++)
-		out_table_right(t, c);
-	for (int i = 0; i < rp->fleet.n; i++) {
-		const struct thp_fleet_host *h = &rp->fleet.v[i];
-		if (h->fallback >= 0)
-			snprintf(fb, sizeof(fb), "%.1f%%", h->fallback * 100);
-		for (int s = 0; s < 3; s++)
-			sev[s] = num(buf[s], sizeof(buf[s]), h->findings[s], false, false);
-		out_table_row(t, (const char *const[]){
-			h->name, h->kernel[0] ? h->kernel : "-", setting(h, "enabled"), setting(h, "defrag"),
-			setting(h, "shmem_enabled"), sizes(h),
-			num(anon, sizeof(anon), h->anon_huge, true, rp->bytes), num(stalls, sizeof(stalls), h->stalls, false, false),
-			h->fallback >= 0 ? fb : "-", sev[2], sev[1], sev[0] });
-	}
-	out_table_print(t, 0);
+	for (int c = 0; c < C_N; c++)
+		sel[c] = c;
+	t = out_table_open(NULL, host_cols, sel, C_N, &fmt, (void *)rp);
+	out_table_stream(t, CHUNK_ROWS, 0);
+	for (int i = 0; i < rp->fleet.n; i++)
+		out_table_add(t, &rp->fleet.v[i]);
+	out_table_close(t, 0);
 }
 
 #define NAMES_SHOWN 5
