@@ -196,6 +196,10 @@ with tarfile.open(sys.argv[1], "w") as t:
             t.addfile(file_, io.BytesIO(b"x\n"))
 EOP
 mkdir "$tmp/sig"
+# the goal is a second (the figures are printed); a check fails only when the
+# signal clearly waited for the work to end (a minute for the archive), so a
+# loaded machine does not fail it
+sig_max=5
 # sig_during SIGNAL CMD...: runs thp CMD (SIGINT at its default, as in a
 # terminal) with TMPDIR $tmp/sig, where it unpacks (or CMD writes), and sends
 # it SIGNAL a second after something appeared there; sets sig_rc (its exit
@@ -228,18 +232,18 @@ sig_during() {
 }
 sig_during INT --root "$tmp/many.tar" status
 echo "SIGINT to exit during the unpack of 200,000 entries: --root $sig_s s"
-expect "--root ARCHIVE of 200,000 entries: SIGINT during the unpack ends thp (exit 130) within 1 s (exit $sig_rc after $sig_s s)" \
-	awk -v rc="$sig_rc" -v s="$sig_s" 'BEGIN { exit !(rc == 130 && s < 1) }'
+expect "--root ARCHIVE of 200,000 entries: SIGINT during the unpack ends thp (exit 130) within $sig_max s (exit $sig_rc after $sig_s s)" \
+	awk -v rc="$sig_rc" -v s="$sig_s" -v max="$sig_max" 'BEGIN { exit !(rc == 130 && s < max) }'
 expect "--root ARCHIVE, SIGINT during the unpack: nothing left behind (left: $sig_left)" [ "$sig_left" = none ]
 sig_during TERM report "$tmp/many.tar"
 echo "SIGTERM to exit during the unpack of 200,000 entries: report $sig_s s"
-expect "report ARCHIVE of 200,000 entries: SIGTERM during the unpack ends thp (exit 143) within 1 s (exit $sig_rc after $sig_s s)" \
-	awk -v rc="$sig_rc" -v s="$sig_s" 'BEGIN { exit !(rc == 143 && s < 1) }'
+expect "report ARCHIVE of 200,000 entries: SIGTERM during the unpack ends thp (exit 143) within $sig_max s (exit $sig_rc after $sig_s s)" \
+	awk -v rc="$sig_rc" -v s="$sig_s" -v max="$sig_max" 'BEGIN { exit !(rc == 143 && s < max) }'
 expect "report ARCHIVE, SIGTERM during the unpack: nothing left behind (left: $sig_left)" [ "$sig_left" = none ]
 sig_during INT report "$tmp/many.tar"
 echo "SIGINT to exit during the unpack of 200,000 entries: report $sig_s s"
-expect "report ARCHIVE of 200,000 entries: SIGINT during the unpack ends thp (exit 130) within 1 s (exit $sig_rc after $sig_s s)" \
-	awk -v rc="$sig_rc" -v s="$sig_s" 'BEGIN { exit !(rc == 130 && s < 1) }'
+expect "report ARCHIVE of 200,000 entries: SIGINT during the unpack ends thp (exit 130) within $sig_max s (exit $sig_rc after $sig_s s)" \
+	awk -v rc="$sig_rc" -v s="$sig_s" -v max="$sig_max" 'BEGIN { exit !(rc == 130 && s < max) }'
 sig_during KILL report "$tmp/many.tar"
 expect "report ARCHIVE killed by SIGKILL during the unpack: nothing left behind (left: $sig_left)" [ "$sig_left" = none ]
 # a capture of a tree with 4,000 processes (about 12,000 files, seconds to
@@ -257,8 +261,8 @@ for pid in range(100000, 104000):
 EOP
 sig_during INT --root "$tmp/procs" capture -o "$tmp/sig/cap.tar.gz"
 echo "SIGINT to exit during a capture of 4,000 processes: $sig_s s"
-expect "capture of 4,000 processes: SIGINT while it records ends thp (exit 130) within 1 s (exit $sig_rc after $sig_s s)" \
-	awk -v rc="$sig_rc" -v s="$sig_s" 'BEGIN { exit !(rc == 130 && s < 1) }'
+expect "capture of 4,000 processes: SIGINT while it records ends thp (exit 130) within $sig_max s (exit $sig_rc after $sig_s s)" \
+	awk -v rc="$sig_rc" -v s="$sig_s" -v max="$sig_max" 'BEGIN { exit !(rc == 130 && s < max) }'
 expect "capture ended by SIGINT: no archive and no staging directory left (left: $sig_left)" [ "$sig_left" = none ]
 sig_during KILL --root "$tmp/procs" capture -o "$tmp/sig/cap.tar.gz"
 expect "capture killed by SIGKILL while it records: its staging directory is removed after it (left: $sig_left)" [ "$sig_left" = none ]
