@@ -26,7 +26,8 @@ zsh_c() {
 		source completions/_thp > /dev/null 2>&1
 		words=("$@"); CURRENT=$#; _thp; print' thp "$THP" "$@"
 }
-has() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
+# has LIST WORD: WORD (not empty: a word taken from a thp that failed is) is in LIST
+has() { [ -n "$2" ] || return 1; case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
 
 for sh in bash zsh; do
 	c=${sh}_c
@@ -166,14 +167,14 @@ nkeys=$("$THP" --root $FX set --list-keys | wc -l)
 for sh in bash zsh; do
 	c=${sh}_c
 	setk=$($c --root $FX set '')
-	expect "$sh: set offers every key of --list-keys ($nkeys)" [ "$(echo "$setk" | wc -w)" = "$nkeys" ]
-	expect "$sh: persist offers the keys set offers" [ "$($c --root $FX persist '')" = "$setk" ]
+	expect_sh "$sh: set offers every key of --list-keys ($nkeys)" '[ "$nkeys" -gt 0 ] && [ "$(echo "$setk" | wc -w)" = "$nkeys" ]'
+	expect_sh "$sh: persist offers the keys set offers" '[ -n "$setk" ] && [ "$($c --root $FX persist "")" = "$setk" ]'
 	expect "$sh: set offers hugepages.all.enabled" has "$setk" hugepages.all.enabled=
 	expect "$sh: set key values from the tree" has "$($c --root $FX set defrag=d)" defer+madvise
 	expect "$sh: a 0/1 setting offers 0 and 1" [ "$($c --root $FX set use_zero_page= | wc -w)" = 2 ]
 	expect "$sh: a 0/1 setting offers 1" has "$($c --root $FX set use_zero_page=)" 1
-	expect "$sh: keys of another tree" [ "$($c --root tests/fixtures/linux-4.19 persist khugepaged.max)" = \
-		"$($c --root tests/fixtures/linux-4.19 set khugepaged.max)" ]
+	expect_sh "$sh: keys of another tree" '[ -n "$($c --root tests/fixtures/linux-4.19 set khugepaged.max)" ] &&
+		[ "$($c --root tests/fixtures/linux-4.19 persist khugepaged.max)" = "$($c --root tests/fixtures/linux-4.19 set khugepaged.max)" ]'
 done
 if [ -n "$live_enabled" ]; then
 	keys=$(bash -c '. completions/thp.bash; _thp_set_keys "$1"' thp "$THP" | tr '\n' ' ')

@@ -28,7 +28,7 @@ for args in tests/expected/*/*.args; do
 		continue
 	fi
 	if run_case "$fx" "$args" | diff -u "$out" - > /tmp/thp-golden.$$; then
-		ok
+		ok "$fx $(cat "$args")"
 	else
 		bad "$fx $(cat "$args")"
 		head -40 /tmp/thp-golden.$$

@@ -29,7 +29,7 @@ $PY tests/prometheus/names.py "$RULES" "$DASH" < "$tmp/expo" > "$tmp/names" 2>&1
 expect "names.py ran" grep -q '^PASS ' "$tmp/names"
 while read -r verdict what; do
 	case $verdict in
-	PASS) ok ;;
+	PASS) ok "$what" ;;
 	FAIL) bad "$what" ;;
 	*) bad "names.py: $verdict $what" ;;
 	esac
@@ -113,7 +113,7 @@ $PY tests/prometheus/queries.py "$U" "$RULES" "$DASH" ThpAlwaysAlwaysOnDatabaseH
 expect "queries.py ran" grep -q '^# ' "$tmp/q"
 while read -r verdict what; do
 	case $verdict in
-	PASS) ok ;;
+	PASS) ok "$what" ;;
 	FAIL) bad "$what" ;;
 	'#') echo "prometheus: $what" ;;
 	*) bad "queries.py: $verdict $what" ;;

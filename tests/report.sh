@@ -36,7 +36,7 @@ golden() {
 		cp "$tmp/out" "$E/$name.out"
 		ok
 	elif diff -u "$E/$name.out" "$tmp/out" > "$tmp/diff"; then
-		ok
+		ok "report golden $name"
 	else
 		bad "report golden $name"
 		head -40 "$tmp/diff"
@@ -73,8 +73,8 @@ expect "a FIFO is named, not waited on" grep -q "^thp: report: $tmp/fifo.json: n
 cat "$J"/*.json > "$tmp/all.json"
 jq -s . "$J"/*.json > "$tmp/array.json"
 "$THP" report "$J"/*.json > "$tmp/want"
-expect "documents one after another in one file" sh -c "'$THP' report '$tmp/all.json' | cmp -s - '$tmp/want'"
-expect "documents in a JSON array" sh -c "'$THP' report '$tmp/array.json' | cmp -s - '$tmp/want'"
+expect_out "documents one after another in one file" "cmp -s - '$tmp/want'" "$THP" report "$tmp/all.json"
+expect_out "documents in a JSON array" "cmp -s - '$tmp/want'" "$THP" report "$tmp/array.json"
 expect "--json: one host per status and doctor pair" sh -c "'$THP' --json report '$tmp/all.json' | jq -e '(.hosts | length) == 12 and ([.hosts[] | select(.doctor_source == null or .status_source == null)] | length) == 0' > /dev/null"
 expect "--json: groups cover every host once" sh -c "'$THP' report --json '$tmp/all.json' | jq -e '([.groups[].hosts[]] | length) == 12' > /dev/null"
 # the live host, by every route: JSON documents and a capture archive
@@ -163,7 +163,7 @@ expect "12 runs killed by SIGTERM while reading archives: no unpacked directory 
 mkdir "$tmp/x" "$tmp/killed9"
 tar -xzf "$tmp/jemalloc.tar.gz" -C "$tmp/x"
 "$THP" --root "$tmp/x/jemalloc" doctor > "$tmp/want" 2>&1
-expect "--root ARCHIVE: doctor as on the unpacked directory" sh -c "'$THP' --root '$tmp/jemalloc.tar.gz' doctor 2>&1 | cmp -s '$tmp/want' -"
+expect_out "--root ARCHIVE: doctor as on the unpacked directory" "cmp -s '$tmp/want' -" sh -c "'$THP' --root '$tmp/jemalloc.tar.gz' doctor 2>&1"
 TMPDIR=$tmp/killed9 "$THP" --root "$tmp/jemalloc.tar.gz" watch -i 1 > /dev/null 2>&1 &
 p=$!
 i=0

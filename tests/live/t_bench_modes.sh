@@ -149,14 +149,14 @@ else
 	}
 	boot=$(cat /proc/sys/kernel/random/boot_id)
 	journal "thp-state 1" "boot 00000000-0000-4000-8000-000000000000" "owner 999999 1" "command thp bench" "enabled=$other"
-	expect "a journal of an earlier boot: restore exits 1" sh -c "! '$THP' restore 2> /dev/null"
+	expect_exit "a journal of an earlier boot: restore exits 1" 1 "$THP" restore 2> /dev/null
 	expect "... applies nothing" [ "$(enabled_now)" = "$orig" ]
 	expect "... and removes it" [ ! -e $J ]
 	journal "thp-state 1" "boot $boot" "owner 999999 1" "command thp bench" "enabled=$other"
 	sed -i "s/^enabled=$other/enabled=$third/" $J
-	expect "a damaged journal: restore exits 1" sh -c "! '$THP' restore 2> /dev/null"
+	expect_exit "a damaged journal: restore exits 1" 1 "$THP" restore 2> /dev/null
 	expect "... applies nothing" [ "$(enabled_now)" = "$orig" ]
-	expect "... a set is refused" sh -c "! '$THP' set -s '$before.s' enabled=$other 2> /dev/null"
+	expect_exit "... a set is refused (exit 1)" 1 "$THP" set -s "$before.s" enabled=$other 2> /dev/null
 	expect "... and writes nothing" [ "$(enabled_now)" = "$orig" ]
 	rm -f $J
 

@@ -40,7 +40,7 @@ else
 	expect "collapse --range: 4 MiB of 16 (rc $rc)" [ "$(hog_field AnonHugePages)" = 4096 ]
 	expect "collapse --range: the header says the 4 MiB asked for" \
 		grep -q "^Collapsing 4 MiB of PID $hog_pid (.*) into 2 MiB pages with MADV_COLLAPSE" "$cj"
-	expect "collapse --vma with no such mapping exits 1" sh -c "! '$THP' collapse $hog_pid --vma /no/such/file 2> /dev/null"
+	expect_exit "collapse --vma with no such mapping exits 1" 1 "$THP" collapse "$hog_pid" --vma /no/such/file 2> /dev/null
 	# the table options, on the range already collapsed
 	rng="${hog_addr#0x}-$end"
 	expect "collapse -n -r -o: one raw row of those cells" [ "$("$THP" collapse "$hog_pid" --range "$rng" -n -r -o range,size | sed -n 3p)" = "$rng 4\x20MiB" ]

@@ -29,7 +29,7 @@ sv_code() { curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$@"; }
 sv_same() { grep -v '^\(# [A-Z]* \)\{0,1\}thp_scrape_duration_seconds ' "$1" | cmp -s - "$sv_tmp/want"; }
 
 if command -v promtool > /dev/null; then
-	expect "promtool check metrics on the live host" sh -c "'$THP' metrics | promtool check metrics"
+	expect_out "promtool check metrics on the live host" "promtool check metrics" "$THP" metrics
 else
 	skip "promtool on the live host: promtool (Debian package prometheus) is not installed"
 fi

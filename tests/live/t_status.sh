@@ -13,7 +13,9 @@ else
 	vm_before=$(mktemp)
 	grep -E '^(thp_|compact_|allocstall_|pgscan_kswapd |pgscan_direct )' /proc/vmstat > "$vm_before"
 	"$THP" status --json > "$json"
-	expect "status --json exits 0 and is JSON" jq -e '.schema == "thp-status/1"' "$json" >/dev/null
+	rc=$?
+	expect "status --json exits 0 (exit $rc)" [ "$rc" = 0 ]
+	expect "status --json is JSON" jq -e '.schema == "thp-status/1"' "$json" >/dev/null
 	for f in "$T"/*; do
 		[ -f "$f" ] || continue
 		n=${f##*/}
