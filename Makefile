@@ -257,6 +257,7 @@ bench: thp $(B)/bench/spawn $(B)/bench/rawpread $(B)/bench/storm $(B)/tests/hog
 	scripts/deps bench
 	$(LOCK) bench/ps.sh
 	$(LOCK) bench/scrape.sh
+	$(LOCK) bench/many.sh
 	$(LOCK) bench/folios.sh
 	$(LOCK) bench/status.sh
 	$(LOCK) bench/set.sh
