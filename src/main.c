@@ -160,7 +160,7 @@ int main(int argc, char **argv)
 	bool version = false;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "+R:JhV", lo, NULL)) != -1) {
+	while ((c = thp_getopt(NULL, argc, argv, "+R:JhV", lo)) != -1) {
 		switch (c) {
 		case 'R': rootdir = optarg; break;
 		case 'J': ctx.json = true; break;

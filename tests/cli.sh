@@ -19,6 +19,20 @@ expect "status --features lists kernel features" sh -c "'$THP' --root $FX status
 expect "status --features --json" sh -c "'$THP' --root tests/fixtures/linux-4.19 status --features --json | jq -e '.features.MADV_COLLAPSE == false and .features.THP' > /dev/null"
 expect "unknown command: exit 2" [ "$(rc_err "$THP" nosuch)" = "2|thp: 'nosuch' is not a thp command; see 'thp --help'" ]
 expect "unknown option: exit 2" [ "$(rc_err "$THP" status --bogus | cut -d'|' -f1)" = 2 ]
+# getopt's own errors in thp's words: exit 2, "thp: CMD: ..." and the hint
+# "exit status|stderr lines joined by |"
+rc_errs() { "$@" > /dev/null 2> "$tmp/err"; echo "$?|$(paste -sd'|' "$tmp/err")"; }
+hint() { echo "Try 'thp $1 --help' for more information."; }
+expect "ps: unknown long option" [ "$(rc_errs "$THP" --root $FX ps --bogus)" = "2|thp: ps: unknown option '--bogus'|$(hint ps)" ]
+expect "doctor: unknown short option" [ "$(rc_errs "$THP" --root $FX doctor -Z)" = "2|thp: doctor: unknown option '-Z'|$(hint doctor)" ]
+expect "ps: unknown short option in a cluster" [ "$(rc_errs "$THP" --root $FX ps -aZ)" = "2|thp: ps: unknown option '-Z'|$(hint ps)" ]
+expect "watch: short option without its argument" [ "$(rc_errs "$THP" --root $FX watch -i)" = "2|thp: watch: option '-i' needs an argument|$(hint watch)" ]
+expect "metrics: long option without its argument" [ "$(rc_errs "$THP" --root $FX metrics --top)" = "2|thp: metrics: option '--top' needs an argument|$(hint metrics)" ]
+expect "status: an argument given to a flag" [ "$(rc_errs "$THP" --root $FX status --json=x)" = "2|thp: status: option '--json' takes no argument|$(hint status)" ]
+expect "diff: an argument given to a flag" [ "$(rc_errs "$THP" --root $FX diff --all=1)" = "2|thp: diff: option '--all' takes no argument|$(hint diff)" ]
+expect "ps: an ambiguous abbreviation" [ "$(rc_errs "$THP" --root $FX ps --no)" = "2|thp: ps: ambiguous option '--no'|$(hint ps)" ]
+expect "global: unknown option" [ "$(rc_errs "$THP" --nope)" = "2|thp: unknown option '--nope'|Try 'thp --help' for more information." ]
+expect "global: --root without its argument" [ "$(rc_errs "$THP" --root)" = "2|thp: option '--root' needs an argument|Try 'thp --help' for more information." ]
 expect "stray argument: exit 2" [ "$(rc_err "$THP" status extra)" = "2|thp: status: unexpected argument 'extra'" ]
 expect "bad global option: exit 2" [ "$(rc_err "$THP" --nope | cut -d'|' -f1)" = 2 ]
 expect "missing root: exit 1" [ "$(rc_err "$THP" --root /nonexistent/x status)" = "1|thp: cannot open root '/nonexistent/x': No such file or directory" ]

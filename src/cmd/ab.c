@@ -494,7 +494,7 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 	int c, rc, failed = 0, last = 0, all[NCOLS];
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+" OUT_FMT_SHORTOPTS "m:N:qh", lo, NULL)) != -1) {
+	while ((c = thp_getopt("ab", argc, argv, "+" OUT_FMT_SHORTOPTS "m:N:qh", lo)) != -1) {
 		if (out_fmt_opt(&a.fmt, c, optarg))
 			continue;
 		switch (c) {

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* args.c - the numeric arguments of every command: read by core/arg.h, refused
- * with one message that names the option, the value and what it accepts */
+/* args.c - the arguments of every command: options read by getopt with one
+ * style of message, numbers read by core/arg.h and refused with one message
+ * that names the option, the value and what it accepts */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../core/arg.h"
 #include "../render/render.h"
@@ -76,4 +79,71 @@ bool thp_opt_percent(const char *cmd, const char *what, const char *arg, unsigne
 		thp_err("%s: %s '%s' is not a percentage such as 5%% or 2.5 (at most two decimals)", cmd,
 			what, arg);
 	return !err;
+}
+
+/* The entry of LO that the long option NAME (LEN characters, maybe
+ * abbreviated) names, or NULL; *AMBIGUOUS tells whether it names several. */
+static const struct option *long_opt(const struct option *lo, const char *name, size_t len,
+				     bool *ambiguous)
+{
+	const struct option *found = NULL;
+
+	*ambiguous = false;
+	for (; lo && lo->name; lo++) {
+		if (strncmp(lo->name, name, len) != 0)
+			continue;
+		if (strlen(lo->name) == len)
+			return lo;
+		if (found && found->val != lo->val)
+			*ambiguous = true;
+		found = found ? found : lo;
+	}
+	return *ambiguous ? NULL : found;
+}
+
+/* Says what getopt_long found wrong (C is '?' or ':') in ARGV for CMD. */
+static void opt_error(const char *cmd, int c, char **argv, const struct option *lo)
+{
+	const char *el = optind > 0 ? argv[optind - 1] : NULL;
+	const char *who = cmd ? cmd : "", *sep = cmd ? ": " : "";
+	const struct option *o = NULL;
+	bool ambiguous = false;
+	size_t len;
+
+	if (el && strncmp(el, "--", 2) == 0 && el[2]) {
+		len = strcspn(el + 2, "=");
+		o = long_opt(lo, el + 2, len, &ambiguous);
+		if (!optopt) {
+			thp_err("%s%s%s option '--%.*s'", who, sep, ambiguous ? "ambiguous" : "unknown",
+				(int)len, el + 2);
+			return;
+		}
+	}
+	/* optopt names the letter of a short option, or the long option of EL */
+	if (o && o->val == optopt && c == ':')
+		thp_err("%s%soption '--%s' needs an argument", who, sep, o->name);
+	else if (o && o->val == optopt && o->has_arg == no_argument && strchr(el, '='))
+		thp_err("%s%soption '--%s' takes no argument", who, sep, o->name);
+	else if (c == ':')
+		thp_err("%s%soption '-%c' needs an argument", who, sep, optopt);
+	else
+		thp_err("%s%sunknown option '-%c'", who, sep, optopt);
+}
+
+int thp_getopt(const char *cmd, int argc, char **argv, const char *opts, const struct option *lo)
+{
+	char spec[128];
+	int c;
+
+	/* a leading ':' (after a '+') makes getopt return ':' for a missing argument */
+	if (opts[0] == '+')
+		snprintf(spec, sizeof(spec), "+:%s", opts + 1);
+	else
+		snprintf(spec, sizeof(spec), ":%s", opts);
+	opterr = 0;
+	c = getopt_long(argc, argv, spec, lo, NULL);
+	if (c != '?' && c != ':')
+		return c;
+	opt_error(cmd, c, argv, lo);
+	return '?';
 }

@@ -1374,7 +1374,7 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 	b->timeout = 60;
 	b->loads = 10000000;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, OUT_FMT_SHORTOPTS "s:N:qh", lo, NULL)) != -1) {
+	while ((c = thp_getopt("bench", argc, argv, OUT_FMT_SHORTOPTS "s:N:qh", lo)) != -1) {
 		if (out_fmt_opt(&b->fmt, c, optarg))
 			continue;
 		switch (c) {

@@ -235,7 +235,7 @@ int cmd_capture(struct thp_ctx *ctx, int argc, char **argv)
 	size_t len;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+o:Jh", lo, NULL)) != -1) {
+	while ((c = thp_getopt("capture", argc, argv, "+o:Jh", lo)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'P': opts.procs = false; break;

@@ -247,6 +247,14 @@ bool thp_opt_size(const char *cmd, const char *what, const char *arg, uint64_t m
 /* A percentage ("5%", "2.5") in basis points, at most MAX_BP. */
 bool thp_opt_percent(const char *cmd, const char *what, const char *arg, unsigned max_bp, unsigned *bp);
 
+struct option;
+
+/* getopt_long(3) for the options of command CMD (NULL: thp's global options)
+ * with getopt's own messages replaced: an unknown or ambiguous option, a
+ * missing argument or an argument given to a flag prints "thp: CMD: ..." and
+ * returns '?', on which the caller exits with thp_usage_error(). */
+int thp_getopt(const char *cmd, int argc, char **argv, const char *opts, const struct option *lo);
+
 /* The largest process or thread id any command accepts. */
 #define THP_PID_MAX INT32_MAX
 

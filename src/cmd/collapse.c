@@ -348,7 +348,7 @@ int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 	int c, n, nruns, pidfd, err, rc = 0;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, OUT_FMT_SHORTOPTS "h", lo, NULL)) != -1) {
+	while ((c = thp_getopt("collapse", argc, argv, OUT_FMT_SHORTOPTS "h", lo)) != -1) {
 		if (out_fmt_opt(&f.f, c, optarg))
 			continue;
 		switch (c) {

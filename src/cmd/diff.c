@@ -86,7 +86,7 @@ int cmd_diff(struct thp_ctx *ctx, int argc, char **argv)
 	int c, ndiff = 0, rc = 1;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "R:aJh", lo, NULL)) != -1) {
+	while ((c = thp_getopt("diff", argc, argv, "R:aJh", lo)) != -1) {
 		switch (c) {
 		case 'R': other = optarg; break;
 		case 'a': all = true; break;

@@ -552,7 +552,7 @@ int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
 	int c, rc = 1;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+s:S:JhR:", lo, NULL)) != -1) {
+	while ((c = thp_getopt("doctor", argc, argv, "+s:S:JhR:", lo)) != -1) {
 		switch (c) {
 		case 's':
 			if (thp_severity_parse(optarg, &min)) {

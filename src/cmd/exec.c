@@ -124,7 +124,7 @@ int cmd_exec(struct thp_ctx *ctx, int argc, char **argv)
 	bool show = false, clash = false;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+Jh", lo, NULL)) != -1) {
+	while ((c = thp_getopt("exec", argc, argv, "+Jh", lo)) != -1) {
 		switch (c) {
 		case 'd':
 		case 'a':

@@ -1215,7 +1215,7 @@ int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	optind = 0;
 	o.fmt.json = ctx->json;
-	while ((c = getopt_long(argc, argv, OUT_FMT_SHORTOPTS "h", lo, NULL)) != -1) {
+	while ((c = thp_getopt("hugetlb", argc, argv, OUT_FMT_SHORTOPTS "h", lo)) != -1) {
 		if (out_fmt_opt(&o.fmt, c, optarg))
 			continue;
 		switch (c) {

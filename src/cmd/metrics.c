@@ -184,7 +184,7 @@ int cmd_metrics(struct thp_ctx *ctx, int argc, char **argv)
 	int c, err;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+" THP_METRICS_SHORTOPTS "o:h", lo, NULL)) != -1) {
+	while ((c = thp_getopt("metrics", argc, argv, "+" THP_METRICS_SHORTOPTS "o:h", lo)) != -1) {
 		switch (c) {
 		case 'o': textfile = optarg; break;
 		case 'h': usage(); return 0;

@@ -721,7 +721,7 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 	int c, rc = 1, nvm = 0;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "o:nfJh", lo, NULL)) != -1) {
+	while ((c = thp_getopt("persist", argc, argv, "o:nfJh", lo)) != -1) {
 		switch (c) {
 		case 'T':
 		case 'S':

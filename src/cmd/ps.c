@@ -712,7 +712,7 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 	o->sort = C_THP;
 	o->fmt.json = ctx->json;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+" OUT_FMT_SHORTOPTS "s:awp:u:c:h", lo, NULL)) != -1) {
+	while ((c = thp_getopt("ps", argc, argv, "+" OUT_FMT_SHORTOPTS "s:awp:u:c:h", lo)) != -1) {
 		if (out_fmt_opt(&o->fmt, c, optarg))
 			continue;
 		switch (c) {

@@ -476,7 +476,7 @@ int cmd_report(struct thp_ctx *ctx, int argc, char **argv)
 	int c, rc = 1, ngroups, *group;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+g:bJh", lo, NULL)) != -1) {
+	while ((c = thp_getopt("report", argc, argv, "+g:bJh", lo)) != -1) {
 		switch (c) {
 		case 'g':
 			if (strcmp(optarg, "policy") != 0) {

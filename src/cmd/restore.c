@@ -172,7 +172,7 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 		return 1;
 	}
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "nJfh", lo, NULL)) != -1) {
+	while ((c = thp_getopt("restore", argc, argv, "nJfh", lo)) != -1) {
 		switch (c) {
 		case 'n': dry = true; break;
 		case 'f': force = true; break;

@@ -313,7 +313,7 @@ static int parse_opts(int argc, char **argv, struct serve_opts *o, struct server
 	int c;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+l:" THP_METRICS_SHORTOPTS "h", lo, NULL)) != -1) {
+	while ((c = thp_getopt("serve", argc, argv, "+l:" THP_METRICS_SHORTOPTS "h", lo)) != -1) {
 		switch (c) {
 		case 'l': o->listen = optarg; break;
 		case 'T': if (!thp_opt_int("serve", "--timeout", optarg, 1, TIMEOUT_MAX, &o->timeout)) goto usage; break;

@@ -199,7 +199,7 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 	int c, rc;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "ns:Jh", lo, NULL)) != -1) {
+	while ((c = thp_getopt("set", argc, argv, "ns:Jh", lo)) != -1) {
 		switch (c) {
 		case 'n': dry = true; break;
 		case 's': file = optarg; break;

@@ -611,7 +611,7 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 
 	o->fmt.json = ctx->json;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, OUT_FMT_SHORTOPTS "ah", lo, NULL)) != -1) {
+	while ((c = thp_getopt("show", argc, argv, OUT_FMT_SHORTOPTS "ah", lo)) != -1) {
 		if (out_fmt_opt(&o->fmt, c, optarg))
 			continue;
 		switch (c) {

@@ -795,7 +795,7 @@ int cmd_status(struct thp_ctx *ctx, int argc, char **argv)
 	int c, rc;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+Jbh", lo, NULL)) != -1) {
+	while ((c = thp_getopt("status", argc, argv, "+Jbh", lo)) != -1) {
 		switch (c) {
 		case 'J': ctx->json = true; break;
 		case 'b': o.bytes = true; break;

@@ -430,7 +430,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	int c;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+" OUT_FMT_SHORTOPTS "d:p:c:h", lo, NULL)) != -1) {
+	while ((c = thp_getopt("trace", argc, argv, "+" OUT_FMT_SHORTOPTS "d:p:c:h", lo)) != -1) {
 		if (out_fmt_opt(&o->fmt, c, optarg))
 			continue;
 		switch (c) {

@@ -784,7 +784,7 @@ int cmd_watch(struct thp_ctx *ctx, int argc, char **argv)
 	int c, rc;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+i:c:a:Jh", lo, NULL)) != -1) {
+	while ((c = thp_getopt("watch", argc, argv, "+i:c:a:Jh", lo)) != -1) {
 		switch (c) {
 		case 'i':
 			if (!thp_opt_decimal("watch", "--interval", optarg, "seconds", 0.01, 86400, &o.interval))
