@@ -153,7 +153,7 @@ int main(int argc, char **argv)
 		{ "ascii", no_argument, NULL, OPT_ASCII }, { NULL, 0, NULL, 0 },
 	};
 	int color = OUT_COLOR_AUTO;
-	struct thp_ctx ctx = { .root = { .fd = -1 } };
+	struct thp_ctx ctx = { .root = { .fd = -1 }, .rootarg = { .keeper = -1 } };
 	const char *rootdir = "/";
 	char *def[] = { "status", NULL };
 	const struct command *cmd = NULL;
@@ -189,7 +189,7 @@ int main(int argc, char **argv)
 		thp_err("'%s' is not a thp command; see 'thp --help'", argv[0]);
 		return 2;
 	}
-	if (thp_rootarg_open(&ctx.root, &ctx.rootarg, rootdir, "root"))
+	if (thp_ctx_root(&ctx, rootdir))
 		return 1;
 	rc = run(cmd, &ctx, argc, argv);
 	thp_rootarg_close(&ctx.root, &ctx.rootarg);

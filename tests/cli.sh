@@ -76,6 +76,18 @@ expect "archive holds one folder named after it" [ -d "$tmp/x/cap/sys/kernel/mm/
 expect_out "archive shows the same host" "diff '$tmp/want' -" "$THP" --root "$tmp/x/cap" status
 expect_out "--root takes the archive itself" "diff '$tmp/want' -" "$THP" --root "$tmp/cap.tar.gz" status
 expect "diff --root takes an archive: no difference from the tree it came from" sh -c "'$THP' --root $FX diff --root '$tmp/cap.tar.gz' > /dev/null"
+# --root (and --json) given after the command mean what they mean before it,
+# with a directory and with an archive: the same output and exit status
+for r in "$tmp/cap" "$tmp/cap.tar.gz"; do
+	for j in "" --json; do
+		"$THP" $j --root "$r" doctor > "$tmp/before" 2>&1
+		rc_before=$?
+		"$THP" doctor --root "$r" $j > "$tmp/after" 2>&1
+		rc_after=$?
+		expect_sh "doctor ${j:+$j }--root ${r##*/} after the command as before it (exit $rc_before, $rc_after)" \
+			"[ $rc_before = $rc_after ] && [ -s '$tmp/before' ] && cmp -s '$tmp/before' '$tmp/after'"
+	done
+done
 # the archive is written with libarchive, no tar program: a host without tar
 # (minimal images, containers) captures too, with the names and modes of the
 # directory capture

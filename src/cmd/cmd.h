@@ -35,6 +35,11 @@ struct thp_ctx {
  * after saying why not, calling ARG WHAT ("root"). */
 int thp_rootarg_open(struct thp_root *r, struct thp_rootarg *a, const char *arg, const char *what);
 
+/* Opens ARG as the root of CTX (thp_rootarg_open), in place of the one open:
+ * the global --root, and a command's own --root that means the same. Returns
+ * 0, or 1 after saying why not. */
+int thp_ctx_root(struct thp_ctx *ctx, const char *arg);
+
 /* Closes R (saying which links of it were not followed) and removes A's
  * unpacked archive. */
 void thp_rootarg_close(struct thp_root *r, struct thp_rootarg *a);

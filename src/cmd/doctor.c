@@ -567,12 +567,8 @@ int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
 		case 'J': ctx->json = true; break;
 		case 'h': usage(); return 0;
 		case 'R':
-			thp_root_close(&ctx->root);
-			if ((rc = thp_root_open(&ctx->root, optarg))) {
-				thp_err("cannot open root '%s': %s", optarg, strerror(-rc));
+			if (thp_ctx_root(ctx, optarg))
 				return 1;
-			}
-			rc = 1;
 			break;
 		default: return thp_usage_error("doctor");
 		}

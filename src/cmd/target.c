@@ -165,6 +165,12 @@ int thp_rootarg_open(struct thp_root *r, struct thp_rootarg *a, const char *arg,
 	return 1;
 }
 
+int thp_ctx_root(struct thp_ctx *ctx, const char *arg)
+{
+	thp_rootarg_close(&ctx->root, &ctx->rootarg);
+	return thp_rootarg_open(&ctx->root, &ctx->rootarg, arg, "root");
+}
+
 void thp_rootarg_close(struct thp_root *r, struct thp_rootarg *a)
 {
 	if (r->fd >= 0)
