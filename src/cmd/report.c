@@ -378,7 +378,7 @@ static void print_groups(const struct report *rp, const int *group, int ngroups)
 /* Member KEY of the JSON document: V, or null when V is unknown (-1). */
 static void put_num(const char *key, int64_t v)
 {
-	out_put(OUT_JSON, key, NULL, v < 0 ? (struct out_val){ .null = true } : ov_count((uint64_t)v));
+	out_put(OUT_JSON, key, NULL, v < 0 ? ov_null() : ov_count((uint64_t)v));
 }
 
 /* Member KEY: text S, or null when it is empty. */
@@ -404,18 +404,18 @@ static void put_host(const struct thp_fleet_host *h, int group)
 	if (p && p->nsizes >= 0)
 		out_put(OUT_JSON, "mthp_sizes", NULL, ov_sizes(p->size_bytes, p->nsizes));
 	else
-		out_put(OUT_JSON, "mthp_sizes", NULL, (struct out_val){ .null = true });
+		out_put(OUT_JSON, "mthp_sizes", NULL, ov_null());
 	put_num("anon_huge", h->anon_huge);
 	put_num("compact_stalls", h->stalls);
 	out_put(OUT_JSON, "fault_fallback_ratio", NULL,
-		h->fallback >= 0 ? ov_num(h->fallback, -1) : (struct out_val){ .null = true });
+		h->fallback >= 0 ? ov_num(h->fallback, -1) : ov_null());
 	if (h->findings[0] >= 0) {
 		out_obj("findings");
 		for (int s = 2; s >= 0; s--)
 			out_put(OUT_JSON, sev[s], NULL, ov_int(h->findings[s]));
 		out_end();
 	} else {
-		out_put(OUT_JSON, "findings", NULL, (struct out_val){ .null = true });
+		out_put(OUT_JSON, "findings", NULL, ov_null());
 	}
 	out_put(OUT_JSON, "group", NULL, ov_int(group + 1));
 	out_end();

@@ -109,6 +109,10 @@ struct out_val {
 	size_t cap;
 };
 
+static inline struct out_val ov_null(void)
+{
+	return (struct out_val){ .null = true };
+}
 static inline struct out_val ov_str(const char *s)
 {
 	return (struct out_val){ .kind = OUT_TEXT, .s = s, .null = !s };
