@@ -128,6 +128,49 @@ expect "capture of a tree: command lines kept" [ -s "$tmp/sx/proc/4000/cmdline" 
 "$THP" --root "$SX" capture --no-cmdline -o "$tmp/sx-nc" > /dev/null
 expect_sh "capture --no-cmdline: no command line" "[ -s '$tmp/sx-nc/proc/4000/thp-environ' ] && [ -z \"\$(find '$tmp/sx-nc' -name cmdline -path '*/proc/[0-9]*')\" ]"
 expect "capture --no-cmdline: the kernel command line stays" [ -f "$tmp/sx-nc/proc/cmdline" ]
+# a capture of a tree records what persist --check, set and persist need,
+# the tuned profile files (a link leading out of the tree is not followed),
+# and the users of its processes only, with their name, uid and group
+RX=$tmp/rehearse
+cp -a tests/fixtures/doctor-jemalloc "$RX"
+mkdir -p "$RX/etc/tmpfiles.d" "$RX/etc/sysctl.d" "$RX/etc/systemd/system/basic.target.wants" "$RX/run" \
+	"$RX/usr/lib/tmpfiles.d" "$RX/usr/lib/sysctl.d" "$RX/etc/tuned/mine" \
+	"$RX/usr/lib/tuned/balanced" "$RX/usr/lib/tuned/profiles/throughput-performance"
+printf 'root:x:0:0:root:/root:/bin/bash\nredis:x:999:998:Redis Owner,room 4:/var/lib/redis:/bin/sh\nbob:x:1000:1000::/home/bob:/bin/bash\n' > "$RX/etc/passwd"
+printf 'w /sys/kernel/mm/transparent_hugepage/defrag - - - - never\n' > "$RX/usr/lib/tmpfiles.d/vendor-thp.conf"
+printf 'w /sys/kernel/mm/transparent_hugepage/enabled - - - - never\n' > "$RX/usr/lib/tmpfiles.d/masked-thp.conf"
+ln -s /dev/null "$RX/etc/tmpfiles.d/masked-thp.conf"
+printf 'vm.min_free_kbytes = 65536\n' > "$RX/usr/lib/sysctl.d/50-vendor.conf"
+printf '[Service]\nExecStart=/bin/sh -c "echo always > /sys/kernel/mm/transparent_hugepage/enabled"\n' > "$RX/etc/systemd/system/thp.service"
+ln -s ../thp.service "$RX/etc/systemd/system/basic.target.wants/thp.service"
+echo 'TUNED_OUTSIDE' > "$tmp/outside"
+ln -s ../../../outside "$RX/etc/tuned/active_profile"
+echo manual > "$RX/etc/tuned/profile_mode"
+for f in etc/tuned/mine usr/lib/tuned/balanced usr/lib/tuned/profiles/throughput-performance; do
+	printf '[vm]\ntransparent_hugepages=never\n# %s\n' "$f" > "$RX/$f/tuned.conf"
+done
+"$THP" --root "$RX" capture -o "$tmp/rx" > /dev/null 2> "$tmp/rx.err"
+expect "capture of a tree: its passwd holds the owners of its processes only, without their other fields" \
+	[ "$(cat "$tmp/rx/etc/passwd")" = "redis:x:999:998::/:/nonexistent" ]
+expect "capture of a tree: ps -u NAME on the copy" [ "$("$THP" --root "$tmp/rx" ps -a -u redis -o user -n | sort -u)" = redis ]
+"$THP" --root "$RX" persist --check > "$tmp/rx.want" 2>&1
+"$THP" --root "$tmp/rx" persist --check > "$tmp/rx.got" 2>&1
+expect_sh "capture of a tree: persist --check on the copy gives the tree's answer (masked drop-in, /usr/lib, unit)" \
+	'grep -q vendor-thp.conf "$tmp/rx.got" && cmp -s "$tmp/rx.want" "$tmp/rx.got"'
+for f in etc/tuned/profile_mode etc/tuned/mine/tuned.conf usr/lib/tuned/balanced/tuned.conf \
+	usr/lib/tuned/profiles/throughput-performance/tuned.conf; do
+	expect "capture of a tree: $f recorded" cmp -s "$RX/$f" "$tmp/rx/$f"
+done
+expect_sh "capture of a tree: a tuned active_profile leading out of the tree is not followed" \
+	'[ -f "$tmp/rx/etc/tuned/profile_mode" ] && [ ! -e "$tmp/rx/etc/tuned/active_profile" ] && ! grep -rq TUNED_OUTSIDE "$tmp/rx"'
+expect "capture of a tree: the link leading out is named" grep -q "'etc/tuned/active_profile' points outside the recorded tree" "$tmp/rx.err"
+expect "capture of a tree: persist on the copy" [ "$(rc_err "$THP" --root "$tmp/rx" persist vm.min_free_kbytes=90112)" = "0|" ]
+expect "capture of a tree: persist wrote in the copy" grep -qx 'vm.min_free_kbytes = 90112' "$tmp/rx/etc/sysctl.d/90-thp.conf"
+expect "capture of a tree: set on the copy" [ "$(rc_err "$THP" --root "$tmp/rx" set defrag=defer)" = "0|" ]
+cp "$tmp/rx/sys/kernel/mm/transparent_hugepage/defrag" "$tmp/rx.set" 2> /dev/null
+expect "capture of a tree: restore on the copy" [ "$(rc_err "$THP" --root "$tmp/rx" restore)" = "0|" ]
+expect_sh "capture of a tree: set changed the copy, restore put it back" \
+	'grep -q "\[defer\]" "$tmp/rx.set" && cmp -s "$RX/sys/kernel/mm/transparent_hugepage/defrag" "$tmp/rx/sys/kernel/mm/transparent_hugepage/defrag"'
 env MALLOC_CONF=thp:never THP_TEST_SECRET=hunter2 sleep 30 &
 spid=$!
 # (until it runs sleep: before, its environment is this shell's)
@@ -136,12 +179,44 @@ while [ "$(cat "/proc/$spid/comm" 2> /dev/null)" != sleep ] && [ $i -lt 100 ]; d
 	sleep 0.05
 	i=$((i + 1))
 done
-"$THP" capture -o "$tmp/live" > /dev/null 2>&1
+"$THP" capture -o "$tmp/live" > "$tmp/live.out" 2>&1
 kill "$spid"
 wait "$spid" 2> /dev/null
 expect_sh "capture of this host: no variable but those thp reads" "[ -s '$tmp/live/proc/$spid/thp-environ' ] && ! grep -rq hunter2 '$tmp/live'"
 expect "capture of this host: MALLOC_CONF kept" sh -c "tr '\\0' '\\n' < '$tmp/live/proc/$spid/thp-environ' | grep -qx 'MALLOC_CONF=thp:never'"
 expect_sh "capture of this host: no environ file" "[ -s '$tmp/live/proc/$spid/thp-environ' ] && [ -z \"\$(find '$tmp/live' -name environ)\" ]"
+if [ "$(id -u)" = 0 ]; then
+	expect "capture run as root: no 'run as root' hint (got: $(cat "$tmp/live.out"))" \
+		[ "$(grep -e '^captured ' -e 'run as root' "$tmp/live.out" | cut -c1-9)" = "captured " ]
+else
+	skip "capture run as root: not root"
+fi
+# a capture is a copy to rehearse on: persist, set and restore write in it,
+# and it names the users of its processes, no one else
+if [ -d /etc/tmpfiles.d ]; then
+	expect "capture of this host: persist on the copy" [ "$(rc_err "$THP" --root "$tmp/live" persist enabled=madvise)" = "0|" ]
+	expect "capture of this host: persist wrote in the copy" \
+		grep -qx 'w /sys/kernel/mm/transparent_hugepage/enabled - - - - madvise' "$tmp/live/etc/tmpfiles.d/thp.conf"
+	expect "capture of this host: persist --check on the copy reads it" \
+		sh -c "'$THP' --root '$tmp/live' persist --check | grep -q /etc/tmpfiles.d/thp.conf"
+else
+	skip "capture of this host: persist on the copy: this host has no /etc/tmpfiles.d"
+fi
+cp "$tmp/live/sys/kernel/mm/transparent_hugepage/defrag" "$tmp/live.defrag"
+expect "capture of this host: set on the copy" [ "$(rc_err "$THP" --root "$tmp/live" set defrag=defer)" = "0|" ]
+cp "$tmp/live/sys/kernel/mm/transparent_hugepage/defrag" "$tmp/live.set" 2> /dev/null
+expect "capture of this host: restore on the copy" [ "$(rc_err "$THP" --root "$tmp/live" restore)" = "0|" ]
+expect_sh "capture of this host: set changed the copy, restore put it back" \
+	'grep -q "\[defer\]" "$tmp/live.set" && cmp -s "$tmp/live.defrag" "$tmp/live/sys/kernel/mm/transparent_hugepage/defrag"'
+expect "capture of this host: ps -u root on the copy shows the name" \
+	[ "$("$THP" --root "$tmp/live" ps -a -u root -o user -n | sort -u)" = root ]
+expect "capture of this host: root named with its uid and group only" grep -qx 'root:x:0:0::/:/nonexistent' "$tmp/live/etc/passwd"
+awk -F: '{print $3}' "$tmp/live/etc/passwd" 2> /dev/null | sort -u > "$tmp/live.named"
+for u in $(cat "$tmp/live"/proc/[0-9]*/status 2> /dev/null | awk '$1 == "Uid:" {print $2}' | sort -u); do
+	getent passwd "$u" > /dev/null && echo "$u"
+done | sort -u > "$tmp/live.owners"
+expect_sh "capture of this host: its passwd names exactly the users of its processes" \
+	'[ -s "$tmp/live.named" ] && cmp -s "$tmp/live.named" "$tmp/live.owners"'
 # the default name of a tree's capture is the tree's host name, made safe for
 # a file name (not this host's); a tree without one is "host"
 case $THP in /*) thp_abs=$THP ;; *) thp_abs=$PWD/$THP ;; esac

@@ -40,11 +40,13 @@ static void usage(void)
 {
 	puts("Usage: thp [--root DIR] capture [-o DIR|FILE.tar.gz] [--no-procs] [--no-cmdline]\n"
 	     "\n"
-	     "Record exactly the /proc and /sys files thp reads, keeping their layout, so\n"
-	     "that 'thp --root DIR status' shows this host on any machine. Recorded, below\n"
-	     "the root:");
+	     "Record exactly the files thp reads, keeping their layout, so that\n"
+	     "'thp --root DIR status' shows this host on any machine, and 'set' and\n"
+	     "'persist' can be rehearsed on the copy. Recorded, below the root (a path\n"
+	     "ending in '/': that directory without its files, where the host has it):");
 	print_words("    ", thp_capture_host_paths);
-	puts("and per process, below proc/PID/ (unless --no-procs):");
+	puts("    etc/passwd: only the users of the recorded processes (name, uid, group)\n"
+	     "and per process, below proc/PID/ (unless --no-procs):");
 	print_words("    ", thp_capture_proc_files);
 	puts("    " THP_CAPTURE_CMDLINE " (the command line, unless --no-cmdline)\n"
 	     "    " THP_ENVIRON_FILE ": of the environment, only these variables:");
@@ -134,9 +136,12 @@ static void report(const struct thp_ctx *ctx, const char *out, const struct thp_
 		return;
 	}
 	printf("captured %d files (%d processes) into %s\n", r->files, r->processes, out);
-	if (r->unreadable)
-		printf("%d files could not be read and were left out (run as root to record all)\n",
-		       r->unreadable);
+	if (!r->unreadable)
+		return;
+	printf("%d files could not be read and were left out (the first: %s: %s)\n", r->unreadable,
+	       r->first, thp_read_strerror(r->first_err));
+	if (geteuid() != 0)
+		puts("run as root to record all");
 }
 
 /* Renames FROM in FROMDIR to TO in TODIR, which must not exist. Returns 0 or -errno. */

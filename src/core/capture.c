@@ -13,7 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "persist.h"
 #include "proc.h"
+#include "state.h"
+#include "users.h"
 
 const char *const thp_capture_host_paths[] = {
 	"proc/sys/kernel/osrelease",
@@ -51,10 +54,29 @@ const char *const thp_capture_host_paths[] = {
 	"sys/devices/system/node/node*/meminfo",
 	"sys/devices/system/node/node*/hugepages",
 	"sys/devices/system/node/node*/cpulist",
+	"usr/local/lib/sysctl.d/*.conf",
+	"usr/lib/sysctl.d/*.conf",
 	"etc/tmpfiles.d/*.conf",
 	"run/tmpfiles.d/*.conf",
-	"run/thp/saved.state",
-	"run/thp/journal",
+	"usr/local/lib/tmpfiles.d/*.conf",
+	"usr/lib/tmpfiles.d/*.conf",
+	THP_UNIT_DIR "/" THP_UNIT_NAME,
+	THP_UNIT_DIR "/*.wants/" THP_UNIT_NAME,
+	"etc/tuned/active_profile",
+	"etc/tuned/profile_mode",
+	"etc/tuned/*/tuned.conf",
+	"etc/tuned/profiles/*/tuned.conf",
+	"usr/lib/tuned/*/tuned.conf",
+	"usr/lib/tuned/profiles/*/tuned.conf",
+	THP_SAVED,
+	THP_JOURNAL,
+	THP_POOLS_JOURNAL,
+	THP_BOOT_JOURNAL,
+	/* where 'thp set' and 'thp persist' write, when the host has them */
+	THP_SYSCTLD_DIR "/",
+	THP_TMPFILES_DIR "/",
+	THP_UNIT_DIR "/",
+	"run/",
 	NULL,
 };
 
@@ -65,10 +87,15 @@ const char *const thp_capture_proc_files[] = {
 /* Deepest directory level copied below a recorded directory. */
 #define TREE_DEPTH 16
 
+/* Most users named in a capture's etc/passwd. */
+#define OWNERS_MAX 1024
+
 struct ctx {
 	const struct thp_root *root;
 	int out;
 	struct thp_capture_result *res;
+	int nowners;
+	uid_t owners[OWNERS_MAX]; /* the users of the recorded processes */
 };
 
 /* Creates every missing directory of REL's parent below OUT, 0700. */
@@ -105,11 +132,15 @@ static int write_new(struct ctx *c, const char *rel, const char *buf, size_t len
 	return err;
 }
 
-/* Counts a failed read, unless the file or its process is just gone. */
-static void unreadable(struct ctx *c, int err)
+/* Counts a failed read of REL, unless the file or its process is just gone. */
+static void unreadable(struct ctx *c, const char *rel, int err)
 {
-	if (err != -ENOENT && err != -ESRCH)
-		c->res->unreadable++;
+	if (err == -ENOENT || err == -ESRCH)
+		return;
+	if (!c->res->unreadable++) {
+		snprintf(c->res->first, sizeof(c->res->first), "/%s", rel);
+		c->res->first_err = err;
+	}
 }
 
 static int copy_file(struct ctx *c, const char *rel)
@@ -119,7 +150,7 @@ static int copy_file(struct ctx *c, const char *rel)
 	int err = thp_read(c->root, rel, &buf, &len);
 
 	if (err) {
-		unreadable(c, err);
+		unreadable(c, rel, err);
 		return 0;
 	}
 	err = write_new(c, rel, buf, len);
@@ -165,12 +196,26 @@ static int copy_tree(struct ctx *c, int fd, const char *rel, int depth)
 	return err;
 }
 
-/* Copies REL: a regular file, or a directory with everything below it. */
+/* True when REL is a link to /dev/null: a masked drop-in (which, in a
+ * recorded tree, leads out of it). */
+static bool masked(struct ctx *c, const char *rel)
+{
+	char target[16];
+	struct stat sb;
+
+	return thp_stat(c->root, rel, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(sb.st_mode) &&
+	       thp_readlink(c->root, rel, target, sizeof(target)) > 0 && strcmp(target, "/dev/null") == 0;
+}
+
+/* Copies REL: a regular file, or a directory with everything below it; a
+ * link to /dev/null is recorded as the empty file it reads as. */
 static int copy_node(struct ctx *c, const char *rel)
 {
 	struct stat sb;
 	int fd;
 
+	if (masked(c, rel))
+		return write_new(c, rel, "", 0);
 	if (thp_stat(c->root, rel, &sb, 0) < 0 || !(sb.st_mode & 0444))
 		return 0; /* absent, or write-only (a sysfs trigger) */
 	if (S_ISREG(sb.st_mode))
@@ -181,6 +226,18 @@ static int copy_node(struct ctx *c, const char *rel)
 	return fd < 0 ? 0 : copy_tree(c, fd, rel, 0);
 }
 
+/* Makes the directory REL, empty, when it is one below the root. */
+static int make_dir(struct ctx *c, const char *rel)
+{
+	char sub[4096];
+	struct stat sb;
+
+	if (thp_stat(c->root, rel, &sb, 0) < 0 || !S_ISDIR(sb.st_mode) ||
+	    (size_t)snprintf(sub, sizeof(sub), "%s/", rel) >= sizeof(sub))
+		return 0;
+	return mkparents(c->out, sub);
+}
+
 static bool has_glob(const char *s)
 {
 	return strpbrk(s, "*?[") != NULL;
@@ -188,7 +245,7 @@ static bool has_glob(const char *s)
 
 /* Copies PREFIX/PATTERN, where any component of PATTERN (a constant of this
  * file) may hold a glob; names read from disk are joined literally, never
- * matched again. */
+ * matched again. An empty PATTERN (after a final '/') makes PREFIX only. */
 static int copy_pattern(struct ctx *c, const char *prefix, const char *pattern)
 {
 	const char *slash = strchr(pattern, '/'), *rest = slash ? slash + 1 : NULL;
@@ -198,6 +255,8 @@ static int copy_pattern(struct ctx *c, const char *prefix, const char *pattern)
 	DIR *d;
 	int err = 0;
 
+	if (!*pattern)
+		return make_dir(c, prefix);
 	if (n >= sizeof(comp))
 		return 0;
 	memcpy(comp, pattern, n);
@@ -226,13 +285,76 @@ static int copy_environ(struct ctx *c, pid_t pid)
 	size_t len;
 	int err = thp_environ_load(c->root, pid, &buf, &len);
 
+	snprintf(rel, sizeof(rel), "proc/%d/%s", (int)pid, THP_ENVIRON_FILE);
 	if (err) {
-		unreadable(c, err);
+		unreadable(c, rel, err);
 		return 0;
 	}
-	snprintf(rel, sizeof(rel), "proc/%d/%s", (int)pid, THP_ENVIRON_FILE);
 	err = write_new(c, rel, buf, len);
 	free(buf);
+	return err;
+}
+
+/* Adds the user of the process recorded in DIR (proc/PID) to the owners. */
+static void note_owner(struct ctx *c, const char *dir)
+{
+	char rel[64], buf[4096];
+	struct thp_pstatus st;
+	ssize_t n = -1;
+	int fd, i;
+
+	snprintf(rel, sizeof(rel), "%s/status", dir);
+	fd = openat(c->out, rel, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	if (n < 0)
+		return;
+	buf[n] = '\0';
+	if (thp_pstatus_parse(buf, &st) != 0 || st.uid == (uid_t)-1)
+		return;
+	for (i = 0; i < c->nowners && c->owners[i] != st.uid; i++)
+		;
+	if (i == c->nowners && i < OWNERS_MAX)
+		c->owners[c->nowners++] = st.uid;
+}
+
+static int cmp_uid(const void *a, const void *b)
+{
+	uid_t x = *(const uid_t *)a, y = *(const uid_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Writes etc/passwd with the owners that have a name: name, uid and group
+ * only (no password field, comment, home or shell of theirs), so that
+ * 'thp --root' names them. */
+static int write_owners(struct ctx *c)
+{
+	char *text = NULL, name[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int err, named = 0;
+
+	if (!f)
+		return -ENOMEM;
+	qsort(c->owners, (size_t)c->nowners, sizeof(c->owners[0]), cmp_uid);
+	for (int i = 0; i < c->nowners; i++) {
+		gid_t gid;
+		if (thp_user_entry(c->root, c->owners[i], name, sizeof(name), &gid) || !*name ||
+		    strpbrk(name, ":\n"))
+			continue;
+		fprintf(f, "%s:x:%u:", name, (unsigned)c->owners[i]);
+		if (gid != (gid_t)-1)
+			fprintf(f, "%u", (unsigned)gid);
+		fputs("::/:/nonexistent\n", f);
+		named++;
+	}
+	err = fclose(f) == 0 ? 0 : -ENOMEM;
+	if (!err && named)
+		err = write_new(c, "etc/passwd", text, len);
+	free(text);
 	return err;
 }
 
@@ -246,8 +368,10 @@ static int copy_proc(pid_t pid, struct ctx *c, const struct thp_capture_opts *o)
 		err = copy_pattern(c, dir, thp_capture_proc_files[i]);
 	if (!err && o->cmdline)
 		err = copy_pattern(c, dir, THP_CAPTURE_CMDLINE);
-	if (!err && c->res->files > before) /* not gone meanwhile */
+	if (!err && c->res->files > before) { /* not gone meanwhile */
+		note_owner(c, dir);
 		err = copy_environ(c, pid);
+	}
 	if (c->res->files > before)
 		c->res->processes++;
 	if (o->progress)
@@ -276,13 +400,19 @@ static int copy_procs(struct ctx *c, const struct thp_capture_opts *o)
 int thp_capture(const struct thp_root *root, int out, const struct thp_capture_opts *opts,
 		struct thp_capture_result *res)
 {
-	struct ctx c = { root, out, res };
+	struct ctx *c = malloc(sizeof(*c));
 	int err = 0;
 
 	memset(res, 0, sizeof(*res));
+	if (!c)
+		return -ENOMEM;
+	*c = (struct ctx){ .root = root, .out = out, .res = res };
 	for (size_t i = 0; !err && thp_capture_host_paths[i]; i++)
-		err = copy_pattern(&c, "", thp_capture_host_paths[i]);
+		err = copy_pattern(c, "", thp_capture_host_paths[i]);
 	if (!err && opts->procs)
-		err = copy_procs(&c, opts);
+		err = copy_procs(c, opts);
+	if (!err)
+		err = write_owners(c);
+	free(c);
 	return err;
 }

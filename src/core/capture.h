@@ -9,7 +9,8 @@
 
 /* What a capture records, below the root: host files and directories, then
  * per process (below proc/PID/), NULL-terminated. '*' and '[...]' in them
- * match one path component; a directory is copied whole. */
+ * match one path component; a directory is copied whole, and a path ending
+ * in '/' is a directory made empty. */
 extern const char *const thp_capture_host_paths[];
 extern const char *const thp_capture_proc_files[];
 /* Recorded per process too, unless left out: the command line. */
@@ -28,10 +29,13 @@ struct thp_capture_result {
 	int files;      /* files copied */
 	int unreadable; /* files skipped because they could not be read */
 	int processes;  /* processes recorded */
+	char first[128]; /* the first of them, "/proc/1/smaps" */
+	int first_err;   /* why it could not be read, -errno */
 };
 
 /* Copies every file thp reads from ROOT into the empty directory OUT (an open
- * descriptor), with only thp_environ_names of each environment (proc.h).
+ * descriptor), with only thp_environ_names of each environment (proc.h), and
+ * writes an etc/passwd naming the users of the recorded processes only.
  * Files are created 0600 and directories 0700, exclusively. Names found on
  * disk are taken literally; a link to a file is recorded as the file it leads
  * to inside ROOT, links to directories are not followed. Returns 0 or -errno of the first failure to write below OUT;

@@ -16,9 +16,21 @@ void thp_users_init(struct thp_users *u, const struct thp_root *root)
 	u->n = 0;
 }
 
-/* Looks up NAME (when non-NULL) or UID in ROOT/etc/passwd; fills the other. */
+/* The group id of the passwd fields from the gid on; (gid_t)-1 when it does not parse. */
+static gid_t line_gid(char *fields)
+{
+	char *end = strchr(fields, ':');
+	uint64_t v;
+
+	if (end)
+		*end = '\0';
+	return thp_parse_u64(fields, &v) || v >= (gid_t)-1 ? (gid_t)-1 : (gid_t)v;
+}
+
+/* Looks up NAME (when non-NULL) or UID in ROOT/etc/passwd; fills the other,
+ * and *GID (when non-NULL; (gid_t)-1 when the line has none). */
 static int passwd_find(const struct thp_root *root, const char *name, uid_t *uid, char *out,
-		       size_t cap)
+		       size_t cap, gid_t *gid)
 {
 	char *buf, *save = NULL;
 	int err = thp_read(root, "etc/passwd", &buf, NULL);
@@ -40,6 +52,8 @@ static int passwd_find(const struct thp_root *root, const char *name, uid_t *uid
 		if (name ? strcmp(line, name) == 0 : id == *uid) {
 			*uid = id;
 			snprintf(out, cap, "%s", line);
+			if (gid)
+				*gid = line_gid(c3 + 1);
 			err = 0;
 			break;
 		}
@@ -48,8 +62,22 @@ static int passwd_find(const struct thp_root *root, const char *name, uid_t *uid
 	return err;
 }
 
+int thp_user_entry(const struct thp_root *root, uid_t uid, char *name, size_t cap, gid_t *gid)
+{
+	if (root->live) {
+		struct passwd *pw = getpwuid(uid);
+		if (!pw)
+			return -ENOENT;
+		snprintf(name, cap, "%s", pw->pw_name);
+		*gid = pw->pw_gid;
+		return 0;
+	}
+	return passwd_find(root, NULL, &uid, name, cap, gid) ? -ENOENT : 0;
+}
+
 const char *thp_user_name(struct thp_users *u, uid_t uid)
 {
+	gid_t gid;
 	int i;
 
 	for (i = 0; i < u->n; i++)
@@ -61,13 +89,7 @@ const char *thp_user_name(struct thp_users *u, uid_t uid)
 	u->e[i].uid = uid;
 	if (uid == (uid_t)-1) {
 		snprintf(u->e[i].name, sizeof(u->e[i].name), "-");
-	} else if (u->root->live) {
-		struct passwd *pw = getpwuid(uid);
-		if (pw)
-			snprintf(u->e[i].name, sizeof(u->e[i].name), "%s", pw->pw_name);
-		else
-			snprintf(u->e[i].name, sizeof(u->e[i].name), "%u", (unsigned)uid);
-	} else if (passwd_find(u->root, NULL, &uid, u->e[i].name, sizeof(u->e[i].name))) {
+	} else if (thp_user_entry(u->root, uid, u->e[i].name, sizeof(u->e[i].name), &gid)) {
 		snprintf(u->e[i].name, sizeof(u->e[i].name), "%u", (unsigned)uid);
 	}
 	return u->e[i].name;
@@ -84,5 +106,5 @@ int thp_user_uid(struct thp_users *u, const char *name, uid_t *uid)
 		*uid = pw->pw_uid;
 		return 0;
 	}
-	return passwd_find(u->root, name, uid, tmp, sizeof(tmp)) ? -ENOENT : 0;
+	return passwd_find(u->root, name, uid, tmp, sizeof(tmp), NULL) ? -ENOENT : 0;
 }

@@ -28,4 +28,9 @@ const char *thp_user_name(struct thp_users *u, uid_t uid);
 /* Uid of user NAME. Returns 0 or -ENOENT. */
 int thp_user_uid(struct thp_users *u, const char *name, uid_t *uid);
 
+/* The name and primary group of UID, asked directly (not cached): from the
+ * system for the live root, else from ROOT/etc/passwd (*GID (gid_t)-1 when
+ * its line has none). Returns 0 or -ENOENT. */
+int thp_user_entry(const struct thp_root *root, uid_t uid, char *name, size_t cap, gid_t *gid);
+
 #endif
