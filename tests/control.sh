@@ -172,6 +172,12 @@ expect "killed bench: the set's value runs" enabled_is never
 expect "killed bench: the journal is gone" [ ! -e "$R/run/thp/journal" ]
 expect "killed bench: the saved previous state is the one before the bench" grep -q '^enabled=madvise$' "$R/run/thp/saved.state"
 expect "killed bench: restore goes back to before the bench" sh -c "'$THP' --root '$R' restore > /dev/null && grep -q '\[madvise\]' '$T/enabled'"
+# the command a journal names comes from a file: printed escaped
+with_boot
+journal "$BOOT" "$(printf 'thp \033]0;x\007 set')" enabled=madvise
+"$THP" --root "$R" restore -n > "$tmp/out" 2>&1
+expect "a journal's command with control bytes: restore prints it escaped" \
+	grep -qF "'thp \x1b]0;x\x07 set' (pid 999999) did not finish" "$tmp/out"
 with_boot
 journal "$BOOT" "thp bench khugepaged --modes always" enabled=madvise
 sed -i 's/.*/[always] madvise never/' "$T/enabled"

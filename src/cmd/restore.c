@@ -3,6 +3,7 @@
  * change holds, or else the state saved before the last `thp set` */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,18 +105,34 @@ static int put_back(struct thp_ctx *ctx, const struct thp_state_file *f, const c
 	return rc;
 }
 
+/* Prints FMT as one escaped line (it quotes a command read from a file),
+ * unless the report is JSON. */
+static void say(const struct thp_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(const struct thp_ctx *ctx, const char *fmt, ...)
+{
+	char *line = NULL;
+	va_list ap;
+	int n;
+
+	if (ctx->json)
+		return;
+	va_start(ap, fmt);
+	n = vasprintf(&line, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	out_esc_put(stdout, line);
+	putchar('\n');
+	free(line);
+}
+
 /* Says whose state F (SHOWN) is, then puts it back. Returns the exit status. */
 static int put_back_saved(struct thp_ctx *ctx, const struct thp_state_file *f, const char *shown,
 			  bool dry)
 {
-	char by[640], *line = NULL;
+	char by[640];
 
-	/* the command comes from the file: one escaped line */
-	if (!ctx->json && asprintf(&line, "putting back '%s', %s", shown, whose(f, by, sizeof(by))) >= 0) {
-		out_esc_put(stdout, line);
-		putchar('\n');
-	}
-	free(line);
+	say(ctx, "putting back '%s', %s", shown, whose(f, by, sizeof(by)));
 	return put_back(ctx, f, shown, false, dry);
 }
 
@@ -148,9 +165,8 @@ static int from_journal(struct thp_ctx *ctx, struct thp_state_file *f, bool dry,
 	case THP_STATE_CURRENT:
 		break;
 	}
-	if (!ctx->json)
-		printf("'%s' (pid %d) did not finish; putting back what it changed (journal %s)\n",
-		       f->s.command, (int)f->s.owner, shown);
+	say(ctx, "'%s' (pid %d) did not finish; putting back what it changed (journal %s)", f->s.command,
+	    (int)f->s.owner, shown);
 	return put_back(ctx, f, shown, true, dry);
 }
 
