@@ -402,6 +402,36 @@ done
 expect "hugetlb persist of a size both host-wide and per node says why" [ "$(rc_of "$THP" --root "$R" hugetlb persist node1:2M=1 2M=1; cat "$tmp/out")" = "1
 thp: hugetlb persist: the 2M pool is given host-wide and per node; the host's is the sum of the nodes': give one or the other" ]
 expect "hugetlb --force belongs to persist: exit 2" [ "$(rc_of "$THP" --root "$R" hugetlb set --force 2M=1)" = 2 ]
+# a 'thp hugetlb set' killed between two pools left its journal: restore puts
+# the pools back (exit 0 when that was all), as the next 'hugetlb set' would
+fresh_pools
+P2=$R/sys/kernel/mm/hugepages/hugepages-2048kB
+mkdir -p "$R/run/thp" && chmod 700 "$R/run/thp"
+printf 'thp-pools 1\nowner 999999\ncommand thp hugetlb set 2M=1100 32M=2\nhugepages-2048kB=1030\nhugepages-32768kB=8\n' > "$tmp/pj"
+{ cat "$tmp/pj"; echo "end 2 $(cksum < "$tmp/pj" | cut -d' ' -f1)"; } > "$R/run/thp/pools.journal"
+echo 1100 > "$P2/nr_hugepages"
+echo 2 > "$P32/nr_hugepages"
+expect "a killed hugetlb set: status says it is pending" \
+	sh -c "'$THP' --root '$R' status | grep -q \"^Pending: 'thp hugetlb set 2M=1100 32M=2' (pid 999999) did not finish: 2 pools\""
+expect "a killed hugetlb set: status --json names the pools not back" \
+	sh -c "'$THP' --root '$R' status --json | jq -e '.pools_journal.state == \"unfinished\" and ([.pools_journal.changed[] | [.key, .running, .journaled]] == [[\"hugetlb.2M\", \"1100\", \"1030\"], [\"hugetlb.32M\", \"2\", \"8\"]])' > /dev/null"
+expect "a killed hugetlb set: doctor finds it, and the fix is restore" \
+	sh -c "'$THP' --root '$R' doctor --json | jq -e '.findings[] | select(.id == \"pools-journal-pending\") | .fix == [\"thp restore\"]' > /dev/null"
+cp "$R/run/thp/pools.journal" "$tmp/pj.ok"
+echo 'hugetlb-2048kB 5' >> "$R/run/thp/pools.journal"
+expect "a damaged pools journal: doctor finds it" \
+	sh -c "'$THP' --root '$R' doctor --json | jq -e '[.findings[].id] | index(\"pools-journal-damaged\")' > /dev/null"
+expect "a damaged pools journal: restore refuses it, exit 1" [ "$(rc_of "$THP" --root "$R" restore; head -1 "$tmp/out")" = "1
+thp: restore: the journal '$R/run/thp/pools.journal' is damaged: line 7; nothing was changed: look at it, set the pools it names with 'thp hugetlb set', then remove it" ]
+cp "$tmp/pj.ok" "$R/run/thp/pools.journal"
+want="0
+thp: restore: 'thp hugetlb set 2M=1100 32M=2' (pid 999999) did not finish; the 2 pools it had changed would be put back first (journal '$R/run/thp/pools.journal')"
+expect_sh "a killed hugetlb set: restore -n says what it would put back, and changes nothing" \
+	'[ "$(rc_of "$THP" --root "$R" restore -n; head -1 "$tmp/out")" = "$want" ] && [ "$(cat "$P2/nr_hugepages") $(cat "$P32/nr_hugepages")" = "1100 2" ] && [ -f "$R/run/thp/pools.journal" ]'
+expect "a killed hugetlb set: restore exits 0" [ "$(rc_of "$THP" --root "$R" restore)" = 0 ]
+expect "a killed hugetlb set: restore says what it put back" grep -qx "thp: restore: 'thp hugetlb set 2M=1100 32M=2' (pid 999999) did not finish; put back the 2 pools it had changed" "$tmp/out"
+expect_sh "a killed hugetlb set: restore put both pools back" '[ "$(cat "$P2/nr_hugepages") $(cat "$P32/nr_hugepages")" = "1030 8" ]'
+expect "a killed hugetlb set: restore removed its journal" [ ! -e "$R/run/thp/pools.journal" ]
 expect "persist vm.nr_hugepages: exit 2, names hugetlb persist" [ "$(rc_of "$THP" --root "$R" persist vm.nr_hugepages=8; grep -c 'thp hugetlb persist SIZE=PAGES' "$tmp/out")" = "2
 1" ]
 expect_sh "the refused hugetlb persists wrote nothing" '[ "$(tree_sum "$R")" = "$pools_sum" ] && [ ! -e "$SYS" ] && [ ! -e "$TMPF" ]'

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../control/journal.h"
+#include "../core/hugetlb.h"
 #include "../render/render.h"
 #include "cmd.h"
 
@@ -331,4 +332,46 @@ void thp_journal_damaged(const char *journal, const struct thp_state_file *f, co
 	else
 		thp_err("%s: the journal '%s' is damaged: %s; nothing was changed", cmd, journal, f->why);
 	thp_err("look at it, set what it should hold with 'thp set', then remove it");
+}
+
+int thp_recover_pools(struct thp_ctx *ctx, const char *cmd, bool dry, bool *found)
+{
+	struct thp_pools_journal *j = malloc(sizeof(*j));
+	char shown[4200], at[32] = "", *buf = NULL;
+	int line = 0, err = j ? thp_read(&ctx->root, THP_POOLS_JOURNAL, &buf, NULL) : -ENOMEM, rc = 1;
+
+	if (found)
+		*found = false;
+	thp_shown_path(ctx, THP_POOLS_JOURNAL, shown, sizeof(shown));
+	if (err == -ENOENT || err == -ENOTDIR) {
+		rc = 0;
+	} else if (err) {
+		thp_err("%s: cannot read the journal '%s': %s; nothing was changed", cmd, shown,
+			thp_file_strerror(err));
+	} else if (thp_pools_journal_parse(buf, j, &line) != 0) {
+		if (line)
+			snprintf(at, sizeof(at), ": line %d", line);
+		thp_err("%s: the journal '%s' is damaged%s; nothing was changed: look at it, set the "
+			"pools it names with 'thp hugetlb set', then remove it", cmd, shown, at);
+	} else if (dry) {
+		thp_err("%s: '%s' (pid %d) did not finish; the %d pools it had changed would be put "
+			"back first (journal '%s')", cmd, j->command, (int)j->owner, j->n, shown);
+		rc = 0;
+	} else if ((err = thp_pools_put_back(&ctx->root, j)) != 0) {
+		thp_err("%s: '%s' (pid %d) did not finish, and %d of the pools it had changed cannot be "
+			"put back (journal '%s'); nothing was changed", cmd, j->command, (int)j->owner,
+			err, shown);
+	} else if ((err = thp_pools_journal_remove(&ctx->root)) != 0) {
+		thp_err("%s: put back the pools of '%s', but cannot remove its journal '%s': %s; remove "
+			"it", cmd, j->command, shown, thp_file_strerror(err));
+	} else {
+		thp_err("%s: '%s' (pid %d) did not finish; put back the %d pools it had changed", cmd,
+			j->command, (int)j->owner, j->n);
+		rc = 0;
+	}
+	if (found)
+		*found = rc == 0 && err != -ENOENT && err != -ENOTDIR;
+	free(buf);
+	free(j);
+	return rc;
 }

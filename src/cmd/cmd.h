@@ -175,6 +175,14 @@ void thp_change_explain(const struct thp_changes *cs, int err, int signo, const 
  * (a change still running, a damaged journal, a failed put-back). */
 int thp_recover(struct thp_ctx *ctx, const char *cmd, bool dry);
 
+/* Before a change by command CMD (holding the writers' lock): puts back the
+ * pools of a 'thp hugetlb set' that did not finish (its journal,
+ * THP_POOLS_JOURNAL), and removes the journal; with DRY, only says so.
+ * *FOUND (when FOUND is non-NULL) tells whether there was such a journal.
+ * Returns 0 when the change may go on, or 1 after explaining why not (a
+ * damaged or unreadable journal, a failed put-back). */
+int thp_recover_pools(struct thp_ctx *ctx, const char *cmd, bool dry, bool *found);
+
 /* Explains that the journal (shown as JOURNAL) is damaged. */
 void thp_journal_damaged(const char *journal, const struct thp_state_file *f, const char *cmd);
 
@@ -182,6 +190,10 @@ void thp_journal_damaged(const char *journal, const struct thp_state_file *f, co
  * the running ones of CS (NULL: not compared). */
 void thp_journal_read(const struct thp_root *root, const struct thp_changes *cs,
 		      struct thp_host_journal *j);
+
+/* Fills J from the pools journal below ROOT, with the pools whose running
+ * size differs from the journaled one. */
+void thp_pools_journal_read_host(const struct thp_root *root, struct thp_host_journal *j);
 
 /* Ends the process by SIGNO (the default action), after a change was put back. */
 int thp_die_by(int signo);

@@ -8,9 +8,11 @@
 #include <time.h>
 
 #include "../core/doctor.h"
+#include "../core/hugetlb.h"
 #include "../core/drift.h"
 #include "../core/parse.h"
 #include "../core/pools.h"
+#include "../core/proc.h"
 #include "../core/state.h"
 #include "../render/render.h"
 #include "../render/term.h"
@@ -464,7 +466,61 @@ void thp_journal_read(const struct thp_root *root, const struct thp_changes *cs,
 	free(f);
 }
 
-/* Reads what the rules need of the writable settings: persistence and the journal. */
+/* True when process PID below ROOT is a thp: the owner of a journal at work. */
+static bool thp_runs(const struct thp_root *root, int pid)
+{
+	char comm[THP_COMM_MAX];
+
+	return pid > 0 && thp_comm_read(root, pid, comm, sizeof(comm)) == 0 && strcmp(comm, "thp") == 0;
+}
+
+/* Adds pool P of the pools journal to J when its running size differs. */
+static void pool_diff(const struct thp_root *root, const struct thp_pool_pages *p,
+		      struct thp_host_journal *j)
+{
+	char rel[256], val[32], key[48], was[24];
+	uint64_t now;
+
+	thp_hugetlb_path(rel, sizeof(rel), p->size, p->node);
+	if (thp_read_buf(root, rel, val, sizeof(val)) < 0 || thp_parse_u64(val, &now) != 0 ||
+	    now == p->pages || j->nchanged >= THP_DIFFS_MAX)
+		return;
+	thp_pool_key(p->size, p->node, key, sizeof(key));
+	snprintf(was, sizeof(was), "%llu", (unsigned long long)p->pages);
+	snprintf(val, sizeof(val), "%llu", (unsigned long long)now);
+	diff_set(&j->changed[j->nchanged++], key, was, val, "/" THP_POOLS_JOURNAL, 0);
+}
+
+void thp_pools_journal_read_host(const struct thp_root *root, struct thp_host_journal *j)
+{
+	struct thp_pools_journal *pj = malloc(sizeof(*pj));
+	char *buf = NULL;
+	int err = pj ? thp_read(root, THP_POOLS_JOURNAL, &buf, NULL) : -ENOMEM;
+
+	memset(j, 0, sizeof(*j));
+	if (err == -ENOENT || err == -ENOTDIR || err == -ENOMEM) {
+		j->status = THP_STATE_ABSENT;
+	} else if (err) {
+		j->status = THP_STATE_DAMAGED;
+		snprintf(j->why, sizeof(j->why), "%s", thp_read_strerror(err));
+	} else if (thp_pools_journal_parse(buf, pj, &j->line) != 0) {
+		j->status = THP_STATE_DAMAGED;
+		snprintf(j->why, sizeof(j->why), "%s", j->line ? "not a line of a pools journal"
+							     : "cut short: no end line, or no pool");
+	} else {
+		j->pid = (int)pj->owner;
+		j->status = thp_runs(root, j->pid) ? THP_STATE_RUNNING : THP_STATE_CURRENT;
+		snprintf(j->command, sizeof(j->command), "%s", pj->command);
+		for (int i = 0; i < pj->n; i++)
+			pool_diff(root, &pj->v[i], j);
+	}
+	if (j->status != THP_STATE_ABSENT && !j->command[0])
+		snprintf(j->command, sizeof(j->command), "thp");
+	free(buf);
+	free(pj);
+}
+
+/* Reads what the rules need of the writable settings: persistence and the journals. */
 static void read_settings(const struct thp_root *root, struct thp_host *h)
 {
 	struct thp_changes *cs = malloc(sizeof(*cs));
@@ -474,6 +530,7 @@ static void read_settings(const struct thp_root *root, struct thp_host *h)
 	if (read)
 		read_persist(root, cs, h->hugetlb, &h->persist);
 	thp_journal_read(root, read ? cs : NULL, &h->journal);
+	thp_pools_journal_read_host(root, &h->pools_journal);
 	free(cs);
 }
 

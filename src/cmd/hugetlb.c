@@ -678,44 +678,6 @@ static int report_set(const struct thp_hugetlb *h, const struct change *c, int n
 	return out_doc_end() ? 1 : 0;
 }
 
-/* Before a change: puts back the pools of a 'hugetlb set' that did not finish
- * (its journal is there; this thp holds the writers' lock), then reads H
- * again. Returns 0, or 1 after saying why the change cannot go on. */
-static int recover_pools(struct thp_ctx *ctx, struct thp_hugetlb *h)
-{
-	struct thp_pools_journal *j = malloc(sizeof(*j));
-	char shown[4200], at[32] = "", *buf = NULL;
-	int line = 0, err = j ? thp_read(&ctx->root, THP_POOLS_JOURNAL, &buf, NULL) : -ENOMEM, rc = 1;
-
-	thp_shown_path(ctx, THP_POOLS_JOURNAL, shown, sizeof(shown));
-	if (err == -ENOENT || err == -ENOTDIR) {
-		rc = 0;
-	} else if (err) {
-		thp_err("hugetlb set: cannot read the journal '%s': %s; nothing was changed", shown,
-			thp_file_strerror(err));
-	} else if (thp_pools_journal_parse(buf, j, &line) != 0) {
-		if (line)
-			snprintf(at, sizeof(at), ": line %d", line);
-		thp_err("hugetlb set: the journal '%s' is damaged%s; nothing was changed: look at it, "
-			"set the pools it names with 'thp hugetlb set', then remove it", shown, at);
-	} else if ((err = thp_pools_put_back(&ctx->root, j)) != 0) {
-		thp_err("hugetlb set: '%s' (pid %d) did not finish, and %d of the pools it had changed "
-			"cannot be put back (journal '%s'); nothing was changed", j->command, (int)j->owner,
-			err, shown);
-	} else if ((err = thp_pools_journal_remove(&ctx->root)) != 0) {
-		thp_err("hugetlb set: put back the pools of '%s', but cannot remove its journal '%s': "
-			"%s; remove it", j->command, shown, thp_file_strerror(err));
-	} else {
-		thp_err("hugetlb set: '%s' (pid %d) did not finish; put back the %d pools it had changed",
-			j->command, (int)j->owner, j->n);
-		thp_hugetlb_read(&ctx->root, h);
-		rc = 0;
-	}
-	free(buf);
-	free(j);
-	return rc;
-}
-
 /* Journals the pools of the N changes C before the first write, when there
  * are several (one pool's write takes or fails as a whole). Returns 0, or 1
  * after saying why not. */
@@ -789,10 +751,10 @@ static int set(struct thp_ctx *ctx, struct thp_hugetlb *h, char **args, int narg
 			return thp_usage_error("hugetlb");
 	if (!o->dry_run && (rc = thp_change_begin(ctx, "changing a pool")) != 0)
 		return rc;
-	if (!o->dry_run)
-		thp_hugetlb_read(&ctx->root, h); /* again, as the writer before may have left it */
-	if (!o->dry_run && recover_pools(ctx, h))
+	if (!o->dry_run && thp_recover_pools(ctx, "hugetlb set", false, NULL))
 		return 1;
+	if (!o->dry_run)
+		thp_hugetlb_read(&ctx->root, h); /* again: the writer before, or its journal, changed it */
 	if (validate(ctx, h, c, nargs, o) || (!o->dry_run && journal_pools(ctx, c, nargs, o)))
 		return 1;
 	undo_line(undo, sizeof(undo), c, nargs, o);

@@ -24,7 +24,9 @@ static void usage(void)
 	     "rollback as 'thp set'. Settings the file does not name are left alone; a\n"
 	     "damaged or cut file is refused, and so is one from an earlier boot unless\n"
 	     "--force is given. Before it applies a file, it says whose state it is\n"
-	     "(the command that wrote it, when, and in which boot).\n"
+	     "(the command that wrote it, when, and in which boot). First, it puts back\n"
+	     "the huge page pools that a 'thp hugetlb set' which did not finish had\n"
+	     "changed (its journal, /" THP_POOLS_JOURNAL ").\n"
 	     "\n"
 	     "Options:\n"
 	     "  -n, --dry-run     show the changes, write nothing\n"
@@ -180,7 +182,7 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 	struct thp_state_file *f = malloc(sizeof(*f));
 	const char *file = NULL;
 	char shown[4200], by[640];
-	bool dry = false, done = false, force = false;
+	bool dry = false, done = false, force = false, pools = false;
 	int c, rc = 1;
 
 	if (!f) {
@@ -206,6 +208,8 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 	if (!dry && (rc = thp_change_begin(ctx, "changing THP settings")) != 0)
 		goto out;
 	rc = 1;
+	if (thp_recover_pools(ctx, "restore", dry, &pools))
+		goto out;
 	if (!file) {
 		rc = from_journal(ctx, f, dry, &done);
 		if (done)
@@ -221,7 +225,9 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 		thp_state_load(&ctx->root, THP_SAVED, f);
 	if (f->status == THP_STATE_ABSENT)
 		f->err = -ENOENT;
-	if (f->status == THP_STATE_ABSENT || f->status == THP_STATE_DAMAGED)
+	if (f->status == THP_STATE_ABSENT && !file && pools)
+		rc = 0; /* the pools were what was left to put back */
+	else if (f->status == THP_STATE_ABSENT || f->status == THP_STATE_DAMAGED)
 		refuse(f, shown);
 	else if (f->status == THP_STATE_OTHER_BOOT && !force)
 		thp_err("restore: '%s' was %s: the kernel has started afresh since, so it is not "

@@ -422,8 +422,19 @@ static void journal_changes(const struct thp_host_journal *j, char *buf, size_t 
 					j->changed[i].key, j->changed[i].running, j->changed[i].other);
 }
 
-/* The line about a journal J (shown as SHOWN) that the status shows; "" without one. */
-static void journal_line(const struct thp_host_journal *j, const char *shown, char *buf, size_t cap)
+/* What a journal holds: "setting" and "changing THP settings" (run/thp/journal),
+ * or "pool" and "resizing huge page pools" (run/thp/pools.journal). */
+struct journal_kind {
+	const char *one;
+	const char *doing;
+};
+static const struct journal_kind settings_kind = { "setting", "changing THP settings" };
+static const struct journal_kind pools_kind = { "pool", "resizing huge page pools" };
+
+/* The line about a journal J of kind K (shown as SHOWN) that the status
+ * shows; "" without one. */
+static void journal_line(const struct thp_host_journal *j, const struct journal_kind *k,
+			 const char *shown, char *buf, size_t cap)
 {
 	char changes[1024];
 
@@ -431,17 +442,17 @@ static void journal_line(const struct thp_host_journal *j, const char *shown, ch
 	switch (j->status) {
 	case THP_STATE_CURRENT:
 		if (j->nchanged)
-			snprintf(buf, cap, "'%s' (pid %d) did not finish: %d setting%s it changed %s not "
+			snprintf(buf, cap, "'%s' (pid %d) did not finish: %d %s%s it changed %s not "
 				 "back (%s); 'thp restore' puts %s back.", j->command, j->pid, j->nchanged,
-				 j->nchanged == 1 ? "" : "s", j->nchanged == 1 ? "is" : "are", changes,
-				 j->nchanged == 1 ? "it" : "them");
+				 k->one, j->nchanged == 1 ? "" : "s", j->nchanged == 1 ? "is" : "are",
+				 changes, j->nchanged == 1 ? "it" : "them");
 		else
-			snprintf(buf, cap, "'%s' (pid %d) did not finish, but its settings are back; "
-				 "'thp restore' removes its journal %s.", j->command, j->pid, shown);
+			snprintf(buf, cap, "'%s' (pid %d) did not finish, but its %ss are back; "
+				 "'thp restore' removes its journal %s.", j->command, j->pid, k->one, shown);
 		break;
 	case THP_STATE_RUNNING:
-		snprintf(buf, cap, "'%s' (pid %d) is changing THP settings now%s%s%s; it puts them back "
-			 "when it ends.", j->command, j->pid, changes[0] ? " (" : "", changes,
+		snprintf(buf, cap, "'%s' (pid %d) is %s now%s%s%s; it puts them back "
+			 "when it ends.", j->command, j->pid, k->doing, changes[0] ? " (" : "", changes,
 			 changes[0] ? ")" : "");
 		break;
 	case THP_STATE_OTHER_BOOT:
@@ -482,7 +493,12 @@ static void print_text(const struct thp_ctx *ctx, const struct thp_status *st, c
 		out_wrap("Now:", now, WIDTH);
 	read_journal(&ctx->root, &j);
 	thp_shown_path(ctx, THP_JOURNAL, shown, sizeof(shown));
-	journal_line(&j, shown, pending, sizeof(pending));
+	journal_line(&j, &settings_kind, shown, pending, sizeof(pending));
+	if (pending[0])
+		out_wrap("Pending:", pending, WIDTH);
+	thp_pools_journal_read_host(&ctx->root, &j);
+	thp_shown_path(ctx, THP_POOLS_JOURNAL, shown, sizeof(shown));
+	journal_line(&j, &pools_kind, shown, pending, sizeof(pending));
 	if (pending[0])
 		out_wrap("Pending:", pending, WIDTH);
 	putchar('\n');
@@ -683,30 +699,28 @@ static struct json_object *json_procs(const struct thp_procs *p)
 	return o;
 }
 
-/* The journal as JSON; NULL when there is none. */
-static struct json_object *json_journal(const struct thp_root *root)
+/* The journal J as JSON; NULL when there is none. */
+static struct json_object *json_journal(const struct thp_host_journal *j)
 {
 	static const char *const states[] = { [THP_STATE_CURRENT] = "unfinished",
 					      [THP_STATE_RUNNING] = "running",
 					      [THP_STATE_OTHER_BOOT] = "earlier-boot",
 					      [THP_STATE_DAMAGED] = "damaged" };
 	struct json_object *o, *a;
-	struct thp_host_journal j;
 
-	read_journal(root, &j);
-	if (j.status == THP_STATE_ABSENT)
+	if (j->status == THP_STATE_ABSENT)
 		return NULL;
 	o = json_object_new_object();
 	a = json_object_new_array();
-	json_object_object_add(o, "state", json_object_new_string(states[j.status]));
-	json_object_object_add(o, "command", json_object_new_string(j.command));
-	json_object_object_add(o, "pid", j.pid ? json_object_new_int(j.pid) : NULL);
-	json_object_object_add(o, "error", j.status == THP_STATE_DAMAGED ? json_object_new_string(j.why) : NULL);
-	for (int i = 0; i < j.nchanged; i++) {
+	json_object_object_add(o, "state", json_object_new_string(states[j->status]));
+	json_object_object_add(o, "command", json_object_new_string(j->command));
+	json_object_object_add(o, "pid", j->pid ? json_object_new_int(j->pid) : NULL);
+	json_object_object_add(o, "error", j->status == THP_STATE_DAMAGED ? json_object_new_string(j->why) : NULL);
+	for (int i = 0; i < j->nchanged; i++) {
 		struct json_object *x = json_object_new_object();
-		json_object_object_add(x, "key", json_object_new_string(j.changed[i].key));
-		json_object_object_add(x, "running", json_object_new_string(j.changed[i].running));
-		json_object_object_add(x, "journaled", json_object_new_string(j.changed[i].other));
+		json_object_object_add(x, "key", json_object_new_string(j->changed[i].key));
+		json_object_object_add(x, "running", json_object_new_string(j->changed[i].running));
+		json_object_object_add(x, "journaled", json_object_new_string(j->changed[i].other));
 		json_object_array_add(a, x);
 	}
 	json_object_object_add(o, "changed", a);
@@ -740,7 +754,8 @@ static struct json_object *json_numa(const struct thp_numa *n)
 struct json_object *thp_status_json(const struct thp_root *root, const struct thp_status *st)
 {
 	struct thp_numa *numa = malloc(sizeof(*numa));
-	struct json_object *journal = json_journal(root);
+	struct thp_host_journal j;
+	struct json_object *journal, *pools;
 	struct json_object *o = json_object_new_object(), *v = json_object_new_object();
 	struct json_object *boot = json_object_new_array();
 	char policy[1024], now[1024];
@@ -778,8 +793,14 @@ struct json_object *thp_status_json(const struct thp_root *root, const struct th
 	}
 	add_counters(o, "boot", st->cmdline_err, boot);
 	json_object_object_add(o, "processes", json_procs(&st->procs));
+	read_journal(root, &j);
+	journal = json_journal(&j);
+	thp_pools_journal_read_host(root, &j);
+	pools = json_journal(&j);
 	if (journal)
 		json_object_object_add(o, "journal", journal);
+	if (pools)
+		json_object_object_add(o, "pools_journal", pools);
 	return o;
 }
 

@@ -20,6 +20,7 @@ static const thp_rule_fn rules[] = {
 	rule_persistence,
 	rule_tuned,
 	rule_journal,
+	rule_pools_journal,
 	rule_fallback_charge,
 	rule_hugetlb_pool,
 	rule_page_tables,

@@ -137,7 +137,9 @@ struct thp_host_persist {
 	struct thp_host_diff changed[THP_DIFFS_MAX];
 };
 
-/* The journal of a change of THP settings (run/thp/journal), if one is there. */
+/* The journal of a change of THP settings (run/thp/journal), or of the
+ * pools of a 'thp hugetlb set' (run/thp/pools.journal: no boot is recorded,
+ * so never THP_STATE_OTHER_BOOT), if one is there. */
 struct thp_host_journal {
 	int status;         /* enum thp_state_status; THP_STATE_ABSENT: none */
 	char command[256];  /* what wrote it */
@@ -165,6 +167,8 @@ struct thp_host {
 	struct thp_numa *numa;           /* NUMA nodes (NULL in hand-built models) */
 	struct thp_host_persist persist; /* filled by the caller */
 	struct thp_host_journal journal; /* filled by the caller */
+	struct thp_host_journal pools_journal; /* of 'thp hugetlb set' (run/thp/pools.journal);
+						 * filled by the caller */
 	int nprocs;
 	struct thp_host_proc *procs;     /* user-space processes, by pid */
 	struct thp_denied unreadable;    /* processes whose status could not be read (permission) */

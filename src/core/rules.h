@@ -22,6 +22,7 @@ void rule_no_huge_blocks(const struct thp_host *h, struct thp_findings *out);
 void rule_persistence(const struct thp_host *h, struct thp_findings *out);
 void rule_tuned(const struct thp_host *h, struct thp_findings *out);
 void rule_journal(const struct thp_host *h, struct thp_findings *out);
+void rule_pools_journal(const struct thp_host *h, struct thp_findings *out);
 
 /* Compaction and watermark rules (rules_vm.c). */
 void rule_proactive_off(const struct thp_host *h, struct thp_findings *out);

@@ -635,6 +635,51 @@ static void ev_journal(struct thp_finding *f, const struct thp_host_journal *j)
 	}
 }
 
+void rule_pools_journal(const struct thp_host *h, struct thp_findings *out)
+{
+	const struct thp_host_journal *j = &h->pools_journal;
+	struct thp_finding *f;
+
+	switch (j->status) {
+	case THP_STATE_CURRENT:
+		f = finding_add(out, "pools-journal-pending", THP_SEV_WARN,
+				"'thp hugetlb set' journals the pools before it resizes several; this "
+				"one was killed before it finished, so some pools may have their new "
+				"size and others their old one. 'thp restore' or the next 'thp hugetlb "
+				"set' puts them back first.");
+		finding_title(f, "'%s' (pid %d) did not finish: huge page pools it changed were not put back.",
+			      j->command, j->pid);
+		ev_journal(f, j);
+		if (!j->nchanged)
+			ev_text(f, "/" THP_POOLS_JOURNAL, "pools", "at the journaled sizes already");
+		finding_fix(f, "thp restore");
+		break;
+	case THP_STATE_RUNNING:
+		f = finding_add(out, "pools-journal-running", THP_SEV_INFO,
+				"While 'thp hugetlb set' resizes several pools, their sizes are "
+				"changing; it puts them back if a pool fails.");
+		finding_title(f, "'%s' (pid %d) is resizing huge page pools now.", j->command, j->pid);
+		ev_journal(f, j);
+		finding_fix(f, "wait until pid %d ends; if it is killed with SIGKILL: thp restore", j->pid);
+		break;
+	case THP_STATE_DAMAGED:
+		f = finding_add(out, "pools-journal-damaged", THP_SEV_WARN,
+				"A pools journal holds the sizes to put back after an interrupted 'thp "
+				"hugetlb set'; this one cannot be trusted, so thp refuses to resize "
+				"pools until it is removed.");
+		finding_title(f, "The pools journal /" THP_POOLS_JOURNAL " is damaged.");
+		if (j->line)
+			ev_text(f, "/" THP_POOLS_JOURNAL, "line", "%d: %s", j->line, j->why);
+		else
+			ev_text(f, "/" THP_POOLS_JOURNAL, "file", "%s", j->why);
+		finding_fix(f, "cat /" THP_POOLS_JOURNAL "   # the pools it held");
+		finding_fix(f, "thp hugetlb set SIZE=PAGES...   # as they should be, then: rm /" THP_POOLS_JOURNAL);
+		break;
+	default:
+		break;
+	}
+}
+
 void rule_journal(const struct thp_host *h, struct thp_findings *out)
 {
 	const struct thp_host_journal *j = &h->journal;
