@@ -46,7 +46,9 @@ static void usage(void)
 	     "ending in '/': that directory without its files, where the host has it):");
 	print_words("    ", thp_capture_host_paths);
 	puts("    etc/passwd: only the users of the recorded processes (name, uid, group)\n"
-	     "and per process, below proc/PID/ (unless --no-procs):");
+	     "and, as empty files (what counts is that they are there):");
+	print_words("    ", thp_capture_presence_paths);
+	puts("and per process, below proc/PID/ (unless --no-procs):");
 	print_words("    ", thp_capture_proc_files);
 	puts("    " THP_CAPTURE_CMDLINE " (the command line, unless --no-cmdline)\n"
 	     "    " THP_ENVIRON_FILE ": of the environment, only these variables:");

@@ -61,9 +61,13 @@ const char *const thp_capture_host_paths[] = {
 	"usr/local/lib/tmpfiles.d/*.conf",
 	"usr/lib/tmpfiles.d/*.conf",
 	THP_UNIT_DIR "/" THP_UNIT_NAME,
-	THP_UNIT_DIR "/*.wants/" THP_UNIT_NAME,
+	"proc/sys/kernel/ostype",
+	"proc/sys/kernel/version",
+	"proc/sys/kernel/arch",
 	"etc/tuned/active_profile",
+	"etc/tuned/post_loaded_profile",
 	"etc/tuned/profile_mode",
+	"etc/tuned/tuned-main.conf",
 	"etc/tuned/*/tuned.conf",
 	"etc/tuned/profiles/*/tuned.conf",
 	"usr/lib/tuned/*/tuned.conf",
@@ -77,6 +81,12 @@ const char *const thp_capture_host_paths[] = {
 	THP_TMPFILES_DIR "/",
 	THP_UNIT_DIR "/",
 	"run/",
+	NULL,
+};
+
+const char *const thp_capture_presence_paths[] = {
+	THP_UNIT_DIR "/*.wants/" THP_UNIT_NAME,
+	THP_UNIT_DIR "/*.wants/tuned.service",
 	NULL,
 };
 
@@ -94,6 +104,7 @@ struct ctx {
 	const struct thp_root *root;
 	int out;
 	struct thp_capture_result *res;
+	bool presence; /* record what is there as empty files (thp_capture_presence_paths) */
 	int nowners;
 	uid_t owners[OWNERS_MAX]; /* the users of the recorded processes */
 };
@@ -208,12 +219,15 @@ static bool masked(struct ctx *c, const char *rel)
 }
 
 /* Copies REL: a regular file, or a directory with everything below it; a
- * link to /dev/null is recorded as the empty file it reads as. */
+ * link to /dev/null is recorded as the empty file it reads as. With
+ * C->presence, REL is recorded as an empty file when it is there. */
 static int copy_node(struct ctx *c, const char *rel)
 {
 	struct stat sb;
 	int fd;
 
+	if (c->presence)
+		return thp_stat(c->root, rel, &sb, AT_SYMLINK_NOFOLLOW) == 0 ? write_new(c, rel, "", 0) : 0;
 	if (masked(c, rel))
 		return write_new(c, rel, "", 0);
 	if (thp_stat(c->root, rel, &sb, 0) < 0 || !(sb.st_mode & 0444))
@@ -409,6 +423,10 @@ int thp_capture(const struct thp_root *root, int out, const struct thp_capture_o
 	*c = (struct ctx){ .root = root, .out = out, .res = res };
 	for (size_t i = 0; !err && thp_capture_host_paths[i]; i++)
 		err = copy_pattern(c, "", thp_capture_host_paths[i]);
+	c->presence = true;
+	for (size_t i = 0; !err && thp_capture_presence_paths[i]; i++)
+		err = copy_pattern(c, "", thp_capture_presence_paths[i]);
+	c->presence = false;
 	if (!err && opts->procs)
 		err = copy_procs(c, opts);
 	if (!err)

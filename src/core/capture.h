@@ -13,6 +13,9 @@
  * in '/' is a directory made empty. */
 extern const char *const thp_capture_host_paths[];
 extern const char *const thp_capture_proc_files[];
+/* Recorded as empty files, when they are there: links whose presence is
+ * what counts (a unit enabled), whatever they point to. */
+extern const char *const thp_capture_presence_paths[];
 /* Recorded per process too, unless left out: the command line. */
 #define THP_CAPTURE_CMDLINE "cmdline"
 
