@@ -13,9 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "persist.h"
 #include "proc.h"
-#include "state.h"
 #include "users.h"
 
 const char *const thp_capture_host_paths[] = {
@@ -60,7 +58,7 @@ const char *const thp_capture_host_paths[] = {
 	"run/tmpfiles.d/*.conf",
 	"usr/local/lib/tmpfiles.d/*.conf",
 	"usr/lib/tmpfiles.d/*.conf",
-	THP_UNIT_DIR "/" THP_UNIT_NAME,
+	"etc/systemd/system/thp.service",
 	"proc/sys/kernel/ostype",
 	"proc/sys/kernel/version",
 	"proc/sys/kernel/arch",
@@ -72,21 +70,21 @@ const char *const thp_capture_host_paths[] = {
 	"etc/tuned/profiles/*/tuned.conf",
 	"usr/lib/tuned/*/tuned.conf",
 	"usr/lib/tuned/profiles/*/tuned.conf",
-	THP_SAVED,
-	THP_JOURNAL,
-	THP_POOLS_JOURNAL,
-	THP_BOOT_JOURNAL,
+	"run/thp/saved.state",
+	"run/thp/journal",
+	"run/thp/pools.journal",
+	"run/thp/boot.journal",
 	/* where 'thp set' and 'thp persist' write, when the host has them */
-	THP_SYSCTLD_DIR "/",
-	THP_TMPFILES_DIR "/",
-	THP_UNIT_DIR "/",
+	"etc/sysctl.d/",
+	"etc/tmpfiles.d/",
+	"etc/systemd/system/",
 	"run/",
 	NULL,
 };
 
 const char *const thp_capture_presence_paths[] = {
-	THP_UNIT_DIR "/*.wants/" THP_UNIT_NAME,
-	THP_UNIT_DIR "/*.wants/tuned.service",
+	"etc/systemd/system/*.wants/thp.service",
+	"etc/systemd/system/*.wants/tuned.service",
 	NULL,
 };
 
