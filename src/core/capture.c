@@ -102,7 +102,9 @@ struct ctx {
 	const struct thp_root *root;
 	int out;
 	struct thp_capture_result *res;
-	bool presence; /* record what is there as empty files (thp_capture_presence_paths) */
+	/* what is being recorded: host files (where a drop-in may be masked),
+	 * links whose presence counts (recorded as empty files), processes */
+	enum { HOST, PRESENCE, PROCS } part;
 	int nowners;
 	uid_t owners[OWNERS_MAX]; /* the users of the recorded processes */
 };
@@ -217,16 +219,16 @@ static bool masked(struct ctx *c, const char *rel)
 }
 
 /* Copies REL: a regular file, or a directory with everything below it; a
- * link to /dev/null is recorded as the empty file it reads as. With
- * C->presence, REL is recorded as an empty file when it is there. */
+ * host file that links to /dev/null is recorded as the empty file it reads
+ * as. Of PRESENCE, REL is recorded as an empty file when it is there. */
 static int copy_node(struct ctx *c, const char *rel)
 {
 	struct stat sb;
 	int fd;
 
-	if (c->presence)
+	if (c->part == PRESENCE)
 		return thp_stat(c->root, rel, &sb, AT_SYMLINK_NOFOLLOW) == 0 ? write_new(c, rel, "", 0) : 0;
-	if (masked(c, rel))
+	if (c->part == HOST && masked(c, rel))
 		return write_new(c, rel, "", 0);
 	if (thp_stat(c->root, rel, &sb, 0) < 0 || !(sb.st_mode & 0444))
 		return 0; /* absent, or write-only (a sysfs trigger) */
@@ -421,10 +423,10 @@ int thp_capture(const struct thp_root *root, int out, const struct thp_capture_o
 	*c = (struct ctx){ .root = root, .out = out, .res = res };
 	for (size_t i = 0; !err && thp_capture_host_paths[i]; i++)
 		err = copy_pattern(c, "", thp_capture_host_paths[i]);
-	c->presence = true;
+	c->part = PRESENCE;
 	for (size_t i = 0; !err && thp_capture_presence_paths[i]; i++)
 		err = copy_pattern(c, "", thp_capture_presence_paths[i]);
-	c->presence = false;
+	c->part = PROCS;
 	if (!err && opts->procs)
 		err = copy_procs(c, opts);
 	if (!err)
