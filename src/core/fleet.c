@@ -187,7 +187,7 @@ static const struct thp_fleet_policy *policy_keep(struct thp_fleet *f, struct th
 	}
 	if (f->npol == f->polcap) {
 		int cap = f->polcap ? f->polcap * 2 : 8;
-		void *v = realloc(f->pol, (size_t)cap * sizeof(*f->pol));
+		void *v = reallocarray(f->pol, (size_t)cap, sizeof(void *));
 		if (!v)
 			return NULL;
 		f->pol = v;
