@@ -22,7 +22,14 @@ same_as_fixture() { [ "$(tree_sum "$R")" = "$(tree_sum "$FX")" ]; }
 # back, and the tree is the fixture again: a restore that did not run leaves
 # the fixture too, when the set before it did not run either
 put_back() { grep -q "putting back" "$tmp/out" && same_as_fixture; }
-rc_of() { "$@" > "$tmp/out" 2>&1; echo $?; }
+# rc_of CMD...: CMD's exit status, its output in $tmp/out; ", no output" added
+# when it printed nothing (every command says what it did or why not)
+rc_of() {
+	"$@" > "$tmp/out" 2>&1
+	_rc=$?
+	[ -s "$tmp/out" ] || _rc="$_rc, no output"
+	echo "$_rc"
+}
 
 # Refused input: exit 2, one clear message, nothing written, nothing saved.
 fresh
@@ -54,7 +61,7 @@ expect "diff with the fixture as another root" [ "$(rc_of "$THP" --root "$R" dif
 expect "restore: exit 0" [ "$(rc_of "$THP" --root "$R" restore)" = 0 ]
 expect "restore gives back the fixture exactly" put_back
 expect "diff after restore: exit 0" [ "$(rc_of "$THP" --root "$R" diff --root "$FX")" = 0 ]
-expect "set --save FILE, then restore FILE" sh -c "'$THP' --root '$R' set --save '$tmp/s' enabled=never > /dev/null && '$THP' --root '$R' restore '$tmp/s' > '$tmp/out'"
+expect "set --save FILE, then restore FILE" sh -c "'$THP' --root '$R' set --save '$tmp/s' enabled=never > /dev/null && [ -s '$tmp/s' ] && '$THP' --root '$R' restore '$tmp/s' > '$tmp/out'"
 expect "restore FILE gives back the fixture" put_back
 printf 'enabled=never\nbogus line\n' > "$tmp/bad"
 expect "restore of a malformed file: exit 1" [ "$(rc_of "$THP" --root "$R" restore "$tmp/bad")" = 1 ]
@@ -146,7 +153,7 @@ else
 	held_set KILL
 	expect "after SIGKILL a new set puts the unfinished change back first" sh -c "'$THP' --root '$R' set use_zero_page=0 2>&1 | grep -q 'did not finish; put back the 2 settings it had changed'"
 	expect "... and saves the state from before the killed set" grep -q '^enabled=madvise$' "$R/run/thp/saved.state"
-	expect "... then restore gives the fixture exactly" sh -c "'$THP' --root '$R' restore > /dev/null && [ \"\$(cd '$R' && find sys -type f -exec md5sum {} + | sort -k2)\" = \"\$(cd '$FX' && find sys -type f -exec md5sum {} + | sort -k2)\" ]"
+	expect "... then restore gives the fixture exactly" sh -c "'$THP' --root '$R' restore > '$tmp/out' && grep -q 'putting back' '$tmp/out' && [ \"\$(cd '$R' && find sys -type f -exec md5sum {} + | sort -k2)\" = \"\$(cd '$FX' && find sys -type f -exec md5sum {} + | sort -k2)\" ]"
 fi
 
 # Journals as a killed thp leaves them (format in core/state.h), in the fixture
