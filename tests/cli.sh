@@ -9,7 +9,14 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 FX=tests/fixtures/debian-6.12-madvise
 
 # exit status and stderr of a command: "RC|first stderr line"
-rc_err() { "$@" > /dev/null 2> "$tmp/err"; echo "$?|$(head -1 "$tmp/err")"; }
+# (", no output" follows the status of a command that printed nothing at all:
+# every command says what it did or why not)
+rc_err() {
+	"$@" > "$tmp/rc.out" 2> "$tmp/err"
+	_rc=$?
+	[ -s "$tmp/rc.out" ] || [ -s "$tmp/err" ] || _rc="$_rc, no output"
+	echo "$_rc|$(head -1 "$tmp/err")"
+}
 
 expect "--help exits 0 and lists status" sh -c "'$THP' --help | grep -q '^  status '"
 expect "--version is one line" sh -c "'$THP' --version | grep -qx 'thp [0-9][0-9.]*'"
