@@ -106,6 +106,7 @@ static int cmd_help(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	hargv[0] = argv[1];
 	ctx->cmd = c->name;
+	thp_err_cmd(c->name);
 	return c->fn(ctx, 2, hargv);
 }
 
@@ -123,7 +124,7 @@ static int check_rules(const struct command *c, const struct thp_ctx *ctx)
 	if ((c->flags & LIVE_ONLY) && thp_live_only(ctx, NULL))
 		return 2;
 	if ((c->flags & OWN_INPUT) && !ctx->root.live) {
-		thp_err("%s: reads the files it is given; --root does not apply to it", c->name);
+		thp_err("reads the files it is given; --root does not apply to it");
 		return thp_usage_error(c->name);
 	}
 	return 0;
@@ -136,6 +137,7 @@ static int run(const struct command *c, struct thp_ctx *ctx, int argc, char **ar
 	int rc = 0;
 
 	ctx->cmd = c ? c->name : "version";
+	thp_err_cmd(c ? c->name : NULL);
 	ctx->writes = c && (c->flags & WRITES);
 	if (c && !help_only(argc, argv))
 		rc = check_rules(c, ctx);
@@ -160,7 +162,7 @@ int main(int argc, char **argv)
 	bool version = false;
 	int c, rc;
 
-	while ((c = thp_getopt(NULL, argc, argv, "+R:JhV", lo)) != -1) {
+	while ((c = thp_getopt(argc, argv, "+R:JhV", lo)) != -1) {
 		switch (c) {
 		case 'R': rootdir = optarg; break;
 		case 'J': ctx.json = true; break;

@@ -465,7 +465,7 @@ printf '%s\nend 2 %s\n' "$body" "$(printf '%s\n' "$body" | cksum | cut -d' ' -f1
 cp "$R/run/thp/boot.journal" "$tmp/boot.journal"
 expect "hugetlb persist --dry-run leaves the journal alone" sh -c "'$THP' --root '$R' hugetlb persist --dry-run 2M=9 > /dev/null && cmp -s '$R/run/thp/boot.journal' '$tmp/boot.journal'"
 expect "hugetlb persist after a killed one: exit 0" [ "$(rc_of "$THP" --root "$R" hugetlb persist 2M=9)" = 0 ]
-expect "it says what it put back" grep -q "^thp: 'thp hugetlb persist 2M=3 32M=3' (pid 4242) did not finish; put back the 2 files it had changed" "$tmp/out"
+expect "it says what it put back" grep -q "^thp: hugetlb persist: 'thp hugetlb persist 2M=3 32M=3' (pid 4242) did not finish; put back the 2 files it had changed" "$tmp/out"
 expect "the journal is gone" [ ! -e "$R/run/thp/boot.journal" ]
 expect_sh "the file the killed one had not written yet is gone (the other put back)" "grep -q 'put back the 2 files' '$tmp/out' && [ ! -e '$TMPF' ]"
 expect "the new pool is written over what was put back" [ "$(grep -v '^#' "$SYS")" = 'vm.nr_hugepages = 9' ]
@@ -537,7 +537,7 @@ if [ "$(id -u)" = 0 ]; then
 	mknod "$T/enabled" c 1 3
 	expect "set with a device as a setting: the message says what it is, not 'malformed value'" \
 		[ "$(rc_of "$THP" --root "$R" set enabled=never; head -1 "$tmp/out")" = "2
-thp: cannot read 'enabled': a FIFO, socket or device, not a regular file; nothing was changed" ]
+thp: set: cannot read 'enabled': a FIFO, socket or device, not a regular file; nothing was changed" ]
 else
 	skip "a device node as a setting: mknod needs root"
 fi
@@ -548,6 +548,6 @@ expect "doctor with run/thp pointing outside the tree: says so, not 'Invalid cro
 	sh -c "'$THP' --root '$R' doctor 2> /dev/null | grep -q 'file  a link there points outside the recorded tree  /run/thp/journal'"
 expect "diff with run/thp pointing outside the tree: says so" \
 	[ "$(rc_of "$THP" --root "$R" diff; grep -v 'it was not followed' "$tmp/out")" = "1
-thp: cannot read saved state '$R/run/thp/saved.state': a link on the way points outside the recorded tree" ]
+thp: diff: cannot read saved state '$R/run/thp/saved.state': a link on the way points outside the recorded tree" ]
 
 summary control

@@ -29,12 +29,14 @@ expect "golden suite as nobody" as_nobody env THP="$THP" sh tests/golden.sh
 expect "CLI suite as nobody" as_nobody env THP="$THP" sh tests/cli.sh
 
 # root_only CMD ARGS...: refused as nobody on the live host before any change,
-# exit 1, "thp: CMD: ... needs root (run as root)"
+# exit 1, "thp: CMD: ... needs root (run as root)" (CMD: "hugetlb set" for hugetlb)
 root_only() {
 	as_nobody "$THP" "$@" > /dev/null 2> "$tmp/err" < /dev/null
 	rc=$?
+	_cmd=$1
+	[ "$1" = hugetlb ] && _cmd="$1 $2"
 	expect "thp $* as nobody: exit 1 (got $rc)" [ "$rc" -eq 1 ]
-	expect "thp $* as nobody says it needs root" grep -qx "thp: $1: .*needs root (run as root)" "$tmp/err"
+	expect "thp $* as nobody says it needs root" grep -qx "thp: $_cmd: .*needs root (run as root)" "$tmp/err"
 }
 # each names a change of host state; as nobody the kernel refuses any write
 T=/sys/kernel/mm/transparent_hugepage

@@ -161,11 +161,11 @@ static int run_once(struct ab *a, const char *mode, struct run *r, struct tree *
 	if (modes_apply(mode))
 		return 1;
 	if (pipe2(ep, O_CLOEXEC)) {
-		thp_err("ab: cannot create a pipe: %s", strerror(errno));
+		thp_err("cannot create a pipe: %s", strerror(errno));
 		return 1;
 	}
 	if (pipe2(gp, O_CLOEXEC)) { /* the command waits on it until its counters are open */
-		thp_err("ab: cannot create a pipe: %s", strerror(errno));
+		thp_err("cannot create a pipe: %s", strerror(errno));
 		close(ep[0]);
 		close(ep[1]);
 		return 1;
@@ -199,7 +199,7 @@ static int run_once(struct ab *a, const char *mode, struct run *r, struct tree *
 	close(ep[1]);
 	close(gp[0]);
 	if (pid < 0) {
-		thp_err("ab: cannot fork: %s", strerror(errno));
+		thp_err("cannot fork: %s", strerror(errno));
 		close(ep[0]);
 		close(gp[1]);
 		return 1;
@@ -233,7 +233,7 @@ static int run_once(struct ab *a, const char *mode, struct run *r, struct tree *
 	if (pfd >= 0)
 		close(pfd);
 	if (read(ep[0], &err, sizeof(err)) == sizeof(err) && err) {
-		thp_err("ab: cannot run '%s': %s", a->cmd[0], strerror(err));
+		thp_err("cannot run '%s': %s", a->cmd[0], strerror(err));
 		close(ep[0]);
 		return 1;
 	}
@@ -494,13 +494,13 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 	int c, rc, failed = 0, last = 0, all[NCOLS];
 
 	optind = 0;
-	while ((c = thp_getopt("ab", argc, argv, "+" OUT_FMT_SHORTOPTS "m:N:qh", lo)) != -1) {
+	while ((c = thp_getopt(argc, argv, "+" OUT_FMT_SHORTOPTS "m:N:qh", lo)) != -1) {
 		if (out_fmt_opt(&a.fmt, c, optarg))
 			continue;
 		switch (c) {
 		case 'm': list = optarg; break;
 		case 'N':
-			if (!thp_opt_int("ab", "--runs", optarg, 1, 100, &a.n))
+			if (!thp_opt_int("--runs", optarg, 1, 100, &a.n))
 				return 2;
 			break;
 		case 'S': a.show_output = true; break;
@@ -510,21 +510,21 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-		thp_err("ab: no command given; usage: thp ab [options] -- CMD [ARGS...]");
+		thp_err("no command given; usage: thp ab [options] -- CMD [ARGS...]");
 		return thp_usage_error("ab");
 	}
 	/* 'ab -n 3 -- CMD' of old: -n is --noheadings now */
 	if (strcmp(argv[optind - 1], "--") != 0 && argv[optind][strspn(argv[optind], "0123456789")] == '\0') {
-		thp_err("ab: '%s' is not a command; the runs per arm are -N N (-n is --noheadings)", argv[optind]);
+		thp_err("'%s' is not a command; the runs per arm are -N N (-n is --noheadings)", argv[optind]);
 		return thp_usage_error("ab");
 	}
-	if (modes_parse("ab", list, allowed, &a.modes))
+	if (modes_parse(list, allowed, &a.modes))
 		return 2;
 	for (int i = 0; i < NCOLS; i++)
 		all[i] = i;
-	if ((a.nsel = out_cols_select("ab", cols, NCOLS, &a.fmt, all, NCOLS, a.sel, 2 * NCOLS)) < 0)
+	if ((a.nsel = out_cols_select(cols, NCOLS, &a.fmt, all, NCOLS, a.sel, 2 * NCOLS)) < 0)
 		return 2;
-	if (modes_need_thp(ctx, "ab"))
+	if (modes_need_thp(ctx))
 		return 1;
 	for (int i = 0; i < a.modes.n; i++) {
 		char what[96];
@@ -545,7 +545,7 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 	thp_busy_sample(&ctx->root, 250, &busy);
 	snprintf(span, sizeof(span), "for %d run%s of the command under each mode", a.n,
 		 a.n == 1 ? "" : "s");
-	if (modes_begin(ctx, "ab", &a.modes, span)) {
+	if (modes_begin(ctx, &a.modes, span)) {
 		free(a.runs);
 		return 1;
 	}
@@ -575,7 +575,7 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 		print_text(&a, enabled);
 	}
 	if (failed) {
-		thp_err("ab: '%s' failed in %d of %d runs (last: %s %d)", a.cmd[0], failed, a.nruns,
+		thp_err("'%s' failed in %d of %d runs (last: %s %d)", a.cmd[0], failed, a.nruns,
 			WIFEXITED(last) ? "exit status" : "signal",
 			WIFEXITED(last) ? WEXITSTATUS(last) : WTERMSIG(last));
 		rc = 1;

@@ -12,7 +12,7 @@
 #include "../render/render.h"
 #include "cmd.h"
 
-bool thp_opt_u64(const char *cmd, const char *what, const char *arg, uint64_t min, uint64_t max,
+bool thp_opt_u64(const char *what, const char *arg, uint64_t min, uint64_t max,
 		 uint64_t *v)
 {
 	int err = thp_arg_u64(arg, min, max, v);
@@ -21,63 +21,63 @@ bool thp_opt_u64(const char *cmd, const char *what, const char *arg, uint64_t mi
 	if (max < UINT64_MAX)
 		snprintf(range, sizeof(range), " (%" PRIu64 " to %" PRIu64 ")", min, max);
 	if (err == -ERANGE && max == UINT64_MAX)
-		thp_err("%s: %s '%s' is too large for 64 bits", cmd, what, arg);
+		thp_err("%s '%s' is too large for 64 bits", what, arg);
 	else if (err == -ERANGE)
-		thp_err("%s: %s '%s' is out of range%s", cmd, what, arg, range);
+		thp_err("%s '%s' is out of range%s", what, arg, range);
 	else if (err)
-		thp_err("%s: %s '%s' is not a whole number in decimal%s", cmd, what, arg, range);
+		thp_err("%s '%s' is not a whole number in decimal%s", what, arg, range);
 	return !err;
 }
 
-bool thp_opt_int(const char *cmd, const char *what, const char *arg, int min, int max, int *v)
+bool thp_opt_int(const char *what, const char *arg, int min, int max, int *v)
 {
 	uint64_t x;
 
-	if (!thp_opt_u64(cmd, what, arg, (uint64_t)min, (uint64_t)max, &x))
+	if (!thp_opt_u64(what, arg, (uint64_t)min, (uint64_t)max, &x))
 		return false;
 	*v = (int)x;
 	return true;
 }
 
-bool thp_opt_decimal(const char *cmd, const char *what, const char *arg, const char *unit, double min,
+bool thp_opt_decimal(const char *what, const char *arg, const char *unit, double min,
 		     double max, double *v)
 {
 	int err = thp_arg_decimal(arg, THP_ARG_DECIMALS, min, max, v);
 
 	if (err == -ERANGE)
-		thp_err("%s: %s '%s' is out of range (%g to %g %s)", cmd, what, arg, min, max, unit);
+		thp_err("%s '%s' is out of range (%g to %g %s)", what, arg, min, max, unit);
 	else if (err)
-		thp_err("%s: %s '%s' is not a number of %s in decimal such as 2 or 0.5 (%g to %g)", cmd,
-			what, arg, unit, min, max);
+		thp_err("%s '%s' is not a number of %s in decimal such as 2 or 0.5 (%g to %g)", what,
+			arg, unit, min, max);
 	return !err;
 }
 
-bool thp_opt_size(const char *cmd, const char *what, const char *arg, uint64_t min, uint64_t max,
+bool thp_opt_size(const char *what, const char *arg, uint64_t min, uint64_t max,
 		  const char *max_is, uint64_t *v)
 {
 	int err = thp_arg_size(arg, min, max, v);
 	char a[32], b[32];
 
 	if (err == -ERANGE && max == UINT64_MAX)
-		thp_err("%s: %s '%s' is too large for 64 bits", cmd, what, arg);
+		thp_err("%s '%s' is too large for 64 bits", what, arg);
 	else if (err == -ERANGE)
-		thp_err("%s: %s '%s' is out of range (%s to %s%s%s)", cmd, what, arg,
+		thp_err("%s '%s' is out of range (%s to %s%s%s)", what, arg,
 			out_size(a, sizeof(a), min, false), out_size(b, sizeof(b), max, false),
 			max_is ? ", " : "", max_is ? max_is : "");
 	else if (err)
-		thp_err("%s: %s '%s' is not a size such as 4096, 64K, 2M or 1G", cmd, what, arg);
+		thp_err("%s '%s' is not a size such as 4096, 64K, 2M or 1G", what, arg);
 	return !err;
 }
 
-bool thp_opt_percent(const char *cmd, const char *what, const char *arg, unsigned max_bp, unsigned *bp)
+bool thp_opt_percent(const char *what, const char *arg, unsigned max_bp, unsigned *bp)
 {
 	int err = thp_arg_percent(arg, max_bp, bp);
 
 	if (err == -ERANGE)
-		thp_err("%s: %s '%s' is out of range (0%% to %u%%)", cmd, what, arg, max_bp / 100);
+		thp_err("%s '%s' is out of range (0%% to %u%%)", what, arg, max_bp / 100);
 	else if (err)
-		thp_err("%s: %s '%s' is not a percentage such as 5%% or 2.5 (at most two decimals)", cmd,
-			what, arg);
+		thp_err("%s '%s' is not a percentage such as 5%% or 2.5 (at most two decimals)", what,
+			arg);
 	return !err;
 }
 
@@ -101,11 +101,10 @@ static const struct option *long_opt(const struct option *lo, const char *name, 
 	return *ambiguous ? NULL : found;
 }
 
-/* Says what getopt_long found wrong (C is '?' or ':') in ARGV for CMD. */
-static void opt_error(const char *cmd, int c, char **argv, const struct option *lo)
+/* Says what getopt_long found wrong (C is '?' or ':') in ARGV. */
+static void opt_error(int c, char **argv, const struct option *lo)
 {
 	const char *el = optind > 0 ? argv[optind - 1] : NULL;
-	const char *who = cmd ? cmd : "", *sep = cmd ? ": " : "";
 	const struct option *o = NULL;
 	bool ambiguous = false;
 	size_t len;
@@ -114,23 +113,23 @@ static void opt_error(const char *cmd, int c, char **argv, const struct option *
 		len = strcspn(el + 2, "=");
 		o = long_opt(lo, el + 2, len, &ambiguous);
 		if (!optopt) {
-			thp_err("%s%s%s option '--%.*s'", who, sep, ambiguous ? "ambiguous" : "unknown",
+			thp_err("%s option '--%.*s'", ambiguous ? "ambiguous" : "unknown",
 				(int)len, el + 2);
 			return;
 		}
 	}
 	/* optopt names the letter of a short option, or the long option of EL */
 	if (o && o->val == optopt && c == ':')
-		thp_err("%s%soption '--%s' needs an argument", who, sep, o->name);
+		thp_err("option '--%s' needs an argument", o->name);
 	else if (o && o->val == optopt && o->has_arg == no_argument && strchr(el, '='))
-		thp_err("%s%soption '--%s' takes no argument", who, sep, o->name);
+		thp_err("option '--%s' takes no argument", o->name);
 	else if (c == ':')
-		thp_err("%s%soption '-%c' needs an argument", who, sep, optopt);
+		thp_err("option '-%c' needs an argument", optopt);
 	else
-		thp_err("%s%sunknown option '-%c'", who, sep, optopt);
+		thp_err("unknown option '-%c'", optopt);
 }
 
-int thp_getopt(const char *cmd, int argc, char **argv, const char *opts, const struct option *lo)
+int thp_getopt(int argc, char **argv, const char *opts, const struct option *lo)
 {
 	char spec[128];
 	int c;
@@ -144,6 +143,6 @@ int thp_getopt(const char *cmd, int argc, char **argv, const char *opts, const s
 	c = getopt_long(argc, argv, spec, lo, NULL);
 	if (c != '?' && c != ':')
 		return c;
-	opt_error(cmd, c, argv, lo);
+	opt_error(c, argv, lo);
 	return '?';
 }

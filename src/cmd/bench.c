@@ -974,7 +974,7 @@ static int choose_cols(struct bench *b)
 	b->ncols = tab->n;
 	for (int i = 0; i < n; i++)
 		all[i] = i;
-	b->nsel = out_cols_select("bench", b->ocols, n, &b->fmt, all, n, b->sel, 2 * (COLS_MAX + 1));
+	b->nsel = out_cols_select(b->ocols, n, &b->fmt, all, n, b->sel, 2 * (COLS_MAX + 1));
 	return b->nsel < 0 ? 2 : 0;
 }
 
@@ -1005,7 +1005,7 @@ static int run_all(struct bench *b)
 			int err = b->x->run(b, a, v, t, missing);
 
 			if (err) {
-				thp_err("bench %s: %s: %s", b->x->name, b->arms[a].name, thp_strerror(err));
+				thp_err("%s: %s: %s", b->x->name, b->arms[a].name, thp_strerror(err));
 				return 1;
 			}
 			for (int c = 0; c < b->ncols; c++) {
@@ -1276,9 +1276,9 @@ static int check_size(const struct bench *b, const char *arg)
 	out_size(s, sizeof(s), b->size, false);
 	out_size(a, sizeof(a), avail, false);
 	if (arg)
-		thp_err("bench: --size '%s' is more than the memory available (%s %s)", arg, field, a);
+		thp_err("--size '%s' is more than the memory available (%s %s)", arg, field, a);
 	else
-		thp_err("bench: the %s region of '%s' is more than the memory available (%s %s); "
+		thp_err("the %s region of '%s' is more than the memory available (%s %s); "
 			"give a smaller --size", s, b->x->name, field, a);
 	return 2;
 }
@@ -1294,7 +1294,7 @@ static int bench_modes(struct bench *b, const struct modes *m)
 		return 1;
 	snprintf(span, sizeof(span), "for %d repetition%s of '%s' under each mode", b->reps,
 		 b->reps == 1 ? "" : "s", b->x->name);
-	if (modes_begin(b->ctx, "bench", m, span))
+	if (modes_begin(b->ctx, m, span))
 		return 1;
 	results = json_object_new_array();
 	thp_busy_sample(&b->ctx->root, 200, &busy);
@@ -1374,44 +1374,44 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 	b->timeout = 60;
 	b->loads = 10000000;
 	optind = 0;
-	while ((c = thp_getopt("bench", argc, argv, OUT_FMT_SHORTOPTS "s:N:qh", lo)) != -1) {
+	while ((c = thp_getopt(argc, argv, OUT_FMT_SHORTOPTS "s:N:qh", lo)) != -1) {
 		if (out_fmt_opt(&b->fmt, c, optarg))
 			continue;
 		switch (c) {
 		case 's':
-			if (!thp_opt_size("bench", "--size", optarg, 4096, UINT64_MAX, NULL, &size))
+			if (!thp_opt_size("--size", optarg, 4096, UINT64_MAX, NULL, &size))
 				goto out;
 			size_arg = optarg;
 			break;
 		case 'S':
-			if (!thp_opt_size("bench", "--step", optarg, 4096, UINT64_MAX, NULL, &b->step))
+			if (!thp_opt_size("--step", optarg, 4096, UINT64_MAX, NULL, &b->step))
 				goto out;
 			step = true;
 			break;
 		case 'W': b->sweep = true; break;
 		case 'w':
 			if (strcmp(optarg, "child") != 0 && strcmp(optarg, "parent") != 0) {
-				thp_err("bench: invalid writer '%s' (child or parent)", optarg);
+				thp_err("invalid writer '%s' (child or parent)", optarg);
 				goto out;
 			}
 			b->writer_parent = !strcmp(optarg, "parent");
 			break;
-		case 't': if (!thp_opt_int("bench", "--timeout", optarg, 1, 86400, &b->timeout)) goto out; break;
-		case 'L': if (!thp_opt_u64("bench", "--loads", optarg, 1, 1ull << 40, &b->loads)) goto out; break;
-		case 'N': if (!thp_opt_int("bench", "--reps", optarg, 1, REPS_MAX, &reps)) goto out; break;
-		case 'm': if (modes_parse("bench", optarg, policies, &m)) goto out; break;
+		case 't': if (!thp_opt_int("--timeout", optarg, 1, 86400, &b->timeout)) goto out; break;
+		case 'L': if (!thp_opt_u64("--loads", optarg, 1, 1ull << 40, &b->loads)) goto out; break;
+		case 'N': if (!thp_opt_int("--reps", optarg, 1, REPS_MAX, &reps)) goto out; break;
+		case 'm': if (modes_parse(optarg, policies, &m)) goto out; break;
 		case 'q': m.quiet = true; break;
 		case 'h': usage(); rc = 0; goto out;
 		default: rc = thp_usage_error("bench"); goto out;
 		}
 	}
 	if (b->sweep && step) {
-		thp_err("bench: --sweep chooses the steps itself; give --sweep or --step, not both");
+		thp_err("--sweep chooses the steps itself; give --sweep or --step, not both");
 		rc = thp_usage_error("bench");
 		goto out;
 	}
 	if (optind >= argc) {
-		thp_err("bench: which experiment? see 'thp bench --help'");
+		thp_err("which experiment? see 'thp bench --help'");
 		rc = thp_usage_error("bench");
 		goto out;
 	}
@@ -1419,13 +1419,13 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 		if (!strcmp(experiments[i].name, argv[optind]))
 			b->x = &experiments[i];
 	if (!b->x) {
-		thp_err("bench: unknown experiment '%s'; see 'thp bench --help'%s", argv[optind],
+		thp_err("unknown experiment '%s'; see 'thp bench --help'%s", argv[optind],
 			strspn(argv[optind], "0123456789") == strlen(argv[optind]) ? " (the repetitions are -N N)" : "");
 		rc = thp_usage_error("bench");
 		goto out;
 	}
 	if (optind + 1 < argc) {
-		thp_err("bench: unexpected argument '%s'", argv[optind + 1]);
+		thp_err("unexpected argument '%s'", argv[optind + 1]);
 		rc = thp_usage_error("bench");
 		goto out;
 	}
@@ -1435,12 +1435,12 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 	b->size = size ? size : b->x->size;
 	b->reps = reps ? reps : b->x->reps;
 	if (b->step > b->size) {
-		thp_err("bench: step '%" PRIu64 "' is larger than the region", b->step);
+		thp_err("step '%" PRIu64 "' is larger than the region", b->step);
 		goto out;
 	}
 	if ((rc = check_size(b, size_arg)))
 		goto out;
-	rc = modes_need_thp(ctx, "bench") ? 1 : bench_modes(b, &m);
+	rc = modes_need_thp(ctx) ? 1 : bench_modes(b, &m);
 out:
 	free(b);
 	return rc;

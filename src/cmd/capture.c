@@ -242,7 +242,7 @@ int cmd_capture(struct thp_ctx *ctx, int argc, char **argv)
 	size_t len;
 
 	optind = 0;
-	while ((c = thp_getopt("capture", argc, argv, "+o:Jh", lo)) != -1) {
+	while ((c = thp_getopt(argc, argv, "+o:Jh", lo)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'P': opts.procs = false; break;
@@ -253,7 +253,7 @@ int cmd_capture(struct thp_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		thp_err("capture: unexpected argument '%s'", argv[optind]);
+		thp_err("unexpected argument '%s'", argv[optind]);
 		return thp_usage_error("capture");
 	}
 	if (!out) {
@@ -270,7 +270,7 @@ int cmd_capture(struct thp_ctx *ctx, int argc, char **argv)
 	snprintf(path, sizeof(path), "%.*s", (int)len, out);
 	dir = thp_file_dir(path, &name);
 	if (dir >= 0 && (!*name || *name == '.' || (is_archive(name) && strlen(name) <= 7))) {
-		thp_err("capture: '%s' does not name a new directory or archive", out);
+		thp_err("'%s' does not name a new directory or archive", out);
 		close(dir);
 		return 2;
 	}

@@ -42,7 +42,7 @@ int thp_want_args(struct thp_changes *cs, int argc, char **argv, const char *cmd
 		int err;
 
 		if (!eq || eq == argv[i] || !eq[1]) {
-			thp_err("%s: '%s' is not KEY=VALUE", cmd, argv[i]);
+			thp_err("'%s' is not KEY=VALUE", argv[i]);
 			return thp_usage_error(cmd);
 		}
 		*eq = '\0';
@@ -191,14 +191,14 @@ int thp_change_begin(const struct thp_ctx *ctx, const char *what)
 		return 0;
 	thp_shown_path(ctx, THP_LOCK, lock, sizeof(lock));
 	if (err == -EBUSY && h.pid)
-		thp_err("%s: another thp is changing THP settings or pools: '%s' (pid %d) holds '%s' "
-			"and did not end within %d s; nothing was changed", ctx->cmd,
+		thp_err("another thp is changing THP settings or pools: '%s' (pid %d) holds '%s' "
+			"and did not end within %d s; nothing was changed",
 			h.command[0] ? h.command : "thp", (int)h.pid, lock, THP_LOCK_WAIT_MS / 1000);
 	else if (err == -EBUSY)
-		thp_err("%s: another thp holds '%s' and did not end within %d s; nothing was changed",
-			ctx->cmd, lock, THP_LOCK_WAIT_MS / 1000);
+		thp_err("another thp holds '%s' and did not end within %d s; nothing was changed",
+			lock, THP_LOCK_WAIT_MS / 1000);
 	else
-		thp_err("%s: cannot take the lock '%s': %s%s; nothing was changed", ctx->cmd, lock,
+		thp_err("cannot take the lock '%s': %s%s; nothing was changed", lock,
 			thp_file_strerror(err), thp_root_hint(err));
 	return 1;
 }
@@ -244,7 +244,7 @@ static const char *who(const struct thp_state_file *f, char *buf, size_t cap)
 	return buf;
 }
 
-int thp_recover(struct thp_ctx *ctx, const char *cmd, bool dry)
+int thp_recover(struct thp_ctx *ctx, bool dry)
 {
 	struct thp_state_file *f = malloc(sizeof(*f));
 	struct thp_changes *cs = malloc(sizeof(*cs));
@@ -264,32 +264,32 @@ int thp_recover(struct thp_ctx *ctx, const char *cmd, bool dry)
 		rc = 0;
 		break;
 	case THP_STATE_RUNNING:
-		thp_err("%s: %s is changing THP settings now (journal '%s'); wait until it ends",
-			cmd, who(f, by, sizeof(by)), journal);
+		thp_err("%s is changing THP settings now (journal '%s'); wait until it ends",
+			who(f, by, sizeof(by)), journal);
 		break;
 	case THP_STATE_DAMAGED:
-		thp_journal_damaged(journal, f, cmd);
+		thp_journal_damaged(journal, f);
 		break;
 	case THP_STATE_OTHER_BOOT:
 		if (!dry && (err = thp_journal_remove(&ctx->root)) != 0) {
-			thp_err("%s: cannot remove '%s', left from an earlier boot: %s", cmd, journal,
+			thp_err("cannot remove '%s', left from an earlier boot: %s", journal,
 				thp_file_strerror(err));
 			break;
 		}
-		thp_err("%s: %s '%s', left by %s in an earlier boot: the kernel has started afresh since",
-			cmd, dry ? "would remove" : "removed", journal, who(f, by, sizeof(by)));
+		thp_err("%s '%s', left by %s in an earlier boot: the kernel has started afresh since",
+			dry ? "would remove" : "removed", journal, who(f, by, sizeof(by)));
 		rc = 0;
 		break;
 	case THP_STATE_CURRENT:
 		if (dry) {
-			thp_err("%s: %s did not finish; a change first puts back the settings it had changed (journal '%s')",
-				cmd, who(f, by, sizeof(by)), journal);
+			thp_err("%s did not finish; a change first puts back the settings it had changed (journal '%s')",
+				who(f, by, sizeof(by)), journal);
 			rc = 0;
 			break;
 		}
 		err = thp_values_apply(&ctx->root, &f->s.values, cs, &signo, why, sizeof(why));
 		if (err == -EINVAL) {
-			thp_err("%s: the journal '%s' of %s: %s; nothing was changed", cmd, journal,
+			thp_err("the journal '%s' of %s: %s; nothing was changed", journal,
 				who(f, by, sizeof(by)), why);
 			break;
 		}
@@ -299,17 +299,17 @@ int thp_recover(struct thp_ctx *ctx, const char *cmd, bool dry)
 			break;
 		}
 		if ((err = thp_journal_remove(&ctx->root)) != 0) {
-			thp_err("%s: put back the settings that %s had changed, but cannot remove its "
-				"journal '%s': %s; remove it", cmd, who(f, by, sizeof(by)), journal,
+			thp_err("put back the settings that %s had changed, but cannot remove its "
+				"journal '%s': %s; remove it", who(f, by, sizeof(by)), journal,
 				thp_file_strerror(err));
 			break;
 		}
 		if ((err = thp_changes_count(cs)) != 0)
-			thp_err("%s: %s did not finish; put back the %d setting%s it had changed", cmd,
+			thp_err("%s did not finish; put back the %d setting%s it had changed",
 				who(f, by, sizeof(by)), err, err == 1 ? "" : "s");
 		else
-			thp_err("%s: %s did not finish; the settings it had changed were back already",
-				cmd, who(f, by, sizeof(by)));
+			thp_err("%s did not finish; the settings it had changed were back already",
+				who(f, by, sizeof(by)));
 		rc = 0;
 		break;
 	}
@@ -319,22 +319,22 @@ out:
 	return rc;
 }
 
-void thp_journal_damaged(const char *journal, const struct thp_state_file *f, const char *cmd)
+void thp_journal_damaged(const char *journal, const struct thp_state_file *f)
 {
 	if (f->err) {
-		thp_err("%s: cannot read the journal '%s': %s%s; nothing was changed", cmd, journal,
+		thp_err("cannot read the journal '%s': %s%s; nothing was changed", journal,
 			thp_file_strerror(f->err), thp_root_hint(f->err));
 		return;
 	}
 	if (f->line)
-		thp_err("%s: the journal '%s' is damaged: line %d: %s; nothing was changed", cmd, journal,
+		thp_err("the journal '%s' is damaged: line %d: %s; nothing was changed", journal,
 			f->line, f->why);
 	else
-		thp_err("%s: the journal '%s' is damaged: %s; nothing was changed", cmd, journal, f->why);
+		thp_err("the journal '%s' is damaged: %s; nothing was changed", journal, f->why);
 	thp_err("look at it, set what it should hold with 'thp set', then remove it");
 }
 
-int thp_recover_pools(struct thp_ctx *ctx, const char *cmd, bool dry, bool *found)
+int thp_recover_pools(struct thp_ctx *ctx, bool dry, bool *found)
 {
 	struct thp_pools_journal *j = malloc(sizeof(*j));
 	char shown[4200], at[32] = "", *buf = NULL;
@@ -346,26 +346,26 @@ int thp_recover_pools(struct thp_ctx *ctx, const char *cmd, bool dry, bool *foun
 	if (err == -ENOENT || err == -ENOTDIR) {
 		rc = 0;
 	} else if (err) {
-		thp_err("%s: cannot read the journal '%s': %s; nothing was changed", cmd, shown,
+		thp_err("cannot read the journal '%s': %s; nothing was changed", shown,
 			thp_file_strerror(err));
 	} else if (thp_pools_journal_parse(buf, j, &line) != 0) {
 		if (line)
 			snprintf(at, sizeof(at), ": line %d", line);
-		thp_err("%s: the journal '%s' is damaged%s; nothing was changed: look at it, set the "
-			"pools it names with 'thp hugetlb set', then remove it", cmd, shown, at);
+		thp_err("the journal '%s' is damaged%s; nothing was changed: look at it, set the "
+			"pools it names with 'thp hugetlb set', then remove it", shown, at);
 	} else if (dry) {
-		thp_err("%s: '%s' (pid %d) did not finish; the %d pools it had changed would be put "
-			"back first (journal '%s')", cmd, j->command, (int)j->owner, j->n, shown);
+		thp_err("'%s' (pid %d) did not finish; the %d pools it had changed would be put "
+			"back first (journal '%s')", j->command, (int)j->owner, j->n, shown);
 		rc = 0;
 	} else if ((err = thp_pools_put_back(&ctx->root, j)) != 0) {
-		thp_err("%s: '%s' (pid %d) did not finish, and %d of the pools it had changed cannot be "
-			"put back (journal '%s'); nothing was changed", cmd, j->command, (int)j->owner,
+		thp_err("'%s' (pid %d) did not finish, and %d of the pools it had changed cannot be "
+			"put back (journal '%s'); nothing was changed", j->command, (int)j->owner,
 			err, shown);
 	} else if ((err = thp_pools_journal_remove(&ctx->root)) != 0) {
-		thp_err("%s: put back the pools of '%s', but cannot remove its journal '%s': %s; remove "
-			"it", cmd, j->command, shown, thp_file_strerror(err));
+		thp_err("put back the pools of '%s', but cannot remove its journal '%s': %s; remove "
+			"it", j->command, shown, thp_file_strerror(err));
 	} else {
-		thp_err("%s: '%s' (pid %d) did not finish; put back the %d pools it had changed", cmd,
+		thp_err("'%s' (pid %d) did not finish; put back the %d pools it had changed",
 			j->command, (int)j->owner, j->n);
 		rc = 0;
 	}

@@ -60,10 +60,10 @@ void thp_dir_release(struct thp_rootarg *a);
  * bytes) says what failed; A is then released. */
 int thp_unpack_kept(struct thp_rootarg *a, const char *arg, char *why, size_t wcap);
 
-/* Reads process PID's status into ST for command CMD. Returns 0, or 1 after
+/* Reads process PID's status into ST. Returns 0, or 1 after
  * saying why it has no memory to look at: no such process, a zombie, a kernel
  * thread (unless KTHREAD_OK), or its status unreadable. */
-int thp_pid_target(const struct thp_ctx *ctx, const char *cmd, pid_t pid, bool kthread_ok,
+int thp_pid_target(const struct thp_ctx *ctx, pid_t pid, bool kthread_ok,
 		   struct thp_pstatus *st);
 
 /* A command: parses its own options from ARGV (ARGV[0] is its name) and returns
@@ -168,23 +168,23 @@ void thp_change_report(const struct thp_ctx *ctx, const struct thp_changes *cs, 
  * names where the previous state is kept. */
 void thp_change_explain(const struct thp_changes *cs, int err, int signo, const char *kept);
 
-/* Before a change by command CMD: deals with the journal an earlier thp left.
+/* Before a change: deals with the journal an earlier thp left.
  * None, or one from an earlier boot (removed): nothing to do. One of a
  * change that did not finish: its settings are put back now (with DRY, only
  * said). Returns 0 when the change may go on, or 1 after explaining why not
  * (a change still running, a damaged journal, a failed put-back). */
-int thp_recover(struct thp_ctx *ctx, const char *cmd, bool dry);
+int thp_recover(struct thp_ctx *ctx, bool dry);
 
-/* Before a change by command CMD (holding the writers' lock): puts back the
+/* Before a change (holding the writers' lock): puts back the
  * pools of a 'thp hugetlb set' that did not finish (its journal,
  * THP_POOLS_JOURNAL), and removes the journal; with DRY, only says so.
  * *FOUND (when FOUND is non-NULL) tells whether there was such a journal.
  * Returns 0 when the change may go on, or 1 after explaining why not (a
  * damaged or unreadable journal, a failed put-back). */
-int thp_recover_pools(struct thp_ctx *ctx, const char *cmd, bool dry, bool *found);
+int thp_recover_pools(struct thp_ctx *ctx, bool dry, bool *found);
 
 /* Explains that the journal (shown as JOURNAL) is damaged. */
-void thp_journal_damaged(const char *journal, const struct thp_state_file *f, const char *cmd);
+void thp_journal_damaged(const char *journal, const struct thp_state_file *f);
 
 /* Fills J from the journal below ROOT; the journaled values are compared with
  * the running ones of CS (NULL: not compared). */
@@ -225,9 +225,9 @@ enum { THP_OPT_PIDS = 0x100, THP_OPT_NODE_EXPORTER_COMPAT, THP_OPT_NO_DOCTOR };
 /* Usage lines of those options. */
 extern const char thp_metrics_opts_help[];
 
-/* Takes option C (with ARG) of THP_METRICS_LONGOPTS into O for command CMD.
+/* Takes option C (with ARG) of THP_METRICS_LONGOPTS into O.
  * Returns 0, 1 when C is not one of them, or 2 after explaining a bad value. */
-int thp_metrics_opt(int c, const char *arg, struct thp_metrics_opts *o, const char *cmd);
+int thp_metrics_opt(int c, const char *arg, struct thp_metrics_opts *o);
 
 /* Reads the host below ROOT and writes the Prometheus exposition of `thp
  * metrics` with options O to F. Returns 0 or -ENOMEM. */
@@ -249,28 +249,28 @@ int thp_diagnose(const struct thp_root *root, double sample, bool progress, stru
 void thp_diagnosis_free(struct thp_diagnosis *d);
 
 /* Numeric arguments, read with core/arg.h (decimal, no leading zero, in
- * range). On a bad value each prints "thp: CMD: WHAT 'ARG' is ..." with what
+ * range). On a bad value each prints "thp: CMD: WHAT 'ARG' is ..." (thp_err) with what
  * it accepts and returns false; the caller then exits 2 having changed
  * nothing. WHAT names the option ("--interval") or the operand ("process id"). */
-bool thp_opt_u64(const char *cmd, const char *what, const char *arg, uint64_t min, uint64_t max,
+bool thp_opt_u64(const char *what, const char *arg, uint64_t min, uint64_t max,
 		 uint64_t *v);
-bool thp_opt_int(const char *cmd, const char *what, const char *arg, int min, int max, int *v);
+bool thp_opt_int(const char *what, const char *arg, int min, int max, int *v);
 /* A number of UNIT ("seconds") with up to THP_ARG_DECIMALS decimals. */
-bool thp_opt_decimal(const char *cmd, const char *what, const char *arg, const char *unit, double min,
+bool thp_opt_decimal(const char *what, const char *arg, const char *unit, double min,
 		     double max, double *v);
 /* A size ("64M"); MAX_IS, when not NULL, says where MAX comes from ("MemAvailable"). */
-bool thp_opt_size(const char *cmd, const char *what, const char *arg, uint64_t min, uint64_t max,
+bool thp_opt_size(const char *what, const char *arg, uint64_t min, uint64_t max,
 		  const char *max_is, uint64_t *v);
 /* A percentage ("5%", "2.5") in basis points, at most MAX_BP. */
-bool thp_opt_percent(const char *cmd, const char *what, const char *arg, unsigned max_bp, unsigned *bp);
+bool thp_opt_percent(const char *what, const char *arg, unsigned max_bp, unsigned *bp);
 
 struct option;
 
-/* getopt_long(3) for the options of command CMD (NULL: thp's global options)
- * with getopt's own messages replaced: an unknown or ambiguous option, a
- * missing argument or an argument given to a flag prints "thp: CMD: ..." and
- * returns '?', on which the caller exits with thp_usage_error(). */
-int thp_getopt(const char *cmd, int argc, char **argv, const char *opts, const struct option *lo);
+/* getopt_long(3) with getopt's own messages replaced: an unknown or ambiguous
+ * option, a missing argument or an argument given to a flag prints "thp: CMD:
+ * ..." (thp_err) and returns '?', on which the caller exits with
+ * thp_usage_error(). */
+int thp_getopt(int argc, char **argv, const char *opts, const struct option *lo);
 
 /* The largest process or thread id any command accepts. */
 #define THP_PID_MAX INT32_MAX
@@ -288,8 +288,13 @@ int thp_doctor_exit(const struct thp_findings *r, enum thp_severity min);
 struct json_object *thp_doctor_json(const struct thp_root *root, const struct thp_diagnosis *d,
 				    enum thp_severity min, int rc);
 
-/* Prints "thp: MESSAGE" to stderr. */
+/* Prints "thp: CMD: MESSAGE" to stderr, CMD being the command that runs
+ * (thp_err_cmd), or "thp: MESSAGE" before one runs. */
 void thp_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Names the command whose messages thp_err() prints from now on ("ps",
+ * "hugetlb set"); NULL: none. */
+void thp_err_cmd(const char *cmd);
 
 /* Words for a negative errno from core: "Permission denied", "malformed value". */
 const char *thp_strerror(int err);

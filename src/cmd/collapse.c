@@ -319,12 +319,12 @@ static int check_kernel(const struct thp_ctx *ctx, uint64_t *pmd)
 		snprintf(rel, sizeof(rel), "unknown");
 	}
 	if (major >= 0 && (major < 6 || (major == 6 && minor < 1))) {
-		thp_err("collapse: MADV_COLLAPSE needs Linux 6.1+; this kernel is %s", rel);
+		thp_err("MADV_COLLAPSE needs Linux 6.1+; this kernel is %s", rel);
 		return 1;
 	}
 	if (thp_read_buf(&ctx->root, "sys/kernel/mm/transparent_hugepage/hpage_pmd_size", buf,
 			 sizeof(buf)) < 0 || thp_parse_u64(buf, pmd) || !*pmd) {
-		thp_err("collapse: this kernel has no THP (no /sys/kernel/mm/transparent_hugepage/hpage_pmd_size)");
+		thp_err("this kernel has no THP (no /sys/kernel/mm/transparent_hugepage/hpage_pmd_size)");
 		return 1;
 	}
 	return 0;
@@ -348,7 +348,7 @@ int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 	int c, n, nruns, pidfd, err, rc = 0;
 
 	optind = 0;
-	while ((c = thp_getopt("collapse", argc, argv, OUT_FMT_SHORTOPTS "h", lo)) != -1) {
+	while ((c = thp_getopt(argc, argv, OUT_FMT_SHORTOPTS "h", lo)) != -1) {
 		if (out_fmt_opt(&f.f, c, optarg))
 			continue;
 		switch (c) {
@@ -356,7 +356,7 @@ int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 			if (sel.nranges == THP_SEL_MAX ||
 			    thp_parse_range(optarg, &sel.ranges[sel.nranges].start,
 					    &sel.ranges[sel.nranges].end)) {
-				thp_err("collapse: '%s' is not a range START-END in hexadecimal "
+				thp_err("'%s' is not a range START-END in hexadecimal "
 					"(at most %d ranges)", optarg, THP_SEL_MAX);
 				return thp_usage_error("collapse");
 			}
@@ -364,7 +364,7 @@ int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 			break;
 		case 'v':
 			if (sel.nnames == THP_SEL_MAX || !*optarg) {
-				thp_err("collapse: --vma needs a name (at most %d)", THP_SEL_MAX);
+				thp_err("--vma needs a name (at most %d)", THP_SEL_MAX);
 				return thp_usage_error("collapse");
 			}
 			sel.names[sel.nnames++] = optarg;
@@ -375,7 +375,7 @@ int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	ctx->json = f.f.json;
 	bytes = f.f.bytes;
-	f.nsel = out_cols_select("collapse", cols, NCOLS, &f.f, default_cols, NCOLS, f.sel, NCOLS * 2);
+	f.nsel = out_cols_select(cols, NCOLS, &f.f, default_cols, NCOLS, f.sel, NCOLS * 2);
 	if (f.nsel < 0)
 		return 2;
 	if (optind + 1 != argc) {
@@ -383,26 +383,26 @@ int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 			optind < argc ? argv[optind + 1] : "");
 		return thp_usage_error("collapse");
 	}
-	if (!thp_opt_u64("collapse", "process id", argv[optind], 1, THP_PID_MAX, &pid))
+	if (!thp_opt_u64("process id", argv[optind], 1, THP_PID_MAX, &pid))
 		return thp_usage_error("collapse");
-	if (check_kernel(ctx, &pmd) || thp_pid_target(ctx, "collapse", (pid_t)pid, false, &ps))
+	if (check_kernel(ctx, &pmd) || thp_pid_target(ctx, (pid_t)pid, false, &ps))
 		return 1;
 	pidfd = thp_pidfd_open((pid_t)pid);
 	if (pidfd < 0) {
-		thp_err("collapse: cannot open process %" PRIu64 ": %s", pid,
+		thp_err("cannot open process %" PRIu64 ": %s", pid,
 			pidfd == -ESRCH ? "no such process" : strerror(-pidfd));
 		return 1;
 	}
 	err = thp_collapse_targets(&ctx->root, (pid_t)pid, &sel, pmd, &t, &n, &sk);
 	if (err) {
-		thp_err("collapse: cannot read /proc/%" PRIu64 "/smaps: %s%s", pid,
+		thp_err("cannot read /proc/%" PRIu64 "/smaps: %s%s", pid,
 			thp_proc_gone(err) ? "the process exited" : strerror(-err),
 			thp_root_hint(err));
 		close(pidfd);
 		return 1;
 	}
 	if (sk.unselected) {
-		thp_err("collapse: %d of the given --range/--vma %s no mapping of process %" PRIu64
+		thp_err("%d of the given --range/--vma %s no mapping of process %" PRIu64
 			" (see /proc/%" PRIu64 "/maps)", sk.unselected,
 			sk.unselected == 1 ? "matches" : "match", pid, pid);
 		rc = 1;

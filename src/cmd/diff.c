@@ -86,7 +86,7 @@ int cmd_diff(struct thp_ctx *ctx, int argc, char **argv)
 	int c, ndiff = 0, rc = 1;
 
 	optind = 0;
-	while ((c = thp_getopt("diff", argc, argv, "R:aJh", lo)) != -1) {
+	while ((c = thp_getopt(argc, argv, "R:aJh", lo)) != -1) {
 		switch (c) {
 		case 'R': other = optarg; break;
 		case 'a': all = true; break;
@@ -98,7 +98,7 @@ int cmd_diff(struct thp_ctx *ctx, int argc, char **argv)
 	if (optind < argc)
 		file = argv[optind++];
 	if (optind < argc || (file && other)) {
-		thp_err("diff: give one FILE or --root OTHER");
+		thp_err("give one FILE or --root OTHER");
 		rc = thp_usage_error("diff");
 		goto out;
 	}

@@ -609,16 +609,16 @@ int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
 	int c, rc = 1;
 
 	optind = 0;
-	while ((c = thp_getopt("doctor", argc, argv, "+s:S:JhR:", lo)) != -1) {
+	while ((c = thp_getopt(argc, argv, "+s:S:JhR:", lo)) != -1) {
 		switch (c) {
 		case 's':
 			if (thp_severity_parse(optarg, &min)) {
-				thp_err("doctor: invalid --severity '%s' (info, warn or crit)", optarg);
+				thp_err("invalid --severity '%s' (info, warn or crit)", optarg);
 				return thp_usage_error("doctor");
 			}
 			break;
 		case 'S':
-			if (!thp_opt_decimal("doctor", "--sample", optarg, "seconds", 0.01, SAMPLE_MAX, &sample))
+			if (!thp_opt_decimal("--sample", optarg, "seconds", 0.01, SAMPLE_MAX, &sample))
 				return thp_usage_error("doctor");
 			break;
 		case 'J': ctx->json = true; break;
@@ -631,7 +631,7 @@ int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		thp_err("doctor: unexpected argument '%s'", argv[optind]);
+		thp_err("unexpected argument '%s'", argv[optind]);
 		return thp_usage_error("doctor");
 	}
 	if (sample > 0 && thp_live_only(ctx, "--sample"))

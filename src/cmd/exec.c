@@ -70,7 +70,7 @@ static int status(const struct thp_ctx *ctx)
 	int mode = thp_mode_get();
 
 	if (mode < 0) {
-		thp_err("exec: cannot read the THP mode: %s (PR_GET_THP_DISABLE needs Linux 3.15+)",
+		thp_err("cannot read the THP mode: %s (PR_GET_THP_DISABLE needs Linux 3.15+)",
 			strerror(-mode));
 		return 1;
 	}
@@ -93,17 +93,17 @@ static int set_mode(enum thp_mode mode, const char *opt)
 	int err = thp_mode_set(mode), got;
 
 	if (err == -EINVAL && mode == THP_MODE_EXCEPT_ADVISED) {
-		thp_err("exec: %s needs Linux 6.18+ (PR_THP_DISABLE_EXCEPT_ADVISED); this kernel is %s",
+		thp_err("%s needs Linux 6.18+ (PR_THP_DISABLE_EXCEPT_ADVISED); this kernel is %s",
 			opt, uname(&u) == 0 ? u.release : "older");
 		return EXIT_FAILED;
 	}
 	if (err) {
-		thp_err("exec: cannot set the THP mode (%s): %s", opt, strerror(-err));
+		thp_err("cannot set the THP mode (%s): %s", opt, strerror(-err));
 		return EXIT_FAILED;
 	}
 	got = thp_mode_get();
 	if (got != (int)mode) {
-		thp_err("exec: the THP mode reads back as '%s', not '%s'",
+		thp_err("the THP mode reads back as '%s', not '%s'",
 			got < 0 ? strerror(-got) : mode_name(got), mode_name((int)mode));
 		return EXIT_FAILED;
 	}
@@ -124,7 +124,7 @@ int cmd_exec(struct thp_ctx *ctx, int argc, char **argv)
 	bool show = false, clash = false;
 
 	optind = 0;
-	while ((c = thp_getopt("exec", argc, argv, "+Jh", lo)) != -1) {
+	while ((c = thp_getopt(argc, argv, "+Jh", lo)) != -1) {
 		switch (c) {
 		case 'd':
 		case 'a':
@@ -144,18 +144,18 @@ int cmd_exec(struct thp_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (clash) {
-		thp_err("exec: give one of --disable, --except-advised, --enable");
+		thp_err("give one of --disable, --except-advised, --enable");
 		return thp_usage_error("exec");
 	}
 	if (show) {
 		if (opt || optind < argc) {
-			thp_err("exec: --status takes no mode and no command");
+			thp_err("--status takes no mode and no command");
 			return thp_usage_error("exec");
 		}
 		return status(ctx);
 	}
 	if (optind >= argc) {
-		thp_err("exec: no command to run");
+		thp_err("no command to run");
 		return thp_usage_error("exec");
 	}
 	rc = set_mode(mode, mode_option(mode));

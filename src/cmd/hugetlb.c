@@ -121,8 +121,8 @@ static const char *cnt(char *buf, size_t cap, uint64_t n)
 	return out_count(buf, cap, n);
 }
 
-/* Says that SUB (set, plan) found no node ID in H, naming the nodes there are. */
-static void no_node(const char *sub, const struct thp_hugetlb *h, int id)
+/* Says that there is no node ID in H, naming the nodes there are. */
+static void no_node(const struct thp_hugetlb *h, int id)
 {
 	char ids[160] = "";
 	size_t len = 0;
@@ -130,10 +130,10 @@ static void no_node(const char *sub, const struct thp_hugetlb *h, int id)
 	for (int i = 0; i < h->nnodes && len + 16 < sizeof(ids); i++)
 		len += (size_t)snprintf(ids + len, sizeof(ids) - len, "%s%d", i ? ", " : "", h->nodes[i].id);
 	if (h->nnodes)
-		thp_err("hugetlb %s: no NUMA node %d on this host (node%s %s)", sub, id, h->nnodes > 1 ? "s" : "",
+		thp_err("no NUMA node %d on this host (node%s %s)", id, h->nnodes > 1 ? "s" : "",
 			ids);
 	else
-		thp_err("hugetlb %s: no NUMA node %d on this host (this kernel shows no NUMA nodes)", sub, id);
+		thp_err("no NUMA node %d on this host (this kernel shows no NUMA nodes)", id);
 }
 
 /* Why the pool list is empty, in words. */
@@ -349,24 +349,23 @@ struct change {
 	char rel[256];
 };
 
-/* Parses "SIZE=PAGES" of subcommand SUB into *SIZE and *PAGES. Returns 0, or
- * prints why and returns 2. */
-static int parse_assign(const char *sub, const char *arg, uint64_t *size, uint64_t *pages)
+/* Parses "SIZE=PAGES" into *SIZE and *PAGES. Returns 0, or prints why and
+ * returns 2. */
+static int parse_assign(const char *arg, uint64_t *size, uint64_t *pages)
 {
-	char spec[64], cmd[32];
+	char spec[64];
 	const char *eq = strchr(arg, '=');
 
-	snprintf(cmd, sizeof(cmd), "hugetlb %s", sub);
 	if (!eq || (size_t)(eq - arg) >= sizeof(spec)) {
-		thp_err("%s: expected SIZE=PAGES such as 2M=512, got '%s'", cmd, arg);
+		thp_err("expected SIZE=PAGES such as 2M=512, got '%s'", arg);
 		return 2;
 	}
 	snprintf(spec, sizeof(spec), "%.*s", (int)(eq - arg), arg);
 	if (thp_arg_size(spec, 1, UINT64_MAX, size)) {
-		thp_err("%s: '%s' is not a page size (write 2M, 1G, 64K or 2048kB)", cmd, spec);
+		thp_err("'%s' is not a page size (write 2M, 1G, 64K or 2048kB)", spec);
 		return 2;
 	}
-	if (!thp_opt_u64(cmd, "number of pages", eq + 1, 0, UINT64_MAX, pages))
+	if (!thp_opt_u64("number of pages", eq + 1, 0, UINT64_MAX, pages))
 		return 2;
 	return 0;
 }
@@ -399,7 +398,7 @@ static int writable(const struct thp_root *root, const char *rel)
 
 /* True after saying so when SUB asks for PAGES pages of SIZE, more than the
  * RAM of H holds, or (RAM unknown) than 64 bits count in bytes. */
-static bool too_many(const struct thp_hugetlb *h, const char *sub, uint64_t size, uint64_t pages, bool bytes)
+static bool too_many(const struct thp_hugetlb *h, uint64_t size, uint64_t pages, bool bytes)
 {
 	uint64_t most = (h->mem_total ? h->mem_total : UINT64_MAX) / size;
 	char spec[32], ask[80] = "", ram[64];
@@ -408,42 +407,42 @@ static bool too_many(const struct thp_hugetlb *h, const char *sub, uint64_t size
 		return false;
 	out_size_spec(spec, sizeof(spec), size);
 	if (!h->mem_total) {
-		thp_err("hugetlb %s: %s=%" PRIu64 " asks for more bytes than 64 bits count (at most %"
-			PRIu64 " pages of %s)", sub, spec, pages, most, spec);
+		thp_err("%s=%" PRIu64 " asks for more bytes than 64 bits count (at most %"
+			PRIu64 " pages of %s)", spec, pages, most, spec);
 		return true;
 	}
 	if (pages <= UINT64_MAX / size) { /* else the size itself is too large to say */
 		out_size(ask, sizeof(ask) - 2, pages * size, bytes);
 		strcat(ask, ", ");
 	}
-	thp_err("hugetlb %s: %s=%" PRIu64 " asks for %smore than the %s of RAM (at most %" PRIu64
-		" pages of %s)", sub, spec, pages, ask, out_size(ram, sizeof(ram), h->mem_total, bytes),
+	thp_err("%s=%" PRIu64 " asks for %smore than the %s of RAM (at most %" PRIu64
+		" pages of %s)", spec, pages, ask, out_size(ram, sizeof(ram), h->mem_total, bytes),
 		most, spec);
 	return true;
 }
 
 /* The pool of SIZE of H, NODE's (-1: the host's), or NULL after saying
- * (for subcommand SUB) why there is none. */
-static const struct thp_hpool *pool_for(const struct thp_hugetlb *h, const char *sub, uint64_t size, int node)
+ * why there is none. */
+static const struct thp_hpool *pool_for(const struct thp_hugetlb *h, uint64_t size, int node)
 {
 	char b[64], list[128];
 	int i, nd = -1;
 
 	if (!h->npools) {
-		thp_err("hugetlb %s: %s", sub, no_pools(h));
+		thp_err("%s", no_pools(h));
 		return NULL;
 	}
 	if (node >= 0 && (nd = thp_hugetlb_node(h, node)) < 0) {
-		no_node(sub, h, node);
+		no_node(h, node);
 		return NULL;
 	}
 	if ((i = thp_hugetlb_find(h, size)) < 0) {
-		thp_err("hugetlb %s: no %s pool; this kernel has %s", sub, out_size_spec(b, sizeof(b), size),
+		thp_err("no %s pool; this kernel has %s", out_size_spec(b, sizeof(b), size),
 			size_list(h, list, sizeof(list)));
 		return NULL;
 	}
 	if (nd >= 0 && !h->nodes[nd].pools[i].size) {
-		thp_err("hugetlb %s: node %d has no %s pool", sub, node, out_size_spec(b, sizeof(b), size));
+		thp_err("node %d has no %s pool", node, out_size_spec(b, sizeof(b), size));
 		return NULL;
 	}
 	return nd >= 0 ? &h->nodes[nd].pools[i] : &h->pools[i];
@@ -457,20 +456,20 @@ static int validate(const struct thp_ctx *ctx, const struct thp_hugetlb *h, stru
 	int err;
 
 	for (int i = 0; i < n; i++) {
-		const struct thp_hpool *p = pool_for(h, "set", c[i].size, o->node);
+		const struct thp_hpool *p = pool_for(h, c[i].size, o->node);
 		if (!p)
 			return 1;
 		for (int j = 0; j < i; j++)
 			if (c[j].size == c[i].size) {
-				thp_err("hugetlb set: %s given twice", out_size_spec(b, sizeof(b), c[i].size));
+				thp_err("%s given twice", out_size_spec(b, sizeof(b), c[i].size));
 				return 1;
 			}
 		if (p->err) {
-			thp_err("hugetlb set: cannot read the %s pool: %s",
+			thp_err("cannot read the %s pool: %s",
 				out_size_spec(b, sizeof(b), c[i].size), thp_strerror(p->err));
 			return 1;
 		}
-		if (too_many(h, "set", c[i].size, c[i].want, o->fmt.bytes))
+		if (too_many(h, c[i].size, c[i].want, o->fmt.bytes))
 			return 1;
 		c[i].before = p->total;
 		c[i].in_use = p->total >= p->free ? p->total - p->free : 0;
@@ -669,7 +668,7 @@ static int report_set(const struct thp_hugetlb *h, const struct change *c, int n
 	out_end();
 	out_put(OUT_JSON, "undo", NULL, ov_str(undo));
 	if (err && stuck(c, n))
-		thp_err("hugetlb set: some pools could not be put back after the failure; to put "
+		thp_err("some pools could not be put back after the failure; to put "
 			"them back: %s", undo);
 	else if (err)
 		out_text("nothing changed: every pool written before the failure was put back\n");
@@ -700,7 +699,7 @@ static int journal_pools(struct thp_ctx *ctx, const struct change *c, int n, con
 	if ((err = thp_pools_journal_push(&ctx->root, &j)) == 0)
 		return 0;
 	thp_shown_path(ctx, THP_POOLS_JOURNAL, shown, sizeof(shown));
-	thp_err("hugetlb set: cannot write the journal '%s': %s; nothing was changed", shown,
+	thp_err("cannot write the journal '%s': %s; nothing was changed", shown,
 		thp_file_strerror(err));
 	return 1;
 }
@@ -718,13 +717,13 @@ static int end_pools(struct thp_ctx *ctx, const struct change *c, int n)
 	thp_shown_path(ctx, THP_POOLS_JOURNAL, shown, sizeof(shown));
 	for (int i = 0; i < n; i++)
 		if (c[i].stuck) {
-			thp_err("hugetlb set: the journal '%s' stays: the next 'thp hugetlb set' puts the "
+			thp_err("the journal '%s' stays: the next 'thp hugetlb set' puts the "
 				"pools back first", shown);
 			return 1;
 		}
 	if ((err = thp_pools_journal_remove(&ctx->root)) == 0)
 		return 0;
-	thp_err("hugetlb set: cannot remove the journal '%s': %s; the next 'thp hugetlb set' would put "
+	thp_err("cannot remove the journal '%s': %s; the next 'thp hugetlb set' would put "
 		"back the pools it holds: remove it to keep this change", shown, thp_file_strerror(err));
 	return 1;
 }
@@ -738,20 +737,20 @@ static int set(struct thp_ctx *ctx, struct thp_hugetlb *h, char **args, int narg
 	int rc = 0, err, kept;
 
 	if (nargs == 0) {
-		thp_err("hugetlb set: expected SIZE=PAGES such as 2M=512");
+		thp_err("expected SIZE=PAGES such as 2M=512");
 		return thp_usage_error("hugetlb");
 	}
 	if (nargs > SETS_MAX) {
-		thp_err("hugetlb set: at most %d sizes at once", SETS_MAX);
+		thp_err("at most %d sizes at once", SETS_MAX);
 		return 2;
 	}
 	memset(c, 0, sizeof(c));
 	for (int i = 0; i < nargs; i++)
-		if (parse_assign("set", args[i], &c[i].size, &c[i].want))
+		if (parse_assign(args[i], &c[i].size, &c[i].want))
 			return thp_usage_error("hugetlb");
 	if (!o->dry_run && (rc = thp_change_begin(ctx, "changing a pool")) != 0)
 		return rc;
-	if (!o->dry_run && thp_recover_pools(ctx, "hugetlb set", false, NULL))
+	if (!o->dry_run && thp_recover_pools(ctx, false, NULL))
 		return 1;
 	if (!o->dry_run)
 		thp_hugetlb_read(&ctx->root, h); /* again: the writer before, or its journal, changed it */
@@ -793,11 +792,11 @@ static int parse_pool(const char *arg, int node, struct thp_pool *p)
 	p->node = node;
 	if (colon && strncmp(arg, "node", 4) == 0) {
 		snprintf(id, sizeof(id), "%.*s", (int)(colon - arg - 4 < 15 ? colon - arg - 4 : 15), arg + 4);
-		if (!thp_opt_int("hugetlb persist", "node", id, 0, NODE_MAX, &p->node))
+		if (!thp_opt_int("node", id, 0, NODE_MAX, &p->node))
 			return 2;
 		arg = colon + 1;
 	}
-	return parse_assign("persist", arg, &p->size, &p->pages);
+	return parse_assign(arg, &p->size, &p->pages);
 }
 
 /* The pools of H now (of node NODE; -1: the host's) that hold pages, as V;
@@ -821,17 +820,17 @@ static int persist_check(const struct thp_hugetlb *h, const struct thp_pool *v, 
 	char b[64];
 
 	for (int i = 0; i < n; i++) {
-		if (!pool_for(h, "persist", v[i].size, v[i].node) ||
-		    too_many(h, "persist", v[i].size, v[i].pages, bytes))
+		if (!pool_for(h, v[i].size, v[i].node) ||
+		    too_many(h, v[i].size, v[i].pages, bytes))
 			return 1;
 		for (int j = 0; j < i; j++) {
 			if (v[j].size != v[i].size || (v[j].node >= 0 && v[i].node >= 0 && v[j].node != v[i].node))
 				continue;
 			if (v[j].node == v[i].node)
-				thp_err("hugetlb persist: %s%s given twice", v[i].node >= 0 ? "a node's " : "",
+				thp_err("%s%s given twice", v[i].node >= 0 ? "a node's " : "",
 					out_size_spec(b, sizeof(b), v[i].size));
 			else
-				thp_err("hugetlb persist: the %s pool is given host-wide and per node; the "
+				thp_err("the %s pool is given host-wide and per node; the "
 					"host's is the sum of the nodes': give one or the other",
 					out_size_spec(b, sizeof(b), v[i].size));
 			return 1;
@@ -943,18 +942,18 @@ static int persist(struct thp_ctx *ctx, const struct thp_hugetlb *h, char **args
 	int n = nargs, rc = 1, nf = (int)(sizeof(f) / sizeof(f[0]));
 
 	if (nargs > PERSIST_MAX) {
-		thp_err("hugetlb persist: at most %d pools at once", PERSIST_MAX);
+		thp_err("at most %d pools at once", PERSIST_MAX);
 		return 2;
 	}
 	for (int i = 0; i < nargs; i++)
 		if (parse_pool(args[i], o->node, &v[i]))
 			return thp_usage_error("hugetlb");
 	if (!nargs && !h->npools) {
-		thp_err("hugetlb persist: %s", no_pools(h));
+		thp_err("%s", no_pools(h));
 		return 1;
 	}
 	if (!nargs && o->node >= 0 && thp_hugetlb_node(h, o->node) < 0) {
-		no_node("persist", h, o->node);
+		no_node(h, o->node);
 		return 1;
 	}
 	if (!nargs)
@@ -970,7 +969,7 @@ static int persist(struct thp_ctx *ctx, const struct thp_hugetlb *h, char **args
 	else if ((rc = thp_boot_files_write(ctx, f, nf, force)) == 0 && (rc = persist_report(ctx, f, nf, n, opts)))
 		for (int i = 0; i < nf; i++) /* the files are changed all the same */
 			if (f[i].done != THP_BOOT_KEPT)
-				thp_err("hugetlb persist: %s %s, but the report cannot be printed",
+				thp_err("%s %s, but the report cannot be printed",
 					f[i].done == THP_BOOT_WRITTEN ? "wrote" : "removed", f[i].shown);
 	free(opts);
 	thp_boot_files_free(f, nf);
@@ -1029,7 +1028,7 @@ static int plan_scope(struct thp_ctx *ctx, const struct thp_hugetlb *h, const st
 		return 0;
 	nd = thp_hugetlb_node(h, o->node);
 	if (nd < 0) {
-		no_node("plan", h, o->node);
+		no_node(h, o->node);
 		return thp_usage_error("hugetlb");
 	}
 	thp_numa_node_read(&ctx->root, &d);
@@ -1105,13 +1104,13 @@ static int plan(struct thp_ctx *ctx, const struct thp_hugetlb *h, const char *ar
 	char b[6][32];
 	struct plan_scope sc;
 
-	if (!thp_opt_size("hugetlb plan", "size", arg, 1, PLAN_MAX, "the most a Linux host addresses",
+	if (!thp_opt_size("size", arg, 1, PLAN_MAX, "the most a Linux host addresses",
 			  &bytes))
 		return thp_usage_error("hugetlb");
 	if (plan_scope(ctx, h, o, &sc))
 		return 2;
 	if (!h->npools) {
-		thp_err("hugetlb plan: %s", no_pools(h));
+		thp_err("%s", no_pools(h));
 		return 1;
 	}
 	want = thp_hugetlb_pages_for(bytes, o->margin_bp, 1);
@@ -1171,13 +1170,17 @@ int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
 
 	if (argc > 1 && (strcmp(argv[1], "set") == 0 || strcmp(argv[1], "plan") == 0 ||
 			 strcmp(argv[1], "persist") == 0)) {
+		static char name[32];
+
 		sub = argv[1];
 		argc--;
 		argv++;
+		snprintf(name, sizeof(name), "hugetlb %s", sub);
+		thp_err_cmd(name);
 	}
 	optind = 0;
 	o.fmt.json = ctx->json;
-	while ((c = thp_getopt("hugetlb", argc, argv, OUT_FMT_SHORTOPTS "h", lo)) != -1) {
+	while ((c = thp_getopt(argc, argv, OUT_FMT_SHORTOPTS "h", lo)) != -1) {
 		if (out_fmt_opt(&o.fmt, c, optarg))
 			continue;
 		switch (c) {
@@ -1185,12 +1188,12 @@ int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
 		case 'D': o.dry_run = true; break;
 		case 'F': force = true; break;
 		case 'N':
-			if (!thp_opt_int("hugetlb", "--node", optarg, 0, NODE_MAX, &o.node))
+			if (!thp_opt_int("--node", optarg, 0, NODE_MAX, &o.node))
 				return thp_usage_error("hugetlb");
 			break;
 		case 'M':
 			margin = true;
-			if (!thp_opt_percent("hugetlb", "--margin", optarg, 100000, &o.margin_bp))
+			if (!thp_opt_percent("--margin", optarg, 100000, &o.margin_bp))
 				return thp_usage_error("hugetlb");
 			break;
 		case 'h': usage(); return 0;
@@ -1200,22 +1203,22 @@ int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
 	bool writes = strcmp(sub, "set") == 0 || strcmp(sub, "persist") == 0;
 	if ((strcmp(sub, "show") == 0 && o.node >= 0) || (!writes && o.dry_run) ||
 	    (strcmp(sub, "plan") != 0 && margin) || (strcmp(sub, "persist") != 0 && force)) {
-		thp_err("hugetlb: --node belongs to 'set', 'persist' and 'plan', --dry-run to 'set' and "
+		thp_err("--node belongs to 'set', 'persist' and 'plan', --dry-run to 'set' and "
 			"'persist', --force to 'persist', --margin to 'plan'");
 		return thp_usage_error("hugetlb");
 	}
 	ctx->json = o.fmt.json;
 	/* the host's pools have no NODE; ERROR in JSON only, without -o */
-	o.nsel = out_cols_select("hugetlb", pool_cols, P_NODE, &o.fmt, all_cols, o.fmt.json ? P_ERROR + 1 : P_ERROR,
+	o.nsel = out_cols_select(pool_cols, P_NODE, &o.fmt, all_cols, o.fmt.json ? P_ERROR + 1 : P_ERROR,
 				 o.sel, P_NCOLS * 2);
 	if (o.nsel < 0)
 		return 2;
 	if (strcmp(sub, "show") == 0 && optind < argc) {
-		thp_err("hugetlb: unexpected argument '%s'", argv[optind]);
+		thp_err("unexpected argument '%s'", argv[optind]);
 		return thp_usage_error("hugetlb");
 	}
 	if (strcmp(sub, "plan") == 0 && optind + 1 != argc) {
-		thp_err("hugetlb plan: expected one SIZE such as 16G");
+		thp_err("expected one SIZE such as 16G");
 		return thp_usage_error("hugetlb");
 	}
 	h = malloc(sizeof(*h));

@@ -41,15 +41,15 @@ static void usage(void)
 	       "  -h, --help            show this help\n", thp_metrics_opts_help);
 }
 
-int thp_metrics_opt(int c, const char *arg, struct thp_metrics_opts *o, const char *cmd)
+int thp_metrics_opt(int c, const char *arg, struct thp_metrics_opts *o)
 {
 	switch (c) {
 	case 't':
-		return thp_opt_int(cmd, "--top", arg, 0, TOP_MAX, &o->top) ? 0 : 2;
+		return thp_opt_int("--top", arg, 0, TOP_MAX, &o->top) ? 0 : 2;
 	case THP_OPT_PIDS: o->pids = true; return 0;
 	case THP_OPT_NODE_EXPORTER_COMPAT:
-		thp_err("%s: --node-exporter-compat is deprecated and does nothing: the /proc/meminfo "
-			"families are always exported", cmd);
+		thp_err("--node-exporter-compat is deprecated and does nothing: the /proc/meminfo "
+			"families are always exported");
 		return 0;
 	case THP_OPT_NO_DOCTOR: o->doctor = false; return 0;
 	default: return 1;
@@ -184,21 +184,21 @@ int cmd_metrics(struct thp_ctx *ctx, int argc, char **argv)
 	int c, err;
 
 	optind = 0;
-	while ((c = thp_getopt("metrics", argc, argv, "+" THP_METRICS_SHORTOPTS "o:h", lo)) != -1) {
+	while ((c = thp_getopt(argc, argv, "+" THP_METRICS_SHORTOPTS "o:h", lo)) != -1) {
 		switch (c) {
 		case 'o': textfile = optarg; break;
 		case 'h': usage(); return 0;
 		default:
-			if (thp_metrics_opt(c, optarg, &o, "metrics"))
+			if (thp_metrics_opt(c, optarg, &o))
 				return thp_usage_error("metrics");
 		}
 	}
 	if (optind < argc) {
-		thp_err("metrics: unexpected argument '%s'", argv[optind]);
+		thp_err("unexpected argument '%s'", argv[optind]);
 		return thp_usage_error("metrics");
 	}
 	if (ctx->json) {
-		thp_err("metrics: the output is the Prometheus text format; --json does not apply");
+		thp_err("the output is the Prometheus text format; --json does not apply");
 		return thp_usage_error("metrics");
 	}
 	if (textfile) {
@@ -211,7 +211,7 @@ int cmd_metrics(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	err = thp_metrics_write(&ctx->root, &o, stdout);
 	if (err) {
-		thp_err("metrics: %s", strerror(-err));
+		thp_err("%s", strerror(-err));
 		return 1;
 	}
 	return 0;

@@ -18,7 +18,7 @@ static struct thp_journal journal;
 static struct thp_changes *cs;
 static volatile sig_atomic_t stop;
 
-int modes_parse(const char *cmd, const char *list, const char *const *allowed, struct modes *m)
+int modes_parse(const char *list, const char *const *allowed, struct modes *m)
 {
 	const char *p = list;
 
@@ -34,12 +34,12 @@ int modes_parse(const char *cmd, const char *list, const char *const *allowed, s
 			for (int i = 0; allowed[i]; i++)
 				snprintf(choices + strlen(choices), sizeof(choices) - strlen(choices),
 					 "%s%s", i ? ", " : "", allowed[i]);
-			thp_err("%s: invalid mode '%.*s' (choose from: %s)", cmd, (int)n, p, choices);
+			thp_err("invalid mode '%.*s' (choose from: %s)", (int)n, p, choices);
 			return 2;
 		}
 		for (int i = 0; i < m->n; i++) {
 			if (strlen(m->word[i]) == n && strncmp(m->word[i], p, n) == 0) {
-				thp_err("%s: mode '%.*s' given twice", cmd, (int)n, p);
+				thp_err("mode '%.*s' given twice", (int)n, p);
 				return 2;
 			}
 		}
@@ -48,7 +48,7 @@ int modes_parse(const char *cmd, const char *list, const char *const *allowed, s
 		p += n + (p[n] == ',');
 	}
 	if (!m->n) {
-		thp_err("%s: empty mode list", cmd);
+		thp_err("empty mode list");
 		return 2;
 	}
 	return 0;
@@ -59,12 +59,12 @@ bool modes_switches(const char *mode)
 	return !strcmp(mode, "always") || !strcmp(mode, "madvise") || !strcmp(mode, "never");
 }
 
-int modes_need_thp(const struct thp_ctx *ctx, const char *cmd)
+int modes_need_thp(const struct thp_ctx *ctx)
 {
 	if (thp_policy_dir(&ctx->root, NULL))
 		return 0;
-	thp_err("%s: this kernel has no THP (no /sys/kernel/mm/transparent_hugepage; built without "
-		"CONFIG_TRANSPARENT_HUGEPAGE): there is nothing to measure", cmd);
+	thp_err("this kernel has no THP (no /sys/kernel/mm/transparent_hugepage; built without "
+		"CONFIG_TRANSPARENT_HUGEPAGE): there is nothing to measure");
 	return 1;
 }
 
@@ -80,13 +80,13 @@ int modes_signal(void)
 
 /* Checks every switching mode of M against the kernel's 'enabled' and
  * journals the policy. Returns 0 or 1 (printed). */
-static int journal_policy(struct thp_ctx *ctx, const char *cmd, const struct modes *m)
+static int journal_policy(struct thp_ctx *ctx, const struct modes *m)
 {
 	char why[512], shown[4200];
 	struct thp_change *en;
 	int err;
 
-	if (thp_change_begin(ctx, "switching the THP policy") || thp_recover(ctx, cmd, false))
+	if (thp_change_begin(ctx, "switching the THP policy") || thp_recover(ctx, false))
 		return 1;
 	cs = thp_changes_load(&ctx->root);
 	if (!cs)
@@ -111,10 +111,10 @@ static int journal_policy(struct thp_ctx *ctx, const char *cmd, const struct mod
 	return 0;
 }
 
-/* Says on stderr, before anything is switched, which host-wide setting
- * command CMD switches for the modes M, for how long (SPAN), and that it is
- * put back. */
-static void notice(const char *cmd, const struct modes *m, const char *span)
+/* Says on stderr, before anything is switched, which host-wide setting the
+ * command switches for the modes M, for how long (SPAN), and that it is put
+ * back. */
+static void notice(const struct modes *m, const char *span)
 {
 	const struct thp_change *en = thp_change_find(cs, "enabled");
 	char list[MODES_MAX * (MODE_LEN + 2)] = "";
@@ -123,21 +123,21 @@ static void notice(const char *cmd, const struct modes *m, const char *span)
 		if (modes_switches(m->word[i]))
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 				 list[0] ? ", " : "", m->word[i]);
-	thp_err("%s: switches the host-wide THP policy 'enabled' (now '%s') to %s in turn, %s, and "
-		"puts it back after, also on Ctrl-C (-q: no notice)", cmd, en->old, list, span);
+	thp_err("switches the host-wide THP policy 'enabled' (now '%s') to %s in turn, %s, and "
+		"puts it back after, also on Ctrl-C (-q: no notice)", en->old, list, span);
 }
 
-int modes_begin(struct thp_ctx *ctx, const char *cmd, const struct modes *m, const char *span)
+int modes_begin(struct thp_ctx *ctx, const struct modes *m, const char *span)
 {
 	struct sigaction sa;
 	int n = 0;
 
 	for (int i = 0; i < m->n; i++)
 		n += modes_switches(m->word[i]);
-	if (n && journal_policy(ctx, cmd, m))
+	if (n && journal_policy(ctx, m))
 		return 1;
 	if (n && !m->quiet)
-		notice(cmd, m, span);
+		notice(m, span);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal; /* no SA_RESTART: a wait returns EINTR and sees the flag */
 	sigemptyset(&sa.sa_mask);

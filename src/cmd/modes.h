@@ -19,25 +19,25 @@ struct modes {
 };
 
 /* Splits the comma list LIST into M, accepting only words of ALLOWED (NULL-terminated).
- * Prints the error for command CMD and returns 2 on bad input, else 0. */
-int modes_parse(const char *cmd, const char *list, const char *const *allowed, struct modes *m);
+ * Prints the error and returns 2 on bad input, else 0. */
+int modes_parse(const char *list, const char *const *allowed, struct modes *m);
 
 /* True for "always", "madvise" and "never": modes that switch the host policy. */
 bool modes_switches(const char *mode);
 
-/* For command CMD, which measures THP: prints that this kernel has none and
+/* For a command that measures THP: prints that this kernel has none and
  * returns 1 when its THP directory is absent, before anything is changed;
  * else returns 0. */
-int modes_need_thp(const struct thp_ctx *ctx, const char *cmd);
+int modes_need_thp(const struct thp_ctx *ctx);
 
-/* Starts a measurement of command CMD under the modes M: when M
+/* Starts a measurement under the modes M: when M
  * holds a switching mode, puts back a change an earlier run left unfinished,
  * checks that the kernel offers every mode, journals the policy and (unless
  * M->quiet) says on stderr what it switches, for how long (SPAN: "for the 5
  * runs of the command under each mode") and that it is put back. From now
  * on SIGINT, SIGTERM and SIGHUP only set a flag (modes_signal). Prints the
  * error and returns 1 on failure, else 0. */
-int modes_begin(struct thp_ctx *ctx, const char *cmd, const struct modes *m, const char *span);
+int modes_begin(struct thp_ctx *ctx, const struct modes *m, const char *span);
 /* Switches the host policy for MODE; other modes run under the prior policy.
  * Returns 0 or 1 (printed). */
 int modes_apply(const char *mode);

@@ -721,7 +721,7 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 	int c, rc = 1, nvm = 0;
 
 	optind = 0;
-	while ((c = thp_getopt("persist", argc, argv, "o:nfJh", lo)) != -1) {
+	while ((c = thp_getopt(argc, argv, "o:nfJh", lo)) != -1) {
 		switch (c) {
 		case 'T':
 		case 'S':
@@ -729,7 +729,7 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 		case 'K': {
 			enum mode m = c == 'T' ? TMPFILES : c == 'S' ? SYSTEMD : c == 'C' ? CMDLINE : CHECK;
 			if (given && m != mode) {
-				thp_err("persist: %s and %s cannot be combined; give one", given, mode_opt[m]);
+				thp_err("%s and %s cannot be combined; give one", given, mode_opt[m]);
 				return thp_usage_error("persist");
 			}
 			mode = m;
@@ -745,11 +745,11 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (writes && (mode == CMDLINE || mode == CHECK)) {
-		thp_err("persist: %s applies to --tmpfiles and --systemd, not to %s", writes, mode_opt[mode]);
+		thp_err("%s applies to --tmpfiles and --systemd, not to %s", writes, mode_opt[mode]);
 		return thp_usage_error("persist");
 	}
 	if (mode == CHECK && optind < argc) {
-		thp_err("persist: --check takes no KEY=VALUE");
+		thp_err("--check takes no KEY=VALUE");
 		return thp_usage_error("persist");
 	}
 	l = calloc(1, sizeof(*l));
@@ -774,13 +774,13 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 		nvm += named;
 	}
 	if (nvm && nvm < l->n && mode != CMDLINE) {
-		thp_err("persist: vm.* settings go to /" SYSCTL_DEFAULT " and the others to a tmpfiles.d "
+		thp_err("vm.* settings go to /" SYSCTL_DEFAULT " and the others to a tmpfiles.d "
 			"file or unit; give them in two commands");
 		rc = thp_usage_error("persist");
 		goto out;
 	}
 	if (nvm && mode == SYSTEMD) {
-		thp_err("persist: vm.* settings go to a sysctl.d drop-in, not to a unit; leave out --systemd");
+		thp_err("vm.* settings go to a sysctl.d drop-in, not to a unit; leave out --systemd");
 		rc = thp_usage_error("persist");
 		goto out;
 	}

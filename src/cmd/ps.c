@@ -186,9 +186,9 @@ static int parse_pids(struct opts *o, const char *list)
 		char one[24];
 		int v;
 		snprintf(one, sizeof(one), "%.*s", (int)(n < sizeof(one) ? n : sizeof(one) - 1), p);
-		if (n >= sizeof(one) || !thp_opt_int("ps", "--pid", one, 1, THP_PID_MAX, &v)) {
+		if (n >= sizeof(one) || !thp_opt_int("--pid", one, 1, THP_PID_MAX, &v)) {
 			if (n >= sizeof(one))
-				thp_err("ps: --pid '%s' is not a list of process ids", list);
+				thp_err("--pid '%s' is not a list of process ids", list);
 			return 2;
 		}
 		pid_t *np = realloc(o->pids, sizeof(*np) * (size_t)(o->npids + 1));
@@ -209,11 +209,11 @@ static int parse_user(struct opts *o, struct thp_users *users, const char *arg)
 
 	if (arg[0] >= '0' && arg[0] <= '9') {
 		/* (uid_t)-1 means "no user" to the kernel */
-		if (!thp_opt_u64("ps", "--user", arg, 0, (uid_t)-1 - 1, &v))
+		if (!thp_opt_u64("--user", arg, 0, (uid_t)-1 - 1, &v))
 			return 2;
 		o->user = (uid_t)v;
 	} else if (thp_user_uid(users, arg, &o->user)) {
-		thp_err("ps: unknown user '%s'", arg);
+		thp_err("unknown user '%s'", arg);
 		return 2;
 	}
 	o->have_user = true;
@@ -678,12 +678,12 @@ static int select_cols(struct opts *o)
 	for (int i = 0; o->folios && i < (o->fmt.json ? OUT_FOLIO_COLS : OUT_FOLIO_SUMMARY); i++)
 		def[n++] = NCOLS + i;
 	out_cols_folios(all, cols, NCOLS, NULL);
-	o->ncols = out_cols_select("ps", all, NALL, &o->fmt, def, n, o->cols, NALL * 2);
-	if (o->ncols < 0 || out_cols_folios_refused("ps", all, NCOLS, o->cols, o->ncols, o->folios))
+	o->ncols = out_cols_select(all, NALL, &o->fmt, def, n, o->cols, NALL * 2);
+	if (o->ncols < 0 || out_cols_folios_refused(all, NCOLS, o->cols, o->ncols, o->folios))
 		return 2;
 	for (int i = 0; o->by && i < o->ncols; i++)
 		if (per_process(o->cols[i])) {
-			thp_err("ps: column '%s' is per process and cannot be used with --by", all[o->cols[i]].name);
+			thp_err("column '%s' is per process and cannot be used with --by", all[o->cols[i]].name);
 			return 2;
 		}
 	return 0;
@@ -712,14 +712,14 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 	o->sort = C_THP;
 	o->fmt.json = ctx->json;
 	optind = 0;
-	while ((c = thp_getopt("ps", argc, argv, "+" OUT_FMT_SHORTOPTS "s:awp:u:c:h", lo)) != -1) {
+	while ((c = thp_getopt(argc, argv, "+" OUT_FMT_SHORTOPTS "s:awp:u:c:h", lo)) != -1) {
 		if (out_fmt_opt(&o->fmt, c, optarg))
 			continue;
 		switch (c) {
 		case 's': sortarg = optarg; break;
 		case O_LIMIT: {
 			int n;
-			if (!thp_opt_int("ps", "--limit", optarg, 0, INT32_MAX, &n))
+			if (!thp_opt_int("--limit", optarg, 0, INT32_MAX, &n))
 				return 2;
 			o->limit = n;
 			break;
@@ -739,27 +739,27 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 			if (o->have_regex)
 				regfree(&o->regex);
 			if (regcomp(&o->regex, optarg, REG_EXTENDED | REG_NOSUB)) {
-				thp_err("ps: invalid regular expression '%s'", optarg);
+				thp_err("invalid regular expression '%s'", optarg);
 				return 2;
 			}
 			o->have_regex = true;
 			break;
 		case O_CGROUP:
 			if (!*optarg) {
-				thp_err("ps: --cgroup needs a path, such as /system.slice");
+				thp_err("--cgroup needs a path, such as /system.slice");
 				return 2;
 			}
 			o->cgroup = optarg;
 			break;
 		case O_MIN:
-			if (!thp_opt_size("ps", "--min", optarg, 0, UINT64_MAX, NULL, &o->min))
+			if (!thp_opt_size("--min", optarg, 0, UINT64_MAX, NULL, &o->min))
 				return 2;
 			break;
 		case O_BY:
 			o->by = !strcmp(optarg, "comm") ? BY_COMM : !strcmp(optarg, "user") ? BY_USER
 				: !strcmp(optarg, "cgroup") ? BY_CGROUP : BY_NONE;
 			if (o->by == BY_NONE) {
-				thp_err("ps: cannot group by '%s' (comm, user or cgroup)", optarg);
+				thp_err("cannot group by '%s' (comm, user or cgroup)", optarg);
 				return 2;
 			}
 			break;
@@ -770,11 +770,11 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 		}
 	}
 	if (optind < argc) {
-		thp_err("ps: unexpected argument '%s'", argv[optind]);
+		thp_err("unexpected argument '%s'", argv[optind]);
 		return thp_usage_error("ps");
 	}
 	if (o->cgroup && !cgroup_known(&ctx->root, o->cgroup)) {
-		thp_err("ps: no cgroup '%s' (not below /sys/fs/cgroup, nor its v1 memory controller)",
+		thp_err("no cgroup '%s' (not below /sys/fs/cgroup, nor its v1 memory controller)",
 			o->cgroup);
 		return 1;
 	}
@@ -785,7 +785,7 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 		for (int i = 0; i < NCOLS && s < 0; i++)
 			s = strcasecmp(cols[i].name, sortarg) ? -1 : i;
 		if (s < 0 || (o->by && per_process(s))) {
-			thp_err("ps: cannot sort by '%s'", sortarg);
+			thp_err("cannot sort by '%s'", sortarg);
 			return 2;
 		}
 		o->sort = (enum col)s;
@@ -875,7 +875,7 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	if (o.folios) {
 		err = thp_folio_reader_open(&ctx->root, &sc.fr);
 		if (err) {
-			thp_err("ps: cannot read page flags '/proc/kpageflags': %s%s", thp_strerror(err),
+			thp_err("cannot read page flags '/proc/kpageflags': %s%s", thp_strerror(err),
 				thp_proc_denied(err) ? " (--folios needs root)" : "");
 			free(sc.host);
 			free_opts(&o);
@@ -887,7 +887,7 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	if (o.pids) {
 		for (int i = 0; !err && i < o.npids; i++) {
 			struct thp_pstatus st;
-			if (thp_pid_target(ctx, "ps", o.pids[i], false, &st))
+			if (thp_pid_target(ctx, o.pids[i], false, &st))
 				sc.missing++;
 			else
 				err = scan_proc(o.pids[i], &sc);
@@ -897,7 +897,7 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	out_progress_end(&sc.progress);
 	if (err) {
-		thp_err("ps: cannot list processes: %s", thp_strerror(err));
+		thp_err("cannot list processes: %s", thp_strerror(err));
 		rc = 1;
 		goto out;
 	}
@@ -915,7 +915,7 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	print_ps(&sc, shown, o.totals ? &total : NULL);
 	rc = 0;
 	if (sc.folio_err) {
-		thp_err("ps: cannot read page mappings: %s", thp_strerror(sc.folio_err));
+		thp_err("cannot read page mappings: %s", thp_strerror(sc.folio_err));
 		rc = 1;
 	}
 	if (sc.unreadable.n)

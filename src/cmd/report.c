@@ -57,7 +57,7 @@ static void skip(void *ctx, const char *source, const char *why)
 	struct report *rp = ctx;
 	struct json_object *o = json_object_new_object();
 
-	thp_err("report: %s: %s; skipped", source, why);
+	thp_err("%s: %s; skipped", source, why);
 	json_object_object_add(o, "source", json_object_new_string(source));
 	json_object_object_add(o, "reason", json_object_new_string(why));
 	json_object_array_add(rp->skipped, o);
@@ -476,11 +476,11 @@ int cmd_report(struct thp_ctx *ctx, int argc, char **argv)
 	int c, rc = 1, ngroups, *group;
 
 	optind = 0;
-	while ((c = thp_getopt("report", argc, argv, "+g:bJh", lo)) != -1) {
+	while ((c = thp_getopt(argc, argv, "+g:bJh", lo)) != -1) {
 		switch (c) {
 		case 'g':
 			if (strcmp(optarg, "policy") != 0) {
-				thp_err("report: invalid --group-by '%s' (policy)", optarg);
+				thp_err("invalid --group-by '%s' (policy)", optarg);
 				return thp_usage_error("report");
 			}
 			grouped = true;
@@ -492,7 +492,7 @@ int cmd_report(struct thp_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-		thp_err("report: no FILE given");
+		thp_err("no FILE given");
 		return thp_usage_error("report");
 	}
 	rp.skipped = json_object_new_array();
@@ -506,7 +506,7 @@ int cmd_report(struct thp_ctx *ctx, int argc, char **argv)
 	if (ngroups < 0)
 		thp_err("out of memory");
 	else if (!rp.fleet.n)
-		thp_err("report: no host could be read from the %d file%s given", argc - optind,
+		thp_err("no host could be read from the %d file%s given", argc - optind,
 			argc - optind == 1 ? "" : "s");
 	else if (rp.json)
 		rc = print_json(&rp, group, ngroups);

@@ -152,15 +152,15 @@ static int from_journal(struct thp_ctx *ctx, struct thp_state_file *f, bool dry,
 		*done = false;
 		return 0;
 	case THP_STATE_DAMAGED:
-		thp_journal_damaged(shown, f, "restore");
+		thp_journal_damaged(shown, f);
 		return 1;
 	case THP_STATE_RUNNING:
-		thp_err("restore: '%s' (pid %d) is changing THP settings now and puts them back when it "
+		thp_err("'%s' (pid %d) is changing THP settings now and puts them back when it "
 			"ends (journal '%s')", f->s.command, (int)f->s.owner, shown);
 		return 1;
 	case THP_STATE_OTHER_BOOT:
 		err = dry ? 0 : thp_journal_remove(&ctx->root);
-		thp_err("restore: '%s' was written by '%s' in an earlier boot: the kernel has started "
+		thp_err("'%s' was written by '%s' in an earlier boot: the kernel has started "
 			"afresh since, so it is not applied%s", shown, f->s.command,
 			dry ? "" : err ? " (and it cannot be removed)" : "; removed it");
 		return 1;
@@ -190,7 +190,7 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 		return 1;
 	}
 	optind = 0;
-	while ((c = thp_getopt("restore", argc, argv, "nJfh", lo)) != -1) {
+	while ((c = thp_getopt(argc, argv, "nJfh", lo)) != -1) {
 		switch (c) {
 		case 'n': dry = true; break;
 		case 'f': force = true; break;
@@ -200,7 +200,7 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (argc - optind > 1) {
-		thp_err("restore: unexpected argument '%s'", argv[optind + 1]);
+		thp_err("unexpected argument '%s'", argv[optind + 1]);
 		rc = thp_usage_error("restore");
 		goto out;
 	}
@@ -208,14 +208,14 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 	if (!dry && (rc = thp_change_begin(ctx, "changing THP settings")) != 0)
 		goto out;
 	rc = 1;
-	if (thp_recover_pools(ctx, "restore", dry, &pools))
+	if (thp_recover_pools(ctx, dry, &pools))
 		goto out;
 	if (!file) {
 		rc = from_journal(ctx, f, dry, &done);
 		if (done)
 			goto out;
 		rc = 1;
-	} else if (thp_recover(ctx, "restore", dry)) {
+	} else if (thp_recover(ctx, dry)) {
 		goto out; /* FILE applies to the host as it was before an unfinished change */
 	}
 	thp_saved_path(ctx, file, shown, sizeof(shown));
@@ -230,7 +230,7 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 	else if (f->status == THP_STATE_ABSENT || f->status == THP_STATE_DAMAGED)
 		refuse(f, shown);
 	else if (f->status == THP_STATE_OTHER_BOOT && !force)
-		thp_err("restore: '%s' was %s: the kernel has started afresh since, so it is not "
+		thp_err("'%s' was %s: the kernel has started afresh since, so it is not "
 			"applied (--force applies it)", shown, whose(f, by, sizeof(by)));
 	else
 		rc = put_back_saved(ctx, f, shown, dry);

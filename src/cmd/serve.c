@@ -313,22 +313,22 @@ static int parse_opts(int argc, char **argv, struct serve_opts *o, struct server
 	int c;
 
 	optind = 0;
-	while ((c = thp_getopt("serve", argc, argv, "+l:" THP_METRICS_SHORTOPTS "h", lo)) != -1) {
+	while ((c = thp_getopt(argc, argv, "+l:" THP_METRICS_SHORTOPTS "h", lo)) != -1) {
 		switch (c) {
 		case 'l': o->listen = optarg; break;
-		case 'T': if (!thp_opt_int("serve", "--timeout", optarg, 1, TIMEOUT_MAX, &o->timeout)) goto usage; break;
-		case 'H': if (!thp_opt_int("serve", "--header-timeout", optarg, 1, TIMEOUT_MAX, &o->header)) goto usage; break;
-		case 'C': if (!thp_opt_int("serve", "--max-connections", optarg, 1, CONNS_MAX, &o->conns)) goto usage; break;
-		case 'P': if (!thp_opt_int("serve", "--max-per-ip", optarg, 1, CONNS_MAX, &o->per_ip)) goto usage; break;
+		case 'T': if (!thp_opt_int("--timeout", optarg, 1, TIMEOUT_MAX, &o->timeout)) goto usage; break;
+		case 'H': if (!thp_opt_int("--header-timeout", optarg, 1, TIMEOUT_MAX, &o->header)) goto usage; break;
+		case 'C': if (!thp_opt_int("--max-connections", optarg, 1, CONNS_MAX, &o->conns)) goto usage; break;
+		case 'P': if (!thp_opt_int("--max-per-ip", optarg, 1, CONNS_MAX, &o->per_ip)) goto usage; break;
 		case 'h': usage(); return 0;
 		default:
-			if (thp_metrics_opt(c, optarg, &s->opts, "serve"))
+			if (thp_metrics_opt(c, optarg, &s->opts))
 				goto usage;
 		}
 	}
 	if (optind == argc)
 		return -1;
-	thp_err("serve: unexpected argument '%s'", argv[optind]);
+	thp_err("unexpected argument '%s'", argv[optind]);
 usage:
 	return thp_usage_error("serve");
 }
@@ -354,7 +354,7 @@ static unsigned fd_room(unsigned n)
 		return n * CLOSING_ROOM;
 	if (rl.rlim_cur > (rlim_t)n + FDS_OTHER)
 		return (unsigned)(rl.rlim_cur - FDS_OTHER);
-	thp_err("serve: --max-connections %u needs %llu open files; the limit is %llu "
+	thp_err("--max-connections %u needs %llu open files; the limit is %llu "
 		"(ulimit -n, or LimitNOFILE= for a systemd unit)",
 		n, (unsigned long long)n + FDS_OTHER + 1, (unsigned long long)rl.rlim_cur);
 	return 0;
@@ -402,13 +402,13 @@ static int serve(struct server *s, const struct serve_opts *o, const struct addr
 		return 1;
 	s->admit = admit_new(&lim);
 	if (!s->admit || pthread_create(&sweeper, NULL, admit_run, s->admit)) {
-		thp_err("serve: %s", strerror(s->admit ? EAGAIN : ENOMEM));
+		thp_err("%s", strerror(s->admit ? EAGAIN : ENOMEM));
 		admit_free(s->admit);
 		return 1;
 	}
 	d = start(s, o, limit, ai);
 	if (!d) {
-		thp_err("serve: cannot listen on '%s': %s", o->listen, strerror(errno ? errno : EADDRINUSE));
+		thp_err("cannot listen on '%s': %s", o->listen, strerror(errno ? errno : EADDRINUSE));
 	} else {
 		info = p_MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
 		int hlen = (int)(strrchr(o->listen, ':') - o->listen);
@@ -436,7 +436,7 @@ int cmd_serve(struct thp_ctx *ctx, int argc, char **argv)
 		return err;
 	err = parse_listen(o.listen, &ai);
 	if (err) {
-		thp_err("serve: invalid listen address '%s' (%s; use ADDR:PORT)", o.listen,
+		thp_err("invalid listen address '%s' (%s; use ADDR:PORT)", o.listen,
 			err == EAI_NONAME    ? "no such address"
 			: err == EAI_SERVICE ? "the port is a decimal number from 0 to 65535"
 					     : gai_strerror(err));
@@ -445,7 +445,7 @@ int cmd_serve(struct thp_ctx *ctx, int argc, char **argv)
 	/* after every usage error, which a host without the library reports too */
 	const char *why = load_mhd();
 	if (why) {
-		thp_err("serve: cannot load libmicrohttpd (%s): %s", THP_MHD_SONAME, why);
+		thp_err("cannot load libmicrohttpd (%s): %s", THP_MHD_SONAME, why);
 		freeaddrinfo(ai);
 		return 1;
 	}

@@ -199,7 +199,7 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 	int c, rc;
 
 	optind = 0;
-	while ((c = thp_getopt("set", argc, argv, "ns:Jh", lo)) != -1) {
+	while ((c = thp_getopt(argc, argv, "ns:Jh", lo)) != -1) {
 		switch (c) {
 		case 'n': dry = true; break;
 		case 's': file = optarg; break;
@@ -210,13 +210,13 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (list && (optind < argc || file || dry)) {
-		thp_err("set: --list-keys takes no other argument");
+		thp_err("--list-keys takes no other argument");
 		return thp_usage_error("set");
 	}
 	if (list)
 		return list_keys(ctx);
 	if (optind >= argc && !file) {
-		thp_err("set: no KEY=VALUE given");
+		thp_err("no KEY=VALUE given");
 		return thp_usage_error("set");
 	}
 	if (optind >= argc)
@@ -229,7 +229,7 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 	 * below may put back a change that did not finish */
 	if (!rc && !dry && (thp_changes_count(cs) || !ctx->root.live || geteuid() == 0))
 		rc = thp_change_begin(ctx, "changing THP settings");
-	if (!rc && thp_recover(ctx, "set", dry))
+	if (!rc && thp_recover(ctx, dry))
 		rc = 1;
 	if (!rc && !dry) { /* again, after what the recovery put back */
 		free(cs);

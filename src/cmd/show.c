@@ -593,8 +593,8 @@ static int select_cols(struct opts *o)
 	for (int i = 0; o->fmt.json && i < (o->folios ? NALL : NCOLS); i++)
 		def[n++] = i;
 	out_cols_folios(all, cols, NCOLS, NULL);
-	o->nsel = out_cols_select("show", all, NALL, &o->fmt, def, n, o->sel, MAXCOLS);
-	return o->nsel < 0 || out_cols_folios_refused("show", all, NCOLS, o->sel, o->nsel, o->folios) ? 2 : -1;
+	o->nsel = out_cols_select(all, NALL, &o->fmt, def, n, o->sel, MAXCOLS);
+	return o->nsel < 0 || out_cols_folios_refused(all, NCOLS, o->sel, o->nsel, o->folios) ? 2 : -1;
 }
 
 static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv)
@@ -611,7 +611,7 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 
 	o->fmt.json = ctx->json;
 	optind = 0;
-	while ((c = thp_getopt("show", argc, argv, OUT_FMT_SHORTOPTS "ah", lo)) != -1) {
+	while ((c = thp_getopt(argc, argv, OUT_FMT_SHORTOPTS "ah", lo)) != -1) {
 		if (out_fmt_opt(&o->fmt, c, optarg))
 			continue;
 		switch (c) {
@@ -620,7 +620,7 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 		case O_ROLLUP: o->rollup = o->folios = true; break;
 		case O_CONT:
 			if (thp_parse_size(optarg, &o->cont[o->ncont]) || !o->cont[o->ncont]) {
-				thp_err("show: invalid --cont size '%s' (e.g. 64K)", optarg);
+				thp_err("invalid --cont size '%s' (e.g. 64K)", optarg);
 				return thp_usage_error("show");
 			}
 			if (o->ncont + 1 < CONT_MAX)
@@ -628,7 +628,7 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 			o->folios = true;
 			break;
 		case O_TLB:
-			if (!thp_opt_decimal("show", "--tlb", optarg, "seconds", 0.01, 3600, &o->tlb))
+			if (!thp_opt_decimal("--tlb", optarg, "seconds", 0.01, 3600, &o->tlb))
 				return thp_usage_error("show");
 			break;
 		case 'h': usage(); return 0;
@@ -636,17 +636,17 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 		}
 	}
 	if (optind >= argc) {
-		thp_err("show: which process? give a PID");
+		thp_err("which process? give a PID");
 		return thp_usage_error("show");
 	}
 	if (optind + 1 < argc) {
-		thp_err("show: unexpected argument '%s'", argv[optind + 1]);
+		thp_err("unexpected argument '%s'", argv[optind + 1]);
 		return thp_usage_error("show");
 	}
-	if (!thp_opt_int("show", "process id", argv[optind], 1, THP_PID_MAX, &pid))
+	if (!thp_opt_int("process id", argv[optind], 1, THP_PID_MAX, &pid))
 		return thp_usage_error("show");
 	if (o->tlb > 0 && (o->folios || o->all)) {
-		thp_err("show: --tlb counts misses; it does not go with %s", o->folios ? "--folios" : "--all");
+		thp_err("--tlb counts misses; it does not go with %s", o->folios ? "--folios" : "--all");
 		return thp_usage_error("show");
 	}
 	o->pid = (pid_t)pid;
@@ -663,7 +663,7 @@ static int cont_orders(const struct thp_root *root, const struct thp_status *st,
 	for (int i = 0; i < o->ncont; i++) {
 		int order = thp_folio_cont_order(o->cont[i], page ? page : 4096, st->pmd_size);
 		if (order < 0) {
-			thp_err("show: --cont %s is not a power-of-two number of at least two %s pages up to the PMD size (%s)",
+			thp_err("--cont %s is not a power-of-two number of at least two %s pages up to the PMD size (%s)",
 				out_size_spec(a, sizeof(a), o->cont[i]), out_size(b, sizeof(b), page ? page : 4096, false),
 				out_size(c, sizeof(c), st->pmd_size, false));
 			return 2;
@@ -675,7 +675,7 @@ static int cont_orders(const struct thp_root *root, const struct thp_status *st,
 
 /* The words for what --folios reads, absent from a recorded tree. */
 #define FOLIOS_ABSENT                                                                        \
-	"show: --folios reads the process's pagemap and /proc/kpageflags, which this recorded " \
+	"--folios reads the process's pagemap and /proc/kpageflags, which this recorded " \
 	"tree does not hold ('thp capture' records neither); run it on the host itself"
 
 /* Prints the message for ERR from reading process PID's FILE below ROOT; returns 1. */
@@ -684,12 +684,12 @@ static int proc_error(const struct thp_root *root, pid_t pid, const char *file, 
 	if (err == -ENOENT && !root->live && strcmp(file, "pagemap") == 0)
 		thp_err(FOLIOS_ABSENT);
 	else if (err == -ENOENT && !root->live)
-		thp_err("show: the recorded tree holds process %d but not its '/proc/%d/%s' "
+		thp_err("the recorded tree holds process %d but not its '/proc/%d/%s' "
 			"(it could not be read when it was recorded)", (int)pid, (int)pid, file);
 	else if (err == -ESRCH)
-		thp_err("show: process %d exited while it was read", (int)pid);
+		thp_err("process %d exited while it was read", (int)pid);
 	else if (thp_proc_gone(err))
-		thp_err("show: no process %d", (int)pid);
+		thp_err("no process %d", (int)pid);
 	else
 		thp_err("cannot read '/proc/%d/%s': %s%s", (int)pid, file, thp_strerror(err),
 			thp_root_hint(err));
@@ -837,7 +837,7 @@ int cmd_show(struct thp_ctx *ctx, int argc, char **argv)
 		return rc;
 	if (o.tlb > 0 && thp_live_only(ctx, "--tlb"))
 		return 2;
-	if (thp_pid_target(ctx, "show", o.pid, false, &st))
+	if (thp_pid_target(ctx, o.pid, false, &st))
 		return 1;
 	if (o.tlb > 0)
 		return thp_show_tlb(ctx, &st, o.tlb, o.fmt.json, o.fmt.bytes);

@@ -24,7 +24,7 @@ struct sampled {
 /* Explains why ERR (from opening the first counter) stops the count; returns 1. */
 static int open_error(int err)
 {
-	thp_err("show: %s (perf_event_open: %s)%s", thp_tlb_unavailable(err), strerror(-err),
+	thp_err("%s (perf_event_open: %s)%s", thp_tlb_unavailable(err), strerror(-err),
 		err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV ? "; virtual machines often have no PMU" : "");
 	return 1;
 }

@@ -816,7 +816,7 @@ int cmd_status(struct thp_ctx *ctx, int argc, char **argv)
 	int c, rc;
 
 	optind = 0;
-	while ((c = thp_getopt("status", argc, argv, "+Jbh", lo)) != -1) {
+	while ((c = thp_getopt(argc, argv, "+Jbh", lo)) != -1) {
 		switch (c) {
 		case 'J': ctx->json = true; break;
 		case 'b': o.bytes = true; break;
@@ -827,7 +827,7 @@ int cmd_status(struct thp_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		thp_err("status: unexpected argument '%s'", argv[optind]);
+		thp_err("unexpected argument '%s'", argv[optind]);
 		return thp_usage_error("status");
 	}
 	if (o.features)

@@ -15,20 +15,20 @@
 #include "../core/unpack.h"
 #include "cmd.h"
 
-int thp_pid_target(const struct thp_ctx *ctx, const char *cmd, pid_t pid, bool kthread_ok,
+int thp_pid_target(const struct thp_ctx *ctx, pid_t pid, bool kthread_ok,
 		   struct thp_pstatus *st)
 {
 	int err = thp_pstatus_read(&ctx->root, pid, st);
 
 	if (thp_proc_gone(err))
-		thp_err("%s: no process %d", cmd, (int)pid);
+		thp_err("no process %d", (int)pid);
 	else if (err)
-		thp_err("%s: cannot read '/proc/%d/status': %s%s", cmd, (int)pid, thp_strerror(err),
+		thp_err("cannot read '/proc/%d/status': %s%s", (int)pid, thp_strerror(err),
 			thp_root_hint(err));
 	else if (st->state == 'Z' || st->state == 'X')
-		thp_err("%s: process %d is a zombie: it has no memory", cmd, (int)pid);
+		thp_err("process %d is a zombie: it has no memory", (int)pid);
 	else if (!kthread_ok && thp_pstatus_kthread(st))
-		thp_err("%s: process %d is a kernel thread: it has no user memory", cmd, (int)pid);
+		thp_err("process %d is a kernel thread: it has no user memory", (int)pid);
 	else
 		return 0;
 	return 1;

@@ -430,28 +430,28 @@ static int parse(int argc, char **argv, struct opts *o)
 	int c;
 
 	optind = 0;
-	while ((c = thp_getopt("trace", argc, argv, "+" OUT_FMT_SHORTOPTS "d:p:c:h", lo)) != -1) {
+	while ((c = thp_getopt(argc, argv, "+" OUT_FMT_SHORTOPTS "d:p:c:h", lo)) != -1) {
 		if (out_fmt_opt(&o->fmt, c, optarg))
 			continue;
 		switch (c) {
 		case 'd':
-			if (!thp_opt_decimal("trace", "--duration", optarg, "seconds", 0.01, DURATION_MAX,
+			if (!thp_opt_decimal("--duration", optarg, "seconds", 0.01, DURATION_MAX,
 					     &o->seconds))
 				return thp_usage_error("trace");
 			break;
 		case 'p':
-			if (!thp_opt_int("trace", "--pid", optarg, 1, THP_PID_MAX, &o->pid))
+			if (!thp_opt_int("--pid", optarg, 1, THP_PID_MAX, &o->pid))
 				return thp_usage_error("trace");
 			break;
 		case 'c':
 			if (!*optarg) {
-				thp_err("trace: empty command name");
+				thp_err("empty command name");
 				return thp_usage_error("trace");
 			}
 			o->comm = optarg;
 			break;
 		case 'm':
-			if (!thp_opt_decimal("trace", "--min-ms", optarg, "milliseconds", 0, MIN_MS_MAX,
+			if (!thp_opt_decimal("--min-ms", optarg, "milliseconds", 0, MIN_MS_MAX,
 					     &o->min_ms))
 				return thp_usage_error("trace");
 			break;
@@ -461,10 +461,10 @@ static int parse(int argc, char **argv, struct opts *o)
 		}
 	}
 	if (optind < argc) {
-		thp_err("trace: unexpected argument '%s'", argv[optind]);
+		thp_err("unexpected argument '%s'", argv[optind]);
 		return thp_usage_error("trace");
 	}
-	o->nsel = out_cols_select("trace", cols, NCOLS, &o->fmt, default_cols, NCOLS, o->sel, NCOLS * 2);
+	o->nsel = out_cols_select(cols, NCOLS, &o->fmt, default_cols, NCOLS, o->sel, NCOLS * 2);
 	return o->nsel < 0 ? 2 : -1;
 }
 
@@ -532,13 +532,13 @@ int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
 		return rc;
 	if (thp_need_root(ctx, NULL))
 		return 1;
-	if (o.pid && thp_pid_target(ctx, "trace", o.pid, true, &st))
+	if (o.pid && thp_pid_target(ctx, o.pid, true, &st))
 		return 1; /* kernel threads stall too (kcompactd) */
 	f = (struct thp_trace_filter){ o.pid, o.comm, (uint64_t)(o.min_ms * 1e6) };
 	r.t = thp_trace_new(&f, on_stall, &r);
 	r.events = o.fmt.json ? json_object_new_array() : NULL;
 	if (!r.t || (o.fmt.json && !r.events)) {
-		thp_err("trace: out of memory");
+		thp_err("out of memory");
 		return 1;
 	}
 	r.t->ident = ident;
@@ -546,25 +546,25 @@ int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
 	catch_signals();
 	err = thp_tracefs_open(&tf, BUFFER_KB, o.tlb, &what);
 	if (err) {
-		thp_err("trace: cannot %s: %s", what, strerror(-err));
+		thp_err("cannot %s: %s", what, strerror(-err));
 		rc = 1;
 		goto out;
 	}
 	if (thp_tracefs_useless(tf)) {
-		thp_err("trace: this kernel has no compaction or reclaim trace events");
+		thp_err("this kernel has no compaction or reclaim trace events");
 		rc = 1;
 		goto out;
 	}
 	if (*thp_tracefs_missing(tf))
-		thp_err("trace: this kernel lacks %s; they are not traced", thp_tracefs_missing(tf));
+		thp_err("this kernel lacks %s; they are not traced", thp_tracefs_missing(tf));
 	r.tlb = o.tlb && thp_tracefs_has(tf, THP_EV_TLB_FLUSH);
 	if (o.tlb && !r.tlb)
-		thp_err("trace: --tlb: this kernel has no tlb:tlb_flush trace event (events/tlb/tlb_flush "
+		thp_err("--tlb: this kernel has no tlb:tlb_flush trace event (events/tlb/tlb_flush "
 			"in tracefs; x86 only): TLB flushes are not counted");
 	clock_gettime(CLOCK_REALTIME, &r.real0);
 	r.mono0 = mono_ns();
 	if ((err = thp_tracefs_start(tf))) {
-		thp_err("trace: cannot switch tracing on: %s", strerror(-err));
+		thp_err("cannot switch tracing on: %s", strerror(-err));
 		rc = 1;
 		goto out;
 	}
@@ -585,7 +585,7 @@ int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
 	if (!err)
 		err = thp_trace_finish(r.t);
 	if (err) {
-		thp_err("trace: cannot read trace events: %s", strerror(-err));
+		thp_err("cannot read trace events: %s", strerror(-err));
 		rc = 1;
 		goto out;
 	}
@@ -594,7 +594,7 @@ int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
 	else
 		print_text(&r, secs, lost);
 	if (lost)
-		thp_err("trace: %" PRIu64 " events were lost (the trace buffers overflowed); figures are incomplete", lost);
+		thp_err("%" PRIu64 " events were lost (the trace buffers overflowed); figures are incomplete", lost);
 	rc = 0;
 out:
 	thp_tracefs_close(tf);

@@ -754,7 +754,7 @@ static bool count_opt(const char *what, const char *arg, long *v)
 {
 	uint64_t n;
 
-	if (!thp_opt_u64("watch", what, arg, 1, INT32_MAX, &n))
+	if (!thp_opt_u64(what, arg, 1, INT32_MAX, &n))
 		return false;
 	*v = (long)n;
 	return true;
@@ -784,10 +784,10 @@ int cmd_watch(struct thp_ctx *ctx, int argc, char **argv)
 	int c, rc;
 
 	optind = 0;
-	while ((c = thp_getopt("watch", argc, argv, "+i:c:a:Jh", lo)) != -1) {
+	while ((c = thp_getopt(argc, argv, "+i:c:a:Jh", lo)) != -1) {
 		switch (c) {
 		case 'i':
-			if (!thp_opt_decimal("watch", "--interval", optarg, "seconds", 0.01, 86400, &o.interval))
+			if (!thp_opt_decimal("--interval", optarg, "seconds", 0.01, 86400, &o.interval))
 				return thp_usage_error("watch");
 			break;
 		case 'c':
@@ -800,7 +800,7 @@ int cmd_watch(struct thp_ctx *ctx, int argc, char **argv)
 			break;
 		case 'r':
 			if (o.nreplay == REPLAY_MAX) {
-				thp_err("watch: at most %d --replay trees", REPLAY_MAX);
+				thp_err("at most %d --replay trees", REPLAY_MAX);
 				return thp_usage_error("watch");
 			}
 			if (thp_rootarg_open(&o.replay[o.nreplay], &o.replay_arg[o.nreplay], optarg, "replay tree")) {
@@ -817,11 +817,11 @@ int cmd_watch(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc || (o.nreplay && o.count) || (o.compact && o.json)) {
 		if (optind < argc)
-			thp_err("watch: unexpected argument '%s'", argv[optind]);
+			thp_err("unexpected argument '%s'", argv[optind]);
 		else if (o.compact && o.json)
-			thp_err("watch: --compact is a text format; it does not apply to --json");
+			thp_err("--compact is a text format; it does not apply to --json");
 		else
-			thp_err("watch: --count does not apply to --replay (one report per tree)");
+			thp_err("--count does not apply to --replay (one report per tree)");
 		close_replays(&o);
 		return thp_usage_error("watch");
 	}

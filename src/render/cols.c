@@ -60,7 +60,7 @@ static int find_col(const struct out_col *cols, int n, const char *name, size_t 
 	return -1;
 }
 
-int out_cols_select(const char *cmd, const struct out_col *cols, int n, const struct out_fmt *f,
+int out_cols_select(const struct out_col *cols, int n, const struct out_fmt *f,
 		    const int *def, int ndef, int *sel, int cap)
 {
 	int k = 0;
@@ -78,7 +78,7 @@ int out_cols_select(const char *cmd, const struct out_col *cols, int n, const st
 			size_t o = 0;
 			for (int i = 0; i < n && o < sizeof(valid); i++)
 				o += (size_t)snprintf(valid + o, sizeof(valid) - o, "%s%s", i ? ", " : "", cols[i].name);
-			thp_err("%s: unknown column '%.*s' (valid: %s)", cmd, (int)len, p, valid);
+			thp_err("unknown column '%.*s' (valid: %s)", (int)len, p, valid);
 			return -1;
 		}
 		if (k < cap)

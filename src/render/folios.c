@@ -24,12 +24,12 @@ void out_cols_folios(struct out_col *all, const struct out_col *cols, int n, out
 		all[n + i].get = get;
 }
 
-bool out_cols_folios_refused(const char *cmd, const struct out_col *all, int n, const int *sel, int nsel,
+bool out_cols_folios_refused(const struct out_col *all, int n, const int *sel, int nsel,
 			     bool folios)
 {
 	for (int i = 0; !folios && i < nsel; i++)
 		if (sel[i] >= n) {
-			thp_err("%s: column '%s' needs --folios", cmd, all[sel[i]].name);
+			thp_err("column '%s' needs --folios", all[sel[i]].name);
 			return true;
 		}
 	return false;

@@ -14,6 +14,7 @@
 #include "render.h"
 #include "term.h"
 
+static const char *err_cmd; /* the command messages come from, or NULL */
 static int stdout_errno; /* the first write error of stdout, or 0 */
 static bool stdout_closed;
 
@@ -56,17 +57,17 @@ int thp_need_root(const struct thp_ctx *ctx, const char *what)
 {
 	assert(!what || ctx->writes);
 	if (what && ctx->rootarg.dir[0]) {
-		thp_err("%s: %s below '%s' is refused: it is an archive, unpacked into a temporary "
+		thp_err("%s below '%s' is refused: it is an archive, unpacked into a temporary "
 			"directory that is removed when thp ends, so the change would vanish; unpack it "
-			"and give the directory", ctx->cmd, what, ctx->root.path);
+			"and give the directory", what, ctx->root.path);
 		return thp_usage_error(ctx->cmd);
 	}
 	if (!ctx->root.live || geteuid() == 0)
 		return 0;
 	if (what)
-		thp_err("%s: %s needs root (run as root)", ctx->cmd, what);
+		thp_err("%s needs root (run as root)", what);
 	else
-		thp_err("%s: needs root (run as root)", ctx->cmd);
+		thp_err("needs root (run as root)");
 	return 1;
 }
 
@@ -75,11 +76,15 @@ int thp_live_only(const struct thp_ctx *ctx, const char *what)
 	if (ctx->root.live)
 		return 0;
 	if (what)
-		thp_err("%s: %s works on the running kernel only; it cannot be used with --root",
-			ctx->cmd, what);
+		thp_err("%s works on the running kernel only; it cannot be used with --root", what);
 	else
-		thp_err("%s: works on the running kernel only; it cannot be used with --root", ctx->cmd);
+		thp_err("works on the running kernel only; it cannot be used with --root");
 	return thp_usage_error(ctx->cmd);
+}
+
+void thp_err_cmd(const char *cmd)
+{
+	err_cmd = cmd;
 }
 
 void thp_err(const char *fmt, ...)
@@ -94,6 +99,8 @@ void thp_err(const char *fmt, ...)
 	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
 	fputs("thp: ", stderr);
+	if (err_cmd)
+		fprintf(stderr, "%s: ", err_cmd);
 	/* the message quotes arguments, names and file contents: one escaped line */
 	if (n >= 0)
 		out_esc_put(stderr, msg);

@@ -227,7 +227,7 @@ void out_cols_help(const char *title, const struct out_col *cols, int n);
  * into SEL (at most CAP); without a list, the NDEF columns DEF. Returns the
  * number selected, or -1 after "thp: CMD: unknown column 'X'" and the valid
  * names (the command then exits 2). */
-int out_cols_select(const char *cmd, const struct out_col *cols, int n, const struct out_fmt *f,
+int out_cols_select(const struct out_col *cols, int n, const struct out_fmt *f,
 		    const int *def, int ndef, int *sel, int cap);
 
 /* A table of the NSEL columns SEL of COLS, printed as F says: text fitted to
@@ -362,7 +362,7 @@ struct out_val out_folio_col(const struct thp_folio_stats *s, int i);
 void out_cols_folios(struct out_col *all, const struct out_col *cols, int n, out_get_fn get);
 /* Whether the NSEL columns SEL of ALL name a folio column (index N or more)
  * without FOLIOS; then "thp: CMD: column 'PMD' needs --folios" (exit 2). */
-bool out_cols_folios_refused(const char *cmd, const struct out_col *all, int n, const int *sel, int nsel,
+bool out_cols_folios_refused(const struct out_col *all, int n, const int *sel, int nsel,
 			     bool folios);
 
 /* Calls FN for each counter of S named as tools/mm/thpmaps names it
