@@ -635,49 +635,104 @@ static void ev_journal(struct thp_finding *f, const struct thp_host_journal *j)
 	}
 }
 
-void rule_pools_journal(const struct thp_host *h, struct thp_findings *out)
+/* What the findings of one journal say: the settings journal of set, bench
+ * and ab, or the pools journal of 'thp hugetlb set'. */
+struct journal_words {
+	const char *path;                          /* "/run/thp/..." */
+	const char *id_pending, *id_running, *id_damaged;
+	const char *why_pending, *why_running, *why_damaged;
+	const char *not_back;                      /* title of a pending one, after "did not finish: " */
+	const char *changing;                      /* title of a running one, after "(pid N) " */
+	const char *name;                          /* "journal", "pools journal" */
+	const char *what, *same;                   /* the evidence when nothing differs now */
+	const char *held, *reset;                  /* the fixes of a damaged one */
+};
+
+static const struct journal_words settings_journal = {
+	.path = "/" THP_JOURNAL,
+	.id_pending = "journal-pending",
+	.id_running = "journal-running",
+	.id_damaged = "journal-damaged",
+	.why_pending = "thp journals every temporary change before it writes; this one was "
+		       "killed before it put the settings back, so the host runs with values "
+		       "nobody chose to keep. The next change by thp puts them back first.",
+	.why_running = "While a measurement or a change runs, the values below are temporary: "
+		       "it puts them back when it ends, also on SIGINT, SIGTERM and SIGHUP.",
+	.why_damaged = "A journal holds the settings to put back after an interrupted change; "
+		       "this one cannot be trusted, so 'thp restore' refuses it and settings it "
+		       "held may still be changed.",
+	.not_back = "THP settings it changed were not put back.",
+	.changing = "is changing THP settings now.",
+	.name = "journal",
+	.what = "settings",
+	.same = "back at the journaled values already",
+	.held = "the settings it held",
+	.reset = "thp set KEY=VALUE...",
+};
+
+static const struct journal_words pools_journal = {
+	.path = "/" THP_POOLS_JOURNAL,
+	.id_pending = "pools-journal-pending",
+	.id_running = "pools-journal-running",
+	.id_damaged = "pools-journal-damaged",
+	.why_pending = "'thp hugetlb set' journals the pools before it resizes several; this "
+		       "one was killed before it finished, so some pools may have their new "
+		       "size and others their old one. 'thp restore' or the next 'thp hugetlb "
+		       "set' puts them back first.",
+	.why_running = "While 'thp hugetlb set' resizes several pools, their sizes are "
+		       "changing; it puts them back if a pool fails.",
+	.why_damaged = "A pools journal holds the sizes to put back after an interrupted 'thp "
+		       "hugetlb set'; this one cannot be trusted, so thp refuses to resize "
+		       "pools until it is removed.",
+	.not_back = "huge page pools it changed were not put back.",
+	.changing = "is resizing huge page pools now.",
+	.name = "pools journal",
+	.what = "pools",
+	.same = "at the journaled sizes already",
+	.held = "the pools it held",
+	.reset = "thp hugetlb set SIZE=PAGES...",
+};
+
+/* The findings of journal J, worded by W; a journal of an earlier boot is
+ * left to the caller. */
+static void journal_findings(const struct thp_host_journal *j, const struct journal_words *w,
+			     struct thp_findings *out)
 {
-	const struct thp_host_journal *j = &h->pools_journal;
 	struct thp_finding *f;
 
 	switch (j->status) {
 	case THP_STATE_CURRENT:
-		f = finding_add(out, "pools-journal-pending", THP_SEV_WARN,
-				"'thp hugetlb set' journals the pools before it resizes several; this "
-				"one was killed before it finished, so some pools may have their new "
-				"size and others their old one. 'thp restore' or the next 'thp hugetlb "
-				"set' puts them back first.");
-		finding_title(f, "'%s' (pid %d) did not finish: huge page pools it changed were not put back.",
-			      j->command, j->pid);
+		f = finding_add(out, w->id_pending, THP_SEV_WARN, w->why_pending);
+		finding_title(f, "'%s' (pid %d) did not finish: %s", j->command, j->pid, w->not_back);
 		ev_journal(f, j);
 		if (!j->nchanged)
-			ev_text(f, "/" THP_POOLS_JOURNAL, "pools", "at the journaled sizes already");
+			ev_text(f, w->path, w->what, "%s", w->same);
 		finding_fix(f, "thp restore");
 		break;
 	case THP_STATE_RUNNING:
-		f = finding_add(out, "pools-journal-running", THP_SEV_INFO,
-				"While 'thp hugetlb set' resizes several pools, their sizes are "
-				"changing; it puts them back if a pool fails.");
-		finding_title(f, "'%s' (pid %d) is resizing huge page pools now.", j->command, j->pid);
+		f = finding_add(out, w->id_running, THP_SEV_INFO, w->why_running);
+		finding_title(f, "'%s' (pid %d) %s", j->command, j->pid, w->changing);
 		ev_journal(f, j);
 		finding_fix(f, "wait until pid %d ends; if it is killed with SIGKILL: thp restore", j->pid);
 		break;
 	case THP_STATE_DAMAGED:
-		f = finding_add(out, "pools-journal-damaged", THP_SEV_WARN,
-				"A pools journal holds the sizes to put back after an interrupted 'thp "
-				"hugetlb set'; this one cannot be trusted, so thp refuses to resize "
-				"pools until it is removed.");
-		finding_title(f, "The pools journal /" THP_POOLS_JOURNAL " is damaged.");
+		f = finding_add(out, w->id_damaged, THP_SEV_WARN, w->why_damaged);
+		finding_title(f, "The %s %s is damaged.", w->name, w->path);
 		if (j->line)
-			ev_text(f, "/" THP_POOLS_JOURNAL, "line", "%d: %s", j->line, j->why);
+			ev_text(f, w->path, "line", "%d: %s", j->line, j->why);
 		else
-			ev_text(f, "/" THP_POOLS_JOURNAL, "file", "%s", j->why);
-		finding_fix(f, "cat /" THP_POOLS_JOURNAL "   # the pools it held");
-		finding_fix(f, "thp hugetlb set SIZE=PAGES...   # as they should be, then: rm /" THP_POOLS_JOURNAL);
+			ev_text(f, w->path, "file", "%s", j->why);
+		finding_fix(f, "cat %s   # %s", w->path, w->held);
+		finding_fix(f, "%s   # as they should be, then: rm %s", w->reset, w->path);
 		break;
 	default:
 		break;
 	}
+}
+
+void rule_pools_journal(const struct thp_host *h, struct thp_findings *out)
+{
+	journal_findings(&h->pools_journal, &pools_journal, out);
 }
 
 void rule_journal(const struct thp_host *h, struct thp_findings *out)
@@ -685,51 +740,15 @@ void rule_journal(const struct thp_host *h, struct thp_findings *out)
 	const struct thp_host_journal *j = &h->journal;
 	struct thp_finding *f;
 
-	switch (j->status) {
-	case THP_STATE_CURRENT:
-		f = finding_add(out, "journal-pending", THP_SEV_WARN,
-				"thp journals every temporary change before it writes; this one was "
-				"killed before it put the settings back, so the host runs with values "
-				"nobody chose to keep. The next change by thp puts them back first.");
-		finding_title(f, "'%s' (pid %d) did not finish: THP settings it changed were not put back.",
-			      j->command, j->pid);
-		ev_journal(f, j);
-		if (!j->nchanged)
-			ev_text(f, "/" THP_JOURNAL, "settings", "back at the journaled values already");
-		finding_fix(f, "thp restore");
-		break;
-	case THP_STATE_RUNNING:
-		f = finding_add(out, "journal-running", THP_SEV_INFO,
-				"While a measurement or a change runs, the values below are temporary: "
-				"it puts them back when it ends, also on SIGINT, SIGTERM and SIGHUP.");
-		finding_title(f, "'%s' (pid %d) is changing THP settings now.", j->command, j->pid);
-		ev_journal(f, j);
-		finding_fix(f, "wait until pid %d ends; if it is killed with SIGKILL: thp restore", j->pid);
-		break;
-	case THP_STATE_OTHER_BOOT:
-		f = finding_add(out, "journal-stale", THP_SEV_INFO,
-				"The kernel started with its own settings at boot: nothing in the journal "
-				"applies any more.");
-		finding_title(f, "A journal left by '%s' in an earlier boot is still in /" THP_JOURNAL ".",
-			      j->command);
-		ev_text(f, "/" THP_JOURNAL, "written in boot", "%s", j->boot);
-		ev_text(f, "/proc/sys/kernel/random/boot_id", "this boot", "%s", j->boot_now);
-		finding_fix(f, "thp restore   # says so and removes it");
-		break;
-	case THP_STATE_DAMAGED:
-		f = finding_add(out, "journal-damaged", THP_SEV_WARN,
-				"A journal holds the settings to put back after an interrupted change; "
-				"this one cannot be trusted, so 'thp restore' refuses it and settings it "
-				"held may still be changed.");
-		finding_title(f, "The journal /" THP_JOURNAL " is damaged.");
-		if (j->line)
-			ev_text(f, "/" THP_JOURNAL, "line", "%d: %s", j->line, j->why);
-		else
-			ev_text(f, "/" THP_JOURNAL, "file", "%s", j->why);
-		finding_fix(f, "cat /" THP_JOURNAL "   # the settings it held");
-		finding_fix(f, "thp set KEY=VALUE...   # as they should be, then: rm /" THP_JOURNAL);
-		break;
-	default:
-		break;
+	if (j->status != THP_STATE_OTHER_BOOT) {
+		journal_findings(j, &settings_journal, out);
+		return;
 	}
+	f = finding_add(out, "journal-stale", THP_SEV_INFO,
+			"The kernel started with its own settings at boot: nothing in the journal "
+			"applies any more.");
+	finding_title(f, "A journal left by '%s' in an earlier boot is still in /" THP_JOURNAL ".", j->command);
+	ev_text(f, "/" THP_JOURNAL, "written in boot", "%s", j->boot);
+	ev_text(f, "/proc/sys/kernel/random/boot_id", "this boot", "%s", j->boot_now);
+	finding_fix(f, "thp restore   # says so and removes it");
 }
