@@ -592,12 +592,6 @@ static bool walkable(const struct thp_vma *v)
 	return !thp_vma_flag(v, "ht") && strcmp(v->name, "[vsyscall]") != 0;
 }
 
-/* True when V is worth a walk: resident and walkable. */
-static bool walks(const struct thp_vma *v)
-{
-	return v->m.rss && walkable(v);
-}
-
 /* Moves MOVED bytes of the whole PMD-order folios the walk counted by node
  * since BEFORE to PMD-mapped on their nodes, lowest node first (without
  * PAGEMAP_SCAN the walk cannot tell a PMD mapping from 512 PTEs), and the
@@ -648,6 +642,25 @@ static void stats_of(const struct thp_folio_reader *fr, struct thp_folio_stats *
 	s->cont_orders = fr->cont_orders;
 }
 
+/* For V, which smaps says holds nothing: the huge zero page it maps, which
+ * kernels that map it as a special PMD (Linux 6.18) leave out of Rss. Only
+ * the scan looks, at no cost on empty memory; without it, nothing. */
+static int zero_only(struct thp_folio_reader *fr, int pm_fd, const struct thp_vma *v, struct thp_folio_stats *s)
+{
+	struct thp_pmd_found f;
+	int err;
+
+	if (!fr->scan || !walkable(v) || v->end - v->start < 1ull << (fr->page_shift + fr->pmd_order))
+		return 0;
+	err = thp_pmd_scan_vma(pm_fd, v, &f);
+	if (err == -ENOTTY || err == -EINVAL || err == -EOPNOTSUPP) {
+		fr->scan = 0;
+		return 0;
+	}
+	s->huge_zero += f.zero;
+	return err;
+}
+
 int thp_folios_vma(struct thp_folio_reader *fr, int pm_fd, const struct thp_vma *v,
 		   struct thp_folio_stats *s)
 {
@@ -656,7 +669,9 @@ int thp_folios_vma(struct thp_folio_reader *fr, int pm_fd, const struct thp_vma 
 	int err = -ENOTTY;
 
 	stats_of(fr, s);
-	if (!walks(v))
+	if (!v->m.rss)
+		return zero_only(fr, pm_fd, v, s);
+	if (!walkable(v))
 		return 0;
 	if (!v->m.anon_huge && !v->m.shmem_pmd && !v->m.file_pmd) {
 		/* smaps shows no PMD mapping here: nothing for the scan to skip
