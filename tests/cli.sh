@@ -358,7 +358,7 @@ expect "serve --timeout 0: exit 2" [ "$(rc_err "$THP" serve --timeout 0)" = "2|t
 expect "serve --max-connections x: exit 2" [ "$(rc_err "$THP" serve --max-connections x)" = "2|thp: serve: --max-connections 'x' is not a whole number in decimal (1 to 65536)" ]
 expect "serve --max-per-ip 65537: exit 2" [ "$(rc_err "$THP" serve --max-per-ip 65537)" = "2|thp: serve: --max-per-ip '65537' is out of range (1 to 65536)" ]
 expect "serve --header-timeout 0: exit 2" [ "$(rc_err "$THP" serve --header-timeout 0)" = "2|thp: serve: --header-timeout '0' is out of range (1 to 3600)" ]
-expect "serve --max-connections 1000 under ulimit -n 100: exit 1 and says how many files" [ "$(rc_err timeout 10 sh -c "ulimit -n 100 && exec '$THP' serve -l 127.0.0.1:0 --max-connections 1000")" = "1|thp: serve: --max-connections 1000 needs 1065 open files; the limit is 100 (ulimit -n, or LimitNOFILE= for a systemd unit)" ]
+expect "serve --max-connections 1000 under ulimit -n 100: exit 1 and says how many files" [ "$(rc_err timeout 10 sh -c "ulimit -n 100; exec '$THP' serve -l 127.0.0.1:0 --max-connections 1000")" = "1|thp: serve: --max-connections 1000 needs 1065 open files; the limit is 100 (ulimit -n, or LimitNOFILE= for a systemd unit)" ]
 
 # trace: its options are checked first (usage errors as anyone), then root, then tracefs
 expect "trace: bad duration is a usage error" [ "$(rc_err "$THP" trace -d 0)" = "2|thp: trace: --duration '0' is out of range (0.01 to 604800 seconds)" ]

@@ -63,7 +63,7 @@ expect_out() {
 }
 # expect_absent DESCRIPTION PATTERN COMMAND [ARG...]: passes when COMMAND exits
 # 0 with some standard output and no line of it matches the grep PATTERN
-# (where "! thp ... | grep -q PATTERN" passes on any failure of thp)
+# (a negated grep over thp's output would pass on any failure of thp)
 expect_absent() {
 	[ $# -ge 3 ] || { bad "expect_absent needs a description, a pattern and a command: $*"; return; }
 	_absent=$2

@@ -120,7 +120,7 @@ END {
 # bare FILE...: reports each check of a thp run that passes when thp fails,
 # read line by line (comments and here-documents left out). A run of thp is $THP, or a terminal
 # helper that runs it (on_term, on_tty, live_tty).
-#  - "! thp ..." (also "! thp ... | grep -q X"): passes on a crash, a usage
+#  - a negated run of thp (also one piped into grep -q): passes on a crash, a usage
 #    error or no output; expect_exit STATUS, expect_absent.
 #  - thp's output counted to none ("grep -c X)" = 0", "wc -l)" = 0",
 #    '[ -z "$(thp ...)" ]'): passes when thp prints nothing; expect_absent.
@@ -215,7 +215,7 @@ expect "l" [ "$("@T@" ps | grep -c x)" = 10 ]
 expect "m" sh -c "! grep -rq hunter2 '$tmp/sx'"
 expect "n" [ "$(on_tty "'@T@' ps" | widest)" -gt 80 ]
 EOF
-printf 'cat << X\n! "$THP" status | grep -q x\nX\n' >> "$sample"
+printf 'cat << X\n%s "$THP" status | grep -q x\nX\n' '!' >> "$sample"
 n=$(bare "$sample" | grep -c "^$sample:")
 [ "$n" = 9 ] || { echo "lint-tests: the lint finds $n bare checks of thp in its sample, not 9"; exit 1; }
 
