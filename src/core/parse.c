@@ -345,6 +345,21 @@ void thp_trim(const char **s, size_t *len)
 		(*len)--;
 }
 
+bool thp_split_kv(const char *s, size_t len, const char **k, size_t *kn, const char **v, size_t *vn)
+{
+	const char *eq = memchr(s, '=', len);
+
+	if (!eq)
+		return false;
+	*k = s;
+	*kn = (size_t)(eq - s);
+	*v = eq + 1;
+	*vn = len - *kn - 1;
+	thp_trim(k, kn);
+	thp_trim(v, vn);
+	return true;
+}
+
 int thp_each_line(const char *buf, int (*fn)(const char *s, size_t len, int line, void *ctx),
 		  void *ctx)
 {

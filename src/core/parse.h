@@ -3,6 +3,7 @@
 #ifndef THP_PARSE_H
 #define THP_PARSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -84,6 +85,10 @@ __attribute__((format(printf, 4, 5))) void thp_put(char *buf, size_t cap, size_t
 
 /* Trims spaces at both ends of [*S, *S+*LEN). */
 void thp_trim(const char **s, size_t *len);
+
+/* Splits the line S (LEN bytes) at its first '=' into a name *K (*KN bytes)
+ * and a value *V (*VN bytes), both trimmed. False when it has no '='. */
+bool thp_split_kv(const char *s, size_t len, const char **k, size_t *kn, const char **v, size_t *vn);
 
 /* Calls FN for each line of the NUL-terminated BUF with its 1-based number
  * (without the newline); stops at, and returns, a non-zero return of FN. */

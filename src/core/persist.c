@@ -165,21 +165,16 @@ static bool sysctl_path(const char *k, size_t len, char *path, size_t cap)
 static int sysctl_line(const char *s, size_t len, int line, void *ctx)
 {
 	struct thp_kvlist *l = ctx;
-	const char *eq = memchr(s, '=', len), *k = s, *v;
+	const char *k, *v;
 	char path[256], key[THP_KEY_MAX];
 	size_t klen, vlen;
 
-	if (!eq)
+	if (!thp_split_kv(s, len, &k, &klen, &v, &vlen))
 		return 0;
-	klen = (size_t)(eq - s);
-	thp_trim(&k, &klen);
 	if (klen && *k == '-') { /* an assignment whose failure systemd-sysctl ignores */
 		k++;
 		klen--;
 	}
-	v = eq + 1;
-	vlen = (size_t)(s + len - v);
-	thp_trim(&v, &vlen);
 	if (!klen || *k == '#' || *k == ';' || !sysctl_path(k, klen, path, sizeof(path)) ||
 	    thp_boot_path_key(path, key, sizeof(key)) != 0)
 		return 0;

@@ -61,19 +61,12 @@ __attribute__((format(printf, 3, 4))) static int fail(struct parse *p, int line,
 static int setting_line(struct parse *p, const char *s, size_t len, int line)
 {
 	char key[THP_KEY_MAX], value[THP_VALUE_MAX];
-	const char *eq = memchr(s, '=', len), *v;
+	const char *v;
 	size_t klen, vlen;
 	const struct thp_kv *twice;
 	struct thp_key k;
 
-	if (!eq)
-		return fail(p, line, "not KEY=VALUE of a THP setting");
-	klen = (size_t)(eq - s);
-	v = eq + 1;
-	vlen = len - klen - 1;
-	thp_trim(&s, &klen);
-	thp_trim(&v, &vlen);
-	if (!klen || !vlen || klen >= sizeof(key) || vlen >= sizeof(value))
+	if (!thp_split_kv(s, len, &s, &klen, &v, &vlen) || !klen || !vlen || klen >= sizeof(key) || vlen >= sizeof(value))
 		return fail(p, line, "not KEY=VALUE of a THP setting");
 	snprintf(key, sizeof(key), "%.*s", (int)klen, s);
 	snprintf(value, sizeof(value), "%.*s", (int)vlen, v);

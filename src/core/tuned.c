@@ -302,7 +302,7 @@ static int conf_line(const char *s, size_t len, int line, void *ctx)
 {
 	struct file_parse *fp = ctx;
 	bool indented = len && (s[0] == ' ' || s[0] == '\t');
-	const char *p = s, *eq, *close, *v;
+	const char *p = s, *close, *v;
 	char name[256];
 	size_t n = len, nn, vn;
 
@@ -329,14 +329,8 @@ static int conf_line(const char *s, size_t len, int line, void *ctx)
 	}
 	if (fp->section == S_NONE)
 		return bad_line(fp, line, "comes before the first [section]");
-	eq = memchr(p, '=', n);
-	if (!eq)
+	if (!thp_split_kv(p, n, &p, &nn, &v, &vn))
 		return bad_line(fp, line, "is neither a [section] nor name=value");
-	nn = (size_t)(eq - p);
-	v = eq + 1;
-	vn = n - nn - 1;
-	thp_trim(&p, &nn);
-	thp_trim(&v, &vn);
 	if (!nn)
 		return bad_line(fp, line, "has no name before '='");
 	fp->in_value = true;
@@ -639,18 +633,16 @@ static int main_conf_line(const char *s, size_t len, int line, void *ctx)
 {
 	static const char *const no[] = { "0", "false", "no", "off" }, *const yes[] = { "1", "true", "yes", "on" };
 	bool *reapply = ctx;
-	const char *eq = memchr(s, '=', len), *k = s, *v;
+	const char *k, *v, *hash;
 	size_t kn, vn;
 
 	(void)line;
-	if (!eq)
+	if (!thp_split_kv(s, len, &k, &kn, &v, &vn))
 		return 0;
-	kn = (size_t)(eq - s);
-	v = eq + 1;
-	vn = strcspn(v, "#");
-	vn = vn < len - kn - 1 ? vn : len - kn - 1;
-	thp_trim(&k, &kn);
-	thp_trim(&v, &vn);
+	if ((hash = memchr(v, '#', vn))) {
+		vn = (size_t)(hash - v);
+		thp_trim(&v, &vn);
+	}
 	if (!word_eq(k, kn, "reapply_sysctl"))
 		return 0;
 	for (size_t i = 0; i < 4; i++) {
