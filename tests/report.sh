@@ -208,7 +208,8 @@ mkdir "$tmp/sig"
 sig_max=5
 # sig_during SIGNAL CMD...: runs thp CMD (SIGINT at its default, as in a
 # terminal) with TMPDIR $tmp/sig, where it unpacks (or CMD writes), and sends
-# it SIGNAL a second after something appeared there; sets sig_rc (its exit
+# it SIGNAL a second after something appeared there (or, with sig_ready set
+# to a command, as soon as that command succeeds); sets sig_rc (its exit
 # status, "-" when it ran on for 10 s and was killed), sig_s (seconds from
 # the signal to its end, ">10" then) and sig_left (what is left in $tmp/sig:
 # "none" once the remover has run, within 60 s)
@@ -218,8 +219,12 @@ sig_during() {
 	TMPDIR=$tmp/sig env --default-signal=INT "$THP" "$@" > /dev/null 2>&1 &
 	_p=$!
 	gone_i=0
-	while [ -z "$(ls -A "$tmp/sig")" ] && [ $gone_i -lt 100 ]; do sleep 0.1; gone_i=$((gone_i + 1)); done
-	sleep 1
+	if [ -n "${sig_ready:-}" ]; then
+		while ! $sig_ready && [ $gone_i -lt 1000 ]; do sleep 0.01; gone_i=$((gone_i + 1)); done
+	else
+		while [ -z "$(ls -A "$tmp/sig")" ] && [ $gone_i -lt 100 ]; do sleep 0.1; gone_i=$((gone_i + 1)); done
+		sleep 1
+	fi
 	_t0=$(date +%s%N)
 	kill -"$_sig" "$_p"
 	while ps -o stat= -p "$_p" | grep -qv Z && [ "$(date +%s%N)" -lt $((_t0 + 10000000000)) ]; do
@@ -265,7 +270,15 @@ for pid in range(100000, 104000):
         with open(os.path.join(sys.argv[1], str(pid), f), "wb") as o:
             o.write(data)
 EOP
+# the signal goes once 100 processes are recorded: mid-capture however fast
+# the machine records
+capture_started() {
+	set -- "$tmp"/sig/.thp-capture*/*/proc/*
+	[ $# -ge 100 ]
+}
+sig_ready=capture_started
 sig_during INT --root "$tmp/procs" capture -o "$tmp/sig/cap.tar.gz"
+sig_ready=
 echo "SIGINT to exit during a capture of 4,000 processes: $sig_s s"
 expect "capture of 4,000 processes: SIGINT while it records ends thp (exit 130) within $sig_max s (exit $sig_rc after $sig_s s)" \
 	awk -v rc="$sig_rc" -v s="$sig_s" -v max="$sig_max" 'BEGIN { exit !(rc == 130 && s < max) }'
