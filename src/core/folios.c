@@ -872,36 +872,62 @@ static int walk_pieces(struct scan_walk *sw, uint64_t start, uint64_t end)
 }
 
 /* Walks V into S without smaps, and fills V->m with what smaps would say of
- * it: Rss, Anonymous, AnonHugePages, and ShmemPmdMapped or FilePmdMapped (one
- * file's folios are all shmem or none). Returns 0 or -errno. */
+ * it (thp_rollup_walked). Returns 0 or -errno. */
 static int walk_alone(struct thp_folio_reader *fr, int pm_fd, struct thp_vma *v, struct thp_folio_stats *s)
 {
 	struct walk w = { .s = s, .nodes = &fr->nodes, .shift = fr->page_shift };
 	struct scan_walk sw = { .fr = fr, .fd = pm_fd, .w = &w, .done = v->start,
 				.anon = thp_vma_kind(v, NULL) == THP_VMA_ANON && !v->inode };
 	const struct thp_pmd_found *f = &sw.found;
-	uint64_t rss = s->rss, anon = s->anon, walked = s->walked, file;
-	int err, shmem = 0;
+	struct thp_walked x = { 0 };
+	uint64_t rss = s->rss, anon = s->anon, walked = s->walked;
+	int err = 0, shmem = 0;
 
-	if (!walkable(v))
-		return 0;
-	err = walk_pieces(&sw, v->start, v->end);
-	close_folio(&w);
-	file = f->pmd[THP_FOLIO_FILE];
-	if (!err && sw.file_at && (shmem = shmem_at(fr, pm_fd, sw.file_at - 1)) < 0)
-		err = shmem;
-	settle_nodes(sw.node_pmd, f->pmd[0] + f->pmd[1], s);
-	for (int k = 0; k < 2; k++)
-		s->pmd[k] += f->pmd[k];
-	s->huge_zero += f->zero;
-	/* analysed, as with smaps: the VMAs that map memory */
-	s->walked = walked + (s->rss > rss || f->pmd[0] || f->pmd[1] ? v->end - v->start : 0);
-	s->scan = true;
-	v->m.anon_huge = f->pmd[THP_FOLIO_ANON];
-	*(shmem > 0 ? &v->m.shmem_pmd : &v->m.file_pmd) = file;
-	v->m.rss = s->rss - rss + v->m.anon_huge + file;
-	v->m.anon = s->anon - anon + v->m.anon_huge;
+	if (walkable(v)) {
+		err = walk_pieces(&sw, v->start, v->end);
+		close_folio(&w);
+		if (!err && sw.file_at && (shmem = shmem_at(fr, pm_fd, sw.file_at - 1)) < 0)
+			err = shmem;
+		settle_nodes(sw.node_pmd, f->pmd[0] + f->pmd[1], s);
+		for (int k = 0; k < 2; k++)
+			s->pmd[k] += f->pmd[k];
+		s->huge_zero += f->zero;
+		/* analysed, as with smaps: the VMAs that map memory */
+		s->walked = walked + (s->rss > rss || f->pmd[0] || f->pmd[1] ? v->end - v->start : 0);
+		s->scan = true;
+		x = (struct thp_walked){ s->rss - rss, s->anon - anon, { f->pmd[0], f->pmd[1] }, shmem > 0 };
+	}
+	thp_rollup_walked(&v->m, &x);
 	return err;
+}
+
+/* Marks the figures of R that none of SOURCES (THP_RS_*) gives unknown, and 0. */
+static void unknown_beyond(struct thp_rollup *r, unsigned sources)
+{
+	for (int f = 0; f < THP_RF_N; f++)
+		if (!(thp_rollup_source(f) & sources)) {
+			*thp_rollup_at(r, f) = 0;
+			r->unknown |= 1u << f;
+		}
+}
+
+void thp_rollup_walked(struct thp_rollup *r, const struct thp_walked *x)
+{
+	memset(r, 0, sizeof(*r));
+	r->rss = x->rss + x->pmd[THP_FOLIO_ANON] + x->pmd[THP_FOLIO_FILE];
+	r->anon = x->anon + x->pmd[THP_FOLIO_ANON];
+	r->anon_huge = x->pmd[THP_FOLIO_ANON];
+	*(x->shmem ? &r->shmem_pmd : &r->file_pmd) = x->pmd[THP_FOLIO_FILE];
+	unknown_beyond(r, THP_RS_WALK);
+}
+
+void thp_rollup_status(struct thp_rollup *r, const struct thp_pstatus *st)
+{
+	r->rss = st->rss;
+	r->anon = st->rss_anon;
+	r->unknown = 0;
+	unknown_beyond(r, THP_RS_WALK | THP_RS_STATUS);
+	r->private_hugetlb = st->hugetlb; /* their sum, HugetlbPages: see thp_rollup_hugetlb() */
 }
 
 struct proc_walk {
@@ -960,45 +986,6 @@ static int proc_vma(const struct thp_vma *v, void *ctx)
 	return found_vma(w, &m);
 }
 
-/* Whether a walk without smaps (proc_query) knows figure F of a process, and
- * its value, from the walk's sums S and /proc/PID/status ST. A figure added
- * to enum thp_rollup_field must be answered here: the switch has no default. */
-static bool query_figure(enum thp_rollup_field f, const struct thp_walk *w, const struct thp_pstatus *st,
-			 uint64_t *v)
-{
-	switch (f) {
-	case THP_RF_RSS: *v = st->rss; return true;
-	case THP_RF_ANON: *v = st->rss_anon; return true;
-	case THP_RF_ANON_HUGE: *v = w->folios.pmd[THP_FOLIO_ANON]; return true;
-	case THP_RF_SHMEM_PMD: *v = w->sum.shmem_pmd; return true;
-	case THP_RF_FILE_PMD: *v = w->sum.file_pmd; return true;
-	/* status has their sum (HugetlbPages), kept in the first: see thp_rollup_hugetlb() */
-	case THP_RF_PRIVATE_HUGETLB: *v = st->hugetlb; return false;
-	/* only smaps has these */
-	case THP_RF_SHARED_HUGETLB:
-	case THP_RF_PRIVATE_DIRTY:
-	case THP_RF_SHARED_DIRTY:
-	case THP_RF_N: break;
-	}
-	*v = 0;
-	return false;
-}
-
-/* The figures of R unknown to a walk without smaps, R's own taken from W and
- * ST (NULL: a mapping, whose walk filled R). */
-static void query_figures(struct thp_rollup *r, const struct thp_walk *w, const struct thp_pstatus *st)
-{
-	for (int f = 0; f < THP_RF_N; f++) {
-		uint64_t v;
-		const struct thp_pstatus none = { 0 };
-		bool known = query_figure(f, w, st ? st : &none, &v);
-		if (st)
-			*thp_rollup_at(r, f) = v;
-		if (!known)
-			r->unknown |= 1u << f;
-	}
-}
-
 static int queried_vma(const struct thp_vma *qv, void *ctx)
 {
 	struct proc_walk *p = ctx;
@@ -1012,9 +999,7 @@ static int queried_vma(const struct thp_vma *qv, void *ctx)
 	err = walk_alone(w->fr, p->fd, &v, f);
 
 	p->any = true;
-	query_figures(&v.m, w, NULL);
-	w->sum.shmem_pmd += v.m.shmem_pmd;
-	w->sum.file_pmd += v.m.file_pmd;
+	thp_rollup_add(&w->sum, &v.m);
 	if (f == &one)
 		thp_folio_stats_add(&w->folios, &one);
 	m.f = f == &one ? f : NULL;
@@ -1059,7 +1044,8 @@ static int proc_query(struct proc_walk *p, pid_t pid)
 	if (err)
 		return err;
 	settle_proc(&w->folios, st.rss_anon > w->folios.anon ? st.rss_anon - w->folios.anon : 0);
-	query_figures(&w->sum, w, &st);
+	w->sum.anon_huge = w->folios.pmd[THP_FOLIO_ANON]; /* without the huge zero page */
+	thp_rollup_status(&w->sum, &st);
 	return 0;
 }
 

@@ -117,6 +117,23 @@ struct thp_walk {
  * -errno. */
 int thp_proc_walk(const struct thp_root *root, const struct thp_pstatus *st, struct thp_walk *w);
 
+/* What the page walk of one mapping found without smaps: bytes mapped by
+ * PTEs (the zero page apart) and of them anonymous, bytes PMD-mapped by kind
+ * ([THP_FOLIO_ANON], [THP_FOLIO_FILE]), and whether its file memory is shmem. */
+struct thp_walked {
+	uint64_t rss, anon, pmd[2];
+	bool shmem;
+};
+
+/* The figures of a mapping from its walk X, as smaps would give them: those
+ * of source THP_RS_WALK (thp_rollup_source), the others unknown. */
+void thp_rollup_walked(struct thp_rollup *r, const struct thp_walked *x);
+
+/* The figures of a process, R, its mappings' (thp_rollup_walked, added up):
+ * those of source THP_RS_STATUS taken from its status ST, those of no source
+ * unknown, and HugetlbPages kept in private_hugetlb (thp_rollup_hugetlb()). */
+void thp_rollup_status(struct thp_rollup *r, const struct thp_pstatus *st);
+
 /* What a PMD-mapped range holds. */
 enum { THP_PMD_FILE = 1, THP_PMD_ZERO = 2 };
 

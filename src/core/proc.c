@@ -33,6 +33,24 @@ const char *thp_rollup_name(enum thp_rollup_field f)
 	return f < THP_RF_N ? rollup_names[f] : NULL;
 }
 
+unsigned thp_rollup_source(enum thp_rollup_field f)
+{
+	switch (f) {
+	case THP_RF_RSS:
+	case THP_RF_ANON: return THP_RS_WALK | THP_RS_STATUS; /* the process's: VmRSS, RssAnon */
+	case THP_RF_ANON_HUGE:
+	case THP_RF_SHMEM_PMD:
+	case THP_RF_FILE_PMD: return THP_RS_WALK;
+	/* status has their sum, HugetlbPages: see thp_rollup_hugetlb() */
+	case THP_RF_PRIVATE_HUGETLB:
+	case THP_RF_SHARED_HUGETLB:
+	case THP_RF_PRIVATE_DIRTY:
+	case THP_RF_SHARED_DIRTY:
+	case THP_RF_N: break;
+	}
+	return 0;
+}
+
 uint64_t *thp_rollup_at(struct thp_rollup *r, enum thp_rollup_field f)
 {
 	return &((uint64_t *)r)[f];

@@ -12,9 +12,9 @@
 #include "root.h"
 
 /* The figures of struct thp_rollup, in its order. Each has its smaps name
- * in thp_rollup_name(); a walk that reads no smaps (thp_proc_walk) answers
- * each in a switch without default, so that a figure added here and left
- * out there does not build. */
+ * in thp_rollup_name() and its source without smaps in thp_rollup_source(),
+ * a switch without default: a figure added here and left out there does not
+ * build. */
 enum thp_rollup_field {
 	THP_RF_RSS, THP_RF_ANON, THP_RF_ANON_HUGE, THP_RF_SHMEM_PMD, THP_RF_FILE_PMD,
 	THP_RF_PRIVATE_HUGETLB, THP_RF_SHARED_HUGETLB, THP_RF_PRIVATE_DIRTY, THP_RF_SHARED_DIRTY,
@@ -33,6 +33,14 @@ _Static_assert(offsetof(struct thp_rollup, unknown) == THP_RF_N * sizeof(uint64_
 
 /* The smaps name of figure F ("Rss", "AnonHugePages"). */
 const char *thp_rollup_name(enum thp_rollup_field f);
+
+/* Where a walk that reads no smaps (thp_proc_walk from PROCMAP_QUERY) finds
+ * a figure: in the page walk of each mapping, in the process's
+ * /proc/PID/status. */
+enum { THP_RS_WALK = 1, THP_RS_STATUS = 2 };
+/* The THP_RS_* bits of figure F; 0: smaps alone has it, and such a walk marks
+ * it unknown. */
+unsigned thp_rollup_source(enum thp_rollup_field f);
 /* Figure F of R. */
 uint64_t *thp_rollup_at(struct thp_rollup *r, enum thp_rollup_field f);
 /* Whether R's source gave figure F. */

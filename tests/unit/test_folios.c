@@ -459,6 +459,57 @@ static void why_mounts(void **state)
 	thp_mounts_free(&m);
 }
 
+/* Fails unless figure F of R is known exactly when KNOWN, non-zero when it
+ * must be filled (FILLED), and 0 when unknown. */
+static void figure_is(const char *path, struct thp_rollup *r, int f, bool known, bool filled)
+{
+	uint64_t v = *thp_rollup_at(r, f);
+
+	if (thp_rollup_known(r, f) != known || (filled && !v) || (!known && v))
+		fail_msg("%s, %s: %s, %llu", path, thp_rollup_name(f), thp_rollup_known(r, f) ? "known" : "unknown",
+			 (unsigned long long)v);
+}
+
+/* Each figure of struct thp_rollup from each producer: smaps gives every one;
+ * a walk without smaps fills those thp_rollup_source() names (each mapping's
+ * from its page walk, the process's also from its status) and marks the
+ * others unknown. A figure added to the rollup and left unfilled by a path
+ * fails here. */
+static void rollup_sources(void **state)
+{
+	char text[1024];
+	size_t len = 0;
+	struct thp_rollup smaps, vma[2], proc = { 0 };
+	/* findings that are all non-zero: a figure taken from none of them stays 0 */
+	const struct thp_walked x[2] = { { 11u << 12, 7u << 12, { 2u << 21, 1u << 21 }, true },
+					 { 13u << 12, 5u << 12, { 3u << 21, 4u << 21 }, false } };
+	const struct thp_pstatus st = { .rss = 99u << 20, .rss_anon = 77u << 20, .hugetlb = 4u << 20 };
+	(void)state;
+
+	for (int f = 0; f < THP_RF_N; f++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s: %d kB\n", thp_rollup_name(f), f + 1);
+	assert_int_equal(thp_rollup_parse(text, &smaps), 0);
+	for (int i = 0; i < 2; i++) {
+		thp_rollup_walked(&vma[i], &x[i]);
+		thp_rollup_add(&proc, &vma[i]);
+	}
+	thp_rollup_status(&proc, &st);
+	assert_true(proc.rss == st.rss && proc.anon == st.rss_anon);
+	assert_true(thp_rollup_hugetlb(&proc) == st.hugetlb);
+	proc.private_hugetlb = 0; /* the sum of two unknown figures, checked */
+	for (int f = 0; f < THP_RF_N; f++) {
+		unsigned src = thp_rollup_source(f);
+		struct thp_rollup both = vma[0];
+
+		/* ShmemPmdMapped or FilePmdMapped: one of them per mapping */
+		*thp_rollup_at(&both, f) += *thp_rollup_at(&vma[1], f);
+		figure_is("smaps", &smaps, f, true, true);
+		figure_is("mapping", &vma[0], f, src & THP_RS_WALK, false);
+		figure_is("mappings", &both, f, src & THP_RS_WALK, src & THP_RS_WALK);
+		figure_is("process", &proc, f, src, src);
+	}
+}
+
 /* PR_THP_DISABLE_EXCEPT_ADVISED from smaps: only under 'always' on 6.18+. */
 static void except_advised(void **state)
 {
@@ -497,6 +548,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(walk),
+		cmocka_unit_test(rollup_sources),
 		cmocka_unit_test(zero_and_cont),
 		cmocka_unit_test(shared_frames_once),
 		cmocka_unit_test(pmd_found),
