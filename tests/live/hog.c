@@ -3,7 +3,7 @@
  * prints "ready ADDRESS" and holds it until standard input closes.
  *   hog MIB [--huge] [--nohuge] [--disable] [--sparse] [--ends] [--late-huge] [--no-touch] [--read] [--holes]
  *           [--misalign] [--prot-none]
- *           [--shared] [--hugetlb] [--fork N] [--vmas N]
+ *           [--shared] [--hugetlb] [--fork N] [--vmas N] [--scatter] [--split]
  * --read touches by reading (a kernel that maps the zero page uses no memory for it).
  * --holes frees every other 4 KiB page after touching, to fragment free memory.
  * --ends touches only the first 64 MiB and the last 4 KiB page (a mapping
@@ -20,7 +20,14 @@
  * the same memory (the PostgreSQL backends' shared buffer) before "ready".
  * --vmas N also maps N pages, written, every other one read-only: N mappings
  * (VMAs) of one resident page each, as a database or JVM with many mappings
- * has (vm.max_map_count bounds N). */
+ * has (vm.max_map_count bounds N).
+ * --scatter touches the 4 KiB pages in a scrambled order, so that pages next
+ * to each other in the mapping get page frames far apart (faults take frames
+ * in the order they come).
+ * --split frees the last 4 KiB page of every 2 MiB after touching: the kernel
+ * splits the mapping of each THP and queues the folio for splitting, which it
+ * does under memory pressure or on 'echo 2 > /proc/sys/vm/drop_caches'; then
+ * the mapping is 4 KiB pages on runs of 511 contiguous page frames. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +45,23 @@ static void touch_all(char *p, size_t len, size_t step, int readonly)
 			(void)*(volatile char *)(p + off);
 		else
 			p[off] = 1;
+	}
+}
+
+/* Touches the 4 KiB pages of LEN bytes at P once each, page I of the mapping
+ * as the (I * K mod N)th: K is prime and larger than N, so no two coincide. */
+static void touch_scattered(char *p, size_t len, int readonly)
+{
+	const uint64_t k = 2654435761u;
+	uint64_t n = len / 4096;
+
+	for (uint64_t i = 0; i < n; i++) {
+		char *q = p + (i * k % n) * 4096;
+
+		if (readonly)
+			(void)*(volatile char *)q;
+		else
+			*q = 1;
 	}
 }
 
@@ -91,7 +115,8 @@ static int fork_touchers(int n, char *p, size_t len, size_t step, int readonly)
 int main(int argc, char **argv)
 {
 	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 64, len = mib << 20, step = 4096;
-	int advice = -1, touch = 1, holes = 0, misalign = 0, none = 0, readonly = 0, children = 0, late = 0, ends = 0;
+	int advice = -1, touch = 1, holes = 0, misalign = 0, none = 0, readonly = 0, children = 0, late = 0, ends = 0,
+	    scatter = 0, split = 0;
 	size_t vmas = 0;
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
 	size_t extra = 2u << 20;
@@ -110,6 +135,10 @@ int main(int argc, char **argv)
 			ends = 1;
 		else if (!strcmp(argv[i], "--late-huge"))
 			late = 1;
+		else if (!strcmp(argv[i], "--split"))
+			split = 1;
+		else if (!strcmp(argv[i], "--scatter"))
+			scatter = 1;
 		else if (!strcmp(argv[i], "--no-touch"))
 			touch = 0;
 		else if (!strcmp(argv[i], "--read"))
@@ -151,10 +180,15 @@ int main(int argc, char **argv)
 	} else if (ends) {
 		touch_all(p, len < (64u << 20) ? len : 64u << 20, step, readonly);
 		touch_all(p + len - 4096, 4096, step, readonly);
+	} else if (touch && scatter) {
+		touch_scattered(p, len, readonly);
 	} else if (touch) {
 		touch_all(p, len, step, readonly);
 	}
 	for (size_t off = 4096; holes && off < len; off += 8192)
+		if (madvise(p + off, 4096, MADV_DONTNEED))
+			return perror("madvise"), 1;
+	for (size_t off = (2u << 20) - 4096; split && off < len; off += 2u << 20)
 		if (madvise(p + off, 4096, MADV_DONTNEED))
 			return perror("madvise"), 1;
 	if (none && mprotect(p, len, PROT_NONE))
