@@ -108,7 +108,7 @@ expect "the archive's directories are 0700, its files 0600" [ "$(tar -tvzf "$tmp
 expect "--root of a file that is no archive: exit 1" [ "$(rc_err "$THP" --root "$tmp/want" status | sed 's/: [^:]*$//')" = "1|thp: cannot unpack capture archive '$tmp/want'" ]
 mkdir "$tmp/empty"
 expect "--root of a directory with neither proc nor sys: exit 1" [ "$(rc_err "$THP" --root "$tmp/empty" status)" = "1|thp: '$tmp/empty' does not look like a host root or a capture: it holds neither proc/ nor sys/" ]
-expect "capture --json reports files" sh -c "'$THP' --root $FX capture --json -o '$tmp/cap2' | jq -e '.files > 100' > /dev/null"
+expect "capture --json reports files" sh -c "'$THP' --root $FX capture --json -o '$tmp/cap2' | jq -e '.schema == \"thp-capture/1\" and .files > 100' > /dev/null"
 # a capture records every file doctor reads: the same findings from the copy
 for fx in doctor-jemalloc doctor-vm-dmi doctor-persist-none doctor-inherited; do
 	"$THP" --root "tests/fixtures/$fx" capture -o "$tmp/dc-$fx" > /dev/null

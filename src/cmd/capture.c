@@ -128,22 +128,16 @@ static void archive_stem(const char *name, char *out, size_t cap)
 
 static void report(const struct thp_ctx *ctx, const char *out, const struct thp_capture_result *r)
 {
-	if (ctx->json) {
-		struct json_object *o = json_object_new_object();
-		json_object_object_add(o, "output", json_object_new_string(out));
-		json_object_object_add(o, "files", json_object_new_int(r->files));
-		json_object_object_add(o, "processes", json_object_new_int(r->processes));
-		json_object_object_add(o, "unreadable", json_object_new_int(r->unreadable));
-		out_json_print(o);
-		return;
-	}
-	printf("captured %d files (%d processes) into %s\n", r->files, r->processes, out);
-	if (!r->unreadable)
-		return;
-	printf("%d files could not be read and were left out (the first: %s: %s)\n", r->unreadable,
-	       r->first, thp_read_strerror(r->first_err));
-	if (geteuid() != 0)
-		puts("run as root to record all");
+	out_doc_begin(ctx->json, false, "thp-capture/1");
+	out_put(OUT_ANY, "files", "captured %s files", ov_count((uint64_t)r->files));
+	out_put(OUT_ANY, "processes", " (%s processes)", ov_count((uint64_t)r->processes));
+	out_put(OUT_ANY, "output", " into %s\n", ov_str(out));
+	out_put(OUT_ANY, "unreadable", r->unreadable ? "%s files could not be read and were left out" : NULL,
+		ov_count((uint64_t)r->unreadable));
+	if (r->unreadable)
+		out_text(" (the first: %s: %s)\n%s", r->first, thp_read_strerror(r->first_err),
+			 geteuid() != 0 ? "run as root to record all\n" : "");
+	out_doc_end();
 }
 
 /* Renames FROM in FROMDIR to TO in TODIR, which must not exist. Returns 0 or -errno. */
