@@ -74,16 +74,11 @@ static int status(const struct thp_ctx *ctx)
 			strerror(-mode));
 		return 1;
 	}
-	if (ctx->json) {
-		struct json_object *o = json_object_new_object();
-		json_object_object_add(o, "schema", json_object_new_string("thp-exec-status/1"));
-		json_object_object_add(o, "mode", json_object_new_string(mode_name(mode)));
-		json_object_object_add(o, "prctl", json_object_new_int(mode));
-		json_object_object_add(o, "meaning", json_object_new_string(mode_meaning(mode)));
-		return out_json_print(o) ? 1 : 0;
-	}
-	printf("%s: %s\n", mode_name(mode), mode_meaning(mode));
-	return 0;
+	out_doc_begin(ctx->json, false, "thp-exec-status/1");
+	out_put(OUT_ANY, "mode", "%s: ", ov_str(mode_name(mode)));
+	out_put(OUT_JSON, "prctl", NULL, ov_int(mode));
+	out_put(OUT_ANY, "meaning", "%s\n", ov_str(mode_meaning(mode)));
+	return out_doc_end() ? 1 : 0;
 }
 
 /* Sets MODE and reads it back. Returns 0, or prints why and returns 125. */
