@@ -33,12 +33,12 @@ for mib in 64 256 1024; do
 		exec 7>&-
 		wait "$pid"
 		rm -f "$dir/in"
-		if [ "$(jq '[.ranges[].anon_huge_before] | add // 0' "$dir/r.json")" != 0 ]; then
+		if [ "$(jq '[.ranges[].anonhuge_before] | add // 0' "$dir/r.json")" != 0 ]; then
 			echo "collapse $mib MiB: skipped, the helper got THP at fault time (policy always?)"
 			continue
 		fi
-		s=$(jq '[.ranges[] | select(.result == "collapsed") | .seconds] | add // 0' "$dir/r.json")
-		got=$(jq '[.ranges[].anon_huge_after] | add // 0' "$dir/r.json")
+		s=$(jq '[.ranges[] | select(.result == "collapsed") | .time] | add // 0' "$dir/r.json")
+		got=$(jq '[.ranges[].anonhuge_after] | add // 0' "$dir/r.json")
 		[ "$got" -ge $((mib * 1048576)) ] || { echo "collapse $mib MiB run $run: only $got bytes collapsed"; continue; }
 		best=$(awk -v a="${best:-0}" -v b="$s" 'BEGIN { print (a == 0 || b < a) ? b : a }')
 	done

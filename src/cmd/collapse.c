@@ -25,27 +25,54 @@ struct result {
 	double secs;  /* time in process_madvise */
 };
 
-/* The columns of the table of ranges: -o, the table and the keys of -J -o. */
-enum { C_RANGE, C_MAPPING, C_SIZE, C_BLOCKS, C_TIME, C_RESULT, C_HUGE_BEFORE, C_HUGE_AFTER, C_RSS_AFTER, NCOLS };
+/* The columns of the table of ranges: -o, the text, and JSON (every column
+ * by default, keys the names in lower case). */
+enum {
+	C_RANGE, C_START, C_END, C_MAPPING, C_SIZE, C_BLOCKS, C_POPULATED, C_TIME, C_RESULT, C_ERRNO,
+	C_EXPLANATION, C_HUGE_BEFORE, C_HUGE_AFTER, C_RSS_BEFORE, C_RSS_AFTER, NCOLS
+};
+static void get(const struct out_col *c, const void *row, void *ctx, struct out_val *v);
 static const struct out_col cols[] = {
-	[C_RANGE] = { "RANGE", OUT_TEXT, OUT_KEEP, "start-end, hexadecimal", NULL, 0 },
-	[C_MAPPING] = { "MAPPING", OUT_TEXT, OUT_WRAP | OUT_KEEP, "the mapping's path or [anon], [heap], ...", NULL, 0 },
-	[C_SIZE] = { "SIZE", OUT_SIZE, 0, "size of the range", NULL, 0 },
-	[C_BLOCKS] = { "BLOCKS", OUT_COUNT, 0, "huge page blocks with a page in them / all (JSON: the first)",
-		       NULL, 0 },
-	[C_TIME] = { "TIME", OUT_NUM, 0, "time MADV_COLLAPSE took (JSON: seconds)", NULL, 0 },
-	[C_RESULT] = { "RESULT", OUT_TEXT, OUT_KEEP, "collapsed, failed ERRNO, ...", NULL, 0 },
-	[C_HUGE_BEFORE] = { "ANONHUGE_BEFORE", OUT_SIZE, 0, "AnonHugePages of the mapping before", NULL, 0 },
-	[C_HUGE_AFTER] = { "ANONHUGE_AFTER", OUT_SIZE, OUT_KEEP, "AnonHugePages of the mapping after", NULL, 0 },
-	[C_RSS_AFTER] = { "RSS_AFTER", OUT_SIZE, 0, "Rss of the mapping after", NULL, 0 },
+	[C_RANGE] = { "RANGE", OUT_TEXT, OUT_KEEP, "start-end, hexadecimal", get, C_RANGE },
+	[C_START] = { "START", OUT_HEX, 0, "first address", get, C_START },
+	[C_END] = { "END", OUT_HEX, 0, "the address after the last", get, C_END },
+	[C_MAPPING] = { "MAPPING", OUT_TEXT, OUT_WRAP | OUT_KEEP,
+			"the mapping's path or [anon], [heap], ... (JSON: \"\" for anonymous memory)", get,
+			C_MAPPING },
+	[C_SIZE] = { "SIZE", OUT_SIZE, 0, "size of the range", get, C_SIZE },
+	[C_BLOCKS] = { "BLOCKS", OUT_COUNT, 0, "huge page blocks with a page in them / all (JSON: all)", get,
+		       C_BLOCKS },
+	[C_POPULATED] = { "POPULATED_BLOCKS", OUT_COUNT, 0, "huge page blocks with a page in them", get,
+			  C_POPULATED },
+	[C_TIME] = { "TIME", OUT_NUM, 0, "time MADV_COLLAPSE took (JSON: seconds)", get, C_TIME },
+	[C_RESULT] = { "RESULT", OUT_TEXT, OUT_KEEP, "collapsed, failed ERRNO, ... (JSON: without the errno)", get,
+		       C_RESULT },
+	[C_ERRNO] = { "ERRNO", OUT_TEXT, 0, "why MADV_COLLAPSE failed: EINVAL, EAGAIN, ENOMEM, ...", get, C_ERRNO },
+	[C_EXPLANATION] = { "EXPLANATION", OUT_TEXT, OUT_WRAP, "that errno in words", get, C_EXPLANATION },
+	[C_HUGE_BEFORE] = { "ANONHUGE_BEFORE", OUT_SIZE, 0, "AnonHugePages of the mapping before", get,
+			    C_HUGE_BEFORE },
+	[C_HUGE_AFTER] = { "ANONHUGE_AFTER", OUT_SIZE, OUT_KEEP, "AnonHugePages of the mapping after", get,
+			   C_HUGE_AFTER },
+	[C_RSS_BEFORE] = { "RSS_BEFORE", OUT_SIZE, 0, "Rss of the mapping before", get, C_RSS_BEFORE },
+	[C_RSS_AFTER] = { "RSS_AFTER", OUT_SIZE, 0, "Rss of the mapping after", get, C_RSS_AFTER },
 };
 _Static_assert(sizeof(cols) / sizeof(cols[0]) == NCOLS, "one descriptor per column");
-static const int default_cols[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+static const int default_cols[] = { C_RANGE,  C_MAPPING,     C_SIZE,       C_BLOCKS,   C_TIME,
+				    C_RESULT, C_HUGE_BEFORE, C_HUGE_AFTER, C_RSS_AFTER };
+#define NDEFAULT ((int)(sizeof(default_cols) / sizeof(default_cols[0])))
 
 /* The table options, and the columns chosen. */
 struct fmt {
 	struct out_fmt f;
 	int sel[NCOLS * 2], nsel;
+};
+
+/* What a row of the table is (the getters' context): the ranges, their
+ * results and the process. */
+struct ranges {
+	const struct thp_ctarget *t;
+	const struct result *r;
+	const struct thp_pstatus *ps;
 };
 
 static void usage(void)
@@ -175,83 +202,47 @@ static const char *mapping(const struct thp_ctarget *t)
 	return t->name[0] ? t->name : "[anon]";
 }
 
-/* Adds range T with its result R to table TB. */
-static void put_range(struct out_table *tb, const struct thp_ctarget *t, const struct result *r)
+/* Column C of range ROW (one of CTX's). */
+static void get(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
 {
-	char b[3][64];
+	const struct ranges *x = ctx;
+	const struct thp_ctarget *t = row;
+	const struct result *r = &x->r[t - x->t];
 
-	out_table_line(tb);
-	snprintf(b[0], sizeof(b[0]), "%" PRIx64 "-%" PRIx64, t->start, t->end);
-	out_cell_str(tb, C_RANGE, b[0]);
-	out_cell(tb, C_MAPPING, mapping(t), json_object_new_string(t->name));
-	out_cell_u64(tb, C_SIZE, t->end - t->start);
-	snprintf(b[1], sizeof(b[1]), "%" PRIu64 "/%" PRIu64, t->populated, t->blocks);
-	out_cell(tb, C_BLOCKS, b[1], out_json_u64(t->populated));
-	if (r->tried)
-		snprintf(b[2], sizeof(b[2]), "%.1f ms", r->secs * 1000);
-	out_cell(tb, C_TIME, r->tried ? b[2] : "-", r->tried ? json_object_new_double(r->secs) : NULL);
-	snprintf(b[2], sizeof(b[2]), "%s%s%s", outcome(t, r), r->err ? " " : "", r->err ? errno_name(r->err) : "");
-	out_cell(tb, C_RESULT, b[2], json_object_new_string(outcome(t, r)));
-	out_cell_u64(tb, C_HUGE_BEFORE, t->before.anon_huge);
-	out_cell_u64(tb, C_HUGE_AFTER, t->after.anon_huge);
-	out_cell_u64(tb, C_RSS_AFTER, t->after.rss);
-}
-
-/* The N ranges T with results R as a table of the chosen columns: printed
- * (indented by 2), or the rows of JSON. */
-static struct json_object *put_ranges(const struct fmt *f, const struct thp_ctarget *t,
-				      const struct result *r, int n)
-{
-	struct out_table *tb = out_table_cols(cols, f->sel, f->nsel, &f->f);
-
-	for (int i = 0; i < n; i++)
-		put_range(tb, &t[i], &r[i]);
-	if (f->f.json)
-		return out_table_json(tb);
-	out_table_print(tb, 2);
-	return NULL;
-}
-
-static int print_json(const struct fmt *f, pid_t pid, const struct thp_pstatus *ps, uint64_t pmd,
-		      const struct thp_ctarget *t, const struct result *r, int n,
-		      const struct thp_cskipped *sk)
-{
-	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
-
-	json_object_object_add(o, "schema", json_object_new_string("thp-collapse/1"));
-	json_object_object_add(o, "pid", json_object_new_int(pid));
-	json_object_object_add(o, "comm", json_object_new_string(ps->name));
-	json_object_object_add(o, "pmd_size", out_json_u64(pmd));
-	for (int i = 0; i < n && !f->f.list; i++) {
-		struct json_object *e = json_object_new_object();
-		json_object_object_add(e, "start", out_json_u64(t[i].start));
-		json_object_object_add(e, "end", out_json_u64(t[i].end));
-		json_object_object_add(e, "mapping", json_object_new_string(t[i].name));
-		json_object_object_add(e, "bytes", out_json_u64(t[i].end - t[i].start));
-		json_object_object_add(e, "blocks", out_json_u64(t[i].blocks));
-		json_object_object_add(e, "populated_blocks", out_json_u64(t[i].populated));
-		json_object_object_add(e, "seconds", r[i].tried ? json_object_new_double(r[i].secs) : NULL);
-		json_object_object_add(e, "result", json_object_new_string(outcome(&t[i], &r[i])));
-		json_object_object_add(e, "errno", r[i].err ? json_object_new_string(errno_name(r[i].err)) : NULL);
-		json_object_object_add(e, "explanation",
-				       r[i].err ? json_object_new_string(explain(r[i].err, &t[i], ps)) : NULL);
-		json_object_object_add(e, "anon_huge_before", out_json_u64(t[i].before.anon_huge));
-		json_object_object_add(e, "anon_huge_after", out_json_u64(t[i].after.anon_huge));
-		json_object_object_add(e, "rss_before", out_json_u64(t[i].before.rss));
-		json_object_object_add(e, "rss_after", out_json_u64(t[i].after.rss));
-		json_object_array_add(a, e);
+	switch (c->arg) {
+	case C_RANGE: snprintf(v->buf, v->cap, "%" PRIx64 "-%" PRIx64, t->start, t->end); v->s = v->buf; break;
+	case C_START: v->u = t->start; break;
+	case C_END: v->u = t->end; break;
+	case C_MAPPING: v->s = t->name; v->text = mapping(t); break;
+	case C_SIZE: v->u = t->end - t->start; break;
+	case C_BLOCKS:
+		v->u = t->blocks;
+		snprintf(v->buf, v->cap, "%" PRIu64 "/%" PRIu64, t->populated, t->blocks);
+		v->text = v->buf;
+		break;
+	case C_POPULATED: v->u = t->populated; break;
+	case C_TIME:
+		out_val_set(v, ov_if(r->tried, ov_num(r->secs, -1)));
+		if (r->tried) {
+			snprintf(v->buf, v->cap, "%.1f ms", r->secs * 1000);
+			v->text = v->buf;
+		}
+		break;
+	case C_RESULT:
+		v->s = outcome(t, r);
+		snprintf(v->buf, v->cap, "%s%s%s", v->s, r->err ? " " : "", r->err ? errno_name(r->err) : "");
+		v->text = v->buf;
+		break;
+	case C_ERRNO: out_val_set(v, ov_str(errno_name(r->err))); break;
+	case C_EXPLANATION: out_val_set(v, ov_str(r->err ? explain(r->err, t, x->ps) : NULL)); break;
+	case C_HUGE_BEFORE: v->u = t->before.anon_huge; break;
+	case C_HUGE_AFTER: v->u = t->after.anon_huge; break;
+	case C_RSS_BEFORE: v->u = t->before.rss; break;
+	default: v->u = t->after.rss; break;
 	}
-	if (f->f.list) {
-		json_object_put(a);
-		a = put_ranges(f, t, r, n);
-	}
-	json_object_object_add(o, "ranges", a);
-	json_object_object_add(o, "skipped_nohugepage", json_object_new_int(sk->nohuge));
-	json_object_object_add(o, "skipped_small", json_object_new_int(sk->small));
-	return out_json_print(o) ? 1 : 0;
 }
 
-/* Notes on what the selection left out. */
+/* Notes on what the selection left out (text). */
 static void print_skipped(const struct thp_cskipped *sk)
 {
 	if (sk->nohuge)
@@ -262,22 +253,17 @@ static void print_skipped(const struct thp_cskipped *sk)
 		       sk->small == 1 ? "mapping" : "mappings");
 }
 
-static void print_text(const struct fmt *f, pid_t pid, const struct thp_pstatus *ps, uint64_t pmd,
-		       const struct thp_ctarget *t, const struct result *r, int n,
-		       const struct thp_cskipped *sk)
+/* The sums under the table, and each errno's explanation once (text). */
+static void put_sums(const struct thp_pstatus *ps, uint64_t pmd, const struct thp_ctarget *t,
+		     const struct result *r, int n)
 {
-	bool bytes = f->f.bytes;
+	bool bytes = out_bytes_on();
 	char b[3][64];
 	uint64_t total = 0, before = 0, after = 0, empty = 0;
 	int shown_err[8] = { 0 }, nerr = 0;
 
-	for (int i = 0; i < n; i++)
-		total += t[i].end - t[i].start;
-	printf("Collapsing %s of PID %d (%s) into %s pages with MADV_COLLAPSE\n\n",
-	       out_size(b[0], 64, total, bytes), (int)pid, out_esc(b[1], sizeof(b[1]), ps->name),
-	       out_size(b[2], 64, pmd, bytes));
-	put_ranges(f, t, r, n);
 	for (int i = 0; i < n; i++) {
+		total += t[i].end - t[i].start;
 		empty += t[i].blocks - t[i].populated;
 		/* a mapping with several spans counts once */
 		if (i == 0 || t[i].vma_start != t[i - 1].vma_start) {
@@ -302,7 +288,35 @@ static void print_text(const struct fmt *f, pid_t pid, const struct thp_pstatus 
 		snprintf(b[0], 64, "  %s:", errno_name(r[i].err));
 		out_wrap(b[0], explain(r[i].err, &t[i], ps), 90);
 	}
-	print_skipped(sk);
+}
+
+/* The document: the process, the table of the N ranges T with results R,
+ * the sums and what was skipped. Returns 0, or 1 when stdout failed. */
+static int print(const struct fmt *f, pid_t pid, const struct thp_pstatus *ps, uint64_t pmd,
+		 const struct thp_ctarget *t, const struct result *r, int n, const struct thp_cskipped *sk)
+{
+	struct ranges x = { t, r, ps };
+	struct out_table *tb;
+	uint64_t total = 0;
+
+	for (int i = 0; i < n; i++)
+		total += t[i].end - t[i].start;
+	out_doc_begin(f->f.json, f->f.bytes, "thp-collapse/2");
+	out_put(OUT_FP, NULL, "Collapsing %s", ov_size(total));
+	out_put(OUT_ANY, "pid", " of PID %s", ov_int(pid));
+	out_put(OUT_ANY, "comm", " (%s)", ov_str(ps->name));
+	out_put(OUT_ANY, "pmd_size", " into %s pages with MADV_COLLAPSE\n\n", ov_size(pmd));
+	tb = out_table_open("ranges", cols, f->sel, f->nsel, &f->f, &x);
+	for (int i = 0; i < n; i++)
+		out_table_add(tb, &t[i]);
+	out_table_close(tb, 2);
+	if (!out_json_on())
+		put_sums(ps, pmd, t, r, n);
+	out_put(OUT_JSON, "skipped_nohugepage", NULL, ov_int(sk->nohuge));
+	out_put(OUT_JSON, "skipped_small", NULL, ov_int(sk->small));
+	if (!out_json_on())
+		print_skipped(sk);
+	return out_doc_end() ? 1 : 0;
 }
 
 /* Reads the kernel release and PMD size; prints why collapse cannot work and
@@ -345,7 +359,7 @@ int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 	struct fmt f = { .f.json = ctx->json };
 	bool bytes;
 	uint64_t pid, pmd;
-	int c, n, nruns, pidfd, err, rc = 0;
+	int c, n, nruns, pidfd, err, rc = 0, all[NCOLS];
 
 	optind = 0;
 	while ((c = thp_getopt(argc, argv, OUT_FMT_SHORTOPTS "h", lo)) != -1) {
@@ -375,7 +389,10 @@ int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	ctx->json = f.f.json;
 	bytes = f.f.bytes;
-	f.nsel = out_cols_select(cols, NCOLS, &f.f, default_cols, NCOLS, f.sel, NCOLS * 2);
+	for (int i = 0; i < NCOLS; i++)
+		all[i] = i;
+	f.nsel = out_cols_select(cols, NCOLS, &f.f, f.f.json ? all : default_cols, f.f.json ? NCOLS : NDEFAULT, f.sel,
+				 NCOLS * 2);
 	if (f.nsel < 0)
 		return 2;
 	if (optind + 1 != argc) {
@@ -408,7 +425,7 @@ int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 		rc = 1;
 	}
 	if (!n && ctx->json) {
-		rc |= print_json(&f, (pid_t)pid, &ps, pmd, t, NULL, 0, &sk);
+		rc |= print(&f, (pid_t)pid, &ps, pmd, t, NULL, 0, &sk);
 		close(pidfd);
 		return rc;
 	}
@@ -443,10 +460,7 @@ int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 	free(runs);
 	close(pidfd);
 	thp_collapse_measure(&ctx->root, (pid_t)pid, t, n);
-	if (ctx->json)
-		rc |= print_json(&f, (pid_t)pid, &ps, pmd, t, r, n, &sk);
-	else
-		print_text(&f, (pid_t)pid, &ps, pmd, t, r, n, &sk);
+	rc |= print(&f, (pid_t)pid, &ps, pmd, t, r, n, &sk);
 	for (int i = 0; i < n; i++)
 		if (r[i].err || (!r[i].tried && t[i].populated))
 			rc = 1;
