@@ -283,10 +283,11 @@ struct json_object *thp_status_json(const struct thp_root *root, const struct th
 /* The exit status of 'thp doctor' for findings R: 3 when one is at or above MIN, else 0. */
 int thp_doctor_exit(const struct thp_findings *r, enum thp_severity min);
 
-/* The document of 'thp doctor --json' for D read below ROOT, with the
- * --severity level MIN and the exit status RC it gave. */
-struct json_object *thp_doctor_json(const struct thp_root *root, const struct thp_diagnosis *d,
-				    enum thp_severity min, int rc);
+/* Prints the findings of D read below ROOT in the document begun with
+ * out_doc_begin() (schema THP_DOCTOR_SCHEMA), with the --severity level MIN
+ * and the exit status RC it gave. */
+#define THP_DOCTOR_SCHEMA "thp-doctor/1"
+void thp_doctor_print(const struct thp_root *root, const struct thp_diagnosis *d, enum thp_severity min, int rc);
 
 /* Prints "thp: CMD: MESSAGE" to stderr, CMD being the command that runs
  * (thp_err_cmd), or "thp: MESSAGE" before one runs. */

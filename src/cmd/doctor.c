@@ -133,154 +133,134 @@ static void print_fix(const char *fix)
 	free(e);
 }
 
-/* The table of F's evidence, at most WIDTH wide: its name, value and source
- * wrapped onto more lines when they do not fit (a source between the parts
- * of its path). */
-static void print_evidence(const struct thp_finding *f)
+/* F's evidence: in text a table at most WIDTH wide, its name, value and
+ * source wrapped onto more lines when they do not fit (a source between the
+ * parts of its path); in JSON an object each, the value typed. */
+static void put_evidence(const struct thp_finding *f)
 {
-	struct out_table *t = out_table_new(3, NULL, true);
+	static const char *const units[] = { NULL, "count", "bytes", "ratio", "per_second", "seconds" };
+	struct out_table *t = NULL;
 	char val[256];
 
-	for (int c = 0; c < 3; c++)
-		out_table_col(t, c, OUT_WRAP | OUT_KEEP);
-	out_table_width(t, WIDTH);
+	out_text("  evidence:\n");
+	if (!out_json_on()) {
+		t = out_table_new(3, NULL, true);
+		for (int c = 0; c < 3; c++)
+			out_table_col(t, c, OUT_WRAP | OUT_KEEP);
+		out_table_width(t, WIDTH);
+	}
+	out_arr("evidence");
 	for (int i = 0; i < f->nev; i++) {
 		const struct thp_evidence *e = &f->ev[i];
 		const char *row[] = { e->name, ev_value(e, val, sizeof(val)), e->source };
-		out_table_row(t, row);
+		if (t)
+			out_table_row(t, row);
+		out_obj(NULL);
+		out_put(OUT_JSON, "name", NULL, ov_str(e->name));
+		switch (e->kind) {
+		case THP_EV_COUNT:
+		case THP_EV_BYTES: out_put(OUT_JSON, "value", NULL, ov_count(e->num)); break;
+		case THP_EV_RATIO:
+			out_put(OUT_JSON, "value", NULL, ov_num((double)e->num / (double)e->whole, -1));
+			out_put(OUT_JSON, "part", NULL, ov_count(e->num));
+			out_put(OUT_JSON, "whole", NULL, ov_count(e->whole));
+			break;
+		case THP_EV_RATE:
+		case THP_EV_SECONDS: out_put(OUT_JSON, "value", NULL, ov_num(e->x, -1)); break;
+		default: out_put(OUT_JSON, "value", NULL, ov_str(e->text));
+		}
+		out_put(OUT_JSON, "unit", NULL, ov_str(units[e->kind]));
+		out_put(OUT_JSON, "source", NULL, ov_str(e->source[0] ? e->source : NULL));
+		out_end();
 	}
-	out_table_print(t, FIX_INDENT);
+	out_end();
+	if (t)
+		out_table_print(t, FIX_INDENT);
 }
 
-static void print_finding(const struct thp_finding *f)
+static void put_finding(const struct thp_finding *f)
 {
-	char head[128];
-
 	static const struct {
 		const char *tag;
 		enum out_hue hue;
 	} sev[] = { [THP_SEV_INFO] = { "INFO", OUT_HUE_INFO }, [THP_SEV_WARN] = { "WARN", OUT_HUE_WARN },
 		    [THP_SEV_CRIT] = { "CRIT", OUT_HUE_CRIT } };
+	char head[128];
 
-	snprintf(head, sizeof(head), "%s%s%s %s:", out_color(sev[f->sev].hue), sev[f->sev].tag,
-		 out_color_end(), f->id);
-	out_wrap(head, f->title, WIDTH);
-	puts("  evidence:");
-	print_evidence(f);
-	out_wrap("  why:", f->why, WIDTH);
-	puts("  fix:");
-	for (int i = 0; i < f->nfix; i++)
-		print_fix(f->fix[i]);
+	out_obj(NULL);
+	out_put(OUT_JSON, "id", NULL, ov_str(f->id));
+	out_put(OUT_JSON, "severity", NULL, ov_str(thp_severity_name(f->sev)));
+	out_put(OUT_JSON, "title", NULL, ov_str(f->title));
+	out_put(OUT_JSON, "pid", NULL, ov_if(f->pid, ov_int(f->pid)));
+	if (!out_json_on()) {
+		snprintf(head, sizeof(head), "%s%s%s %s:", out_color(sev[f->sev].hue), sev[f->sev].tag,
+			 out_color_end(), f->id);
+		out_wrap(head, f->title, WIDTH);
+	}
+	put_evidence(f);
+	out_put(OUT_JSON, "why", NULL, ov_str(f->why));
+	if (!out_json_on())
+		out_wrap("  why:", f->why, WIDTH);
+	out_text("  fix:\n");
+	out_arr("fix");
+	for (int i = 0; i < f->nfix; i++) {
+		out_put(OUT_JSON, NULL, NULL, ov_str(f->fix[i]));
+		if (!out_json_on())
+			print_fix(f->fix[i]);
+	}
+	out_end();
 	if (!f->nfix)
-		puts("    nothing to run on this host");
+		out_text("    nothing to run on this host\n");
+	out_end();
+	out_text("\n");
 }
 
-static void print_text(const struct thp_findings *r, const struct thp_host *h)
+void thp_doctor_print(const struct thp_root *root, const struct thp_diagnosis *d, enum thp_severity min, int rc)
 {
+	const struct thp_findings *r = d->r;
+	const struct thp_host *h = &d->h;
+	const char *during = h->before ? " during the sample" : "";
 	char line[200];
 	int n[3] = { 0 };
 
+	out_put(OUT_JSON, "root", NULL, ov_str(root->path));
+	out_put(OUT_JSON, "host", NULL, ov_str(h->st->hostname[0] ? h->st->hostname : NULL));
+	out_put(OUT_JSON, "severity", NULL, ov_str(thp_severity_name(min)));
+	out_put(OUT_JSON, "sample_seconds", NULL, ov_if(h->before, ov_num(h->sample_secs, -1)));
+	out_put(OUT_JSON, "exit", NULL, ov_int(rc));
+	out_arr("findings");
 	for (int i = 0; i < r->n; i++) {
 		n[r->v[i].sev]++;
-		print_finding(&r->v[i]);
-		putchar('\n');
+		put_finding(&r->v[i]);
 	}
+	out_end();
+	out_arr("unchecked");
 	for (int i = 0; i < r->nunchecked; i++) {
 		const struct thp_unchecked *u = &r->unchecked[i];
 		char why[512];
+		out_obj(NULL);
+		out_put(OUT_JSON, "what", NULL, ov_str(u->what));
+		out_put(OUT_JSON, "path", NULL, ov_str(u->path));
+		out_put(OUT_JSON, "error", NULL, ov_str(thp_strerror(u->err)));
+		out_end();
 		snprintf(why, sizeof(why), "%s (%s: %s)", u->what, u->path, thp_strerror(u->err));
-		out_wrap("Not checked:", why, WIDTH);
+		if (!out_json_on())
+			out_wrap("Not checked:", why, WIDTH);
 	}
+	out_end();
 	if (!r->n && r->nunchecked)
-		printf("No findings in what could be checked%s; the rest is listed above.\n",
-		       h->before ? " during the sample" : "");
+		out_text("No findings in what could be checked%s; the rest is listed above.\n", during);
 	else if (!r->n)
-		printf("No findings: nothing about THP needs attention on this host%s.\n",
-		       h->before ? " during the sample" : "");
+		out_text("No findings: nothing about THP needs attention on this host%s.\n", during);
 	else
-		printf("%d finding%s: %d critical, %d warning%s, %d info\n", r->n, r->n == 1 ? "" : "s",
-		       n[THP_SEV_CRIT], n[THP_SEV_WARN], n[THP_SEV_WARN] == 1 ? "" : "s", n[THP_SEV_INFO]);
+		out_text("%d finding%s: %d critical, %d warning%s, %d info\n", r->n, r->n == 1 ? "" : "s",
+			 n[THP_SEV_CRIT], n[THP_SEV_WARN], n[THP_SEV_WARN] == 1 ? "" : "s", n[THP_SEV_INFO]);
+	out_put(OUT_JSON, "dropped", NULL, ov_int(r->dropped));
 	if (r->dropped)
-		printf("%d more findings were left out\n", r->dropped);
+		out_text("%d more findings were left out\n", r->dropped);
+	out_put(OUT_JSON, "unreadable_processes", NULL, ov_int(h->unreadable.n));
 	if (h->unreadable.n)
-		printf("%s\n", out_denied(line, sizeof(line), &h->unreadable));
-}
-
-static struct json_object *json_evidence(const struct thp_evidence *e)
-{
-	static const char *const units[] = { NULL, "count", "bytes", "ratio", "per_second", "seconds" };
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "name", json_object_new_string(e->name));
-	switch (e->kind) {
-	case THP_EV_COUNT:
-	case THP_EV_BYTES:
-		json_object_object_add(o, "value", out_json_u64(e->num));
-		break;
-	case THP_EV_RATIO:
-		json_object_object_add(o, "value", json_object_new_double((double)e->num / (double)e->whole));
-		json_object_object_add(o, "part", out_json_u64(e->num));
-		json_object_object_add(o, "whole", out_json_u64(e->whole));
-		break;
-	case THP_EV_RATE:
-	case THP_EV_SECONDS:
-		json_object_object_add(o, "value", json_object_new_double(e->x));
-		break;
-	default:
-		json_object_object_add(o, "value", json_object_new_string(e->text));
-	}
-	json_object_object_add(o, "unit", units[e->kind] ? json_object_new_string(units[e->kind]) : NULL);
-	json_object_object_add(o, "source", e->source[0] ? json_object_new_string(e->source) : NULL);
-	return o;
-}
-
-static struct json_object *json_finding(const struct thp_finding *f)
-{
-	struct json_object *o = json_object_new_object(), *ev = json_object_new_array();
-	struct json_object *fix = json_object_new_array();
-
-	json_object_object_add(o, "id", json_object_new_string(f->id));
-	json_object_object_add(o, "severity", json_object_new_string(thp_severity_name(f->sev)));
-	json_object_object_add(o, "title", json_object_new_string(f->title));
-	json_object_object_add(o, "pid", f->pid ? json_object_new_int(f->pid) : NULL);
-	for (int i = 0; i < f->nev; i++)
-		json_object_array_add(ev, json_evidence(&f->ev[i]));
-	json_object_object_add(o, "evidence", ev);
-	json_object_object_add(o, "why", json_object_new_string(f->why));
-	for (int i = 0; i < f->nfix; i++)
-		json_object_array_add(fix, json_object_new_string(f->fix[i]));
-	json_object_object_add(o, "fix", fix);
-	return o;
-}
-
-struct json_object *thp_doctor_json(const struct thp_root *root, const struct thp_diagnosis *d,
-				    enum thp_severity min, int rc)
-{
-	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
-	const struct thp_findings *r = d->r;
-	const struct thp_host *h = &d->h;
-
-	json_object_object_add(o, "schema", json_object_new_string("thp-doctor/1"));
-	json_object_object_add(o, "root", json_object_new_string(root->path));
-	json_object_object_add(o, "host", h->st->hostname[0] ? json_object_new_string(h->st->hostname) : NULL);
-	json_object_object_add(o, "severity", json_object_new_string(thp_severity_name(min)));
-	json_object_object_add(o, "sample_seconds", h->before ? json_object_new_double(h->sample_secs) : NULL);
-	json_object_object_add(o, "exit", json_object_new_int(rc));
-	for (int i = 0; i < r->n; i++)
-		json_object_array_add(a, json_finding(&r->v[i]));
-	json_object_object_add(o, "findings", a);
-	a = json_object_new_array();
-	for (int i = 0; i < r->nunchecked; i++) {
-		struct json_object *u = json_object_new_object();
-		json_object_object_add(u, "what", json_object_new_string(r->unchecked[i].what));
-		json_object_object_add(u, "path", json_object_new_string(r->unchecked[i].path));
-		json_object_object_add(u, "error", json_object_new_string(thp_strerror(r->unchecked[i].err)));
-		json_object_array_add(a, u);
-	}
-	json_object_object_add(o, "unchecked", a);
-	json_object_object_add(o, "dropped", json_object_new_int(r->dropped));
-	json_object_object_add(o, "unreadable_processes", json_object_new_int(h->unreadable.n));
-	return o;
+		out_text("%s\n", out_denied(line, sizeof(line), &h->unreadable));
 }
 
 static double now_secs(void)
@@ -640,10 +620,9 @@ int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
 		thp_err("out of memory");
 	} else {
 		rc = thp_doctor_exit(d.r, min);
-		if (ctx->json)
-			rc = out_json_print(thp_doctor_json(&ctx->root, &d, min, rc)) ? 1 : rc;
-		else
-			print_text(d.r, &d.h);
+		out_doc_begin(ctx->json, false, THP_DOCTOR_SCHEMA);
+		thp_doctor_print(&ctx->root, &d, min, rc);
+		rc = out_doc_end() ? 1 : rc;
 	}
 	thp_diagnosis_free(&d);
 	return rc;

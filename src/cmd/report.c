@@ -73,6 +73,23 @@ static int take_json(struct report *rp, struct json_object *obj, const char *sho
 	return n;
 }
 
+/* Takes the 'thp doctor --json' document of D read below ROOT, made for SHOWN. */
+static int take_doctor(struct report *rp, const struct thp_root *root, const struct thp_diagnosis *d,
+		       const char *shown)
+{
+	char *text = NULL;
+	int n = -ENOMEM;
+
+	if (out_doc_mem(THP_DOCTOR_SCHEMA) == 0) {
+		thp_doctor_print(root, d, THP_SEV_CRIT, thp_doctor_exit(d->r, THP_SEV_CRIT));
+		text = out_doc_mem_end();
+	}
+	if (text)
+		n = thp_fleet_parse(&rp->fleet, text, strlen(text), shown, skip, rp);
+	free(text);
+	return n;
+}
+
 /* Reads the capture at DIR (shown as SHOWN) as 'thp status' and 'thp doctor'
  * would. Returns 0 or -ENOMEM. */
 static int read_capture(struct report *rp, const char *dir, const char *shown)
@@ -90,8 +107,7 @@ static int read_capture(struct report *rp, const char *dir, const char *shown)
 	if (!err)
 		err = take_json(rp, thp_status_json(&root, d.st), shown);
 	if (err >= 0)
-		err = take_json(rp, thp_doctor_json(&root, &d, THP_SEV_CRIT, thp_doctor_exit(d.r, THP_SEV_CRIT)),
-				shown);
+		err = take_doctor(rp, &root, &d, shown);
 	thp_diagnosis_free(&d);
 	thp_root_close(&root);
 	return err < 0 ? err : 0;

@@ -16,6 +16,9 @@ static struct {
 	bool json, bytes;
 	struct out_table *kv; /* the lines of out_kv_open() */
 	int kv_indent;
+	FILE *mem; /* the stream of out_doc_mem() */
+	char *text;
+	size_t len;
 } doc;
 
 bool out_json_on(void)
@@ -28,32 +31,63 @@ bool out_bytes_on(void)
 	return doc.bytes;
 }
 
-/* Begins a document; PRETTY: json-c's pretty layout, else one line. */
-static void begin(bool json, bool bytes, const char *schema, bool pretty)
+/* Begins a document on F; PRETTY: json-c's pretty layout, else one line. */
+static void begin(FILE *f, bool json, bool bytes, const char *schema, bool pretty)
 {
 	doc.json = json;
 	doc.bytes = bytes;
 	if (!json)
 		return;
-	jw_begin(stdout, pretty);
+	jw_begin(f, pretty);
 	jw_open(NULL, false);
 	jw_scalar("schema", json_object_new_string(schema));
 }
 
 void out_doc_begin(bool json, bool bytes, const char *schema)
 {
-	begin(json, bytes, schema, true);
+	begin(stdout, json, bytes, schema, true);
 }
 
 void out_doc_line(bool json, bool bytes, const char *schema)
 {
-	begin(json, bytes, schema, false);
+	begin(stdout, json, bytes, schema, false);
+}
+
+int out_doc_mem(const char *schema)
+{
+	doc.text = NULL;
+	doc.mem = open_memstream(&doc.text, &doc.len);
+	if (!doc.mem)
+		return -1;
+	begin(doc.mem, true, false, schema, false);
+	return 0;
+}
+
+/* Closes what is open of the JSON document. */
+static void close_all(void)
+{
+	while (doc.json && jw_open_now())
+		jw_close();
+}
+
+char *out_doc_mem_end(void)
+{
+	bool ok;
+
+	close_all();
+	ok = !ferror(doc.mem);
+	if (fclose(doc.mem) || !ok) {
+		free(doc.text);
+		doc.text = NULL;
+	}
+	doc.mem = NULL;
+	doc.json = false;
+	return doc.text;
 }
 
 int out_doc_end(void)
 {
-	while (doc.json && jw_open_now())
-		jw_close();
+	close_all();
 	return thp_flush();
 }
 

@@ -287,6 +287,13 @@ void out_doc_begin(bool json, bool bytes, const char *schema);
 void out_doc_line(bool json, bool bytes, const char *schema);
 /* Ends it (closing what is open). Returns 0, or -1 when stdout failed. */
 int out_doc_end(void);
+/* Begins a JSON document in memory, the line out_doc_line() would print
+ * (for a command that reads another's document). Returns 0, or -1 when out
+ * of memory. */
+int out_doc_mem(const char *schema);
+/* Ends it: its text, malloc'd (NULL when out of memory); the next document
+ * is text until one is begun. */
+char *out_doc_mem_end(void);
 /* Whether the document is JSON; whether text shows exact bytes. */
 bool out_json_on(void);
 bool out_bytes_on(void);

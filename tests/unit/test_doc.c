@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -120,6 +121,29 @@ static void json_layout(void **state)
 						     "}\n");
 }
 
+static void in_memory(void *arg)
+{
+	char *text;
+
+	(void)arg;
+	assert_int_equal(out_doc_mem("thp-test/1"), 0);
+	out_text("not in JSON\n");
+	out_arr("list");
+	out_put(OUT_ANY, NULL, "never shown", ov_count(7));
+	text = out_doc_mem_end();
+	assert_non_null(text);
+	assert_string_equal(text, "{\"schema\":\"thp-test/1\",\"list\":[7]}\n");
+	free(text);
+	out_put(OUT_ANY, "after", "text again %s\n", ov_count(1));
+}
+
+/* A document in memory is one compact line, and printing goes on as text. */
+static void memory(void **state)
+{
+	(void)state;
+	assert_string_equal(stdout_of(in_memory, NULL), "text again 1\n");
+}
+
 static void values(void **state)
 {
 	char b[64];
@@ -143,6 +167,7 @@ static void values(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(table_text_pairs_json), cmocka_unit_test(json_layout),
+					    cmocka_unit_test(memory),
 					    cmocka_unit_test(values) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
