@@ -259,6 +259,7 @@ bench: thp $(B)/bench/spawn $(B)/bench/rawpread $(B)/bench/storm $(B)/tests/hog
 	$(LOCK) bench/scrape.sh
 	$(LOCK) bench/many.sh
 	$(LOCK) bench/folios.sh
+	HOG=$(B)/tests/hog $(LOCK) bench/jobs.sh
 	$(LOCK) bench/status.sh
 	$(LOCK) bench/set.sh
 	$(LOCK) bench/doctor.sh

@@ -226,6 +226,15 @@ _thp_complete()
 	--by) _thp_reply "comm user cgroup"; return ;;
 	-g | --group-by) _thp_reply "policy"; return ;;
 	--cont) _thp_reply "$(_thp_sizes)"; return ;;
+	--jobs)
+		# 1, 2, 4, ... and the CPUs thp may run on (the default), where the
+		# command's help names the option
+		local n i
+		[[ $help == *--jobs* ]] || return
+		n=$(nproc 2> /dev/null || echo 1)
+		_thp_reply "$(for ((i = 1; i < n; i *= 2)); do echo "$i"; done; echo "$n")"
+		return
+		;;
 	-m | --modes)
 		# a comma-separated list, from the Modes section or the option's line
 		local pre="" modes

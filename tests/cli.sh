@@ -718,6 +718,19 @@ expect "show --folios -o: the folio columns chosen" [ "$("$THP" --root $FO show 
 expect "show --folios -J -o: only those keys in the mappings" [ "$("$THP" --root $FO show 4242 --folios -J -o pmd,pte_partial | jq -c '[.vmas[] | keys] | unique')" = '[["pmd","pte_partial"]]' ]
 expect "show -o MTHP without --folios: exit 2" [ "$(rc_err "$THP" --root $FO show 4242 -o mthp)" = "2|thp: show: column 'MTHP' needs --folios" ]
 expect "show --folios: the folio columns before WHY by default" [ "$("$THP" --root $FO show 4242 --folios | grep '^START-END' | tr -s ' ' | cut -d' ' -f10-)" = 'ALIGNED PMD MTHP PTE_ALIGNED PTE_UNALIGNED PTE_PARTIAL WHY' ]
+# --jobs: the same output on several threads as on one, on a recorded tree
+"$THP" --root $FO ps --all --folios -J --jobs 1 > "$tmp/jobs1.json"
+expect "ps --all --folios --jobs 1: three processes" [ "$(jq '.processes | length' "$tmp/jobs1.json")" = 3 ]
+expect_out "ps --all --folios --jobs 3: the same JSON as --jobs 1" 'cmp -s - "$tmp/jobs1.json"' \
+	"$THP" --root $FO ps --all --folios -J --jobs 3
+"$THP" --root $FO show 4242 --folios -J --jobs 1 > "$tmp/jobs1.json"
+expect "show 4242 --folios --jobs 1: its mappings" [ "$(jq '.vmas | length' "$tmp/jobs1.json")" -gt 2 ]
+expect_out "show 4242 --folios --jobs 4: the same JSON as --jobs 1" 'cmp -s - "$tmp/jobs1.json"' \
+	"$THP" --root $FO show 4242 --folios -J --jobs 4
+expect "ps --jobs 0 says the range" [ "$(rc_err "$THP" --root $FO ps --folios --jobs 0)" = "2|thp: ps: --jobs '0' is out of range (1 to 1024)" ]
+expect "show --jobs 1025 says the range" [ "$(rc_err "$THP" --root $FO show 4242 --folios --jobs 1025)" = "2|thp: show: --jobs '1025' is out of range (1 to 1024)" ]
+bad_arg "ps --jobs 02" "$THP" --root $FO ps --folios --jobs 02
+bad_arg "show --jobs x" "$THP" --root $FO show 4242 --folios --jobs x
 HX=tests/fixtures/hugetlb-numa
 expect "hugetlb: the pool table's header" [ "$("$THP" --root $HX hugetlb --no-procs | sed -n 2p | tr -s ' ')" = ' SIZE TOTAL IN_USE FREE RESERVED SURPLUS OVERCOMMIT MEMORY' ]
 expect "hugetlb -n: no header lines" [ "$("$THP" --root $HX hugetlb -n --no-procs | sed -n 2p | tr -s ' ')" = ' 2 MiB 1,030 730 300 100 6 64 2 GiB' ]

@@ -126,6 +126,9 @@ for sh in bash zsh; do
 	expect "$sh: ps -s columns" has "$($c ps -s '')" "$col"
 	expect "$sh: bench -s SIZE offers nothing" [ -z "$($c bench fault -s '')" ]
 	expect "$sh: ps --limit N offers nothing" [ -z "$($c ps --limit '')" ]
+	expect "$sh: ps --jobs offers 1 and the CPUs ($(nproc))" [ "$($c ps --folios --jobs '' | xargs -n1 | sort -nu | sed -n '1p;$p' | xargs)" = \
+		"$(printf '1\n%s\n' "$(nproc)" | sort -nu | xargs)" ]
+	expect "$sh: show --jobs offers 1" has "$($c show 1 --folios --jobs '')" 1
 done
 
 # subcommands (hugetlb set, plan) from the usage lines; the pool sizes of

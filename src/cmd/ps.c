@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../core/folios.h"
+#include "../core/jobs.h"
 #include "../core/parse.h"
 #include "../core/proc.h"
 #include "../core/users.h"
@@ -120,6 +121,7 @@ struct opts {
 	regex_t regex;
 	const char *cgroup;
 	uint64_t min;
+	int jobs; /* threads of the page walk (--jobs) */
 };
 
 struct scan {
@@ -132,12 +134,16 @@ struct scan {
 	int nsizes;                /* --by-size columns */
 	uint64_t size_bytes[SIZES_MAX];
 	int size_order[SIZES_MAX];
-	struct thp_folio_reader *fr;
+	struct thp_folio_reader *fr; /* with a reader per worker (thp_folio_reader_jobs) */
+	int jobs;
 	struct row *rows;
 	size_t n, cap;
 	struct thp_denied unreadable;
 	int missing;
 	uint64_t seen;                 /* processes looked at, for the progress count */
+	pid_t *batch;                  /* processes to read, BATCH at most */
+	size_t nbatch;
+	int err;                       /* -ENOMEM: the scan stopped */
 	struct out_progress progress;
 	int folio_err;
 	struct out_col all[NALL + SIZES_MAX]; /* the columns of the table */
@@ -170,7 +176,10 @@ static void usage(void)
 	     "                      lists processes holding only mTHP, adds PMD, MTHP and\n"
 	     "                      PTE_*\n"
 	     "      --by-size       with --folios, one column per enabled THP size (whole\n"
-	     "                      folios of that size, PTE- or PMD-mapped)");
+	     "                      folios of that size, PTE- or PMD-mapped)\n"
+	     "      --jobs N        with --folios, read the processes on N threads (1 to\n"
+	     "                      1024; default: the CPUs thp may run on); the output is\n"
+	     "                      the same");
 	out_fmt_help(cols, NCOLS);
 	out_cols_help(NULL, out_folio_cols, OUT_FOLIO_COLS);
 }
@@ -272,22 +281,32 @@ static int proc_state(struct scan *sc, struct thp_pstatus *st, struct row *row)
 	return 0;
 }
 
-/* Reads the figures of process ST into R and, with --folios, the page walk
- * into F (thp_proc_walk). Returns 0; -ESRCH when the process is to be skipped
- * (it exited, or is counted as unreadable); or the walk's error, keeping R
- * from smaps_rollup. */
-static int proc_figures(struct scan *sc, const struct thp_pstatus *st, struct thp_rollup *r,
-			struct thp_folio_stats *f)
+/* One process as a worker read it: its row, and what the scan counts of it. */
+struct slot {
+	int kept;      /* 1: ROW holds the process; 0: left out; -ENOMEM */
+	bool walked;   /* its figures were read: DENIED counts */
+	int denied;    /* the error of reading them (thp_denied_add) */
+	int folio_err; /* the page walk's error, the figures kept from smaps_rollup */
+	struct row row;
+};
+
+/* Reads the figures of process ST into R and, with a folio reader FR, the
+ * page walk into F (thp_proc_walk), noting in SL what the scan counts.
+ * Returns 0; -ESRCH when the process is to be skipped (it exited, or is
+ * counted as unreadable); or the walk's error, keeping R from smaps_rollup. */
+static int proc_figures(struct scan *sc, struct thp_folio_reader *fr, const struct thp_pstatus *st,
+			struct thp_rollup *r, struct thp_folio_stats *f, struct slot *sl)
 {
-	struct thp_walk w = { .fr = sc->fr };
+	struct thp_walk w = { .fr = fr };
 	int err = thp_proc_walk(sc->root, st, &w), rerr = err;
 
-	if (err && sc->fr && !thp_proc_gone(err)) {
+	if (err && fr && !thp_proc_gone(err)) {
 		/* the page walk failed: the figures of smaps_rollup */
 		w.fr = NULL;
 		rerr = thp_proc_walk(sc->root, st, &w);
 	}
-	thp_denied_add(&sc->unreadable, st->pid, rerr);
+	sl->walked = true;
+	sl->denied = rerr;
 	if (rerr)
 		return -ESRCH;
 	*r = w.sum;
@@ -295,53 +314,47 @@ static int proc_figures(struct scan *sc, const struct thp_pstatus *st, struct th
 		*f = w.folios;
 		return 0;
 	}
-	if (!sc->folio_err)
-		sc->folio_err = err;
+	sl->folio_err = err;
 	return err;
 }
 
-/* Reads one process and keeps it as a row when it passes the filters. */
-static int scan_proc(pid_t pid, void *ctx)
+/* Reads process PID with folio reader FR (NULL without --folios) into SL,
+ * its row when it passes the filters. */
+static void scan_proc(struct scan *sc, struct thp_folio_reader *fr, pid_t pid, struct slot *sl)
 {
-	struct scan *sc = ctx;
 	struct opts *o = sc->o;
 	struct thp_pstatus st;
 	struct thp_rollup r;
 	struct thp_folio_stats f = { 0 };
 	uint64_t held;
 	char cmd[4096], cg[8192] = "", cgpath[4096] = "";
-	struct row *row;
-	int err;
-
-	out_progress(&sc->progress, "ps", ++sc->seen, "processes read");
-	err = thp_pstatus_read(sc->root, pid, &st);
+	struct row *row = &sl->row;
+	int err = thp_pstatus_read(sc->root, pid, &st);
 
 	if (err || thp_pstatus_kthread(&st))
-		return 0; /* exited, or a kernel thread */
+		return; /* exited, or a kernel thread */
 	if (o->have_user && st.uid != o->user)
-		return 0;
+		return;
 	snprintf(cmd, sizeof(cmd), "%s", st.name);
 	if (o->cmdline && (err = thp_cmdline_read(sc->root, pid, cmd, sizeof(cmd))) == 0 && !cmd[0])
 		snprintf(cmd, sizeof(cmd), "[%s]", st.name);
 	if (err)
-		return 0;
+		return;
 	if (o->have_regex && regexec(&o->regex, cmd, 0, NULL, 0) != 0)
-		return 0;
-	err = proc_figures(sc, &st, &r, &f);
+		return;
+	err = proc_figures(sc, fr, &st, &r, &f, sl);
 	if (err == -ESRCH)
-		return 0;
-	held = huge_total(&r) + (sc->fr && !err ? thp_folio_mthp(&f) : 0);
+		return;
+	held = huge_total(&r) + (fr && !err ? thp_folio_mthp(&f) : 0);
 	if ((!o->all && held == 0) || held < o->min)
-		return 0;
+		return;
 	if (need_cgroup(o)) {
 		if (thp_cgroup_read(sc->root, pid, cg, sizeof(cg)) == 0)
 			thp_cgroup_path(cg, cgpath, sizeof(cgpath));
 		if (o->cgroup && !thp_cgroup_in(cg, o->cgroup))
-			return 0;
+			return;
 	}
-	row = add_row(sc);
-	if (!row)
-		return -ENOMEM;
+	sl->kept = -ENOMEM;
 	row->pid = pid;
 	row->uid = st.uid;
 	row->nprocs = 1;
@@ -349,12 +362,87 @@ static int scan_proc(pid_t pid, void *ctx)
 	row->pte = st.pte;
 	row->npte = st.has_pte;
 	if (proc_state(sc, &st, row))
-		return -ENOMEM;
+		return;
 	row->cmd = strdup(cmd);
 	row->cgroup = strdup(cgpath);
-	if (sc->fr && !err && (row->f = malloc(sizeof(*row->f))))
+	if (fr && !err && (row->f = malloc(sizeof(*row->f))))
 		*row->f = f;
-	return row->cmd && row->cgroup && (row->f || !sc->fr || err) ? 0 : -ENOMEM;
+	if (row->cmd && row->cgroup && (row->f || !fr || err))
+		sl->kept = 1;
+}
+
+static void free_row(struct row *r)
+{
+	free(r->cmd);
+	free(r->cgroup);
+	free(r->f);
+	free(r->origin);
+}
+
+/* Processes read at a time by the workers, kept in order after. */
+#define BATCH 1024
+
+struct batch {
+	struct scan *sc;
+	struct slot *slots;
+};
+
+static void scan_job(void *ctx, int worker, size_t i)
+{
+	struct batch *b = ctx;
+	struct scan *sc = b->sc;
+
+	scan_proc(sc, sc->fr ? thp_folio_reader_worker(sc->fr, worker) : NULL, sc->batch[i], &b->slots[i]);
+}
+
+/* Takes slot SL of process PID into the scan, as if read alone. Returns 0 or -ENOMEM. */
+static int take_slot(struct scan *sc, pid_t pid, struct slot *sl)
+{
+	struct row *row;
+
+	out_progress(&sc->progress, "ps", ++sc->seen, "processes read");
+	if (sl->walked)
+		thp_denied_add(&sc->unreadable, pid, sl->denied);
+	if (sl->folio_err && !sc->folio_err)
+		sc->folio_err = sl->folio_err;
+	if (sl->kept <= 0 || !(row = add_row(sc))) {
+		free_row(&sl->row);
+		return sl->kept ? -ENOMEM : 0;
+	}
+	*row = sl->row;
+	return 0;
+}
+
+/* Reads the processes of the batch over the workers and keeps their rows in
+ * the batch's order. Returns 0 or -ENOMEM. */
+static int scan_batch(struct scan *sc)
+{
+	struct batch b = { sc, calloc(sc->nbatch ? sc->nbatch : 1, sizeof(*b.slots)) };
+	int err = 0;
+
+	if (!b.slots)
+		return -ENOMEM;
+	thp_jobs_run(sc->jobs, sc->nbatch, scan_job, &b);
+	for (size_t i = 0; i < sc->nbatch; i++) {
+		if (err)
+			free_row(&b.slots[i].row);
+		else
+			err = take_slot(sc, sc->batch[i], &b.slots[i]);
+	}
+	free(b.slots);
+	sc->nbatch = 0;
+	return err;
+}
+
+/* Adds process PID to the batch, and reads the batch when it is full. */
+static int add_pid(pid_t pid, void *ctx)
+{
+	struct scan *sc = ctx;
+
+	sc->batch[sc->nbatch++] = pid;
+	if (sc->nbatch == BATCH)
+		sc->err = scan_batch(sc);
+	return sc->err;
 }
 
 /* Number column C of row R. */
@@ -692,7 +780,7 @@ static int select_cols(struct opts *o)
 /* Parses the options into O. Returns -1 to go on, or the exit status. */
 static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv)
 {
-	enum { O_TOTALS = 256, O_CGROUP, O_MIN, O_BY, O_FOLIOS, O_BY_SIZE, O_LIMIT };
+	enum { O_TOTALS = 256, O_CGROUP, O_MIN, O_BY, O_FOLIOS, O_BY_SIZE, O_LIMIT, O_JOBS };
 	static const struct option lo[] = {
 		OUT_FMT_LONGOPTS, { "sort", required_argument, NULL, 's' },
 		{ "limit", required_argument, NULL, O_LIMIT },  { "all", no_argument, NULL, 'a' },
@@ -701,7 +789,8 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 		{ "command", required_argument, NULL, 'c' }, { "cgroup", required_argument, NULL, O_CGROUP },
 		{ "min", required_argument, NULL, O_MIN },  { "by", required_argument, NULL, O_BY },
 		{ "folios", no_argument, NULL, O_FOLIOS },  { "by-size", no_argument, NULL, O_BY_SIZE },
-		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+		{ "jobs", required_argument, NULL, O_JOBS }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	const char *sortarg = NULL;
 	struct thp_users users;
@@ -710,6 +799,7 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 	thp_users_init(&users, &ctx->root);
 	o->limit = -1;
 	o->sort = C_THP;
+	o->jobs = thp_jobs_default();
 	o->fmt.json = ctx->json;
 	optind = 0;
 	while ((c = thp_getopt(argc, argv, "+" OUT_FMT_SHORTOPTS "s:awp:u:c:h", lo)) != -1) {
@@ -765,6 +855,10 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 			break;
 		case O_FOLIOS: o->folios = true; break;
 		case O_BY_SIZE: o->by_size = o->folios = true; break;
+		case O_JOBS:
+			if (!thp_opt_int("--jobs", optarg, 1, THP_JOBS_MAX, &o->jobs))
+				return 2;
+			break;
 		case 'h': usage(); return 0;
 		default: return thp_usage_error("ps");
 		}
@@ -882,19 +976,33 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 			return 1;
 		}
 		thp_folio_reader_share(sc.fr);
+		sc.jobs = o.jobs;
+		err = thp_folio_reader_jobs(sc.fr, o.jobs);
+	}
+	if (!sc.jobs)
+		sc.jobs = 1;
+	sc.batch = malloc(BATCH * sizeof(*sc.batch));
+	if (err || !sc.batch) {
+		thp_err("cannot prepare %d walks: %s", o.jobs, thp_strerror(err ? err : -ENOMEM));
+		rc = 1;
+		goto out;
 	}
 	out_progress_init(&sc.progress);
 	if (o.pids) {
-		for (int i = 0; !err && i < o.npids; i++) {
+		for (int i = 0; !sc.err && i < o.npids; i++) {
 			struct thp_pstatus st;
 			if (thp_pid_target(ctx, o.pids[i], false, &st))
 				sc.missing++;
 			else
-				err = scan_proc(o.pids[i], &sc);
+				add_pid(o.pids[i], &sc);
 		}
 	} else {
-		err = thp_proc_each(&ctx->root, scan_proc, &sc);
+		err = thp_proc_each(&ctx->root, add_pid, &sc);
 	}
+	if (!err && !sc.err && sc.nbatch)
+		sc.err = scan_batch(&sc);
+	if (!err)
+		err = sc.err;
 	out_progress_end(&sc.progress);
 	if (err) {
 		thp_err("cannot list processes: %s", thp_strerror(err));
@@ -923,13 +1031,10 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	if (sc.missing)
 		rc = 1;
 out:
-	for (size_t i = 0; i < sc.n; i++) {
-		free(sc.rows[i].cmd);
-		free(sc.rows[i].cgroup);
-		free(sc.rows[i].f);
-		free(sc.rows[i].origin);
-	}
+	for (size_t i = 0; i < sc.n; i++)
+		free_row(&sc.rows[i]);
 	free(sc.rows);
+	free(sc.batch);
 	free(sc.host);
 	thp_folio_reader_close(sc.fr);
 	free_opts(&o);

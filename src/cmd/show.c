@@ -10,6 +10,7 @@
 
 #include "../core/numa.h"
 #include "../core/folios.h"
+#include "../core/jobs.h"
 #include "../core/mounts.h"
 #include "../core/parse.h"
 #include "../core/proc.h"
@@ -87,6 +88,7 @@ struct opts {
 	pid_t pid;
 	int ncont;
 	uint64_t cont[CONT_MAX]; /* --cont sizes in bytes */
+	int jobs;                /* threads of the page walk (--jobs) */
 };
 
 /* A row of the table: one mapping as the walk found it. */
@@ -139,6 +141,8 @@ static void usage(void)
 	     "      --cont SIZE with --folios, also memory in aligned contiguous blocks of\n"
 	     "                  SIZE (64K: arm64 contpte), as tools/mm/thpmaps --cont;\n"
 	     "                  repeatable\n"
+	     "      --jobs N    with --folios, walk the mappings on N threads (1 to 1024;\n"
+	     "                  default: the CPUs thp may run on); the output is the same\n"
 	     "      --tlb SECONDS  instead, count the dTLB misses of each thread for SECONDS\n"
 	     "                  (perf_event_open, hardware counters): misses per thousand\n"
 	     "                  instructions, page-walk cycles where the CPU names them\n"
@@ -599,17 +603,18 @@ static int select_cols(struct opts *o)
 
 static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv)
 {
-	enum { O_FOLIOS = 256, O_ROLLUP, O_CONT, O_TLB };
+	enum { O_FOLIOS = 256, O_ROLLUP, O_CONT, O_TLB, O_JOBS };
 	static const struct option lo[] = {
 		{ "all", no_argument, NULL, 'a' },       { "folios", no_argument, NULL, O_FOLIOS },
 		{ "rollup", no_argument, NULL, O_ROLLUP }, { "cont", required_argument, NULL, O_CONT },
 		OUT_FMT_LONGOPTS,                          { "tlb", required_argument, NULL, O_TLB },
-		{ "help", no_argument, NULL, 'h' },
+		{ "jobs", required_argument, NULL, O_JOBS }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, pid;
 
 	o->fmt.json = ctx->json;
+	o->jobs = thp_jobs_default();
 	optind = 0;
 	while ((c = thp_getopt(argc, argv, OUT_FMT_SHORTOPTS "ah", lo)) != -1) {
 		if (out_fmt_opt(&o->fmt, c, optarg))
@@ -629,6 +634,10 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 			break;
 		case O_TLB:
 			if (!thp_opt_decimal("--tlb", optarg, "seconds", 0.01, 3600, &o->tlb))
+				return thp_usage_error("show");
+			break;
+		case O_JOBS:
+			if (!thp_opt_int("--jobs", optarg, 1, THP_JOBS_MAX, &o->jobs))
 				return thp_usage_error("show");
 			break;
 		case 'h': usage(); return 0;
@@ -731,6 +740,11 @@ static int open_folios(struct thp_ctx *ctx, struct show *s, const struct thp_sta
 		return 1;
 	}
 	thp_folio_reader_cont(s->fr, cont);
+	err = thp_folio_reader_jobs(s->fr, s->o->jobs);
+	if (err) {
+		thp_err("cannot prepare %d walks: %s", s->o->jobs, thp_strerror(err));
+		return 1;
+	}
 	return 0;
 }
 
@@ -759,7 +773,7 @@ static int first_walk(struct show *s, const struct thp_pstatus *st, struct thp_w
 	int err;
 
 	*w = (struct thp_walk){ .fr = s->o->rollup ? s->fr : NULL, .smaps = !s->o->rollup, .pmd_scan = true,
-				.fn = sum_vma, .ctx = s };
+				.jobs = s->o->jobs, .fn = sum_vma, .ctx = s };
 	err = thp_proc_walk(s->root, st, w);
 	if (err || w->fr || !s->fr || w->pmd_known)
 		return err;
@@ -778,7 +792,8 @@ static int print_vmas(struct show *s, const struct thp_pstatus *st, struct thp_w
 	out_cols_folios(s->all, cols, NCOLS, get_folio);
 	s->table = out_table_open("vmas", s->all, o->sel, o->nsel, &o->fmt, s);
 	out_table_stream(s->table, CHUNK_ROWS, 0);
-	*w = (struct thp_walk){ .fr = s->fr, .smaps = true, .pmd_scan = true, .fn = row_vma, .ctx = s };
+	*w = (struct thp_walk){ .fr = s->fr, .smaps = true, .pmd_scan = true, .jobs = s->o->jobs, .fn = row_vma,
+				.ctx = s };
 	err = thp_proc_walk(s->root, st, w);
 	out_table_close(s->table, 0);
 	if (!s->shown)

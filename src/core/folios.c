@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "jobs.h"
 #include "parse.h"
 #include "status.h"
 #include "why.h"
@@ -77,6 +78,9 @@ struct thp_folio_reader {
 	uint64_t kf[CHUNK + 1];
 	struct flag_cache *cache; /* NULL unless thp_folio_reader_share() */
 	bool query; /* thp_folios_proc may take VMAs from PROCMAP_QUERY (see query_kernel) */
+	int jobs;   /* workers of a walk (thp_folio_reader_jobs) */
+	struct thp_folio_reader **workers; /* [1..jobs-1] their readers, [0] this one; NULL: one */
+	bool copy;  /* a worker's reader: its node table is the first reader's */
 };
 
 /* A --cont block being followed: its first page and whether it still counts. */
@@ -754,6 +758,7 @@ int thp_folio_reader_open(const struct thp_root *root, struct thp_folio_reader *
 	}
 	fr->sole_node = thp_pfn_sole_node(&fr->nodes);
 	fr->query = query_kernel();
+	fr->jobs = 1;
 	while ((1ull << fr->page_shift) < ps && fr->page_shift < 30)
 		fr->page_shift++;
 	while (fr->pmd_order + 1 < THP_FOLIO_ORDERS && (1ull << (fr->page_shift + fr->pmd_order)) < pmd)
@@ -781,13 +786,74 @@ int thp_folio_cont_order(uint64_t size, uint64_t page_size, uint64_t pmd_size)
 	return -EINVAL;
 }
 
+/* Opens into *OUT a reader for another worker of FR's walks: its own
+ * descriptor of kpageflags, buffers and cache, FR's settings and node table.
+ * Returns 0 or -errno. */
+static int worker_of(const struct thp_folio_reader *fr, struct thp_folio_reader **out)
+{
+	struct thp_folio_reader *c = calloc(1, sizeof(*c));
+
+	*out = NULL;
+	if (!c)
+		return -ENOMEM;
+	c->kpf = thp_open(fr->root, "proc/kpageflags");
+	if (c->kpf < 0) {
+		int err = c->kpf;
+		free(c);
+		return err;
+	}
+	c->cache = fr->cache ? calloc(1, sizeof(*c->cache)) : NULL;
+	c->root = fr->root;
+	c->page_shift = fr->page_shift;
+	c->pmd_order = fr->pmd_order;
+	c->cont_orders = fr->cont_orders;
+	c->scan = fr->scan;
+	c->nodes = fr->nodes;
+	c->sole_node = fr->sole_node;
+	c->query = fr->query;
+	c->jobs = 1;
+	c->copy = true;
+	*out = c;
+	return 0;
+}
+
+int thp_folio_reader_jobs(struct thp_folio_reader *fr, int jobs)
+{
+	int err = 0;
+
+	if (jobs <= 1 || fr->workers)
+		return 0;
+	fr->workers = calloc((size_t)jobs, sizeof(struct thp_folio_reader *));
+	if (!fr->workers)
+		return -ENOMEM;
+	fr->workers[0] = fr;
+	while (!err && fr->jobs < jobs)
+		if (!(err = worker_of(fr, &fr->workers[fr->jobs])))
+			fr->jobs++;
+	return err;
+}
+
+int thp_folio_reader_njobs(const struct thp_folio_reader *fr)
+{
+	return fr->jobs;
+}
+
+struct thp_folio_reader *thp_folio_reader_worker(struct thp_folio_reader *fr, int worker)
+{
+	return worker > 0 && worker < fr->jobs ? fr->workers[worker] : fr;
+}
+
 void thp_folio_reader_close(struct thp_folio_reader *fr)
 {
 	if (!fr)
 		return;
+	for (int i = 1; i < fr->jobs; i++)
+		thp_folio_reader_close(fr->workers[i]);
+	free(fr->workers);
 	close(fr->kpf);
 	free(fr->cache);
-	thp_pfn_nodes_free(&fr->nodes);
+	if (!fr->copy)
+		thp_pfn_nodes_free(&fr->nodes);
 	free(fr);
 }
 
@@ -930,11 +996,32 @@ void thp_rollup_status(struct thp_rollup *r, const struct thp_pstatus *st)
 	r->private_hugetlb = st->hugetlb; /* their sum, HugetlbPages: see thp_rollup_hugetlb() */
 }
 
+/* A mapping of a walk as a worker walks it: its copy, what the walk found
+ * (F: OWN, or the walk's sums when one worker adds up without FN) and how it
+ * ended. */
+struct vjob {
+	struct thp_vma v;
+	struct thp_folio_stats own, *f;
+	int err;
+};
+
+/* Mappings walked at a time by the workers of a walk, their results taken
+ * in order after; and the resident bytes below which such a batch is walked
+ * by the calling thread alone (starting threads costs more). */
+#define VJOBS 64
+#define SPLIT_MIN (16ull << 20)
+
 struct proc_walk {
 	struct thp_walk *w;
 	int fd;     /* pagemap; -1 without FR and PMD */
 	bool scan;  /* PAGEMAP_SCAN answers on FD */
 	bool any;   /* a VMA was listed */
+	bool query; /* the mappings come from PROCMAP_QUERY: walk_alone() */
+	int jobs;   /* workers (thp_folio_reader_jobs of FR) */
+	int fds[THP_JOBS_MAX]; /* each worker's pagemap; [0] is FD */
+	struct vjob one, *q; /* the mappings to walk: ONE, or VJOBS of them */
+	size_t nq, cap;
+	uint64_t qbytes; /* their resident bytes */
 };
 
 /* Adds what the walk found in mapping M to W's sums and calls W's FN. */
@@ -967,44 +1054,79 @@ static void pmd_of(struct proc_walk *p, const struct thp_vma *v, const struct th
 	}
 }
 
-static int proc_vma(const struct thp_vma *v, void *ctx)
+/* Walks job J of P's batch as worker WORKER. */
+static void walk_job(void *ctx, int worker, size_t i)
 {
 	struct proc_walk *p = ctx;
-	struct thp_walk *w = p->w;
-	struct thp_folio_stats one = { 0 }, *f = w->fn ? &one : &w->folios;
-	struct thp_walk_vma m = { .v = v };
-	int err = 0;
+	struct vjob *j = &p->q[i];
+	struct thp_folio_reader *fr;
 
-	thp_rollup_add(&w->sum, &v->m);
-	p->any = true;
-	if (w->fr && (err = thp_folios_vma(w->fr, p->fd, v, f)))
-		return err;
-	if (w->fr && f == &one)
-		thp_folio_stats_add(&w->folios, &one);
-	m.f = w->fr && f == &one ? f : NULL;
-	pmd_of(p, v, m.f, &m);
-	return found_vma(w, &m);
+	if (!p->w->fr)
+		return; /* smaps alone */
+	fr = thp_folio_reader_worker(p->w->fr, worker);
+	if (p->query) {
+		stats_of(fr, j->f);
+		j->err = walk_alone(fr, p->fds[worker], &j->v, j->f);
+	} else {
+		j->err = thp_folios_vma(fr, p->fds[worker], &j->v, j->f);
+	}
 }
 
-static int queried_vma(const struct thp_vma *qv, void *ctx)
+/* Takes walked mapping J into P's sums, and calls W's FN, as if walked alone. */
+static int take_vma(struct proc_walk *p, struct vjob *j)
+{
+	struct thp_walk *w = p->w;
+	struct thp_walk_vma m = { .v = &j->v };
+
+	thp_rollup_add(&w->sum, &j->v.m);
+	p->any = true;
+	if (j->err && !p->query)
+		return j->err;
+	if (w->fr && j->f == &j->own)
+		thp_folio_stats_add(&w->folios, &j->own);
+	m.f = w->fr && w->fn ? j->f : NULL;
+	pmd_of(p, &j->v, m.f, &m);
+	return j->err ? j->err : found_vma(w, &m);
+}
+
+/* Walks the mappings of P's batch, over the workers when they hold enough,
+ * and takes them in order. Returns 0, or the first one's error or FN's
+ * non-zero value. */
+static int flush_vmas(struct proc_walk *p)
+{
+	int err = 0;
+
+	thp_jobs_run(p->qbytes >= SPLIT_MIN ? p->jobs : 1, p->nq, walk_job, p);
+	for (size_t i = 0; i < p->nq && !err; i++)
+		err = take_vma(p, &p->q[i]);
+	p->nq = 0;
+	p->qbytes = 0;
+	return err;
+}
+
+/* A mapping listed by smaps or PROCMAP_QUERY: kept for the batch, walked
+ * when it is full. */
+static int add_vma(const struct thp_vma *v, void *ctx)
 {
 	struct proc_walk *p = ctx;
-	struct thp_walk *w = p->w;
-	struct thp_folio_stats one = { 0 }, *f = w->fn ? &one : &w->folios;
-	struct thp_vma v = *qv;
-	struct thp_walk_vma m = { .v = &v };
-	int err;
+	struct vjob *j = &p->q[p->nq++];
 
-	stats_of(w->fr, f);
-	err = walk_alone(w->fr, p->fd, &v, f);
+	j->v = *v;
+	j->err = 0;
+	j->f = p->w->fn || p->cap > 1 ? &j->own : &p->w->folios;
+	if (j->f == &j->own)
+		memset(&j->own, 0, sizeof(j->own));
+	p->qbytes += v->m.rss;
+	return p->nq == p->cap ? flush_vmas(p) : 0;
+}
 
-	p->any = true;
-	thp_rollup_add(&w->sum, &v.m);
-	if (f == &one)
-		thp_folio_stats_add(&w->folios, &one);
-	m.f = f == &one ? f : NULL;
-	pmd_of(p, &v, m.f, &m);
-	return err ? err : found_vma(w, &m);
+/* Walks what is left of P's batch after its mappings were read, which
+ * ended in ERR. Returns the first error in the order of the mappings. */
+static int last_vmas(struct proc_walk *p, int err)
+{
+	int first = p->nq ? flush_vmas(p) : 0;
+
+	return first ? first : err;
 }
 
 /* Takes the anonymous PMD mappings of P beyond LIMIT as the huge zero page
@@ -1037,8 +1159,11 @@ static int proc_query(struct proc_walk *p, pid_t pid)
 	struct thp_walk *w = p->w;
 	struct thp_folio_reader *fr = w->fr;
 	struct thp_pstatus st;
-	int err = thp_maps_query(fr->root, pid, 1ull << fr->page_shift, queried_vma, p);
+	int err;
 
+	p->query = true;
+	err = last_vmas(p, thp_maps_query(fr->root, pid, 1ull << fr->page_shift, add_vma, p));
+	p->query = false;
 	if (!err)
 		err = thp_pstatus_read(fr->root, pid, &st);
 	if (err)
@@ -1062,13 +1187,49 @@ static int folios_proc(struct proc_walk *p, const struct thp_pstatus *st)
 		fr->query = err != -ENOTTY; /* the kernel lacks PROCMAP_QUERY: never again */
 	}
 	if (err == -ENOTTY)
-		err = thp_smaps_read(fr->root, st->pid, proc_vma, p);
+		err = last_vmas(p, thp_smaps_read(fr->root, st->pid, add_vma, p));
 	return err;
+}
+
+/* Gives P its workers (W's JOBS, of FR's readers): each its own
+ * descriptor of pagemap PATH (FD when no other can be opened), and room for
+ * a batch of mappings. Returns 0 or -ENOMEM. */
+static int open_jobs(struct proc_walk *p, const struct thp_root *root, const char *path)
+{
+	const struct thp_walk *w = p->w;
+
+	p->jobs = w->fr && w->jobs > 1 ? (w->jobs < w->fr->jobs ? w->jobs : w->fr->jobs) : 1;
+	p->fds[0] = p->fd;
+	p->q = &p->one;
+	p->cap = 1;
+	if (p->jobs == 1)
+		return 0;
+	p->q = malloc(VJOBS * sizeof(*p->q));
+	if (!p->q)
+		return -ENOMEM;
+	p->cap = VJOBS;
+	for (int i = 1; i < p->jobs; i++) {
+		int fd = thp_open(root, path);
+		p->fds[i] = fd < 0 ? p->fd : fd;
+	}
+	return 0;
+}
+
+static void close_jobs(struct proc_walk *p)
+{
+	for (int i = 1; i < p->jobs; i++)
+		if (p->fds[i] != p->fd)
+			close(p->fds[i]);
+	if (p->q != &p->one)
+		free(p->q);
+	if (p->fd >= 0)
+		close(p->fd);
 }
 
 int thp_proc_walk(const struct thp_root *root, const struct thp_pstatus *st, struct thp_walk *w)
 {
 	struct proc_walk p = { .w = w, .fd = -1 };
+	char path[64];
 	int err;
 
 	memset(&w->sum, 0, sizeof(w->sum));
@@ -1077,17 +1238,17 @@ int thp_proc_walk(const struct thp_root *root, const struct thp_pstatus *st, str
 	w->pmd = w->zero = 0;
 	if (!w->fr && !w->fn && !w->pmd_scan)
 		return thp_rollup_read(root, st->pid, &w->sum);
+	snprintf(path, sizeof(path), "proc/%d/pagemap", (int)st->pid);
 	if (w->fr || w->pmd_scan) {
-		char path[64];
-		snprintf(path, sizeof(path), "proc/%d/pagemap", (int)st->pid);
 		p.fd = thp_open(root, path);
 		if (p.fd < 0 && w->fr)
 			return p.fd;
 		p.scan = p.fd >= 0 && thp_pmd_scan_works(p.fd);
 	}
-	err = w->fr ? folios_proc(&p, st) : thp_smaps_read(root, st->pid, proc_vma, &p);
-	if (p.fd >= 0)
-		close(p.fd);
+	err = open_jobs(&p, root, path);
+	if (!err)
+		err = w->fr ? folios_proc(&p, st) : last_vmas(&p, thp_smaps_read(root, st->pid, add_vma, &p));
+	close_jobs(&p);
 	w->pmd_known = p.scan;
 	if (!err && !p.any)
 		err = -ESRCH;

@@ -55,6 +55,18 @@ const struct thp_pfn_nodes *thp_folio_reader_nodes(const struct thp_folio_reader
  * for a walk over many processes (1.5 MiB, when memory allows). */
 void thp_folio_reader_share(struct thp_folio_reader *fr);
 
+/* Gives FR readers for JOBS workers (1 to THP_JOBS_MAX), after
+ * thp_folio_reader_share() and thp_folio_reader_cont(), whose settings they
+ * take: each its own descriptor of kpageflags, buffers and cache, the node
+ * table shared. thp_proc_walk() walks a process's mappings over them when
+ * thp_walk.jobs asks; thp_folio_reader_worker() gives each to a caller's own
+ * thread. Returns 0 or -errno (-ENOMEM; -EMFILE: out of descriptors). */
+int thp_folio_reader_jobs(struct thp_folio_reader *fr, int jobs);
+int thp_folio_reader_njobs(const struct thp_folio_reader *fr);
+
+/* The reader of worker WORKER (0: FR itself), which walks with one worker. */
+struct thp_folio_reader *thp_folio_reader_worker(struct thp_folio_reader *fr, int worker);
+
 /* Counts contiguous blocks of the orders set in ORDERS (bit N: 2^N pages) as
  * tools/mm/thpmaps --cont does: a block counts when its first page is aligned
  * to the block size in both virtual and physical memory, its pages follow one
@@ -96,6 +108,8 @@ struct thp_walk {
 			 * KernelPageSize, dirty pages): never PROCMAP_QUERY */
 	bool pmd_scan;  /* PMD-mapped bytes per mapping from PAGEMAP_SCAN (Linux 6.7+)
 			 * where FR does not walk it */
+	int jobs;       /* with FR, the workers that walk its mappings (thp_folio_reader_jobs);
+			 * 0 or 1: the calling thread alone */
 	thp_walk_fn fn; /* NULL: the sums only */
 	void *ctx;
 	struct thp_rollup sum;         /* the process's figures (sum.unknown: those its source lacks) */

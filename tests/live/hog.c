@@ -3,7 +3,7 @@
  * prints "ready ADDRESS" and holds it until standard input closes.
  *   hog MIB [--huge] [--nohuge] [--disable] [--sparse] [--ends] [--late-huge] [--no-touch] [--read] [--holes]
  *           [--misalign] [--prot-none]
- *           [--shared] [--hugetlb] [--fork N] [--vmas N] [--scatter] [--split]
+ *           [--shared] [--hugetlb] [--fork N] [--vmas N] [--scatter] [--split] [--parts N]
  * --read touches by reading (a kernel that maps the zero page uses no memory for it).
  * --holes frees every other 4 KiB page after touching, to fragment free memory.
  * --ends touches only the first 64 MiB and the last 4 KiB page (a mapping
@@ -27,7 +27,9 @@
  * --split frees the last 4 KiB page of every 2 MiB after touching: the kernel
  * splits the mapping of each THP and queues the folio for splitting, which it
  * does under memory pressure or on 'echo 2 > /proc/sys/vm/drop_caches'; then
- * the mapping is 4 KiB pages on runs of 511 contiguous page frames. */
+ * the mapping is 4 KiB pages on runs of 511 contiguous page frames.
+ * --parts N makes every other of N equal parts of the memory read-only after
+ * touching: N mappings (VMAs) of one kind. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,7 +119,7 @@ int main(int argc, char **argv)
 	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 64, len = mib << 20, step = 4096;
 	int advice = -1, touch = 1, holes = 0, misalign = 0, none = 0, readonly = 0, children = 0, late = 0, ends = 0,
 	    scatter = 0, split = 0;
-	size_t vmas = 0;
+	size_t vmas = 0, parts = 0;
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
 	size_t extra = 2u << 20;
 	char c;
@@ -158,6 +160,8 @@ int main(int argc, char **argv)
 			children = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--vmas") && i + 1 < argc)
 			vmas = strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--parts") && i + 1 < argc)
+			parts = strtoul(argv[++i], NULL, 10);
 	}
 	if (many_vmas(vmas))
 		return perror("--vmas"), 1;
@@ -193,6 +197,9 @@ int main(int argc, char **argv)
 			return perror("madvise"), 1;
 	if (none && mprotect(p, len, PROT_NONE))
 		return perror("mprotect"), 1;
+	for (size_t i = 1; i < parts; i += 2)
+		if (mprotect(p + i * (len / parts), len / parts, PROT_READ))
+			return perror("--parts"), 1;
 	if (children && fork_touchers(children, p, len, step, readonly))
 		return perror("fork"), 1;
 	printf("ready %p\n", (void *)p);
