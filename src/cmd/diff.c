@@ -71,6 +71,83 @@ static int load_other(const struct thp_ctx *ctx, const char *other, const char *
 	return err;
 }
 
+/* A setting on both sides: NULL where a side lacks it. */
+struct setting {
+	const char *key, *here, *there;
+	bool same;
+};
+
+enum { C_KEY, C_CURRENT, C_OTHER, C_SAVED, C_SAME };
+
+static void get_setting(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
+{
+	const struct setting *s = row;
+	const char *x = c->arg == C_KEY ? s->key : c->arg == C_CURRENT ? s->here : s->there;
+
+	(void)ctx;
+	if (c->arg == C_SAME) {
+		v->u = s->same;
+		return;
+	}
+	out_val_set(v, ov_str(x));
+	v->text = x ? NULL : "-";
+}
+
+/* The other side is OTHER in JSON, and in text OTHER or SAVED as it is. */
+static const struct out_col setting_cols[] = {
+	[C_KEY] = { "KEY", OUT_TEXT, OUT_KEEP, "", get_setting, C_KEY },
+	[C_CURRENT] = { "CURRENT", OUT_TEXT, OUT_KEEP, "", get_setting, C_CURRENT },
+	[C_OTHER] = { "OTHER", OUT_TEXT, OUT_KEEP, "", get_setting, C_OTHER },
+	[C_SAVED] = { "SAVED", OUT_TEXT, OUT_KEEP, "", get_setting, C_SAVED },
+	[C_SAME] = { "SAME", OUT_BOOL, 0, "", get_setting, C_SAME },
+};
+
+/* The setting I of MINE (every key of both sides) against THEIRS; false when
+ * a saved state (of an older thp, OTHER not given) does not hold the key. */
+static bool setting_at(const struct thp_kvlist *mine, const struct thp_kvlist *theirs, int i, bool other,
+		       struct setting *s)
+{
+	const struct thp_kv *a = &mine->v[i], *b = thp_kv_get(theirs, a->key);
+
+	s->key = a->key;
+	s->here = a->value[0] ? a->value : NULL;
+	s->there = b ? b->value : NULL;
+	s->same = s->here && s->there && strcmp(s->here, s->there) == 0;
+	return other || b;
+}
+
+/* Prints the settings of MINE and THEIRS that differ (with ALL, every one)
+ * against LABEL, OTHER the root given or NULL; returns how many differ. */
+static int print_diff(const struct thp_kvlist *mine, const struct thp_kvlist *theirs, const char *other,
+		      const char *label, bool all, bool json)
+{
+	const int text_sel[] = { C_KEY, C_CURRENT, other ? C_OTHER : C_SAVED };
+	const int json_sel[] = { C_KEY, C_CURRENT, C_OTHER, C_SAME };
+	const struct out_fmt fmt = { .json = json };
+	struct out_table *t;
+	struct setting s;
+	int ndiff = 0;
+
+	for (int i = 0; i < mine->n; i++)
+		ndiff += setting_at(mine, theirs, i, other, &s) && !s.same;
+	out_doc_begin(json, false, "thp-diff/1");
+	out_put(OUT_JSON, "other", NULL, ov_str(label));
+	out_put(OUT_JSON, "differences", NULL, ov_int(ndiff));
+	t = json ? out_table_open("settings", setting_cols, json_sel, 4, &fmt, NULL)
+		 : out_table_open(NULL, setting_cols, text_sel, 3, &fmt, NULL);
+	for (int i = 0; i < mine->n; i++)
+		if (setting_at(mine, theirs, i, other, &s) && (all || !s.same))
+			out_table_add(t, &s);
+	out_table_close(t, 0);
+	if (ndiff)
+		out_text("%d setting%s differ%s from %s ('-': absent)\n", ndiff, ndiff == 1 ? "" : "s",
+			 ndiff == 1 ? "s" : "", label);
+	else
+		out_text("no difference: all %d settings agree with %s\n", mine->n, label);
+	out_doc_end();
+	return ndiff;
+}
+
 int cmd_diff(struct thp_ctx *ctx, int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -113,45 +190,7 @@ int cmd_diff(struct thp_ctx *ctx, int argc, char **argv)
 			thp_kv_set(mine, theirs->v[i].key, "", 0);
 	thp_kv_sort(mine);
 
-	struct json_object *arr = ctx->json ? json_object_new_array() : NULL;
-	struct out_table *t = ctx->json ? NULL
-				: out_table_new(3, (const char *const[]){ "KEY", "CURRENT", other ? "OTHER" : "SAVED" }, false);
-	for (int i = 0; i < mine->n; i++) {
-		const struct thp_kv *a = &mine->v[i], *b = thp_kv_get(theirs, a->key);
-		const char *here = a->value[0] ? a->value : NULL, *there = b ? b->value : NULL;
-		bool same = here && there && strcmp(here, there) == 0;
-
-		if (!other && !b)
-			continue; /* a saved state (of an older thp) that does not hold the key */
-
-		ndiff += !same;
-		if (same && !all)
-			continue;
-		if (arr) {
-			struct json_object *o = json_object_new_object();
-			json_object_object_add(o, "key", json_object_new_string(a->key));
-			json_object_object_add(o, "current", here ? json_object_new_string(here) : NULL);
-			json_object_object_add(o, "other", there ? json_object_new_string(there) : NULL);
-			json_object_object_add(o, "same", json_object_new_boolean(same));
-			json_object_array_add(arr, o);
-		} else {
-			out_table_row(t, (const char *const[]){ a->key, here ? here : "-", there ? there : "-" });
-		}
-	}
-	if (arr) {
-		struct json_object *o = json_object_new_object();
-		json_object_object_add(o, "other", json_object_new_string(label));
-		json_object_object_add(o, "differences", json_object_new_int(ndiff));
-		json_object_object_add(o, "settings", arr);
-		out_json_print(o);
-	} else {
-		out_table_print(t, 0);
-		if (ndiff)
-			printf("%d setting%s differ%s from %s ('-': absent)\n", ndiff,
-			       ndiff == 1 ? "" : "s", ndiff == 1 ? "s" : "", label);
-		else
-			printf("no difference: all %d settings agree with %s\n", mine->n, label);
-	}
+	ndiff = print_diff(mine, theirs, other, label, all, ctx->json);
 	rc = ndiff ? 3 : 0;
 out:
 	free(mine);
