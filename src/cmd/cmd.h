@@ -11,6 +11,7 @@
 #include "../control/control.h"
 #include "../core/doctor.h"
 #include "../core/root.h"
+#include "../render/msg.h"
 
 /* A --root argument opened as a root: a directory, or a capture archive
  * unpacked into DIR until thp_rootarg_close (or the end of thp, however it
@@ -288,28 +289,6 @@ int thp_doctor_exit(const struct thp_findings *r, enum thp_severity min);
  * and the exit status RC it gave. */
 #define THP_DOCTOR_SCHEMA "thp-doctor/1"
 void thp_doctor_print(const struct thp_root *root, const struct thp_diagnosis *d, enum thp_severity min, int rc);
-
-/* Prints "thp: CMD: MESSAGE" to stderr, CMD being the command that runs
- * (thp_err_cmd), or "thp: MESSAGE" before one runs. */
-void thp_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Names the command whose messages thp_err() prints from now on ("ps",
- * "hugetlb set"); NULL: none. */
-void thp_err_cmd(const char *cmd);
-
-/* Words for a negative errno from core: "Permission denied", "malformed value". */
-const char *thp_strerror(int err);
-
-/* " (run as root)" when ERR is -EACCES or -EPERM and thp does not run as root,
- * else "": the hint to append to a permission error. */
-const char *thp_root_hint(int err);
-
-/* Says which link of R's recorded tree was found pointing outside it (and
- * how many paths were refused for that), then closes R. */
-void thp_root_done(struct thp_root *r);
-
-/* Handles an unknown option or stray argument: prints a hint, returns 2. */
-int thp_usage_error(const char *cmd);
 
 /* Returns 0 when the command of CTX may go on: it works below a recorded tree,
  * or thp runs as root. Otherwise says "thp: CMD: WHAT needs root (run as

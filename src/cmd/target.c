@@ -2,6 +2,7 @@
 /* target.c - what a command is pointed at: one process, refused in one wording
  * when it has no memory to look at, and the --root tree, a directory or a
  * capture archive unpacked for as long as thp runs */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -176,4 +177,33 @@ void thp_rootarg_close(struct thp_root *r, struct thp_rootarg *a)
 	if (r->fd >= 0)
 		thp_root_done(r);
 	thp_dir_release(a);
+}
+
+int thp_need_root(const struct thp_ctx *ctx, const char *what)
+{
+	assert(!what || ctx->writes);
+	if (what && ctx->rootarg.dir[0]) {
+		thp_err("%s below '%s' is refused: it is an archive, unpacked into a temporary "
+			"directory that is removed when thp ends, so the change would vanish; unpack it "
+			"and give the directory", what, ctx->root.path);
+		return thp_usage_error(ctx->cmd);
+	}
+	if (!ctx->root.live || geteuid() == 0)
+		return 0;
+	if (what)
+		thp_err("%s needs root (run as root)", what);
+	else
+		thp_err("needs root (run as root)");
+	return 1;
+}
+
+int thp_live_only(const struct thp_ctx *ctx, const char *what)
+{
+	if (ctx->root.live)
+		return 0;
+	if (what)
+		thp_err("%s works on the running kernel only; it cannot be used with --root", what);
+	else
+		thp_err("works on the running kernel only; it cannot be used with --root");
+	return thp_usage_error(ctx->cmd);
 }

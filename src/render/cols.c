@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../cmd/cmd.h"
+#include "msg.h"
 #include "render.h"
 
 bool out_fmt_opt(struct out_fmt *f, int c, const char *arg)

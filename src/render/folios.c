@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../cmd/cmd.h"
+#include "msg.h"
 
 const struct out_col out_folio_cols[OUT_FOLIO_COLS] = {
 	{ "PMD", OUT_SIZE, 0, "THP mapped by a PMD (--folios)", NULL, 0 },

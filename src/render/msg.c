@@ -7,10 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <assert.h>
-
-#include "../cmd/cmd.h"
+#include "../core/root.h"
 #include "escape.h"
+#include "msg.h"
 #include "render.h"
 #include "term.h"
 
@@ -51,35 +50,6 @@ int thp_stdout_done(int rc)
 	else
 		thp_err("write error");
 	return 1;
-}
-
-int thp_need_root(const struct thp_ctx *ctx, const char *what)
-{
-	assert(!what || ctx->writes);
-	if (what && ctx->rootarg.dir[0]) {
-		thp_err("%s below '%s' is refused: it is an archive, unpacked into a temporary "
-			"directory that is removed when thp ends, so the change would vanish; unpack it "
-			"and give the directory", what, ctx->root.path);
-		return thp_usage_error(ctx->cmd);
-	}
-	if (!ctx->root.live || geteuid() == 0)
-		return 0;
-	if (what)
-		thp_err("%s needs root (run as root)", what);
-	else
-		thp_err("needs root (run as root)");
-	return 1;
-}
-
-int thp_live_only(const struct thp_ctx *ctx, const char *what)
-{
-	if (ctx->root.live)
-		return 0;
-	if (what)
-		thp_err("%s works on the running kernel only; it cannot be used with --root", what);
-	else
-		thp_err("works on the running kernel only; it cannot be used with --root");
-	return thp_usage_error(ctx->cmd);
 }
 
 void thp_err_cmd(const char *cmd)
