@@ -15,9 +15,9 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "../core/admit.h"
 #include "../core/arg.h"
 #include "../render/prom.h"
-#include "admit.h"
 #include "cmd.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:9567"

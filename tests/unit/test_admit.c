@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "cmd/admit.h"
+#include "core/admit.h"
 
 #define MAXC 16
 struct pair {
