@@ -187,15 +187,6 @@ int thp_recover_pools(struct thp_ctx *ctx, bool dry, bool *found);
 /* Explains that the journal (shown as JOURNAL) is damaged. */
 void thp_journal_damaged(const char *journal, const struct thp_state_file *f);
 
-/* Fills J from the journal below ROOT; the journaled values are compared with
- * the running ones of CS (NULL: not compared). */
-void thp_journal_read(const struct thp_root *root, const struct thp_changes *cs,
-		      struct thp_host_journal *j);
-
-/* Fills J from the pools journal below ROOT, with the pools whose running
- * size differs from the journaled one. */
-void thp_pools_journal_read_host(const struct thp_root *root, struct thp_host_journal *j);
-
 /* Ends the process by SIGNO (the default action), after a change was put back. */
 int thp_die_by(int signo);
 
@@ -233,21 +224,6 @@ int thp_metrics_opt(int c, const char *arg, struct thp_metrics_opts *o);
 /* Reads the host below ROOT and writes the Prometheus exposition of `thp
  * metrics` with options O to F. Returns 0 or -ENOMEM. */
 int thp_metrics_write(const struct thp_root *root, const struct thp_metrics_opts *o, FILE *f);
-
-/* A host read as 'thp doctor' reads it (status, processes, pools, what boot
- * applies), and the findings of the rules on it. */
-struct thp_diagnosis {
-	struct thp_status *st;
-	struct thp_status *before; /* the first read of a sample; NULL without one */
-	struct thp_host h;
-	struct thp_findings *r;
-};
-
-/* Reads the host below ROOT (twice, SAMPLE seconds apart, when SAMPLE > 0,
- * with a progress line on a terminal when PROGRESS) and runs the doctor's
- * rules into D. Returns 0 or -ENOMEM; free D in both cases. */
-int thp_diagnose(const struct thp_root *root, double sample, bool progress, struct thp_diagnosis *d);
-void thp_diagnosis_free(struct thp_diagnosis *d);
 
 /* Numeric arguments, read with core/arg.h (decimal, no leading zero, in
  * range). On a bad value each prints "thp: CMD: WHAT 'ARG' is ..." (thp_err) with what

@@ -100,7 +100,7 @@ int thp_metrics_write(const struct thp_root *root, const struct thp_metrics_opts
 	int err = 0;
 
 	if (o->doctor) {
-		err = thp_diagnose(root, 0, false, &d);
+		err = thp_diagnose(root, 0, NULL, NULL, &d);
 		m.st = d.st;
 		m.buddy = d.h.buddy_err ? NULL : d.h.buddy;
 		m.hugetlb = d.h.hugetlb;

@@ -103,7 +103,7 @@ static int read_capture(struct report *rp, const char *dir, const char *shown)
 		return 0;
 	}
 	snprintf(root.path, sizeof(root.path), "%s", shown);
-	err = thp_diagnose(&root, 0, false, &d);
+	err = thp_diagnose(&root, 0, NULL, NULL, &d);
 	if (!err)
 		err = take_json(rp, thp_status_json(&root, d.st), shown);
 	if (err >= 0)

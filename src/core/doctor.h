@@ -204,4 +204,35 @@ int thp_severity_parse(const char *s, enum thp_severity *out);
 /* True when the "flags" line of /proc/cpuinfo text BUF lists FLAG. */
 bool thp_cpuinfo_flag(const char *buf, const char *flag);
 
+struct thp_changes;
+
+/* Fills J from the journal below ROOT; the journaled values are compared with
+ * the running ones of CS (NULL: not compared). */
+void thp_journal_read(const struct thp_root *root, const struct thp_changes *cs,
+		      struct thp_host_journal *j);
+
+/* Fills J from the pools journal below ROOT, with the pools whose running
+ * size differs from the journaled one. */
+void thp_pools_journal_read_host(const struct thp_root *root, struct thp_host_journal *j);
+
+/* A host read as 'thp doctor' reads it (status, processes, pools, what boot
+ * applies), and the findings of the rules on it. */
+struct thp_diagnosis {
+	struct thp_status *st;
+	struct thp_status *before; /* the first read of a sample; NULL without one */
+	struct thp_host h;
+	struct thp_findings *r;
+};
+
+/* Called while thp_diagnose() samples: after every tenth of a second, and
+ * once more with DONE when the sample is over. */
+typedef void (*thp_sample_fn)(bool done, void *arg);
+
+/* Reads the host below ROOT (twice, SAMPLE seconds apart, when SAMPLE > 0,
+ * calling TICK with ARG meanwhile, unless NULL) and runs the doctor's rules into D.
+ * Returns 0 or -ENOMEM; free D in both cases. */
+int thp_diagnose(const struct thp_root *root, double sample, thp_sample_fn tick, void *arg,
+		 struct thp_diagnosis *d);
+void thp_diagnosis_free(struct thp_diagnosis *d);
+
 #endif
