@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../core/arg.h"
+#include "../core/metrics.h"
 #include "../render/render.h"
 #include "cmd.h"
 
@@ -145,4 +146,30 @@ int thp_getopt(int argc, char **argv, const char *opts, const struct option *lo)
 		return c;
 	opt_error(c, argv, lo);
 	return '?';
+}
+
+const char thp_metrics_opts_help[] =
+	"  -t, --top N           export AnonHugePages of the N command names holding the\n"
+	"                        most, summed over their processes (default 20; 0: none)\n"
+	"      --pids            one series per process (labels pid and comm) instead of\n"
+	"                        one per command name\n"
+	"      --no-doctor       leave out the doctor's findings and persistence drift\n"
+	"                        (then no process is read beyond the --top scan)\n";
+
+/* The most command names or processes --top exports */
+#define TOP_MAX 100000
+
+int thp_metrics_opt(int c, const char *arg, struct thp_metrics_opts *o)
+{
+	switch (c) {
+	case 't':
+		return thp_opt_int("--top", arg, 0, TOP_MAX, &o->top) ? 0 : 2;
+	case THP_OPT_PIDS: o->pids = true; return 0;
+	case THP_OPT_NODE_EXPORTER_COMPAT:
+		thp_err("--node-exporter-compat is deprecated and does nothing: the /proc/meminfo "
+			"families are always exported");
+		return 0;
+	case THP_OPT_NO_DOCTOR: o->doctor = false; return 0;
+	default: return 1;
+	}
 }

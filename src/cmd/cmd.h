@@ -200,13 +200,8 @@ int thp_version(const struct thp_ctx *ctx, const char *version);
  * and since which Linux. Returns the exit status. */
 int thp_features_show(const struct thp_ctx *ctx);
 
-/* Options of 'thp metrics' that 'thp serve' takes too. */
-struct thp_metrics_opts {
-	int top;     /* command names (processes with PIDS) exported by AnonHugePages */
-	bool pids;   /* one series per process, labelled with its pid */
-	bool doctor; /* the doctor's findings and the persistence drift */
-};
-#define THP_METRICS_OPTS_INIT { .top = 20, .doctor = true }
+/* Options of 'thp metrics' that 'thp serve' takes too (core/metrics.h). */
+struct thp_metrics_opts;
 enum { THP_OPT_PIDS = 0x100, THP_OPT_NODE_EXPORTER_COMPAT, THP_OPT_NO_DOCTOR };
 #define THP_METRICS_SHORTOPTS "t:"
 #define THP_METRICS_LONGOPTS                                                         \
@@ -220,10 +215,6 @@ extern const char thp_metrics_opts_help[];
 /* Takes option C (with ARG) of THP_METRICS_LONGOPTS into O.
  * Returns 0, 1 when C is not one of them, or 2 after explaining a bad value. */
 int thp_metrics_opt(int c, const char *arg, struct thp_metrics_opts *o);
-
-/* Reads the host below ROOT and writes the Prometheus exposition of `thp
- * metrics` with options O to F. Returns 0 or -ENOMEM. */
-int thp_metrics_write(const struct thp_root *root, const struct thp_metrics_opts *o, FILE *f);
 
 /* Numeric arguments, read with core/arg.h (decimal, no leading zero, in
  * range). On a bad value each prints "thp: CMD: WHAT 'ARG' is ..." (thp_err) with what

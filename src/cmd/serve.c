@@ -165,7 +165,7 @@ static enum MHD_Result serve_metrics(struct server *s, struct MHD_Connection *co
 
 	if (!f)
 		return reply_text(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
-	err = thp_metrics_write(s->root, &s->opts, f);
+	err = out_prom_metrics(f, s->root, &s->opts);
 	put_last_scrape(f, atomic_load(&s->last_ns));
 	if (fclose(f) || err) {
 		free(buf);

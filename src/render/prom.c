@@ -517,7 +517,7 @@ static void put_doctor(FILE *f, const struct thp_findings *r, const struct thp_h
 	       (uint64_t)r->dropped);
 }
 
-void out_prom_host(FILE *f, const struct out_prom_host *m)
+void out_prom_host(FILE *f, const struct thp_metrics *m)
 {
 	put_kernel(f, m->st);
 	put_policy(f, m->st);
@@ -531,4 +531,15 @@ void out_prom_host(FILE *f, const struct out_prom_host *m)
 	put_buddy(f, m->st, m->buddy);
 	put_top(f, m->top, m->pids);
 	put_doctor(f, m->findings, m->persist);
+}
+
+int out_prom_metrics(FILE *f, const struct thp_root *root, const struct thp_metrics_opts *o)
+{
+	struct thp_metrics m;
+	int err = thp_metrics_read(root, o, &m);
+
+	if (!err)
+		out_prom_host(f, &m);
+	thp_metrics_free(&m);
+	return err;
 }

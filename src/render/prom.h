@@ -7,8 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../core/doctor.h"
-#include "../core/top.h"
+#include "../core/metrics.h"
 
 /* Writes the "# HELP" and "# TYPE" lines of metric family NAME; TYPE is
  * "gauge" or "counter". The family's samples must follow before the next one. */
@@ -29,21 +28,15 @@ void out_prom_num(FILE *f, const char *name, double v, ...);
  * "anon_huge_pages") and '_' for any character not allowed in a name. */
 const char *out_prom_snake(char *buf, size_t cap, const char *text);
 
-/* What `thp metrics` exports for a host; NULL members were not read. */
-struct out_prom_host {
-	const struct thp_status *st;
-	const struct thp_buddyinfo *buddy;
-	const struct thp_hugetlb *hugetlb;      /* pools of every size */
-	const struct thp_top *top;              /* processes, or command names */
-	bool pids;                              /* TOP holds processes, not command names */
-	const struct thp_findings *findings;    /* the doctor's findings */
-	const struct thp_host_persist *persist; /* the settings against what boot applies */
-};
-
 /* Writes every family of M: build and kernel, policy, khugepaged, vmstat and
  * per-size counters, the huge page lines of /proc/meminfo, static pools,
  * buddyinfo, the top processes or command names, the doctor's findings and
  * drift. */
-void out_prom_host(FILE *f, const struct out_prom_host *m);
+void out_prom_host(FILE *f, const struct thp_metrics *m);
+
+/* Reads the host below ROOT with options O (thp_metrics_read) and writes
+ * every family of it to F (out_prom_host). Returns 0 or -ENOMEM (nothing
+ * written). */
+int out_prom_metrics(FILE *f, const struct thp_root *root, const struct thp_metrics_opts *o);
 
 #endif
