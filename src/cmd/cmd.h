@@ -196,10 +196,6 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv);
 /* 'thp --version': prints VERSION, one line (or {"version"} in JSON). */
 int thp_version(const struct thp_ctx *ctx, const char *version);
 
-/* 'thp status --features': prints the kernel's THP features the root shows,
- * and since which Linux. Returns the exit status. */
-int thp_features_show(const struct thp_ctx *ctx);
-
 /* Options of 'thp metrics' that 'thp serve' takes too (core/metrics.h). */
 struct thp_metrics_opts;
 enum { THP_OPT_PIDS = 0x100, THP_OPT_NODE_EXPORTER_COMPAT, THP_OPT_NO_DOCTOR };

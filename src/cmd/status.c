@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* status.c - `thp status`: is THP on, for every layer, and what has it done since boot */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "../core/changes.h"
+#include "../core/features.h"
 #include "../core/numa.h"
 #include "../core/settings.h"
 #include "../core/state.h"
@@ -804,6 +806,47 @@ struct json_object *thp_status_json(const struct thp_root *root, const struct th
 	return o;
 }
 
+static const char *const have_word[] = { "unknown", "no", "yes" };
+
+/* --features: prints the kernel's THP features the root shows, and since
+ * which Linux. Returns the exit status. */
+static int features_show(const struct thp_ctx *ctx)
+{
+	struct thp_status *st = calloc(1, sizeof(*st));
+	struct thp_feature f[THP_FEATURES];
+	int n = st ? thp_status_read(&ctx->root, st, false) : -ENOMEM;
+
+	if (n < 0) {
+		free(st);
+		thp_err("cannot read the kernel state: %s", thp_strerror(n));
+		return 1;
+	}
+	n = thp_features(st, f);
+	if (ctx->json) {
+		struct json_object *o = json_object_new_object(), *fo = json_object_new_object();
+		json_object_object_add(o, "kernel", st->release_err ? NULL
+						    : json_object_new_string(st->release));
+		for (int i = 0; i < n; i++)
+			json_object_object_add(fo, f[i].name, f[i].have == THP_HAVE_UNKNOWN ? NULL
+							      : json_object_new_boolean(f[i].have));
+		json_object_object_add(o, "features", fo);
+		free(st);
+		return out_json_print(o) ? 1 : 0;
+	}
+	fputs("Kernel ", stdout);
+	out_esc_put(stdout, st->release_err ? "release unknown" : st->release);
+	if (!ctx->root.live) {
+		fputs(" below ", stdout);
+		out_esc_put(stdout, ctx->root.path);
+	}
+	puts(":");
+	for (int i = 0; i < n; i++)
+		printf("  %-30s %-7s (Linux %s+, from %s)\n", f[i].name, have_word[f[i].have + 1],
+		       f[i].since, f[i].how);
+	free(st);
+	return 0;
+}
+
 int cmd_status(struct thp_ctx *ctx, int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -831,7 +874,7 @@ int cmd_status(struct thp_ctx *ctx, int argc, char **argv)
 		return thp_usage_error("status");
 	}
 	if (o.features)
-		return thp_features_show(ctx);
+		return features_show(ctx);
 	st = malloc(sizeof(*st));
 	if (!st) {
 		thp_err("out of memory");
