@@ -76,28 +76,22 @@ static const int default_by_cols[] = { C_COMMAND, C_PROCS, C_RSS, C_ANON, C_THP,
 
 enum by { BY_NONE, BY_COMM, BY_USER, BY_CGROUP };
 
-/* What a row keeps of its process's status (the whole of it, CPU and node
- * lists included, is about 450 bytes: 4.5 MiB over 10,000 processes). */
-struct row_status {
-	pid_t ppid;
-	int thp_enabled;
-	bool except_advised;
-	char name[THP_COMM_MAX];
-};
-
+/* One row: a process, a --by group or the totals, its strings in the scan's
+ * arena (offsets into it), so that a row takes about 100 bytes: 10 MiB over
+ * 100,000 processes, which ps keeps to sort them. */
 struct row {
-	pid_t pid;
+	uint64_t rss, anon, anon_huge, shmem_pmd, file_pmd, hugetlb;
+	uint64_t pte;             /* VmPTE, summed over a group */
+	pid_t pid, ppid;
 	uid_t uid;
-	uint64_t nprocs;
-	struct thp_rollup r;
-	uint64_t pte;   /* VmPTE, summed over a group */
-	uint64_t npte;  /* processes that showed VmPTE */
-	struct row_status st;
-	struct thp_pstatus *origin; /* who set THP off or except-advised; NULL when nobody */
-	char *cmd;
-	char *cgroup;
-	struct thp_folio_stats *f; /* the page walk (--folios); NULL when it did not run */
+	uint32_t nprocs;          /* processes of a group */
+	uint32_t npte;            /* processes that showed VmPTE */
+	uint32_t name, cmd, cgroup; /* the command name, command (line), cgroup path */
+	int8_t thp_enabled;
+	bool except_advised;
 	bool total;                /* the sums of the rows */
+	struct thp_pstatus *origin; /* who set THP off or except-advised; NULL when nobody */
+	struct thp_folio_stats *f; /* the page walk (--folios); NULL when it did not run */
 };
 
 /* -o's columns: those of ps, then the folio columns (--folios), then with
@@ -138,6 +132,8 @@ struct scan {
 	int jobs;
 	struct row *rows;
 	size_t n, cap;
+	char *arena;                   /* the rows' strings, each ending in NUL; "" at 0 */
+	size_t alen, acap;
 	struct thp_denied unreadable;
 	int missing;
 	uint64_t seen;                 /* processes looked at, for the progress count */
@@ -258,6 +254,41 @@ static struct row *add_row(struct scan *sc)
 	return &sc->rows[sc->n++];
 }
 
+/* Copies S into SC's arena; *OFF its offset there (0 for ""). Returns 0 or
+ * -ENOMEM. */
+static int arena_add(struct scan *sc, const char *s, uint32_t *off)
+{
+	size_t n = strlen(s) + 1;
+
+	*off = 0;
+	if (n == 1 && sc->alen)
+		return 0;
+	if (sc->alen + n + 1 > sc->acap) {
+		size_t cap = sc->acap ? sc->acap * 2 : 65536;
+		char *na;
+		while (cap < sc->alen + n + 1)
+			cap *= 2;
+		if (cap > UINT32_MAX || !(na = realloc(sc->arena, cap)))
+			return -ENOMEM;
+		sc->arena = na;
+		sc->acap = cap;
+	}
+	if (!sc->alen)
+		sc->arena[sc->alen++] = '\0';
+	if (n == 1)
+		return 0;
+	memcpy(sc->arena + sc->alen, s, n);
+	*off = (uint32_t)sc->alen;
+	sc->alen += n;
+	return 0;
+}
+
+/* The string at offset OFF of SC's arena. */
+static const char *str(const struct scan *sc, uint32_t off)
+{
+	return sc->arena ? sc->arena + off : "";
+}
+
 /* ROW's state from its process's status ST: THP off and who set it, or
  * PR_THP_DISABLE_EXCEPT_ADVISED when the host lets it be inferred (policy
  * 'always', Linux 6.18+), and who set it. Returns 0 or -ENOMEM. */
@@ -270,8 +301,9 @@ static int proc_state(struct scan *sc, struct thp_pstatus *st, struct row *row)
 		thp_thp_origin(sc->root, st, &origin);
 	else if (sc->infer && thp_except_advised_infer(sc->root, st, &sc->why, &e, &origin))
 		st->except_advised = true;
-	row->st = (struct row_status){ st->ppid, st->thp_enabled, st->except_advised, "" };
-	snprintf(row->st.name, sizeof(row->st.name), "%s", st->name);
+	row->ppid = st->ppid;
+	row->thp_enabled = (int8_t)st->thp_enabled;
+	row->except_advised = st->except_advised;
 	if (!origin.pid)
 		return 0;
 	row->origin = malloc(sizeof(*row->origin));
@@ -288,6 +320,8 @@ struct slot {
 	int denied;    /* the error of reading them (thp_denied_add) */
 	int folio_err; /* the page walk's error, the figures kept from smaps_rollup */
 	struct row row;
+	char name[THP_COMM_MAX]; /* its strings, for the scan's arena */
+	char *cmd, *cgroup;
 };
 
 /* Reads the figures of process ST into R and, with a folio reader FR, the
@@ -355,28 +389,40 @@ static void scan_proc(struct scan *sc, struct thp_folio_reader *fr, pid_t pid, s
 			return;
 	}
 	sl->kept = -ENOMEM;
-	row->pid = pid;
-	row->uid = st.uid;
-	row->nprocs = 1;
-	row->r = r;
-	row->pte = st.pte;
-	row->npte = st.has_pte;
+	*row = (struct row){ .rss = r.rss, .anon = r.anon, .anon_huge = r.anon_huge, .shmem_pmd = r.shmem_pmd,
+			     .file_pmd = r.file_pmd, .hugetlb = thp_rollup_hugetlb(&r), .pte = st.pte,
+			     .pid = pid, .uid = st.uid, .nprocs = 1, .npte = st.has_pte };
 	if (proc_state(sc, &st, row))
 		return;
-	row->cmd = strdup(cmd);
-	row->cgroup = strdup(cgpath);
+	snprintf(sl->name, sizeof(sl->name), "%s", st.name);
+	sl->cmd = strcmp(cmd, st.name) != 0 ? strdup(cmd) : NULL;
+	sl->cgroup = *cgpath ? strdup(cgpath) : NULL;
 	if (fr && !err && (row->f = malloc(sizeof(*row->f))))
 		*row->f = f;
-	if (row->cmd && row->cgroup && (row->f || !fr || err))
+	if ((sl->cmd || strcmp(cmd, st.name) == 0) && (sl->cgroup || !*cgpath) && (row->f || !fr || err))
 		sl->kept = 1;
 }
 
 static void free_row(struct row *r)
 {
-	free(r->cmd);
-	free(r->cgroup);
 	free(r->f);
 	free(r->origin);
+}
+
+static void free_slot(struct slot *sl)
+{
+	free_row(&sl->row);
+	free(sl->cmd);
+	free(sl->cgroup);
+}
+
+/* Gives ROW the strings of slot SL, copied to SC's arena. Returns 0 or -ENOMEM. */
+static int slot_strings(struct scan *sc, const struct slot *sl, struct row *row)
+{
+	if (arena_add(sc, sl->name, &row->name) || arena_add(sc, sl->cgroup ? sl->cgroup : "", &row->cgroup))
+		return -ENOMEM;
+	row->cmd = row->name;
+	return sl->cmd ? arena_add(sc, sl->cmd, &row->cmd) : 0;
 }
 
 /* Processes read at a time by the workers, kept in order after. */
@@ -399,6 +445,7 @@ static void scan_job(void *ctx, int worker, size_t i)
 static int take_slot(struct scan *sc, pid_t pid, struct slot *sl)
 {
 	struct row *row;
+	int err;
 
 	out_progress(&sc->progress, "ps", ++sc->seen, "processes read");
 	if (sl->walked)
@@ -406,11 +453,14 @@ static int take_slot(struct scan *sc, pid_t pid, struct slot *sl)
 	if (sl->folio_err && !sc->folio_err)
 		sc->folio_err = sl->folio_err;
 	if (sl->kept <= 0 || !(row = add_row(sc))) {
-		free_row(&sl->row);
+		free_slot(sl);
 		return sl->kept ? -ENOMEM : 0;
 	}
 	*row = sl->row;
-	return 0;
+	err = slot_strings(sc, sl, row);
+	free(sl->cmd);
+	free(sl->cgroup);
+	return err;
 }
 
 /* Reads the processes of the batch over the workers and keeps their rows in
@@ -425,7 +475,7 @@ static int scan_batch(struct scan *sc)
 	thp_jobs_run(sc->jobs, sc->nbatch, scan_job, &b);
 	for (size_t i = 0; i < sc->nbatch; i++) {
 		if (err)
-			free_row(&b.slots[i].row);
+			free_slot(&b.slots[i]);
 		else
 			err = take_slot(sc, sc->batch[i], &b.slots[i]);
 	}
@@ -451,15 +501,15 @@ static uint64_t row_num(const struct row *r, enum col c)
 	switch (c) {
 	case C_PID: return (uint64_t)r->pid;
 	case C_PROCS: return r->nprocs;
-	case C_RSS: return r->r.rss;
-	case C_ANON: return r->r.anon;
-	case C_THP: return r->r.anon_huge;
-	case C_COVER: return r->r.anon ? r->r.anon_huge * 1000 / r->r.anon : 0;
-	case C_SHMEM_PMD: return r->r.shmem_pmd;
-	case C_FILE_PMD: return r->r.file_pmd;
-	case C_HUGETLB: return r->r.private_hugetlb + r->r.shared_hugetlb;
+	case C_RSS: return r->rss;
+	case C_ANON: return r->anon;
+	case C_THP: return r->anon_huge;
+	case C_COVER: return r->anon ? r->anon_huge * 1000 / r->anon : 0;
+	case C_SHMEM_PMD: return r->shmem_pmd;
+	case C_FILE_PMD: return r->file_pmd;
+	case C_HUGETLB: return r->hugetlb;
 	case C_PTE: return r->pte;
-	case C_PPID: return (uint64_t)r->st.ppid;
+	case C_PPID: return (uint64_t)r->ppid;
 	case C_UID: return r->uid;
 	case C_HUGE_ZERO: return r->f ? r->f->huge_zero : 0;
 	default: return 0;
@@ -467,12 +517,12 @@ static uint64_t row_num(const struct row *r, enum col c)
 }
 
 /* R's state as the output layer takes a status. */
-static struct thp_pstatus row_pstatus(const struct row *r)
+static struct thp_pstatus row_pstatus(const struct scan *sc, const struct row *r)
 {
-	struct thp_pstatus s = { .pid = r->pid, .ppid = r->st.ppid, .thp_enabled = r->st.thp_enabled,
-				 .except_advised = r->st.except_advised };
+	struct thp_pstatus s = { .pid = r->pid, .ppid = r->ppid, .thp_enabled = r->thp_enabled,
+				 .except_advised = r->except_advised };
 
-	snprintf(s.name, sizeof(s.name), "%s", r->st.name);
+	snprintf(s.name, sizeof(s.name), "%s", str(sc, r->name));
 	return s;
 }
 
@@ -481,10 +531,10 @@ static const char *row_text(const struct row *r, enum col c, struct scan *sc, ch
 {
 	switch (c) {
 	case C_USER: return thp_user_name(&sc->users, r->uid);
-	case C_COMMAND: return r->cmd;
-	case C_CGROUP: return r->cgroup;
+	case C_COMMAND: return str(sc, r->cmd);
+	case C_CGROUP: return str(sc, r->cgroup);
 	case C_THP_STATE: {
-		struct thp_pstatus st = row_pstatus(r);
+		struct thp_pstatus st = row_pstatus(sc, r);
 		return out_thp_state(buf, cap, &st, r->origin);
 	}
 	default: return "";
@@ -536,9 +586,9 @@ static void get(const struct out_col *c, const void *row, void *ctx, struct out_
 		v->null = true;
 		v->text = r->total && key_col(sc, k) ? "total" : r->total ? "" : NULL;
 	} else if (k == C_COVER) {
-		out_val_set(v, ov_pct(r->r.anon_huge, r->r.anon));
+		out_val_set(v, ov_pct(r->anon_huge, r->anon));
 	} else if (pstate_col(k, &part)) {
-		struct thp_pstatus st = row_pstatus(r);
+		struct thp_pstatus st = row_pstatus(sc, r);
 		out_val_set(v, out_pstate(part, &st, r->origin, v->buf, v->cap));
 		if (k == C_THP_STATE && strncmp(v->s, "off", 3) == 0)
 			v->hue = 1 + OUT_HUE_OFF;
@@ -596,12 +646,25 @@ static const char *group_key(struct scan *sc, const struct row *r)
 {
 	switch (sc->o->by) {
 	case BY_USER: return thp_user_name(&sc->users, r->uid);
-	case BY_CGROUP: return r->cgroup;
-	default: return r->st.name;
+	case BY_CGROUP: return str(sc, r->cgroup);
+	default: return str(sc, r->name);
 	}
 }
 
-/* Folds rows with the same --by key into the first of them. */
+/* Adds the figures of row B to A. */
+static void row_add(struct row *a, const struct row *b)
+{
+	a->rss += b->rss;
+	a->anon += b->anon;
+	a->anon_huge += b->anon_huge;
+	a->shmem_pmd += b->shmem_pmd;
+	a->file_pmd += b->file_pmd;
+	a->hugetlb += b->hugetlb;
+	a->pte += b->pte;
+	a->npte += b->npte;
+	a->nprocs += b->nprocs;
+}
+
 /* Adds *FROM to *INTO (taking it over when *INTO is NULL); *FROM ends NULL. */
 static void folio_merge(struct thp_folio_stats **into, struct thp_folio_stats **from)
 {
@@ -614,7 +677,9 @@ static void folio_merge(struct thp_folio_stats **into, struct thp_folio_stats **
 	*from = NULL;
 }
 
-static void group_rows(struct scan *sc)
+/* Folds rows with the same --by key into the first of them, named by the
+ * key. Returns 0 or -ENOMEM. */
+static int group_rows(struct scan *sc)
 {
 	size_t out = 0;
 
@@ -627,23 +692,25 @@ static void group_rows(struct scan *sc)
 				break;
 		if (j == out) {
 			sc->rows[out] = *r;
+			if (out != i) { /* the group owns them now */
+				r->f = NULL;
+				r->origin = NULL;
+			}
 			sc->rows[out].pid = (pid_t)out; /* keeps first-seen order for ties */
-			free(sc->rows[out].cmd);
-			sc->rows[out].cmd = strdup(key);
+			sc->rows[out].cmd = sc->o->by == BY_CGROUP ? r->cgroup : r->name;
+			if (sc->o->by == BY_USER && arena_add(sc, key, &sc->rows[out].cmd))
+				return -ENOMEM;
 			out++;
 		} else {
 			struct row *g = &sc->rows[j];
-			thp_rollup_add(&g->r, &r->r);
-			g->pte += r->pte;
-			g->npte += r->npte;
+			row_add(g, r);
 			folio_merge(&g->f, &r->f);
-			g->nprocs++;
-			free(r->cmd);
-			free(r->cgroup);
 			free(r->origin);
+			r->origin = NULL;
 		}
 	}
 	sc->n = out;
+	return 0;
 }
 
 /* Sums the rows into T; its folio sums, when a row has any, go to F. */
@@ -653,14 +720,11 @@ static void totals(const struct scan *sc, struct row *t, struct thp_folio_stats 
 	memset(f, 0, sizeof(*f));
 	t->total = true;
 	for (size_t i = 0; i < sc->n; i++) {
-		thp_rollup_add(&t->r, &sc->rows[i].r);
-		t->pte += sc->rows[i].pte;
-		t->npte += sc->rows[i].npte;
+		row_add(t, &sc->rows[i]);
 		if (sc->rows[i].f) {
 			thp_folio_stats_add(f, sc->rows[i].f);
 			t->f = f;
 		}
-		t->nprocs += sc->rows[i].nprocs;
 	}
 }
 
@@ -689,6 +753,7 @@ static void put_table(struct scan *sc, const char *key, size_t shown, const stru
 	for (int z = 0; z < sc->nsizes && !(sc->o->fmt.list && sc->o->fmt.json); z++)
 		sel[n++] = NALL + z;
 	t = out_table_open(key, sc->all, sel, n, &sc->o->fmt, sc);
+	out_table_keep(t);
 	for (size_t k = 0; k < shown; k++)
 		out_table_add(t, &sc->rows[k]);
 	if (total)
@@ -1011,8 +1076,11 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	if (o.by_size)
 		pick_sizes(&sc);
-	if (o.by)
-		group_rows(&sc);
+	if (o.by && group_rows(&sc)) {
+		thp_err("cannot list processes: %s", thp_strerror(-ENOMEM));
+		rc = 1;
+		goto out;
+	}
 	sort_scan = &sc;
 	sort_col = o.sort;
 	if (sc.n)
@@ -1034,6 +1102,7 @@ out:
 	for (size_t i = 0; i < sc.n; i++)
 		free_row(&sc.rows[i]);
 	free(sc.rows);
+	free(sc.arena);
 	free(sc.batch);
 	free(sc.host);
 	thp_folio_reader_close(sc.fr);

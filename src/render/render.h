@@ -248,6 +248,13 @@ void out_table_total(struct out_table *t, const char *key, const void *row);
  * them, and a wider one of another column widens it from there on. Every
  * line is indented by INDENT spaces. */
 void out_table_stream(struct out_table *t, int n, int indent);
+/* Keeps the records given to out_table_add() and out_table_total() instead of
+ * their text (they must stay valid until out_table_close()): a text table of
+ * more rows than a chunk (OUT_TABLE_CHUNK, or the environment's
+ * THP_TABLE_CHUNK) is printed a chunk at a time, in the widths of all of its
+ * rows, the same text as one table but without holding every cell. */
+void out_table_keep(struct out_table *t);
+#define OUT_TABLE_CHUNK 2048
 /* Ends T: prints its text with every line indented by INDENT spaces, or
  * ends its JSON array; frees T. */
 void out_table_close(struct out_table *t, int indent);

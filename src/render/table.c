@@ -35,6 +35,10 @@ struct out_table {
 	bool jw, jw_closed;        /* its rows go to the JSON document as they come; its array ended */
 	int chunk, nlines, indent; /* out_table_stream(): rows a chunk, rows held, the indent */
 	size_t *w;                 /* the widths of a stream, fixed by its first chunk */
+	size_t *nat;               /* kept rows printed in chunks: the widest cell of each column */
+	const void **kept;         /* out_table_keep(): the records, printed at out_table_close() */
+	size_t nkept, kcap;
+	bool keep;
 	const char *ellipsis;      /* what cut cells end with, of EW columns */
 	size_t ew;
 	bool utf8;                 /* the locale the first chunk was fitted in */
@@ -276,12 +280,28 @@ static void row_text(struct out_table *t, const void *row)
 		chunk_flush(t, true);
 }
 
+/* Keeps ROW for out_table_close() (T keeps its rows). */
+static void keep_row(struct out_table *t, const void *row)
+{
+	if (t->nkept == t->kcap) {
+		size_t cap = t->kcap ? t->kcap * 2 : 256;
+		const void **nk = reallocarray(t->kept, cap, sizeof(*nk));
+		if (!nk)
+			return;
+		t->kept = nk;
+		t->kcap = cap;
+	}
+	t->kept[t->nkept++] = row;
+}
+
 void out_table_add(struct out_table *t, const void *row)
 {
 	if (!t || t->jw_closed)
 		return;
 	if (t->jw)
 		row_json(t, NULL, row);
+	else if (t->keep)
+		keep_row(t, row);
 	else
 		row_text(t, row);
 }
@@ -291,12 +311,18 @@ void out_table_total(struct out_table *t, const char *key, const void *row)
 	if (!t)
 		return;
 	if (!t->jw) {
-		row_text(t, row);
+		out_table_add(t, row);
 		return;
 	}
 	jw_close();
 	t->jw_closed = true;
 	row_json(t, key, row);
+}
+
+void out_table_keep(struct out_table *t)
+{
+	if (t && !t->jw)
+		t->keep = true;
 }
 
 void out_table_stream(struct out_table *t, int n, int indent)
@@ -410,14 +436,20 @@ static const char *cell_text(struct libscols_line *ln, int i)
 	return s ? s : "";
 }
 
+/* Fills W with the width of the header of every column of T. */
+static void header_widths(const struct out_table *t, size_t *w)
+{
+	for (int i = 0; i < t->ncols; i++) /* libsmartcols gives an empty column one */
+		w[i] = t->fmt.noheadings || !*t->cols[t->sel[i]].name ? 1 : strlen(t->cols[t->sel[i]].name);
+}
+
 /* Fills W with the widest cell (and header) of every column of T. */
 static void natural_widths(struct out_table *t, size_t *w)
 {
 	struct libscols_iter *it = scols_new_iter(SCOLS_ITER_FORWARD);
 	struct libscols_line *ln;
 
-	for (int i = 0; i < t->ncols; i++) /* libsmartcols gives an empty column one */
-		w[i] = t->fmt.noheadings || !*t->cols[t->sel[i]].name ? 1 : strlen(t->cols[t->sel[i]].name);
+	header_widths(t, w);
 	while (it && scols_table_next_line(t->tb, it, &ln) == 0)
 		for (int i = 0; i < t->ncols; i++) {
 			size_t n = strlen(cell_text(ln, i));
@@ -584,16 +616,36 @@ static void leave_out(struct out_table *t, const size_t *w, int n, size_t width)
 		}
 }
 
+/* Cuts or wraps the cells of the lines T holds that are wider than W, the
+ * widths their columns were narrowed to from NAT. */
+static void fit_lines(struct out_table *t, const size_t *w, const size_t *nat)
+{
+	struct libscols_iter *it = scols_new_iter(SCOLS_ITER_FORWARD);
+	struct libscols_line *ln;
+
+	while (it && scols_table_next_line(t->tb, it, &ln) == 0)
+		for (int i = 0; i < t->ncols; i++) {
+			bool wrap = t->cols[t->sel[i]].flags & OUT_WRAP;
+			char *s;
+			if (w[i] == nat[i] || !(s = fit_cell(cell_text(ln, i), w[i], wrap, t->ellipsis, t->ew)))
+				continue;
+			if (scols_line_refer_data(ln, (size_t)i, s))
+				free(s);
+		}
+	scols_free_iter(it);
+}
+
 /* Fits the lines of T to WIDTH columns: detail columns left out, then the
  * others cut or wrapped (see narrow()) with ELLIPSIS (of EW columns). */
 static void fit(struct out_table *t, int width, const char *ellipsis, size_t ew)
 {
 	const int n = t->ncols;
 	size_t w[n > 0 ? n : 1], nat[n > 0 ? n : 1], total;
-	struct libscols_iter *it;
-	struct libscols_line *ln;
 
-	natural_widths(t, w);
+	if (t->nat)
+		memcpy(w, t->nat, sizeof(w));
+	else
+		natural_widths(t, w);
 	memcpy(nat, w, sizeof(nat));
 	t->ellipsis = ellipsis;
 	t->ew = ew;
@@ -602,19 +654,9 @@ static void fit(struct out_table *t, int width, const char *ellipsis, size_t ew)
 	narrow(t, w, n, &total, (size_t)width, false, false);
 	narrow(t, w, n, &total, (size_t)width, true, false);
 	narrow(t, w, n, &total, (size_t)width, true, true);
-	it = scols_new_iter(SCOLS_ITER_FORWARD);
-	while (it && scols_table_next_line(t->tb, it, &ln) == 0)
-		for (int i = 0; i < n; i++) {
-			bool wrap = t->cols[t->sel[i]].flags & OUT_WRAP;
-			char *s;
-			if (w[i] == nat[i] || !(s = fit_cell(cell_text(ln, i), w[i], wrap, ellipsis, ew)))
-				continue;
-			if (scols_line_refer_data(ln, (size_t)i, s))
-				free(s);
-		}
-	scols_free_iter(it);
+	fit_lines(t, w, nat);
 	for (int i = 0; i < n; i++)
-		if ((w[i] != nat[i] || t->chunk) && (t->cols[t->sel[i]].flags & OUT_WRAP))
+		if ((w[i] != nat[i] || (t->chunk && !t->nat)) && (t->cols[t->sel[i]].flags & OUT_WRAP))
 			wrap_column(t, i);
 	if (t->chunk && (t->w = malloc(sizeof(w))))
 		memcpy(t->w, w, sizeof(w));
@@ -785,6 +827,23 @@ static void kind_widths(struct out_table *t)
 	t->w = NULL;
 }
 
+/* Gives the columns of T the widths of all of its kept rows (T->W, fitted
+ * to a terminal): each chunk is printed in them. A cut column is as wide
+ * as it was cut to, as its cut cells are; so is a wrapped one here, which
+ * alone may differ from the table printed whole (there its widest line).
+ * libsmartcols makes a column at least as wide as its header, printed or
+ * not, and widens it to its hint past that only when the column is strict. */
+static void hint_widths(struct out_table *t)
+{
+	for (int i = 0; i < t->ncols && !t->fmt.raw && !t->fmt.pairs; i++) {
+		struct libscols_column *c = scols_table_get_column(t->tb, (size_t)i);
+		size_t hdr = strlen(t->cols[t->sel[i]].name);
+		scols_column_set_whint(c, (double)(t->w[i] > hdr ? t->w[i] : hdr));
+		if (t->w[i] > hdr)
+			scols_column_set_flags(c, scols_column_get_flags(c) | SCOLS_FL_STRICTWIDTH);
+	}
+}
+
 /* Prints the lines a stream holds, and lets them go; FULL when more rows
  * may follow. */
 static void chunk_flush(struct out_table *t, bool full)
@@ -794,15 +853,22 @@ static void chunk_flush(struct out_table *t, bool full)
 
 	if (!t->cols)
 		return;
-	if (!t->w && full && !t->fmt.raw && !t->fmt.pairs)
+	if (!t->w && full && !t->nat && !t->fmt.raw && !t->fmt.pairs)
 		kind_widths(t);
 	if (!t->w) {
 		locale = fit_terminal(t, indent);
 		t->fitted = t->w != NULL;
-		if (!t->w && (t->w = malloc(sizeof(*t->w) * (size_t)(t->ncols ? t->ncols : 1))))
+		if (!t->w && (t->w = malloc(sizeof(*t->w) * (size_t)(t->ncols ? t->ncols : 1))) && t->nat)
+			memcpy(t->w, t->nat, sizeof(*t->w) * (size_t)t->ncols);
+		else if (t->w && !t->fitted)
 			natural_widths(t, t->w);
+		if (t->w && t->nat)
+			hint_widths(t);
 	} else if (!t->fmt.raw && !t->fmt.pairs) {
-		keep_widths(t);
+		if (t->nat)
+			fit_lines(t, t->w, t->nat);
+		else
+			keep_widths(t);
 		if (t->utf8 && (locale = strdup(setlocale(LC_CTYPE, NULL))))
 			setlocale(LC_CTYPE, "");
 	}
@@ -815,6 +881,47 @@ static void chunk_flush(struct out_table *t, bool full)
 	t->nlines = 0;
 }
 
+/* Fills NAT with the widest cell (and header) of every column of T over the
+ * rows it kept, as row_text() gives them. */
+static void kept_widths(struct out_table *t, size_t *nat)
+{
+	char buf[1024], words[1024];
+
+	header_widths(t, nat);
+	for (size_t r = 0; r < t->nkept; r++)
+		for (int i = 0; i < t->ncols; i++) {
+			struct out_val v = cell_val(t, i, t->kept[r], buf, sizeof(buf));
+			const char *s = out_val_text(&v, t->fmt.bytes, words, sizeof(words));
+			size_t n = s ? out_escape(NULL, 0, s, strlen(s), OUT_ESC_TEXT) : 0;
+			nat[i] = n > nat[i] ? n : nat[i];
+		}
+}
+
+/* Rows a chunk of a kept table: OUT_TABLE_CHUNK, or THP_TABLE_CHUNK (for
+ * the tests of chunks). */
+static int kept_chunk(void)
+{
+	const char *e = getenv("THP_TABLE_CHUNK");
+	long n = e ? strtol(e, NULL, 10) : 0;
+
+	return n > 0 && n <= INT32_MAX ? (int)n : OUT_TABLE_CHUNK;
+}
+
+/* Gives T's text the rows it kept: all of them, or, more than a chunk, a
+ * chunk at a time, each printed when full, in the widths of all of them. */
+static void add_kept(struct out_table *t, int indent)
+{
+	int chunk = kept_chunk();
+
+	if (t->nkept > (size_t)chunk && !t->chunk &&
+	    (t->nat = malloc(sizeof(*t->nat) * (size_t)(t->ncols ? t->ncols : 1)))) {
+		kept_widths(t, t->nat);
+		out_table_stream(t, chunk, indent);
+	}
+	for (size_t i = 0; i < t->nkept; i++)
+		row_text(t, t->kept[i]);
+}
+
 void out_table_close(struct out_table *t, int indent)
 {
 	if (!t)
@@ -825,6 +932,8 @@ void out_table_close(struct out_table *t, int indent)
 		table_free(t);
 		return;
 	}
+	if (t->keep)
+		add_kept(t, indent);
 	if (!t->chunk) {
 		out_table_print(t, indent);
 		return;
@@ -845,6 +954,8 @@ static void table_free(struct out_table *t)
 	free(t->pos);
 	free(t->own);
 	free(t->w);
+	free(t->nat);
+	free(t->kept);
 	scols_unref_table(t->tb);
 	free(t);
 }
