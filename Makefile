@@ -253,7 +253,7 @@ $(B)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
-bench: thp $(B)/bench/spawn $(B)/bench/rawpread $(B)/bench/storm $(B)/tests/hog
+bench: thp $(B)/bench/spawn $(B)/bench/catfloor $(B)/bench/rawpread $(B)/bench/storm $(B)/tests/hog
 	scripts/deps bench
 	$(LOCK) bench/ps.sh
 	$(LOCK) bench/scrape.sh
