@@ -315,6 +315,8 @@ static int proc_state(struct scan *sc, struct thp_pstatus *st, struct row *row)
 
 /* One process as a worker read it: its row, and what the scan counts of it. */
 struct slot {
+	bool listed;   /* it passed the filters of its status (scan_head): ST, NAME and CMD hold them */
+	struct thp_pstatus st;
 	int kept;      /* 1: ROW holds the process; 0: left out; -ENOMEM */
 	bool walked;   /* its figures were read: DENIED counts */
 	int denied;    /* the error of reading them (thp_denied_add) */
@@ -352,54 +354,67 @@ static int proc_figures(struct scan *sc, struct thp_folio_reader *fr, const stru
 	return err;
 }
 
-/* Reads process PID with folio reader FR (NULL without --folios) into SL,
- * its row when it passes the filters. */
-static void scan_proc(struct scan *sc, struct thp_folio_reader *fr, pid_t pid, struct slot *sl)
+/* Reads the status of process PID into SL, and its command (name or line),
+ * when it passes the filters they answer. */
+static void scan_head(struct scan *sc, pid_t pid, struct slot *sl)
 {
-	struct opts *o = sc->o;
-	struct thp_pstatus st;
-	struct thp_rollup r;
-	struct thp_folio_stats f = { 0 };
-	uint64_t held;
-	char cmd[4096], cg[8192] = "", cgpath[4096] = "";
-	struct row *row = &sl->row;
-	int err = thp_pstatus_read(sc->root, pid, &st);
+	const struct opts *o = sc->o;
+	const struct thp_pstatus *st = &sl->st;
+	char cmd[4096];
+	int err = thp_pstatus_read(sc->root, pid, &sl->st);
 
-	if (err || thp_pstatus_kthread(&st))
+	if (err || thp_pstatus_kthread(st))
 		return; /* exited, or a kernel thread */
-	if (o->have_user && st.uid != o->user)
+	if (o->have_user && st->uid != o->user)
 		return;
-	snprintf(cmd, sizeof(cmd), "%s", st.name);
+	snprintf(cmd, sizeof(cmd), "%s", st->name);
 	if (o->cmdline && (err = thp_cmdline_read(sc->root, pid, cmd, sizeof(cmd))) == 0 && !cmd[0])
-		snprintf(cmd, sizeof(cmd), "[%s]", st.name);
+		snprintf(cmd, sizeof(cmd), "[%s]", st->name);
 	if (err)
 		return;
 	if (o->have_regex && regexec(&o->regex, cmd, 0, NULL, 0) != 0)
 		return;
-	err = proc_figures(sc, fr, &st, &r, &f, sl);
+	snprintf(sl->name, sizeof(sl->name), "%s", st->name);
+	sl->cmd = strcmp(cmd, st->name) != 0 ? strdup(cmd) : NULL;
+	sl->listed = sl->cmd || strcmp(cmd, st->name) == 0;
+	if (!sl->listed)
+		sl->kept = -ENOMEM;
+}
+
+/* Reads the figures of listed process SL with folio reader FR (NULL without
+ * --folios): its row when it passes the filters they answer. */
+static void scan_rest(struct scan *sc, struct thp_folio_reader *fr, struct slot *sl)
+{
+	const struct opts *o = sc->o;
+	struct thp_pstatus *st = &sl->st;
+	struct thp_rollup r;
+	struct thp_folio_stats f = { 0 };
+	uint64_t held;
+	char cg[8192] = "", cgpath[4096] = "";
+	struct row *row = &sl->row;
+	int err = proc_figures(sc, fr, st, &r, &f, sl);
+
 	if (err == -ESRCH)
 		return;
 	held = huge_total(&r) + (fr && !err ? thp_folio_mthp(&f) : 0);
 	if ((!o->all && held == 0) || held < o->min)
 		return;
 	if (need_cgroup(o)) {
-		if (thp_cgroup_read(sc->root, pid, cg, sizeof(cg)) == 0)
+		if (thp_cgroup_read(sc->root, st->pid, cg, sizeof(cg)) == 0)
 			thp_cgroup_path(cg, cgpath, sizeof(cgpath));
 		if (o->cgroup && !thp_cgroup_in(cg, o->cgroup))
 			return;
 	}
 	sl->kept = -ENOMEM;
 	*row = (struct row){ .rss = r.rss, .anon = r.anon, .anon_huge = r.anon_huge, .shmem_pmd = r.shmem_pmd,
-			     .file_pmd = r.file_pmd, .hugetlb = thp_rollup_hugetlb(&r), .pte = st.pte,
-			     .pid = pid, .uid = st.uid, .nprocs = 1, .npte = st.has_pte };
-	if (proc_state(sc, &st, row))
+			     .file_pmd = r.file_pmd, .hugetlb = thp_rollup_hugetlb(&r), .pte = st->pte,
+			     .pid = st->pid, .uid = st->uid, .nprocs = 1, .npte = st->has_pte };
+	if (proc_state(sc, st, row))
 		return;
-	snprintf(sl->name, sizeof(sl->name), "%s", st.name);
-	sl->cmd = strcmp(cmd, st.name) != 0 ? strdup(cmd) : NULL;
 	sl->cgroup = *cgpath ? strdup(cgpath) : NULL;
 	if (fr && !err && (row->f = malloc(sizeof(*row->f))))
 		*row->f = f;
-	if ((sl->cmd || strcmp(cmd, st.name) == 0) && (sl->cgroup || !*cgpath) && (row->f || !fr || err))
+	if ((sl->cgroup || !*cgpath) && (row->f || !fr || err))
 		sl->kept = 1;
 }
 
@@ -428,17 +443,53 @@ static int slot_strings(struct scan *sc, const struct slot *sl, struct row *row)
 /* Processes read at a time by the workers, kept in order after. */
 #define BATCH 1024
 
+/* A batch of processes: SLOTS in the order they were listed, ORDER the
+ * listed ones by resident memory, largest first, as the workers take them
+ * (a large process taken last would keep one worker busy alone). */
 struct batch {
 	struct scan *sc;
 	struct slot *slots;
+	size_t *order, norder;
 };
 
-static void scan_job(void *ctx, int worker, size_t i)
+static void head_job(void *ctx, int worker, size_t i)
+{
+	struct batch *b = ctx;
+
+	(void)worker;
+	scan_head(b->sc, b->sc->batch[i], &b->slots[i]);
+}
+
+static void rest_job(void *ctx, int worker, size_t i)
 {
 	struct batch *b = ctx;
 	struct scan *sc = b->sc;
 
-	scan_proc(sc, sc->fr ? thp_folio_reader_worker(sc->fr, worker) : NULL, sc->batch[i], &b->slots[i]);
+	scan_rest(sc, sc->fr ? thp_folio_reader_worker(sc->fr, worker) : NULL, &b->slots[b->order[i]]);
+}
+
+static const struct slot *sort_slots;
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct thp_pstatus *x = &sort_slots[i].st, *y = &sort_slots[j].st;
+	uint64_t sx = x->rss + x->hugetlb, sy = y->rss + y->hugetlb;
+
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	return (i > j) - (i < j);
+}
+
+/* B's listed processes into its ORDER, largest first. */
+static void order_batch(struct batch *b, size_t n)
+{
+	b->norder = 0;
+	for (size_t i = 0; i < n; i++)
+		if (b->slots[i].listed)
+			b->order[b->norder++] = i;
+	sort_slots = b->slots;
+	qsort(b->order, b->norder, sizeof(b->order[0]), cmp_size);
 }
 
 /* Takes slot SL of process PID into the scan, as if read alone. Returns 0 or -ENOMEM. */
@@ -467,12 +518,18 @@ static int take_slot(struct scan *sc, pid_t pid, struct slot *sl)
  * the batch's order. Returns 0 or -ENOMEM. */
 static int scan_batch(struct scan *sc)
 {
-	struct batch b = { sc, calloc(sc->nbatch ? sc->nbatch : 1, sizeof(*b.slots)) };
+	size_t n = sc->nbatch ? sc->nbatch : 1;
+	struct batch b = { sc, calloc(n, sizeof(*b.slots)), calloc(n, sizeof(*b.order)), 0 };
 	int err = 0;
 
-	if (!b.slots)
+	if (!b.slots || !b.order) {
+		free(b.slots);
+		free(b.order);
 		return -ENOMEM;
-	thp_jobs_run(sc->jobs, sc->nbatch, scan_job, &b);
+	}
+	thp_jobs_run(sc->jobs, sc->nbatch, head_job, &b);
+	order_batch(&b, sc->nbatch);
+	thp_jobs_run(sc->jobs, b.norder, rest_job, &b);
 	for (size_t i = 0; i < sc->nbatch; i++) {
 		if (err)
 			free_slot(&b.slots[i]);
@@ -480,6 +537,7 @@ static int scan_batch(struct scan *sc)
 			err = take_slot(sc, sc->batch[i], &b.slots[i]);
 	}
 	free(b.slots);
+	free(b.order);
 	sc->nbatch = 0;
 	return err;
 }
