@@ -142,19 +142,6 @@ bool thp_denied_add(struct thp_denied *d, pid_t pid, int err)
 	return true;
 }
 
-/* Value of "Key:\tvalue" line LINE when its key is KEY, else NULL. */
-static const char *status_value(const char *line, const char *key)
-{
-	size_t n = strlen(key);
-
-	if (strncmp(line, key, n) != 0 || line[n] != ':')
-		return NULL;
-	line += n + 1;
-	while (*line == ' ' || *line == '\t')
-		line++;
-	return line;
-}
-
 static int status_int(const char *v, long *out)
 {
 	char *end;
@@ -186,6 +173,49 @@ static int status_kb(const char *v, uint64_t *out)
 	return 0;
 }
 
+/* The keys of /proc/PID/status that thp reads, in the order of
+ * status_field()'s cases. */
+static const struct {
+	const char *key;
+	size_t len;
+} status_keys[] = {
+#define K(s) { s, sizeof(s) - 1 }
+	K("Name"),  K("Pid"),      K("PPid"),     K("Tgid"),    K("Uid"),     K("THP_enabled"),
+	K("State"), K("Kthread"),  K("VmPTE"),    K("RssShmem"), K("VmRSS"),  K("RssAnon"),
+	K("HugetlbPages"), K("Cpus_allowed_list"), K("Mems_allowed_list"),
+#undef K
+};
+
+/* Stores value V of the key status_keys[K] in S; *PID_SEEN: a Pid was read. */
+static void status_field(struct thp_pstatus *s, size_t k, const char *v, bool *pid_seen)
+{
+	long x = 0;
+	bool num = status_int(v, &x) == 0;
+
+	switch (k) {
+	case 0: snprintf(s->name, sizeof(s->name), "%s", v); break;
+	case 1:
+		if (num) {
+			s->pid = (pid_t)x;
+			*pid_seen = true;
+		}
+		break;
+	case 2: s->ppid = num ? (pid_t)x : s->ppid; break;
+	case 3: s->tgid = num ? (pid_t)x : s->tgid; break;
+	case 4: s->uid = num ? (uid_t)x : s->uid; break;
+	case 5: s->thp_enabled = num ? x != 0 : s->thp_enabled; break;
+	case 6: s->state = *v; break;
+	case 7: s->kthread = num ? x != 0 : s->kthread; break;
+	case 8: s->has_pte = status_kb(v, &s->pte) == 0; break;
+	case 9: status_kb(v, &s->rss_shmem); break;
+	case 10: status_kb(v, &s->rss); break;
+	case 11: status_kb(v, &s->rss_anon); break;
+	case 12: status_kb(v, &s->hugetlb); break;
+	case 13: snprintf(s->cpus_allowed, sizeof(s->cpus_allowed), "%s", v); break;
+	default: snprintf(s->mems_allowed, sizeof(s->mems_allowed), "%s", v); break;
+	}
+}
+
 int thp_pstatus_parse(const char *buf, struct thp_pstatus *s)
 {
 	bool pid_seen = false;
@@ -194,44 +224,27 @@ int thp_pstatus_parse(const char *buf, struct thp_pstatus *s)
 	s->uid = (uid_t)-1;
 	s->thp_enabled = s->kthread = -1;
 	for (const char *p = buf; *p;) {
-		const char *nl = strchr(p, '\n'), *v;
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char line[256];
-		long x;
+		const char *nl = strchrnul(p, '\n'), *colon = memchr(p, ':', (size_t)(nl - p));
+		size_t klen = colon ? (size_t)(colon - p) : 0;
 
-		snprintf(line, sizeof(line), "%.*s", (int)len, p);
-		p += len + (nl ? 1 : 0);
-		if ((v = status_value(line, "Name")))
-			snprintf(s->name, sizeof(s->name), "%s", v);
-		else if ((v = status_value(line, "Pid")) && status_int(v, &x) == 0) {
-			s->pid = (pid_t)x;
-			pid_seen = true;
-		} else if ((v = status_value(line, "PPid")) && status_int(v, &x) == 0)
-			s->ppid = (pid_t)x;
-		else if ((v = status_value(line, "Tgid")) && status_int(v, &x) == 0)
-			s->tgid = (pid_t)x;
-		else if ((v = status_value(line, "Uid")) && status_int(v, &x) == 0)
-			s->uid = (uid_t)x;
-		else if ((v = status_value(line, "THP_enabled")) && status_int(v, &x) == 0)
-			s->thp_enabled = x != 0;
-		else if ((v = status_value(line, "State")))
-			s->state = *v;
-		else if ((v = status_value(line, "Kthread")) && status_int(v, &x) == 0)
-			s->kthread = x != 0;
-		else if ((v = status_value(line, "VmPTE")))
-			s->has_pte = status_kb(v, &s->pte) == 0;
-		else if ((v = status_value(line, "RssShmem")))
-			status_kb(v, &s->rss_shmem);
-		else if ((v = status_value(line, "VmRSS")))
-			status_kb(v, &s->rss);
-		else if ((v = status_value(line, "RssAnon")))
-			status_kb(v, &s->rss_anon);
-		else if ((v = status_value(line, "HugetlbPages")))
-			status_kb(v, &s->hugetlb);
-		else if ((v = status_value(line, "Cpus_allowed_list")))
-			snprintf(s->cpus_allowed, sizeof(s->cpus_allowed), "%s", v);
-		else if ((v = status_value(line, "Mems_allowed_list")))
-			snprintf(s->mems_allowed, sizeof(s->mems_allowed), "%s", v);
+		for (size_t k = 0; colon && k < sizeof(status_keys) / sizeof(status_keys[0]); k++) {
+			const char *v = colon + 1;
+			char val[256];
+			size_t off, n;
+			if (status_keys[k].len != klen || memcmp(p, status_keys[k].key, klen) != 0)
+				continue;
+			while (v < nl && (*v == ' ' || *v == '\t'))
+				v++;
+			/* a line is read up to 255 bytes */
+			off = (size_t)(v - p);
+			n = off < sizeof(val) - 1 ? sizeof(val) - 1 - off : 0;
+			n = (size_t)(nl - v) < n ? (size_t)(nl - v) : n;
+			memcpy(val, v, n);
+			val[n] = '\0';
+			status_field(s, k, val, &pid_seen);
+			break;
+		}
+		p = *nl ? nl + 1 : nl;
 	}
 	return pid_seen ? 0 : -ENODATA;
 }

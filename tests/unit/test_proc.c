@@ -41,6 +41,17 @@ static void pstatus(void **state)
 	assert_true(thp_pstatus_kthread(&s));
 	assert_int_equal(thp_pstatus_parse("Name:\tx\n", &s), -ENODATA);
 	assert_int_equal(thp_pstatus_parse("", &s), -ENODATA);
+	/* a line is read up to 255 bytes, a key is whole before its colon, the
+	 * last line needs no newline */
+	char buf[1024];
+	snprintf(buf, sizeof(buf), "Name:%300s\nXPid:\t5\nPid :\t6\nName:\t%s\nPid:\t42", "x",
+		 "0123456789012345678901234567890123456789012345678901234567890123456789");
+	assert_int_equal(thp_pstatus_parse(buf, &s), 0);
+	assert_int_equal(s.pid, 42);
+	assert_string_equal(s.name, "012345678901234567890123456789012345678901234567890123456789012");
+	snprintf(buf, sizeof(buf), "Pid:\t7\nName:%300s\n", "x");
+	assert_int_equal(thp_pstatus_parse(buf, &s), 0);
+	assert_string_equal(s.name, "");
 }
 
 static void pstatus_pte(void **state)
