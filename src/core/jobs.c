@@ -7,13 +7,17 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+/* CPUs the affinity mask is asked for: the kernel refuses a mask smaller
+ * than its own (CONFIG_NR_CPUS; 8192 with x86's MAXSMP) */
+#define CPUS_MAX 8192
+
 int thp_jobs_default(void)
 {
 	cpu_set_t *set;
-	size_t size = CPU_ALLOC_SIZE(THP_JOBS_MAX);
+	size_t size = CPU_ALLOC_SIZE(CPUS_MAX);
 	int n = 1;
 
-	set = CPU_ALLOC(THP_JOBS_MAX);
+	set = CPU_ALLOC(CPUS_MAX);
 	if (set && sched_getaffinity(0, size, set) == 0)
 		n = CPU_COUNT_S(size, set);
 	CPU_FREE(set);
