@@ -9,23 +9,33 @@
 const char *out_size(char *buf, size_t cap, uint64_t bytes, bool exact)
 {
 	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-	long double v = (long double)bytes;
 	int u = 0;
+	uint64_t t, rem, half;
 
 	if (exact) {
 		snprintf(buf, cap, "%" PRIu64, bytes);
 		return buf;
 	}
-	/* 1023.95 and above would print as "1024.0": move up a unit instead */
-	while (v >= 1023.95L && u < 6) {
-		v /= 1024;
+	/* 1023.95 of a unit and above would print as "1024.0": move up a unit
+	 * instead (in integers: a size is 1023 units and a remainder) */
+	while (u < 6) {
+		uint64_t whole = bytes >> (10 * u), part = bytes & ((1ull << (10 * u)) - 1);
+		if (whole < 1023 || (whole == 1023 && part * 20 < 19ull << (10 * u)))
+			break;
 		u++;
 	}
-	snprintf(buf, cap, "%.1Lf", v);
-	size_t n = strlen(buf);
-	if (n > 2 && strcmp(buf + n - 2, ".0") == 0)
-		buf[n - 2] = '\0';
-	snprintf(buf + strlen(buf), cap - strlen(buf), " %s", unit[u]);
+	/* tenths of the unit, to the nearest, a tie to the even one as printf's
+	 * "%.1f" rounds */
+	rem = (bytes & ((1ull << (10 * u)) - 1)) * 10;
+	t = (bytes >> (10 * u)) * 10 + (rem >> (10 * u));
+	rem &= (1ull << (10 * u)) - 1;
+	half = u ? 1ull << (10 * u - 1) : 1;
+	if (rem > half || (rem == half && (t & 1)))
+		t++;
+	if (t % 10)
+		snprintf(buf, cap, "%" PRIu64 ".%d %s", t / 10, (int)(t % 10), unit[u]);
+	else
+		snprintf(buf, cap, "%" PRIu64 " %s", t / 10, unit[u]);
 	return buf;
 }
 

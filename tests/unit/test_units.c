@@ -21,6 +21,14 @@ static void sizes(void **state)
 	assert_string_equal(out_size(b, sizeof(b), 1073741823, false), "1 GiB"); /* rounds up */
 	assert_string_equal(out_size(b, sizeof(b), 2097152, true), "2097152");
 	assert_string_equal(out_size(b, sizeof(b), UINT64_MAX, false), "16 EiB");
+	/* 1023.95 of a unit moves up one; tenths round to the nearest, a tie to
+	 * the even tenth */
+	assert_string_equal(out_size(b, sizeof(b), 1048524, false), "1023.9 KiB");
+	assert_string_equal(out_size(b, sizeof(b), 1048525, false), "1 MiB");
+	assert_string_equal(out_size(b, sizeof(b), 1075, false), "1 KiB");
+	assert_string_equal(out_size(b, sizeof(b), 1024 + 256, false), "1.2 KiB");
+	assert_string_equal(out_size(b, sizeof(b), 1024 + 768, false), "1.8 KiB");
+	assert_string_equal(out_size(b, sizeof(b), 15ull << 60, false), "15 EiB");
 }
 
 static void counts(void **state)
