@@ -74,52 +74,61 @@ static const char *result_word(const struct thp_change *c)
 	}
 }
 
+enum { C_KEY, C_FROM, C_ARROW, C_TO, C_RESULT };
+
+/* Column C of change ROW; CTX: whether it is a dry run. */
+static void get_change(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
+{
+	const struct thp_change *x = row;
+	const bool *dry = ctx;
+
+	switch (c->arg) {
+	case C_KEY: v->s = x->key; return;
+	case C_FROM: v->s = x->old; return;
+	case C_ARROW: v->s = "->"; return;
+	case C_TO: v->s = x->want; return;
+	default: v->s = strcmp(x->want, x->old) == 0 ? "unchanged" : *dry ? "planned" : result_word(x); return;
+	}
+}
+
+static const struct out_col change_cols[] = {
+	[C_KEY] = { "KEY", OUT_TEXT, OUT_KEEP, "", get_change, C_KEY },
+	[C_FROM] = { "FROM", OUT_TEXT, OUT_KEEP, "", get_change, C_FROM },
+	[C_ARROW] = { "ARROW", OUT_TEXT, OUT_KEEP, "", get_change, C_ARROW },
+	[C_TO] = { "TO", OUT_TEXT, OUT_KEEP, "", get_change, C_TO },
+	[C_RESULT] = { "RESULT", OUT_TEXT, OUT_KEEP, "", get_change, C_RESULT },
+};
+
 void thp_change_report(const struct thp_ctx *ctx, const struct thp_changes *cs, bool dry, int err,
 		       const char *saved, bool user_file)
 {
+	static const int text_sel[] = { C_KEY, C_FROM, C_ARROW, C_TO }, json_sel[] = { C_KEY, C_FROM, C_TO, C_RESULT };
+	const struct out_fmt fmt = { .bare = true, .json = ctx->json };
 	struct out_table *t;
 	int n = thp_changes_count(cs);
 
-	if (ctx->json) {
-		struct json_object *o = json_object_new_object(), *a = json_object_new_array();
-		for (int i = 0; i < cs->n; i++) {
-			const struct thp_change *c = &cs->v[i];
-			struct json_object *x;
-			if (!c->want[0])
-				continue;
-			x = json_object_new_object();
-			json_object_object_add(x, "key", json_object_new_string(c->key));
-			json_object_object_add(x, "from", json_object_new_string(c->old));
-			json_object_object_add(x, "to", json_object_new_string(c->want));
-			json_object_object_add(x, "result", json_object_new_string(
-				strcmp(c->want, c->old) == 0 ? "unchanged" : dry ? "planned" : result_word(c)));
-			json_object_array_add(a, x);
-		}
-		json_object_object_add(o, "dry_run", json_object_new_boolean(dry));
-		json_object_object_add(o, "ok", json_object_new_boolean(err == 0));
-		json_object_object_add(o, "saved", saved ? json_object_new_string(saved) : NULL);
-		json_object_object_add(o, "changes", a);
-		out_json_print(o);
+	out_doc_begin(ctx->json, false, "thp-change/1");
+	out_put(OUT_JSON, "dry_run", NULL, ov_bool(dry));
+	out_put(OUT_JSON, "ok", NULL, ov_bool(err == 0));
+	out_put(OUT_JSON, "saved", NULL, ov_str(saved));
+	if (err && !ctx->json) /* the errors say what happened */
 		return;
-	}
-	if (err)
-		return;
-	if (n == 0) {
-		puts("nothing to change: every setting already has that value");
-		return;
-	}
-	printf(dry ? "would change %d setting%s (dry run, nothing written):\n"
-		   : "changed %d setting%s:\n", n, n == 1 ? "" : "s");
-	t = out_table_new(4, NULL, true);
-	for (int i = 0; i < cs->n; i++) {
-		const struct thp_change *c = &cs->v[i];
-		if (thp_change_pending(c))
-			out_table_row(t, (const char *const[]){ c->key, c->old, "->", c->want });
-	}
-	out_table_print(t, 2);
-	if (saved)
-		printf("the previous state is saved in %s; 'thp restore%s%s' puts it back\n", saved,
-		       user_file ? " " : "", user_file ? saved : "");
+	if (n == 0)
+		out_text("nothing to change: every setting already has that value\n");
+	else
+		out_text(dry ? "would change %d setting%s (dry run, nothing written):\n" : "changed %d setting%s:\n", n,
+			 n == 1 ? "" : "s");
+	/* in text the settings that change, in JSON every one asked for */
+	t = ctx->json ? out_table_open("changes", change_cols, json_sel, 4, &fmt, &dry)
+		      : out_table_open(NULL, change_cols, text_sel, 4, &fmt, &dry);
+	for (int i = 0; i < cs->n; i++)
+		if (ctx->json ? cs->v[i].want[0] != '\0' : thp_change_pending(&cs->v[i]))
+			out_table_add(t, &cs->v[i]);
+	out_table_close(t, 2);
+	if (saved && n)
+		out_text("the previous state is saved in %s; 'thp restore%s%s' puts it back\n", saved,
+			 user_file ? " " : "", user_file ? saved : "");
+	out_doc_end();
 }
 
 void thp_change_explain(const struct thp_changes *cs, int err, int signo, const char *kept)

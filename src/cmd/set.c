@@ -81,12 +81,13 @@ static void accepted(const struct thp_changes *cs, const struct thp_change *c, c
 static int list_keys(const struct thp_ctx *ctx)
 {
 	struct thp_changes *cs = thp_changes_load(&ctx->root);
-	struct json_object *a = ctx->json ? json_object_new_array() : NULL;
 	const struct thp_setting_desc *listed[THP_KV_MAX];
 	int nlisted = 0;
 
 	if (!cs)
 		return 1;
+	out_doc_begin(ctx->json, false, "thp-set-keys/1");
+	out_arr("keys");
 	for (int i = 0; i < cs->n; i++) {
 		const struct thp_change *c = &cs->v[i];
 		bool first = c->k.size && nlisted < THP_KV_MAX;
@@ -98,25 +99,16 @@ static int list_keys(const struct thp_ctx *ctx)
 			struct thp_key k = { c->k.d, all ? 0 : c->k.size };
 			thp_key_format(&k, key, sizeof(key));
 			accepted(cs, c, values, sizeof(values));
-			if (a) {
-				struct json_object *o = json_object_new_object();
-				json_object_object_add(o, "key", json_object_new_string(key));
-				json_object_object_add(o, "values", json_object_new_string(values));
-				json_object_array_add(a, o);
-			} else {
-				printf("%s %s\n", key, values);
-			}
+			out_obj(NULL);
+			out_put(OUT_ANY, "key", "%s ", ov_str(key));
+			out_put(OUT_ANY, "values", "%s\n", ov_str(values));
+			out_end();
 		}
 		if (first)
 			listed[nlisted++] = c->k.d;
 	}
 	free(cs);
-	if (a) {
-		struct json_object *o = json_object_new_object();
-		json_object_object_add(o, "keys", a);
-		return out_json_print(o) ? 1 : 0;
-	}
-	return 0;
+	return out_doc_end() ? 1 : 0;
 }
 
 /* Saves the current values of CS as a state file: FILE (a path the user
@@ -174,13 +166,10 @@ static int save_only(const struct thp_ctx *ctx, const char *file)
 		thp_err("cannot write '%s': %s", file, thp_file_strerror(err));
 		return 1;
 	}
-	if (ctx->json) {
-		struct json_object *o = json_object_new_object();
-		json_object_object_add(o, "saved", json_object_new_string(file));
-		out_json_print(o);
-	} else {
-		printf("saved the current settings to %s; 'thp restore %s' puts them back\n", file, file);
-	}
+	out_doc_begin(ctx->json, false, "thp-set-save/1");
+	out_put(OUT_JSON, "saved", NULL, ov_str(file));
+	out_text("saved the current settings to %s; 'thp restore %s' puts them back\n", file, file);
+	out_doc_end();
 	return 0;
 }
 

@@ -206,6 +206,7 @@ const char *out_col_key(const struct out_col *c, char *buf, size_t cap);
 struct out_fmt {
 	const char *list; /* -o LIST; NULL: the command's default columns */
 	bool noheadings, raw, pairs, json, bytes, notrunc;
+	bool bare; /* text without a header, each column as wide as its cells (-n keeps the headers' widths) */
 };
 enum { OUT_OPT_NOTRUNC = 0x180 };
 #define OUT_FMT_SHORTOPTS "o:nrPJb"

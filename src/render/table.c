@@ -177,9 +177,9 @@ static struct out_table *cols_table(const struct out_col *cols, const int *sel, 
 	struct out_table *t;
 
 	hdr[0] = "";
-	for (int i = 0; i < nsel; i++)
-		hdr[i] = cols[sel[i]].name;
-	t = table_new(nsel, hdr, f->noheadings, f->raw);
+	for (int i = 0; i < nsel; i++) /* libsmartcols makes a column as wide as its header, shown or not */
+		hdr[i] = f->bare ? "" : cols[sel[i]].name;
+	t = table_new(nsel, hdr, f->noheadings || f->bare, f->raw);
 	if (!t)
 		return NULL;
 	if (f->pairs) {
@@ -188,6 +188,7 @@ static struct out_table *cols_table(const struct out_col *cols, const int *sel, 
 	}
 	t->cols = cols;
 	t->fmt = *f;
+	t->fmt.noheadings = f->noheadings || f->bare;
 	for (int i = 0; i < nsel; i++)
 		if (sel[i] + 1 > t->npos)
 			t->npos = sel[i] + 1;

@@ -91,6 +91,27 @@ static void table_text_pairs_json(void **state)
 							   "}\n");
 }
 
+static void print_bare(void *arg)
+{
+	const struct out_fmt f = { .bare = !arg, .noheadings = arg != NULL };
+	const int sel[] = { 2, 0 };
+	struct out_table *t = out_table_open(NULL, cols, sel, 2, &f, NULL);
+
+	out_doc_begin(false, false, "thp-test/1");
+	out_table_add(t, &recs[1]);
+	out_table_close(t, 2);
+	out_doc_end();
+}
+
+/* A bare table has no header, and its columns are as wide as their cells
+ * (-n keeps the header's width: "HALF%" over "-"). */
+static void bare(void **state)
+{
+	(void)state;
+	assert_string_equal(stdout_of(print_bare, NULL), "  -  c\"d\n");
+	assert_string_equal(stdout_of(print_bare, "n"), "      -  c\"d\n");
+}
+
 static void nested(void *arg)
 {
 	(void)arg;
@@ -168,6 +189,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(table_text_pairs_json), cmocka_unit_test(json_layout),
 					    cmocka_unit_test(memory),
+					    cmocka_unit_test(bare),
 					    cmocka_unit_test(values) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
