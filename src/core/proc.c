@@ -87,7 +87,7 @@ int thp_rollup_read(const struct thp_root *root, pid_t pid, struct thp_rollup *r
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "proc/%d/smaps_rollup", (int)pid);
-	n = thp_read_buf(root, path, buf, sizeof(buf));
+	n = thp_read_one(root, path, buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
 	return thp_rollup_parse(buf, r);
@@ -255,7 +255,7 @@ int thp_pstatus_read(const struct thp_root *root, pid_t pid, struct thp_pstatus 
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "proc/%d/status", (int)pid);
-	n = thp_read_buf(root, path, buf, sizeof(buf));
+	n = thp_read_one(root, path, buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
 	if (n == 0)

@@ -500,19 +500,30 @@ static int fill(int fd, char *buf, size_t cap, size_t *len, bool short_end)
 	return 1;
 }
 
-ssize_t thp_read_buf(const struct thp_root *r, const char *rel, char *buf, size_t cap)
+/* thp_read_buf(), and with ONE thp_read_one(). */
+static ssize_t read_buf(const struct thp_root *r, const char *rel, char *buf, size_t cap, bool one)
 {
 	size_t len = 0;
-	bool kept;
-	int fd = open_kept(r, rel, &kept), rc;
+	bool kept = false, live_one = one && r->live && !r->kept;
+	int fd = live_one ? thp_root_openat(r, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0) : open_kept(r, rel, &kept), rc;
 
 	if (fd < 0)
 		return fd;
-	rc = fill(fd, buf, cap, &len, r->live && strncmp(rel, "sys/", 4) == 0);
+	rc = fill(fd, buf, cap, &len, live_one || (r->live && strncmp(rel, "sys/", 4) == 0));
 	if (!kept)
 		close(fd);
 	buf[len] = '\0';
 	return rc < 0 ? rc : (ssize_t)len;
+}
+
+ssize_t thp_read_buf(const struct thp_root *r, const char *rel, char *buf, size_t cap)
+{
+	return read_buf(r, rel, buf, cap, false);
+}
+
+ssize_t thp_read_one(const struct thp_root *r, const char *rel, char *buf, size_t cap)
+{
+	return read_buf(r, rel, buf, cap, true);
 }
 
 /* Reads all of FD (closed after unless KEPT) into a malloc'd *OUT, as thp_read(). */

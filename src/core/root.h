@@ -97,6 +97,12 @@ int thp_open(const struct thp_root *r, const char *rel);
  * Returns the length read or -errno; only regular files are read. */
 ssize_t thp_read_buf(const struct thp_root *r, const char *rel, char *buf, size_t cap);
 
+/* thp_read_buf() of a kernel file that shows all of its text in one read
+ * (a /proc/PID file of one record: status, smaps_rollup): on the live root
+ * (not kept) a read shorter than asked is its end, and the file is not
+ * checked for being regular (the kernel's are): 3 system calls, not 5. */
+ssize_t thp_read_one(const struct thp_root *r, const char *rel, char *buf, size_t cap);
+
 /* Reads a whole file into a malloc'd NUL-terminated buffer.
  * Returns 0 or -errno; *buf is NULL on error. */
 int thp_read(const struct thp_root *r, const char *rel, char **buf, size_t *len);
