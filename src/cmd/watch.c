@@ -310,114 +310,214 @@ static const char *rate_str(char *buf, size_t cap, double v)
 	return buf;
 }
 
-static void print_blocks(const struct sample *b, const struct report *r)
+/* A rate: "120/s" in text (words in BUF), per second in JSON. */
+static struct out_val ov_rate(double per_s, char *buf, size_t cap)
 {
-	char sz[32], zone[4 * sizeof(b->buddy.zones[0].zone)];
-
-	printf("  free %-6s", out_size(sz, sizeof(sz), b->st.pmd_size, false));
-	for (int i = 0; i < b->buddy.nzones; i++) {
-		const struct thp_buddy_zone *z = &b->buddy.zones[i];
-		printf(" node%d/%s %" PRIu64, z->node, out_esc(zone, sizeof(zone), z->zone),
-		       thp_buddy_free_blocks(z, r->pmd_order));
-	}
-	puts(" blocks");
+	return ov_words(ov_num(per_s, 3), rate_str(buf, cap, per_s));
 }
 
-static void print_alert_text(const struct opts *o, const struct sample *b, const struct report *r)
+/* The alert of R: the stalls, the threads in D state, the high-order free
+ * blocks of B. */
+static void put_alert(const struct opts *o, const struct sample *b, const struct report *r)
 {
-	printf("  ALERT %" PRIu64 " compaction stalls in %.1f s (threshold %ld)\n", r->stalls,
-	       r->secs, o->alert);
-	if (r->blocked_err)
-		printf("    threads in D state: unknown (%s)\n", thp_strerror(r->blocked_err));
-	else if (!r->blocked_total)
-		puts("    threads in D state: none");
-	else {
-		printf("    threads in D state (%d):", r->blocked_total);
+	char v[32], key[16], fmt[32];
+
+	out_obj("alert");
+	out_put(OUT_ANY, "compact_stall", "  ALERT %s", ov_count(r->stalls));
+	snprintf(v, sizeof(v), "%.1f", r->secs);
+	out_put(OUT_FP, NULL, " compaction stalls in %s s", ov_str(v));
+	out_put(OUT_ANY, "threshold", " (threshold %s)\n", ov_int(o->alert));
+	if (r->blocked_err) {
+		out_text("    threads in D state: unknown (%s)\n", thp_strerror(r->blocked_err));
+		out_put(OUT_JSON, "d_state_total", NULL, ov_null());
+		out_put(OUT_JSON, "d_state", NULL, ov_null());
+	} else {
+		out_put(OUT_ANY, "d_state_total",
+			r->blocked_total ? "    threads in D state (%s):" : "    threads in D state: none\n",
+			ov_int(r->blocked_total));
+		out_arr("d_state");
 		for (int i = 0; i < r->nblocked; i++) {
 			const struct thp_task *t = &r->blocked[i];
-			char comm[4 * sizeof(t->comm)];
-			out_esc(comm, sizeof(comm), t->comm);
-			if (t->tid == t->pid)
-				printf("%s %d %s", i ? "," : "", (int)t->pid, comm);
-			else
-				printf("%s %d/%d %s", i ? "," : "", (int)t->pid, (int)t->tid, comm);
+			out_obj(NULL);
+			out_put(OUT_ANY, "pid", i ? ", %s" : " %s", ov_int(t->pid));
+			out_put(t->tid == t->pid ? OUT_JSON : OUT_ANY, "tid", "/%s", ov_int(t->tid));
+			out_put(OUT_ANY, "comm", " %s", ov_str(t->comm));
+			out_end();
 		}
+		out_end();
 		if (r->blocked_total > r->nblocked)
-			printf(", and %d more", r->blocked_total - r->nblocked);
-		putchar('\n');
+			out_text(", and %d more", r->blocked_total - r->nblocked);
+		if (r->blocked_total)
+			out_text("\n");
 	}
-	if (r->pmd_order < 0)
-		return;
-	printf("    buddyinfo free blocks at order >= %d:\n", r->pmd_order);
-	for (int i = 0; i < b->buddy.nzones; i++) {
+	if (r->pmd_order >= 0)
+		out_text("    buddyinfo free blocks at order >= %d:\n", r->pmd_order);
+	out_arr("buddyinfo");
+	for (int i = 0; r->pmd_order >= 0 && i < b->buddy.nzones; i++) {
 		const struct thp_buddy_zone *z = &b->buddy.zones[i];
-		printf("      node%d/%-8s", z->node, z->zone);
-		for (int k = r->pmd_order; k < z->norders; k++)
-			printf(" %d:%" PRIu64, k, z->free[k]);
-		putchar('\n');
+		out_obj(NULL);
+		out_put(OUT_ANY, "node", "      node%s", ov_int(z->node));
+		out_put(OUT_ANY, "zone", "/%-8s", ov_str(z->zone));
+		out_obj("free");
+		for (int k = r->pmd_order; k < z->norders; k++) {
+			snprintf(key, sizeof(key), "%d", k);
+			snprintf(fmt, sizeof(fmt), " %d:%%s", k);
+			out_put(OUT_ANY, key, fmt, ov_count(z->free[k]));
+		}
+		out_end();
+		out_end();
+		out_text("\n");
 	}
+	out_end();
+	out_end();
 }
 
-static void print_text(const struct opts *o, const struct sample *b, const struct report *r)
+/* The interval: its end (local time in text, UTC in JSON) or, replaying,
+ * its number; its length. */
+static void put_head(const struct report *r)
 {
-	char v[32];
+	char local[16], utc[32], secs[32];
+	struct tm tm;
 
+	out_put(r->wall.tv_sec ? OUT_JSON : OUT_ANY, "seq", "interval %s", ov_int(r->seq));
 	if (r->wall.tv_sec) {
-		struct tm tm;
 		localtime_r(&r->wall.tv_sec, &tm);
-		strftime(v, sizeof(v), "%H:%M:%S", &tm);
-		printf("%s  %.1f s\n", v, r->secs);
-	} else
-		printf("interval %ld  %.1f s\n", r->seq, r->secs);
+		strftime(local, sizeof(local), "%H:%M:%S", &tm);
+		gmtime_r(&r->wall.tv_sec, &tm);
+		strftime(utc, sizeof(utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		out_put(OUT_ANY, "time", "%s", ov_words(ov_str(utc), local));
+	}
+	snprintf(secs, sizeof(secs), "%.1f", r->secs);
+	out_put(OUT_ANY, "seconds", "  %s s\n", ov_words(ov_num(r->secs, 3), secs));
+}
+
+/* A line per group of counters that moved: their rates (by their vmstat
+ * names in JSON), the share of faults that fell back, khugepaged's progress. */
+static void put_groups(const struct report *r)
+{
+	char v[32], fmt[64];
+
 	for (int g = 0; g < NGROUPS; g++) {
 		if (!r->nrates[g] && !(g == 2 && r->nprogress))
 			continue;
-		printf("  %-11s", groups[g].title);
+		out_text("  %-11s", groups[g].title);
+		out_obj(groups[g].title);
 		for (int i = 0; i < r->nrates[g]; i++) {
-			printf(" %s %s", r->rates[g][i].label, rate_str(v, sizeof(v), r->rates[g][i].per_s));
-			if (g == 0 && i == 1 && r->has_fallback_pct)
-				printf(" (%.1f%%)", r->fallback_pct);
+			snprintf(fmt, sizeof(fmt), " %s %%s", r->rates[g][i].label);
+			out_put(OUT_ANY, r->rates[g][i].name, fmt, ov_rate(r->rates[g][i].per_s, v, sizeof(v)));
+			if (g == 0 && i == 1 && r->has_fallback_pct) {
+				snprintf(v, sizeof(v), "%.1f", r->fallback_pct);
+				out_put(OUT_ANY, "fault_fallback_pct", " (%s%%)", ov_words(ov_num(r->fallback_pct, 2), v));
+			}
 		}
-		for (int i = 0; g == 2 && i < r->nprogress; i++)
-			printf(" %s +%" PRIu64, r->progress[i].name, r->progress[i].delta);
-		putchar('\n');
+		if (g == 2 && r->nprogress) {
+			out_obj("increase");
+			for (int i = 0; i < r->nprogress; i++) {
+				snprintf(fmt, sizeof(fmt), " %s +%%s", r->progress[i].name);
+				out_put(OUT_ANY, r->progress[i].name, fmt, ov_count(r->progress[i].delta));
+			}
+			out_end();
+		}
+		out_end();
+		out_text("\n");
 	}
-	if (r->has_tlb)
-		printf("  %-11s shootdowns %s\n", "tlb", rate_str(v, sizeof(v), r->tlb_per_s));
-	else if (r->seq == 1)
-		printf("  %-11s shootdowns unknown (%s)\n", "tlb", r->tlb_unknown);
+}
+
+/* The rate of TLB shootdowns, or (in text on the first interval) why there is none. */
+static void put_tlb(const struct report *r)
+{
+	char v[32];
+
+	out_obj("tlb");
+	if (r->has_tlb) {
+		out_put(OUT_ANY, "shootdowns", "  tlb         shootdowns %s\n", ov_rate(r->tlb_per_s, v, sizeof(v)));
+	} else {
+		out_put(OUT_JSON, "shootdowns", NULL, ov_null());
+		out_put(r->seq == 1 ? OUT_ANY : OUT_JSON, "unknown", "  tlb         shootdowns unknown (%s)\n",
+			ov_str(r->tlb_unknown));
+	}
+	out_end();
+}
+
+/* The rates of the mTHP sizes whose counters moved. */
+static void put_sizes(const struct report *r)
+{
+	char v[32], fmt[64];
+
+	out_arr("sizes_per_second");
 	for (int i = 0; i < r->nsizes; i++) {
-		char sz[32];
-		printf("  mTHP %-6s", out_size(sz, sizeof(sz), r->sizes[i].bytes, false));
-		for (int j = 0; j < r->sizes[i].n; j++)
-			printf(" %s %s", r->sizes[i].r[j].label,
-			       rate_str(v, sizeof(v), r->sizes[i].r[j].per_s));
-		putchar('\n');
+		out_obj(NULL);
+		out_put(OUT_ANY, "size", "  mTHP %-6s", ov_size(r->sizes[i].bytes));
+		for (int j = 0; j < r->sizes[i].n; j++) {
+			snprintf(fmt, sizeof(fmt), " %s %%s", r->sizes[i].r[j].label);
+			out_put(OUT_ANY, r->sizes[i].r[j].name, fmt, ov_rate(r->sizes[i].r[j].per_s, v, sizeof(v)));
+		}
+		out_end();
+		out_text("\n");
 	}
-	if (r->has_anon_huge || r->has_psi_some || r->has_psi_full) {
-		printf("  %-11s", "state");
-		if (r->has_anon_huge)
-			printf(" AnonHugePages %s", out_size(v, sizeof(v), r->anon_huge, false));
-		if (r->has_psi_some || r->has_psi_full)
-			printf("%s memory pressure avg10", r->has_anon_huge ? "," : "");
+	out_end();
+}
+
+/* AnonHugePages and memory pressure; per node with more than one; the free
+ * PMD-sized blocks per zone. */
+static void put_state(const struct sample *b, const struct report *r)
+{
+	if (r->has_anon_huge || r->has_psi_some || r->has_psi_full)
+		out_text("  %-11s", "state");
+	if (r->has_anon_huge)
+		out_put(OUT_ANY, "anon_huge_bytes", " AnonHugePages %s", ov_size(r->anon_huge));
+	if (r->has_psi_some || r->has_psi_full) {
+		out_text("%s memory pressure avg10", r->has_anon_huge ? "," : "");
+		out_obj("memory_pressure");
 		if (r->has_psi_some)
-			printf(" some %.2f%%", r->psi_some);
+			out_put(OUT_ANY, "some_avg10", " some %s%%", ov_num(r->psi_some, 2));
 		if (r->has_psi_full)
-			printf(" full %.2f%%", r->psi_full);
-		putchar('\n');
+			out_put(OUT_ANY, "full_avg10", " full %s%%", ov_num(r->psi_full, 2));
+		out_end();
 	}
+	if (r->has_anon_huge || r->has_psi_some || r->has_psi_full)
+		out_text("\n");
+	if (b->numa.n > 1)
+		out_arr("nodes");
 	for (int i = 0; b->numa.n > 1 && i < b->numa.n; i++) {
 		const struct thp_numa_node *d = &b->numa.nodes[i];
-		char s2[32], s3[32];
-		if (d->has_meminfo)
-			printf("  node %-6d AnonHugePages %s, ShmemHugePages %s, FileHugePages %s\n", d->id,
-			       out_size(v, sizeof(v), d->anon_huge, false), out_size(s2, sizeof(s2), d->shmem_huge, false),
-			       out_size(s3, sizeof(s3), d->file_huge, false));
+		enum out_to to = d->has_meminfo ? OUT_ANY : OUT_JSON;
+		out_obj(NULL);
+		out_put(to, "node", "  node %-6s", ov_int(d->id));
+		out_put(to, "anon_huge_bytes", " AnonHugePages %s", ov_if(d->has_meminfo, ov_size(d->anon_huge)));
+		out_put(to, "shmem_huge_bytes", ", ShmemHugePages %s", ov_if(d->has_meminfo, ov_size(d->shmem_huge)));
+		out_put(to, "file_huge_bytes", ", FileHugePages %s\n", ov_if(d->has_meminfo, ov_size(d->file_huge)));
+		out_end();
 	}
-	if (r->pmd_order >= 0)
-		print_blocks(b, r);
+	if (b->numa.n > 1)
+		out_end();
+	if (r->pmd_order < 0)
+		return;
+	out_put(OUT_JSON, "pmd_order", NULL, ov_int(r->pmd_order));
+	out_put(OUT_FP, NULL, "  free %-6s", ov_size(b->st.pmd_size));
+	out_arr("free_pmd_blocks");
+	for (int i = 0; i < b->buddy.nzones; i++) {
+		const struct thp_buddy_zone *z = &b->buddy.zones[i];
+		out_obj(NULL);
+		out_put(OUT_ANY, "node", " node%s", ov_int(z->node));
+		out_put(OUT_ANY, "zone", "/%s", ov_str(z->zone));
+		out_put(OUT_ANY, "blocks", " %s", ov_count(thp_buddy_free_blocks(z, r->pmd_order)));
+		out_end();
+	}
+	out_end();
+	out_text(" blocks\n");
+}
+
+/* The report of an interval: text lines, or a JSON line. */
+static void put_report(const struct opts *o, const struct sample *b, const struct report *r)
+{
+	put_head(r);
+	put_groups(r);
+	put_tlb(r);
+	put_sizes(r);
+	put_state(b, r);
 	if (r->alert)
-		print_alert_text(o, b, r);
+		put_alert(o, b, r);
 }
 
 /* The rate of vmstat counter NAME in R; false when the host lacks it. */
@@ -508,131 +608,7 @@ static void print_compact(const struct opts *o, const struct sample *b, const st
 	       history_spark(h, false, o->interval, spark[0], sizeof(spark[0])),
 	       history_spark(h, true, o->interval, spark[1], sizeof(spark[1])));
 	if (r->alert)
-		print_alert_text(o, b, r);
-}
-
-static struct json_object *json_size(uint64_t bytes, const struct rate *v, int n)
-{
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "size", out_json_u64(bytes));
-
-	for (int i = 0; i < n; i++)
-		json_object_object_add(o, v[i].name, out_json_num(v[i].per_s, 3));
-	return o;
-}
-
-static struct json_object *json_alert(const struct opts *o, const struct sample *b,
-				      const struct report *r)
-{
-	struct json_object *a = json_object_new_object(), *t = json_object_new_array();
-	struct json_object *z = json_object_new_array();
-
-	json_object_object_add(a, "compact_stall", out_json_u64(r->stalls));
-	json_object_object_add(a, "threshold", json_object_new_int64(o->alert));
-	for (int i = 0; i < r->nblocked; i++) {
-		struct json_object *e = json_object_new_object();
-		json_object_object_add(e, "pid", json_object_new_int(r->blocked[i].pid));
-		json_object_object_add(e, "tid", json_object_new_int(r->blocked[i].tid));
-		json_object_object_add(e, "comm", json_object_new_string(r->blocked[i].comm));
-		json_object_array_add(t, e);
-	}
-	json_object_object_add(a, "d_state", r->blocked_err ? NULL : t);
-	if (r->blocked_err)
-		json_object_put(t);
-	json_object_object_add(a, "d_state_total", r->blocked_err ? NULL : json_object_new_int(r->blocked_total));
-	for (int i = 0; r->pmd_order >= 0 && i < b->buddy.nzones; i++) {
-		const struct thp_buddy_zone *bz = &b->buddy.zones[i];
-		struct json_object *e = json_object_new_object(), *f = json_object_new_object();
-		char k[16];
-		json_object_object_add(e, "node", json_object_new_int(bz->node));
-		json_object_object_add(e, "zone", json_object_new_string(bz->zone));
-		for (int j = r->pmd_order; j < bz->norders; j++) {
-			snprintf(k, sizeof(k), "%d", j);
-			json_object_object_add(f, k, out_json_u64(bz->free[j]));
-		}
-		json_object_object_add(e, "free", f);
-		json_object_array_add(z, e);
-	}
-	json_object_object_add(a, "buddyinfo", z);
-	return a;
-}
-
-static int print_json(const struct opts *o, const struct sample *b, const struct report *r)
-{
-	struct json_object *j = json_object_new_object(), *rates = json_object_new_object();
-
-	json_object_object_add(j, "schema", json_object_new_string("thp-watch/1"));
-	json_object_object_add(j, "seq", json_object_new_int64(r->seq));
-	if (r->wall.tv_sec) {
-		char t[32];
-		struct tm tm;
-		gmtime_r(&r->wall.tv_sec, &tm);
-		strftime(t, sizeof(t), "%Y-%m-%dT%H:%M:%SZ", &tm);
-		json_object_object_add(j, "time", json_object_new_string(t));
-	}
-	json_object_object_add(j, "seconds", out_json_num(r->secs, 3));
-	for (int g = 0; g < NGROUPS; g++)
-		for (int i = 0; i < r->nrates[g]; i++)
-			json_object_object_add(rates, r->rates[g][i].name,
-					       out_json_num(r->rates[g][i].per_s, 3));
-	if (r->has_tlb)
-		json_object_object_add(rates, "tlb_shootdowns", out_json_num(r->tlb_per_s, 3));
-	json_object_object_add(j, "per_second", rates);
-	if (!r->has_tlb)
-		json_object_object_add(j, "tlb_shootdowns_unknown", json_object_new_string(r->tlb_unknown));
-	if (r->has_fallback_pct)
-		json_object_object_add(j, "fault_fallback_pct", out_json_num(r->fallback_pct, 2));
-	if (r->nprogress) {
-		struct json_object *k = json_object_new_object();
-		for (int i = 0; i < r->nprogress; i++)
-			json_object_object_add(k, r->progress[i].name, out_json_u64(r->progress[i].delta));
-		json_object_object_add(j, "khugepaged_increase", k);
-	}
-	struct json_object *sizes = json_object_new_array();
-	for (int i = 0; i < r->nsizes; i++) {
-		json_object_array_add(sizes, json_size(r->sizes[i].bytes, r->sizes[i].r, r->sizes[i].n));
-	}
-	json_object_object_add(j, "sizes_per_second", sizes);
-	if (r->has_anon_huge)
-		json_object_object_add(j, "anon_huge_bytes", out_json_u64(r->anon_huge));
-	if (b->numa.n > 1) {
-		struct json_object *a = json_object_new_array();
-		for (int i = 0; i < b->numa.n; i++) {
-			const struct thp_numa_node *d = &b->numa.nodes[i];
-			struct json_object *e = json_object_new_object();
-			json_object_object_add(e, "node", json_object_new_int(d->id));
-			json_object_object_add(e, "anon_huge_bytes", d->has_meminfo ? out_json_u64(d->anon_huge) : NULL);
-			json_object_object_add(e, "shmem_huge_bytes", d->has_meminfo ? out_json_u64(d->shmem_huge) : NULL);
-			json_object_object_add(e, "file_huge_bytes", d->has_meminfo ? out_json_u64(d->file_huge) : NULL);
-			json_object_array_add(a, e);
-		}
-		json_object_object_add(j, "nodes", a);
-	}
-	if (r->pmd_order >= 0) {
-		struct json_object *a = json_object_new_array();
-		for (int i = 0; i < b->buddy.nzones; i++) {
-			const struct thp_buddy_zone *z = &b->buddy.zones[i];
-			struct json_object *e = json_object_new_object();
-			json_object_object_add(e, "node", json_object_new_int(z->node));
-			json_object_object_add(e, "zone", json_object_new_string(z->zone));
-			json_object_object_add(e, "blocks", out_json_u64(thp_buddy_free_blocks(z, r->pmd_order)));
-			json_object_array_add(a, e);
-		}
-		json_object_object_add(j, "pmd_order", json_object_new_int(r->pmd_order));
-		json_object_object_add(j, "free_pmd_blocks", a);
-	}
-	if (r->has_psi_some || r->has_psi_full) {
-		struct json_object *p = json_object_new_object();
-		if (r->has_psi_some)
-			json_object_object_add(p, "some_avg10", out_json_num(r->psi_some, 2));
-		if (r->has_psi_full)
-			json_object_object_add(p, "full_avg10", out_json_num(r->psi_full, 2));
-		json_object_object_add(j, "memory_pressure", p);
-	}
-	if (r->alert)
-		json_object_object_add(j, "alert", json_alert(o, b, r));
-	return out_json_line(j);
+		put_alert(o, b, r);
 }
 
 /* Computes and prints the report for the interval from A to B, read below ROOT_B.
@@ -653,18 +629,14 @@ static int report(const struct opts *o, const struct thp_root *root_b, const str
 	compute_tlb(a, b, r);
 	compute_state(b, r);
 	check_alert(root_b, a, b, o->alert, r);
-	if (o->json)
-		rc = print_json(o, b, r);
-	else if (o->compact) {
+	out_doc_line(o->json, false, "thp-watch/2");
+	if (o->compact) {
 		history_add(h, r);
 		print_compact(o, b, r, h);
-		rc = 0;
 	} else {
-		print_text(o, b, r);
-		rc = 0;
+		put_report(o, b, r);
 	}
-	if (thp_flush())
-		rc = -1;
+	rc = out_doc_end() ? -1 : 0;
 	if (rc == 0 && r->alert)
 		rc = 1;
 	free(r);

@@ -168,6 +168,14 @@ static inline struct out_val ov_if(bool have, struct out_val v)
 	return v;
 }
 
+/* V shown in text as TEXT (JSON keeps V): a value whose words are not its
+ * kind's, such as a local time for a UTC timestamp. */
+static inline struct out_val ov_words(struct out_val v, const char *text)
+{
+	v.text = text;
+	return v;
+}
+
 /* Sets *V to X, keeping V's room for words (a getter's way to give a value
  * made by the ov_*() functions). */
 static inline void out_val_set(struct out_val *v, struct out_val x)

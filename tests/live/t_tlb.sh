@@ -6,7 +6,7 @@ tlb_sum() { awk '$1 == "TLB:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s +
 tlbdir=$(mktemp -d)
 "$THP" watch -c 1 -i 0.2 --json > "$tlbdir/w.json"
 if [ -n "$(tlb_sum)" ]; then
-	expect "watch --json: per_second carries tlb_shootdowns" jq -e '.per_second.tlb_shootdowns >= 0' "$tlbdir/w.json" > /dev/null
+	expect "watch --json: tlb carries the shootdowns" jq -e '.tlb.shootdowns >= 0' "$tlbdir/w.json" > /dev/null
 	lo=$(tlb_sum)
 	"$THP" metrics --no-doctor -t 0 > "$tlbdir/m.prom"
 	hi=$(tlb_sum)
@@ -15,7 +15,7 @@ if [ -n "$(tlb_sum)" ]; then
 	expect "metrics: thp_tlb_shootdowns_total ($got) is at most the sum after ($hi)" [ "${got:-x}" -le "$hi" ]
 else
 	expect "watch --json: says why there is no TLB shootdown rate" \
-		jq -e '.tlb_shootdowns_unknown | test("no TLB row")' "$tlbdir/w.json" > /dev/null
+		jq -e '.tlb.unknown | test("no TLB row")' "$tlbdir/w.json" > /dev/null
 fi
 rm -rf "$tlbdir"
 

@@ -4,7 +4,7 @@ wj=$(mktemp)
 "$THP" watch -i 1 -c 3 --json > "$wj"
 expect "watch -c 3 --json exits 0" [ $? -eq 0 ]
 expect "watch -c 3 --json prints 3 lines" [ "$(wc -l < "$wj")" -eq 3 ]
-expect "each line is a thp-watch/1 object" [ "$(jq -c 'select(.schema == "thp-watch/1") | .seq' "$wj" | tr '\n' ' ')" = "1 2 3 " ]
+expect "each line is a thp-watch/2 object" [ "$(jq -c 'select(.schema == "thp-watch/2") | .seq' "$wj" | tr '\n' ' ')" = "1 2 3 " ]
 expect "intervals last about a second" jq -e '.seconds > 0.5 and .seconds < 5' "$wj" > /dev/null
 
 pmdpol=$("$THP" status --json --no-procs | jq -r '(.sizes[] | select(.size == 2097152) | .anon_effective) // (.settings[] | select(.name == "enabled") | .value)' | head -1)
@@ -30,7 +30,7 @@ else
 		skip "watch fault rate: the kernel gave the helper no huge page (memory fragmented?)"
 	else
 		expect "a MADV_HUGEPAGE fault burst shows as thp_fault_alloc/s > 0" \
-			jq -se 'map(.per_second.thp_fault_alloc) | max > 0' "$wj" > /dev/null
+			jq -se 'map(.faults.thp_fault_alloc) | max > 0' "$wj" > /dev/null
 	fi
 	rm -f "$wfifo" "$wfifo.out"
 fi
