@@ -97,6 +97,6 @@ storm; storm traced; storm traced; storm
 bare=$(median_ms "$tmp/bare")
 trc=$(median_ms "$tmp/traced")
 echo "writes: $(wc -l < "$tmp/bare") bare, $(wc -l < "$tmp/traced") traced; events read and lost per traced run: $(tr '\n' ' ' < "$tmp/counts")"
-jq -r --argjson s "$SECS" '"last traced run: \(.events_read) events (\(.events_read / $s | floor)/s), lost: \(.lost_events), stalls by kind: \([.totals[] | select(.count > 0) | "\(.kind) \(.count)"] | join(", "))"' "$tmp/t.json"
+jq -r --argjson s "$SECS" '"last traced run: \(.events_read) events (\(.events_read / $s | floor)/s), lost: \(.lost_events), stalls by kind: \([.totals[] | select(.stalls > 0) | "\(.kind) \(.stalls)"] | join(", "))"' "$tmp/t.json"
 printf 'median compact_memory write: %.1f ms bare, %.1f ms traced, ratio %.2f\n' "$bare" "$trc" \
 	"$(awk -v a="$trc" -v b="$bare" 'BEGIN {print a / b}')"

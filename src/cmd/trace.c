@@ -21,14 +21,16 @@
 #define MARGIN_NS (1000000ull)      /* events this recent may still be committing */
 #define BUFFER_KB 2048              /* ring buffer per CPU */
 
-/* The columns of the table of totals per kind: -o, the table, the keys of -J -o. */
+/* The columns of the table of totals per kind: -o, the text, and JSON (keys
+ * the names in lower case). */
 enum { C_KIND, C_STALLS, C_TOTAL, C_MAX, C_AVG, NCOLS };
+static void get(const struct out_col *c, const void *row, void *ctx, struct out_val *v);
 static const struct out_col cols[] = {
-	[C_KIND] = { "KIND", OUT_TEXT, OUT_KEEP, "what stalled: direct compaction, direct reclaim, ...", NULL, 0 },
-	[C_STALLS] = { "STALLS", OUT_COUNT, OUT_KEEP, "number of stalls", NULL, 0 },
-	[C_TOTAL] = { "TOTAL_MS", OUT_NUM, OUT_KEEP, "time stalled, in all", NULL, 0 },
-	[C_MAX] = { "MAX_MS", OUT_NUM, 0, "the longest stall", NULL, 0 },
-	[C_AVG] = { "AVG_MS", OUT_NUM, 0, "the mean stall", NULL, 0 },
+	[C_KIND] = { "KIND", OUT_TEXT, OUT_KEEP, "what stalled: direct compaction, direct reclaim, ...", get, C_KIND },
+	[C_STALLS] = { "STALLS", OUT_COUNT, OUT_KEEP, "number of stalls", get, C_STALLS },
+	[C_TOTAL] = { "TOTAL_MS", OUT_NUM, OUT_KEEP, "time stalled, in all", get, C_TOTAL },
+	[C_MAX] = { "MAX_MS", OUT_NUM, 0, "the longest stall", get, C_MAX },
+	[C_AVG] = { "AVG_MS", OUT_NUM, 0, "the mean stall", get, C_AVG },
 };
 _Static_assert(sizeof(cols) / sizeof(cols[0]) == NCOLS, "one descriptor per column");
 static const int default_cols[] = { C_KIND, C_STALLS, C_TOTAL, C_MAX, C_AVG };
@@ -47,7 +49,6 @@ struct run {
 	const struct opts *o;
 	struct thp_root *root;
 	struct thp_trace *t;
-	struct json_object *events; /* --json: the stalls above --min-ms */
 	bool tlb;                   /* tlb:tlb_flush is traced (asked for, and the kernel has it) */
 	uint64_t mono0;             /* trace clock (CLOCK_MONOTONIC) at the start */
 	struct timespec real0;      /* wall clock at the same moment */
@@ -114,53 +115,39 @@ static const char *wall(const struct run *r, uint64_t ts, bool iso, char *buf, s
 	return buf;
 }
 
-#define COMM_SHOWN_MAX ((size_t)4 * THP_COMM_LEN)
-
-/* COMM escaped for the terminal into BUF (COMM_SHOWN_MAX), or "?" when empty. */
-static const char *comm_shown(const char *comm, char *buf)
+/* COMM as text shows it: "?" when empty (JSON keeps ""). */
+static struct out_val ov_comm(const char *comm)
 {
-	return comm[0] ? out_esc(buf, COMM_SHOWN_MAX, comm) : "?";
+	return ov_words(ov_str(comm), comm[0] ? NULL : "?");
 }
 
-static struct json_object *stall_json(const struct run *r, const struct thp_stall *s)
-{
-	struct json_object *o = json_object_new_object();
-	char t[48];
-
-	json_object_object_add(o, "time", json_object_new_string(wall(r, s->start, true, t, sizeof(t))));
-	json_object_object_add(o, "pid", json_object_new_int(s->tgid ? s->tgid : s->tid));
-	json_object_object_add(o, "tid", json_object_new_int(s->tid));
-	json_object_object_add(o, "comm", json_object_new_string(s->comm));
-	json_object_object_add(o, "kind", json_object_new_string(thp_stall_kind_name(s->kind)));
-	json_object_object_add(o, "duration_ns", out_json_u64(s->ns));
-	json_object_object_add(o, "order", s->order >= 0 ? json_object_new_int(s->order) : NULL);
-	json_object_object_add(o, "mode", s->sync < 0 ? NULL : json_object_new_string(s->sync ? "sync" : "async"));
-	json_object_object_add(o, "result", s->result ? json_object_new_string(s->result) : NULL);
-	if (s->kind == THP_STALL_DIRECT_RECLAIM)
-		json_object_object_add(o, "reclaimed_pages", out_json_u64(s->reclaimed));
-	json_object_object_add(o, "cpu_begin", json_object_new_int(s->cpu_begin));
-	json_object_object_add(o, "cpu_end", json_object_new_int(s->cpu_end));
-	return o;
-}
-
+/* A line per stall in text, an element of "events" in JSON. */
 static void on_stall(const struct thp_stall *s, void *arg)
 {
 	struct run *r = arg;
-	char t[32], order[16], res[48], comm[COMM_SHOWN_MAX];
+	char local[32], iso[48], ms[32];
 
-	if (r->o->fmt.json) {
-		json_object_array_add(r->events, stall_json(r, s));
-		return;
-	}
 	out_progress_erase(); /* the line may go to the same terminal */
-	snprintf(order, sizeof(order), s->order >= 0 ? "%d" : "-", s->order);
-	if (s->kind == THP_STALL_DIRECT_RECLAIM)
-		snprintf(res, sizeof(res), "%" PRIu64 " pages", s->reclaimed);
-	else
-		snprintf(res, sizeof(res), "%s", s->result ? s->result : "-");
-	printf("%-12s %7d %7d %-15s %-17s %10.3f %5s %s\n", wall(r, s->start, false, t, sizeof(t)),
-	       s->tgid ? s->tgid : s->tid, s->tid, comm_shown(s->comm, comm),
-	       thp_stall_kind_name(s->kind), (double)s->ns / 1e6, order, res);
+	snprintf(ms, sizeof(ms), "%.3f", (double)s->ns / 1e6);
+	out_obj(NULL);
+	out_put(OUT_ANY, "time", "%-12s",
+		ov_words(ov_str(wall(r, s->start, true, iso, sizeof(iso))), wall(r, s->start, false, local, sizeof(local))));
+	out_put(OUT_ANY, "pid", " %7s", ov_int(s->tgid ? s->tgid : s->tid));
+	out_put(OUT_ANY, "tid", " %7s", ov_int(s->tid));
+	out_put(OUT_ANY, "comm", " %-15s", ov_comm(s->comm));
+	out_put(OUT_ANY, "kind", " %-17s", ov_str(thp_stall_kind_name(s->kind)));
+	out_put(OUT_ANY, "duration_ns", " %10s", ov_words(ov_count(s->ns), ms));
+	out_put(OUT_ANY, "order", " %5s", ov_if(s->order >= 0, ov_int(s->order)));
+	out_put(OUT_JSON, "mode", NULL, ov_str(s->sync < 0 ? NULL : s->sync ? "sync" : "async"));
+	if (s->kind == THP_STALL_DIRECT_RECLAIM) {
+		out_put(OUT_JSON, "result", NULL, ov_str(s->result));
+		out_put(OUT_ANY, "reclaimed_pages", " %s pages\n", ov_count(s->reclaimed));
+	} else {
+		out_put(OUT_ANY, "result", " %s\n", ov_words(ov_str(s->result), s->result ? NULL : "-"));
+	}
+	out_put(OUT_JSON, "cpu_begin", NULL, ov_int(s->cpu_begin));
+	out_put(OUT_JSON, "cpu_end", NULL, ov_int(s->cpu_end));
+	out_end();
 }
 
 /* Thread identity from /proc, or only the command name for a thread that has exited. */
@@ -183,113 +170,19 @@ static int push(struct thp_ev *ev, void *arg)
 	return thp_trace_push(arg, ev);
 }
 
-/* A histogram as JSON; COMM: it belongs to one command (not a total). */
-static struct json_object *hist_json(const struct thp_hist *h, bool comm)
-{
-	struct json_object *o = json_object_new_object(), *b = json_object_new_array();
-
-	if (comm)
-		json_object_object_add(o, "comm", json_object_new_string(h->comm));
-	json_object_object_add(o, "kind", json_object_new_string(thp_stall_kind_name(h->kind)));
-	json_object_object_add(o, "count", out_json_u64(h->count));
-	json_object_object_add(o, "total_ns", out_json_u64(h->total_ns));
-	json_object_object_add(o, "max_ns", out_json_u64(h->max_ns));
-	for (int k = 0; k < THP_HIST_BUCKETS; k++) {
-		struct json_object *e;
-
-		if (!h->bucket[k])
-			continue;
-		e = json_object_new_object();
-		json_object_object_add(e, "from_us", out_json_u64(thp_hist_lo_us(k)));
-		json_object_object_add(e, "below_us", k + 1 < THP_HIST_BUCKETS ? out_json_u64(thp_hist_lo_us(k + 1)) : NULL);
-		json_object_object_add(e, "count", out_json_u64(h->bucket[k]));
-		json_object_array_add(b, e);
-	}
-	json_object_object_add(o, "buckets", b);
-	return o;
-}
-
-static struct json_object *results_json(const struct thp_result_count *v, size_t n)
-{
-	struct json_object *o = json_object_new_object();
-
-	for (size_t i = 0; i < n; i++)
-		json_object_object_add(o, v[i].result, out_json_u64(v[i].count));
-	return o;
-}
-
-/* The per-process TLB flushes, or {"available": false} without the event. */
-static struct json_object *flushes_json(const struct run *r)
-{
-	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
-
-	json_object_object_add(o, "available", json_object_new_boolean(r->tlb));
-	for (size_t i = 0; i < r->t->nflushes; i++) {
-		const struct thp_tlb_flushes *f = &r->t->flushes[i];
-		struct json_object *p = json_object_new_object();
-
-		json_object_object_add(p, "pid", json_object_new_int(f->pid));
-		json_object_object_add(p, "comm", json_object_new_string(f->comm));
-		json_object_object_add(p, "count", out_json_u64(f->count));
-		json_object_object_add(p, "reasons", results_json(f->reasons, f->nreasons));
-		json_object_array_add(a, p);
-	}
-	json_object_object_add(o, "processes", a);
-	return o;
-}
-
-static struct json_object *put_totals(const struct run *r);
-
-static void print_json(struct run *r, double secs, uint64_t lost, const char *missing)
-{
-	const struct thp_trace *t = r->t;
-	struct json_object *o = json_object_new_object(), *a, *k;
-
-	json_object_object_add(o, "schema", json_object_new_string("thp-trace/1"));
-	json_object_object_add(o, "duration_ms", out_json_u64((uint64_t)(secs * 1000)));
-	json_object_object_add(o, "events_read", out_json_u64(t->events));
-	json_object_object_add(o, "lost_events", out_json_u64(lost));
-	json_object_object_add(o, "unmatched_ends", out_json_u64(t->unmatched));
-	json_object_object_add(o, "lost_ends", out_json_u64(t->restarted));
-	json_object_object_add(o, "unfinished", out_json_u64(t->unfinished));
-	a = json_object_new_array();
-	for (const char *p = missing; *p;) {
-		size_t n = strcspn(p, " ");
-
-		json_object_array_add(a, json_object_new_string_len(p, (int)n));
-		p += n + (p[n] == ' ');
-	}
-	json_object_object_add(o, "missing_events", a);
-	json_object_object_add(o, "events", r->events);
-	r->events = NULL;
-	a = r->o->fmt.list ? put_totals(r) : json_object_new_array();
-	for (int i = 0; i < THP_STALL_NKINDS && !r->o->fmt.list; i++)
-		json_object_array_add(a, hist_json(&t->totals[i], false));
-	json_object_object_add(o, "totals", a);
-	a = json_object_new_array();
-	for (size_t i = 0; i < t->nhists; i++)
-		json_object_array_add(a, hist_json(&t->hists[i], true));
-	json_object_object_add(o, "histograms", a);
-	k = json_object_new_object();
-	json_object_object_add(k, "scan_pmd", results_json(t->scan, t->nscan));
-	json_object_object_add(k, "collapse", results_json(t->collapse, t->ncollapse));
-	json_object_object_add(o, "khugepaged", k);
-	json_object_object_add(o, "tlb_flushes", r->o->tlb ? flushes_json(r) : NULL);
-	out_json_print(o);
-}
-
 static const char *ms(char *buf, size_t cap, uint64_t ns)
 {
 	snprintf(buf, cap, "%.3f", (double)ns / 1e6);
 	return buf;
 }
 
-/* The stalls of H by duration, a bar per bucket from the first to the last used. */
-static void print_hist(const struct thp_hist *h)
+/* The stalls of one command H by duration: in text a bar per bucket from the
+ * first to the last used, in JSON the buckets used. */
+static void put_hist(const struct thp_hist *h)
 {
 	int lo = THP_HIST_BUCKETS, hi = 0, n = 0;
 	struct out_chart_row rows[THP_HIST_BUCKETS];
-	char tot[32], max[32], comm[COMM_SHOWN_MAX], range[THP_HIST_BUCKETS][48], count[THP_HIST_BUCKETS][32];
+	char tot[32], max[32], range[THP_HIST_BUCKETS][48], count[THP_HIST_BUCKETS][32];
 
 	for (int k = 0; k < THP_HIST_BUCKETS; k++) {
 		if (!h->bucket[k])
@@ -297,32 +190,57 @@ static void print_hist(const struct thp_hist *h)
 		lo = k < lo ? k : lo;
 		hi = k;
 	}
-	printf("\n%s, %s: %" PRIu64 " stalls, %s ms total, max %s ms\n", thp_stall_kind_name(h->kind),
-	       comm_shown(h->comm, comm), h->count, ms(tot, sizeof(tot), h->total_ns),
-	       ms(max, sizeof(max), h->max_ns));
+	out_obj(NULL);
+	out_put(OUT_ANY, "kind", "\n%s", ov_str(thp_stall_kind_name(h->kind)));
+	out_put(OUT_ANY, "comm", ", %s", ov_comm(h->comm));
+	out_put(OUT_ANY, "count", ": %s stalls", ov_count(h->count));
+	out_put(OUT_ANY, "total_ns", ", %s ms total", ov_words(ov_count(h->total_ns), ms(tot, sizeof(tot), h->total_ns)));
+	out_put(OUT_ANY, "max_ns", ", max %s ms\n", ov_words(ov_count(h->max_ns), ms(max, sizeof(max), h->max_ns)));
+	out_arr("buckets");
 	for (int k = lo; k <= hi; k++, n++) {
-		if (k + 1 < THP_HIST_BUCKETS)
+		bool last = k + 1 == THP_HIST_BUCKETS;
+		if (h->bucket[k]) {
+			out_obj(NULL);
+			out_put(OUT_JSON, "from_us", NULL, ov_count(thp_hist_lo_us(k)));
+			out_put(OUT_JSON, "below_us", NULL, ov_if(!last, ov_count(last ? 0 : thp_hist_lo_us(k + 1))));
+			out_put(OUT_JSON, "count", NULL, ov_count(h->bucket[k]));
+			out_end();
+		}
+		if (last)
+			snprintf(range[n], sizeof(range[n]), "%" PRIu64 " us -> ...", thp_hist_lo_us(k));
+		else
 			snprintf(range[n], sizeof(range[n]), "%" PRIu64 " -> %" PRIu64 " us", thp_hist_lo_us(k),
 				 thp_hist_lo_us(k + 1) - 1);
-		else
-			snprintf(range[n], sizeof(range[n]), "%" PRIu64 " us -> ...", thp_hist_lo_us(k));
 		rows[n] = (struct out_chart_row){ range[n], (double)h->bucket[k],
 						  out_count(count[n], sizeof(count[n]), h->bucket[k]) };
 	}
-	out_chart(rows, n, 2);
+	out_end();
+	out_end();
+	if (!out_json_on())
+		out_chart(rows, n, 2);
 }
 
-static void print_results(const char *what, const struct thp_result_count *v, size_t n)
+/* Counts by result V (N of them), member KEY; in text (TO OUT_ANY) "  WHAT:
+ * ALL (RESULT COUNT, ...)". */
+static void put_results(enum out_to to, const char *key, const char *what, const struct thp_result_count *v,
+			size_t n)
 {
 	uint64_t all = 0;
 	char c[32];
 
 	for (size_t i = 0; i < n; i++)
 		all += v[i].count;
-	printf("  %s: %s", what, out_count(c, sizeof(c), all));
-	for (size_t i = 0; i < n; i++)
-		printf("%s%s %s", i ? ", " : " (", v[i].result, out_count(c, sizeof(c), v[i].count));
-	puts(n ? ")" : "");
+	if (to == OUT_ANY)
+		out_text("  %s: %s", what, out_count(c, sizeof(c), all));
+	out_obj(key);
+	for (size_t i = 0; i < n; i++) {
+		if (to == OUT_ANY)
+			out_text("%s%s ", i ? ", " : " (", v[i].result);
+		out_put(to, v[i].result, "%s", ov_grouped(v[i].count));
+	}
+	out_end();
+	if (to == OUT_ANY)
+		out_text(n ? ")\n" : "\n");
 }
 
 #define FLUSHES_SHOWN 20
@@ -334,85 +252,113 @@ static int by_count(const void *a, const void *b)
 	return (x->count < y->count) - (x->count > y->count);
 }
 
-/* The processes with the most TLB flushes, with the reasons the kernel gave. */
-static void print_flushes(const struct run *r)
+/* The processes by their TLB flushes, with the reasons the kernel gave: the
+ * first FLUSHES_SHOWN in text, all in JSON. */
+static void put_flushes(const struct run *r)
 {
 	const struct thp_trace *t = r->t;
 	struct thp_tlb_flushes *v; /* a copy sorted by count (the reasons stay shared) */
-	char comm[COMM_SHOWN_MAX];
-	size_t n = t->nflushes < FLUSHES_SHOWN ? t->nflushes : FLUSHES_SHOWN;
 
-	if (!r->tlb) {
-		puts("\nTLB flushes: not counted (no tlb:tlb_flush trace event)");
+	if (!r->o->tlb) {
+		out_put(OUT_JSON, "tlb_flushes", NULL, ov_null());
 		return;
 	}
-	printf("\nTLB flushes (tlb:tlb_flush), by the process running when they happened: %zu process%s\n",
-	       t->nflushes, t->nflushes == 1 ? "" : "es");
-	if (!(v = malloc((t->nflushes + 1) * sizeof(*v))))
-		return;
-	if (t->nflushes)
-		memcpy(v, t->flushes, t->nflushes * sizeof(*v));
-	qsort(v, t->nflushes, sizeof(*v), by_count);
-	for (size_t i = 0; i < n; i++) {
-		printf("  %7d %-15s", v[i].pid, comm_shown(v[i].comm, comm));
-		print_results("flushes", v[i].reasons, v[i].nreasons);
+	out_obj("tlb_flushes");
+	out_put(OUT_JSON, "available", NULL, ov_bool(r->tlb));
+	if (!r->tlb)
+		out_text("\nTLB flushes: not counted (no tlb:tlb_flush trace event)\n");
+	else
+		out_text("\nTLB flushes (tlb:tlb_flush), by the process running when they happened: %zu process%s\n",
+			 t->nflushes, t->nflushes == 1 ? "" : "es");
+	out_arr("processes");
+	if ((v = malloc((t->nflushes + 1) * sizeof(*v)))) {
+		if (t->nflushes)
+			memcpy(v, t->flushes, t->nflushes * sizeof(*v));
+		qsort(v, t->nflushes, sizeof(*v), by_count);
+		for (size_t i = 0; i < t->nflushes; i++) {
+			enum out_to to = i < FLUSHES_SHOWN ? OUT_ANY : OUT_JSON;
+			out_obj(NULL);
+			out_put(to, "pid", "  %7s", ov_int(v[i].pid));
+			out_put(to, "comm", " %-15s", ov_comm(v[i].comm));
+			out_put(OUT_JSON, "count", NULL, ov_count(v[i].count));
+			put_results(to, "reasons", "flushes", v[i].reasons, v[i].nreasons);
+			out_end();
+		}
+		free(v);
 	}
-	if (n < t->nflushes)
-		printf("  (%zu more; --json lists all)\n", t->nflushes - n);
-	free(v);
+	out_end();
+	if (t->nflushes > FLUSHES_SHOWN)
+		out_text("  (%zu more; --json lists all)\n", t->nflushes - FLUSHES_SHOWN);
+	out_end();
 }
 
-/* A duration in nanoseconds: milliseconds in text ("-" with no stall). */
-static void ns_cell(struct out_table *tab, int col, uint64_t ns, bool any)
+/* Column C of the totals of a kind of stall ROW (a struct thp_hist); durations
+ * in milliseconds, "-" and null with no stall. */
+static void get(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
 {
-	char b[32];
+	const struct thp_hist *h = row;
+	uint64_t avg_ns = h->count ? h->total_ns / h->count : 0; /* whole nanoseconds */
 
-	out_cell(tab, col, any ? ms(b, sizeof(b), ns) : "-", any ? out_json_num((double)ns / 1e6, 3) : NULL);
-}
-
-/* The totals per kind of stall as a table of the chosen columns: printed, or
- * the rows of JSON. */
-static struct json_object *put_totals(const struct run *r)
-{
-	struct out_table *tab = out_table_cols(cols, r->o->sel, r->o->nsel, &r->o->fmt);
-	char c[32];
-
-	for (int i = 0; i < THP_STALL_NKINDS; i++) {
-		const struct thp_hist *h = &r->t->totals[i];
-		out_table_line(tab);
-		out_cell_str(tab, C_KIND, thp_stall_kind_name(h->kind));
-		out_cell(tab, C_STALLS, out_count(c, sizeof(c), h->count), out_json_u64(h->count));
-		ns_cell(tab, C_TOTAL, h->total_ns, h->count);
-		ns_cell(tab, C_MAX, h->max_ns, h->count);
-		ns_cell(tab, C_AVG, h->count ? h->total_ns / h->count : 0, h->count);
+	(void)ctx;
+	switch (c->arg) {
+	case C_KIND: v->s = thp_stall_kind_name(h->kind); break;
+	case C_STALLS: out_val_set(v, ov_grouped(h->count)); break;
+	case C_TOTAL: out_val_set(v, ov_if(h->count, ov_num((double)h->total_ns / 1e6, 3))); break;
+	case C_MAX: out_val_set(v, ov_if(h->count, ov_num((double)h->max_ns / 1e6, 3))); break;
+	default:
+		out_val_set(v, ov_if(h->count, ov_num((double)avg_ns / 1e6, 3)));
+		break;
 	}
-	if (r->o->fmt.json)
-		return out_table_json(tab);
-	out_table_print(tab, 0);
-	return NULL;
 }
 
-static void print_text(struct run *r, double secs, uint64_t lost)
+/* What the trace found: the totals per kind, the histograms per command
+ * (none in text with -r), khugepaged's results, the TLB flushes, and what
+ * could not be counted. */
+static void put_summary(struct run *r, double secs, uint64_t lost)
 {
 	const struct thp_trace *t = r->t;
-	char read[32], lo[32];
+	struct out_table *tab;
+	char s[32];
 
-	printf("\nTraced %.1f s: %s events read, %s lost.\n", secs, out_count(read, sizeof(read), t->events),
-	       out_count(lo, sizeof(lo), lost));
-	put_totals(r);
-	for (int kind = 0; kind < THP_STALL_NKINDS && !r->o->fmt.raw; kind++) /* -r: no chart, as bench */
+	snprintf(s, sizeof(s), "%.1f", secs);
+	out_put(OUT_ANY, "duration_ms", "\nTraced %s s", ov_words(ov_count((uint64_t)(secs * 1000)), s));
+	out_put(OUT_ANY, "events_read", ": %s events read", ov_grouped(t->events));
+	out_put(OUT_ANY, "lost_events", ", %s lost.\n", ov_grouped(lost));
+	tab = out_table_open("totals", cols, r->o->sel, r->o->nsel, &r->o->fmt, r);
+	for (int i = 0; i < THP_STALL_NKINDS; i++)
+		out_table_add(tab, &t->totals[i]);
+	out_table_close(tab, 0);
+	out_arr("histograms");
+	for (int kind = 0; kind < THP_STALL_NKINDS && (out_json_on() || !r->o->fmt.raw); kind++) /* -r: no chart, as bench */
 		for (size_t i = 0; i < t->nhists; i++)
 			if (t->hists[i].kind == (enum thp_stall_kind)kind)
-				print_hist(&t->hists[i]);
-	puts("\nkhugepaged and MADV_COLLAPSE results");
-	print_results("PMD scans", t->scan, t->nscan);
-	print_results("collapses", t->collapse, t->ncollapse);
-	if (r->o->tlb)
-		print_flushes(r);
-	if (t->unmatched || t->restarted || t->unfinished)
-		printf("\nNot counted: %" PRIu64 " ends whose begin came before the trace, %" PRIu64
-		       " begins whose end was lost, %" PRIu64 " still running at the end.\n",
-		       t->unmatched, t->restarted, t->unfinished);
+				put_hist(&t->hists[i]);
+	out_end();
+	out_text("\nkhugepaged and MADV_COLLAPSE results\n");
+	out_obj("khugepaged");
+	put_results(OUT_ANY, "scan_pmd", "PMD scans", t->scan, t->nscan);
+	put_results(OUT_ANY, "collapse", "collapses", t->collapse, t->ncollapse);
+	out_end();
+	put_flushes(r);
+	enum out_to to = t->unmatched || t->restarted || t->unfinished ? OUT_ANY : OUT_JSON;
+	out_put(to, "unmatched_ends", "\nNot counted: %s ends whose begin came before the trace", ov_count(t->unmatched));
+	out_put(to, "lost_ends", ", %s begins whose end was lost", ov_count(t->restarted));
+	out_put(to, "unfinished", ", %s still running at the end.\n", ov_count(t->unfinished));
+}
+
+/* The events the kernel lacks, the space-separated names MISSING, as a JSON array. */
+static void put_missing(const char *missing)
+{
+	char name[128];
+
+	out_arr("missing_events");
+	for (const char *p = missing; *p;) {
+		size_t n = strcspn(p, " ");
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		out_put(OUT_JSON, NULL, NULL, ov_str(name));
+		p += n + (p[n] == ' ');
+	}
+	out_end();
 }
 
 /* The longest trace (a week) and the longest --min-ms (a day). */
@@ -536,8 +482,7 @@ int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
 		return 1; /* kernel threads stall too (kcompactd) */
 	f = (struct thp_trace_filter){ o.pid, o.comm, (uint64_t)(o.min_ms * 1e6) };
 	r.t = thp_trace_new(&f, on_stall, &r);
-	r.events = o.fmt.json ? json_object_new_array() : NULL;
-	if (!r.t || (o.fmt.json && !r.events)) {
+	if (!r.t) {
 		thp_err("out of memory");
 		return 1;
 	}
@@ -572,11 +517,12 @@ int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
 		fprintf(stderr, "Tracing memory stalls for %g s (Ctrl-C ends early).\n", o.seconds);
 	else
 		fputs("Tracing memory stalls until Ctrl-C.\n", stderr);
-	if (!o.fmt.json) {
-		printf("%-12s %7s %7s %-15s %-17s %10s %5s %s\n", "TIME", "PID", "TID", "COMM", "KIND",
-		       "MS", "ORDER", "RESULT");
-		thp_flush();
-	}
+	out_doc_begin(o.fmt.json, o.fmt.bytes, "thp-trace/2");
+	put_missing(thp_tracefs_missing(tf));
+	out_text("%-12s %7s %7s %-15s %-17s %10s %5s %s\n", "TIME", "PID", "TID", "COMM", "KIND", "MS", "ORDER",
+		 "RESULT");
+	out_arr("events");
+	thp_flush();
 	err = trace_loop(&r, tf);
 	if (!err && (n = thp_tracefs_read(tf, push, r.t)) < 0)
 		err = (int)n;
@@ -584,21 +530,19 @@ int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
 	lost = thp_tracefs_lost(tf);
 	if (!err)
 		err = thp_trace_finish(r.t);
+	out_end(); /* the events */
 	if (err) {
+		out_doc_end();
 		thp_err("cannot read trace events: %s", strerror(-err));
 		rc = 1;
 		goto out;
 	}
-	if (o.fmt.json)
-		print_json(&r, secs, lost, thp_tracefs_missing(tf));
-	else
-		print_text(&r, secs, lost);
+	put_summary(&r, secs, lost);
+	rc = out_doc_end() ? 1 : 0;
 	if (lost)
 		thp_err("%" PRIu64 " events were lost (the trace buffers overflowed); figures are incomplete", lost);
-	rc = 0;
 out:
 	thp_tracefs_close(tf);
-	json_object_put(r.events);
 	thp_trace_free(r.t);
 	return rc;
 }

@@ -71,14 +71,14 @@ else
 	else
 		j=$tr_tmp/a.json
 		expect "trace -d 5 exits 0 ($(head -c 300 "$tr_tmp/a.err"))" [ $tr_rc -eq 0 ]
-		expect "trace --json has its schema" jq -e '.schema == "thp-trace/1"' "$j" > /dev/null
+		expect "trace --json has its schema" jq -e '.schema == "thp-trace/2"' "$j" > /dev/null
 		expect "trace took about 5 s" jq -e '.duration_ms >= 5000 and .duration_ms < 7000' "$j" > /dev/null
 		expect "compaction events with non-zero durations" \
 			jq -e '[.events[] | select(.kind != "direct_reclaim" and .duration_ns > 0)] | length > 0' "$j" > /dev/null
 		expect "the compact_memory write is a 'manual' stall of its writer (pid $tr_writer)" \
 			jq -e --argjson p "$tr_writer" '[.events[] | select(.kind == "manual" and .pid == $p and .tid == $p and .comm == "sh" and .duration_ns > 0 and .result != null)] | length > 0' "$j" > /dev/null
 		expect "every kind's total equals the sum of its per-command histograms" jq -e '. as $d |
-			all(.totals[]; .kind as $k | .count == ([$d.histograms[] | select(.kind == $k) | .count] | add // 0))' "$j" > /dev/null
+			all(.totals[]; .kind as $k | .stalls == ([$d.histograms[] | select(.kind == $k) | .count] | add // 0))' "$j" > /dev/null
 		expect "histogram buckets add up to the count" \
 			jq -e 'all(.histograms[]; .count == ([.buckets[].count] | add))' "$j" > /dev/null
 		expect "no events lost at this rate" jq -e '.lost_events == 0' "$j" > /dev/null
