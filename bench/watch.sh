@@ -9,12 +9,13 @@ set -eu
 cd "$(dirname "$0")/.."
 THP=${THP:-./thp}
 SECS=${SECS:-60}
-"$THP" watch -i 1 -c $((SECS + 1)) > /dev/null &
+"$THP" watch -i 1 -c $((SECS + 3)) > /dev/null &
 pid=$!
 start=$(date +%s.%N)
 sleep "$SECS.5" 2> /dev/null || sleep "$SECS"
 sleep_end=$(date +%s.%N)
-# the last report is due at SECS+1 seconds; read the figures while it still runs
+# the last report is due at SECS+3 seconds (a loaded host may wake this
+# shell late): read the figures while it still runs
 ns=$(cut -d' ' -f1 "/proc/$pid/schedstat" 2> /dev/null || echo)
 hwm=$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status" 2> /dev/null || echo)
 wait "$pid" || true
