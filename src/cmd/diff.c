@@ -10,21 +10,25 @@
 #include "../core/state.h"
 #include "../render/render.h"
 #include "cmd.h"
+#include "opt.h"
 
-static void usage(void)
-{
-	puts("Usage: thp [--root DIR] diff [options] [FILE | --root OTHER]\n"
-	     "\n"
-	     "Compare every writable THP setting of this host with a saved state (FILE,\n"
-	     "default /" THP_SAVED ", written by 'thp set') or with another root\n"
-	     "such as a 'thp capture' directory. Exit status 3 when they differ.\n"
-	     "\n"
-	     "Options:\n"
-	     "  -R, --root OTHER  compare with the settings below OTHER\n"
-	     "  -a, --all         list settings that agree too\n"
-	     "  -J, --json        report as JSON\n"
-	     "  -h, --help        show this help");
-}
+static const struct thp_opt opts[] = {
+	THP_OPT_ROOT("OTHER", "compare with the settings below OTHER"),
+	THP_OPT('a', "all", NULL, "list settings that agree too"),
+	THP_OPT_JSON("report as JSON"),
+	THP_OPT_HELP,
+	THP_OPT_END,
+};
+
+static const struct thp_cmd_opts decl = {
+	.usage = "Usage: thp [--root DIR] diff [options] [FILE | --root OTHER]\n"
+		 "\n"
+		 "Compare every writable THP setting of this host with a saved state (FILE,\n"
+		 "default /" THP_SAVED ", written by 'thp set') or with another root\n"
+		 "such as a 'thp capture' directory. Exit status 3 when they differ.",
+	.width = 20,
+	.opts = opts,
+};
 
 /* Loads the other side: the settings below OTHER, or the saved state FILE. */
 static int load_other(const struct thp_ctx *ctx, const char *other, const char *file,
@@ -150,11 +154,6 @@ static int print_diff(const struct thp_kvlist *mine, const struct thp_kvlist *th
 
 int cmd_diff(struct thp_ctx *ctx, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "root", required_argument, NULL, 'R' }, { "all", no_argument, NULL, 'a' },
-		{ "json", no_argument, NULL, 'J' },       { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *other = NULL, *file = NULL;
 	struct thp_kvlist *mine = calloc(1, sizeof(*mine)), *theirs = calloc(1, sizeof(*theirs));
 	struct thp_changes *cs = NULL;
@@ -163,13 +162,11 @@ int cmd_diff(struct thp_ctx *ctx, int argc, char **argv)
 	int c, ndiff = 0, rc = 1;
 
 	optind = 0;
-	while ((c = thp_getopt(argc, argv, "R:aJh", lo)) != -1) {
+	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
 		switch (c) {
 		case 'R': other = optarg; break;
 		case 'a': all = true; break;
-		case 'J': ctx->json = true; break;
-		case 'h': usage(); rc = 0; goto out;
-		default: rc = thp_usage_error("diff"); goto out;
+		default: rc = thp_opt_exit(ctx, c); goto out;
 		}
 	}
 	if (optind < argc)

@@ -9,30 +9,33 @@
 #include "../render/render.h"
 #include "../render/term.h"
 #include "cmd.h"
+#include "opt.h"
 
 /* The width of the findings, on a terminal (or a narrower one) and in a file */
 #define WIDTH 80
 #define FIX_INDENT 4
 #define SAMPLE_MAX 3600
 
-static void usage(void)
-{
-	puts("Usage: thp [--root DIR] doctor [options]\n"
-	     "\n"
-	     "Check the host (or a capture) for THP problems and print findings, most severe\n"
-	     "first: what is wrong, the evidence, why it matters, and the commands that fix\n"
-	     "it.\n"
-	     "Exits 3 when a finding at or above --severity exists, 0 otherwise.\n"
-	     "\n"
-	     "Options:\n"
-	     "  -R, --root DIR        read a capture made by 'thp capture' (as the global\n"
-	     "                        option)\n"
-	     "  -s, --severity LEVEL  info, warn or crit (default): the level that makes\n"
-	     "                        exit 3\n"
-	     "  -S, --sample SECONDS  read the counters twice, SECONDS apart, for rates now\n"
-	     "  -J, --json            one JSON document (sizes in bytes)\n"
-	     "  -h, --help            show this help");
-}
+static const struct thp_opt opts[] = {
+	THP_OPT_ROOT("DIR", "read a capture made by 'thp capture' (as the global\noption)"),
+	THP_OPT('s', "severity", "LEVEL", "info, warn or crit (default): the level that makes\nexit 3"),
+	THP_OPT('S', "sample", "SECONDS", "read the counters twice, SECONDS apart, for rates now"),
+	THP_OPT_JSON("one JSON document (sizes in bytes)"),
+	THP_OPT_HELP,
+	THP_OPT_END,
+};
+
+static const struct thp_cmd_opts decl = {
+	.usage = "Usage: thp [--root DIR] doctor [options]\n"
+		 "\n"
+		 "Check the host (or a capture) for THP problems and print findings, most severe\n"
+		 "first: what is wrong, the evidence, why it matters, and the commands that fix\n"
+		 "it.\n"
+		 "Exits 3 when a finding at or above --severity exists, 0 otherwise.",
+	.width = 24,
+	.opts = opts,
+	.in_order = true,
+};
 
 /* "3d 4h", "2h 5m", "42s", "1.5s". */
 static const char *duration(char *buf, size_t cap, double s)
@@ -288,11 +291,6 @@ static void sample_tick(bool done, void *arg)
 
 int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "severity", required_argument, NULL, 's' }, { "sample", required_argument, NULL, 'S' },
-		{ "json", no_argument, NULL, 'J' },           { "help", no_argument, NULL, 'h' },
-		{ "root", required_argument, NULL, 'R' },     { NULL, 0, NULL, 0 },
-	};
 	enum thp_severity min = THP_SEV_CRIT;
 	struct thp_diagnosis d;
 	struct sampling sampling = { 0 };
@@ -300,7 +298,7 @@ int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
 	int c, rc = 1;
 
 	optind = 0;
-	while ((c = thp_getopt(argc, argv, "+s:S:JhR:", lo)) != -1) {
+	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
 		switch (c) {
 		case 's':
 			if (thp_severity_parse(optarg, &min)) {
@@ -312,13 +310,11 @@ int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
 			if (!thp_opt_decimal("--sample", optarg, "seconds", 0.01, SAMPLE_MAX, &sample))
 				return thp_usage_error("doctor");
 			break;
-		case 'J': ctx->json = true; break;
-		case 'h': usage(); return 0;
 		case 'R':
 			if (thp_ctx_root(ctx, optarg))
 				return 1;
 			break;
-		default: return thp_usage_error("doctor");
+		default: return thp_opt_exit(ctx, c);
 		}
 	}
 	if (optind < argc) {

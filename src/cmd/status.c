@@ -16,6 +16,7 @@
 #include "../core/vm.h"
 #include "../render/render.h"
 #include "cmd.h"
+#include "opt.h"
 
 #define WIDTH 100
 
@@ -25,20 +26,26 @@ struct opts {
 	bool features; /* --features: only the feature table */
 };
 
-static void usage(void)
-{
-	puts("Usage: thp [--root DIR] status [options]\n"
-	     "\n"
-	     "Show the whole THP state of the host: a verdict in plain words, then the kernel,\n"
-	     "global and per-size policy, khugepaged, counters since boot, and boot settings.\n"
-	     "\n"
-	     "Options:\n"
-	     "  -J, --json        one JSON document (sizes in bytes)\n"
-	     "  -b, --bytes       print sizes in bytes\n"
-	     "      --no-procs    do not scan processes for the verdict\n"
-	     "      --features    only the kernel's THP features, and since which Linux\n"
-	     "  -h, --help        show this help");
-}
+enum { O_NO_PROCS = 0x100, O_FEATURES };
+
+static const struct thp_opt opts[] = {
+	THP_OPT_JSON("one JSON document (sizes in bytes)"),
+	THP_OPT('b', "bytes", NULL, "print sizes in bytes"),
+	THP_OPT_LONG(O_NO_PROCS, "no-procs", NULL, "do not scan processes for the verdict"),
+	THP_OPT_LONG(O_FEATURES, "features", NULL, "only the kernel's THP features, and since which Linux"),
+	THP_OPT_HELP,
+	THP_OPT_END,
+};
+
+static const struct thp_cmd_opts decl = {
+	.usage = "Usage: thp [--root DIR] status [options]\n"
+		 "\n"
+		 "Show the whole THP state of the host: a verdict in plain words, then the kernel,\n"
+		 "global and per-size policy, khugepaged, counters since boot, and boot settings.",
+	.width = 20,
+	.opts = opts,
+	.in_order = true,
+};
 
 static const char *meminfo_meaning(const char *name)
 {
@@ -849,24 +856,17 @@ static int features_show(const struct thp_ctx *ctx)
 
 int cmd_status(struct thp_ctx *ctx, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "json", no_argument, NULL, 'J' },   { "bytes", no_argument, NULL, 'b' },
-		{ "no-procs", no_argument, NULL, 'P' }, { "features", no_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },     { NULL, 0, NULL, 0 },
-	};
 	struct opts o = { .procs = true };
 	struct thp_status *st;
 	int c, rc;
 
 	optind = 0;
-	while ((c = thp_getopt(argc, argv, "+Jbh", lo)) != -1) {
+	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
 		switch (c) {
-		case 'J': ctx->json = true; break;
 		case 'b': o.bytes = true; break;
-		case 'P': o.procs = false; break;
-		case 'F': o.features = true; break;
-		case 'h': usage(); return 0;
-		default: return thp_usage_error("status");
+		case O_NO_PROCS: o.procs = false; break;
+		case O_FEATURES: o.features = true; break;
+		default: return thp_opt_exit(ctx, c);
 		}
 	}
 	if (optind < argc) {
