@@ -24,6 +24,7 @@
 #include "../render/render.h"
 #include "../render/term.h"
 #include "cmd.h"
+#include "opt.h"
 #include "modes.h"
 
 #define RUNS_MAX 1000
@@ -422,33 +423,44 @@ static void print_text(const struct ab *a, const char *enabled)
 	}
 }
 
-static void usage(void)
+static const struct thp_opt opts[] = {
+	THP_OPT('m', "modes", "LIST", "comma-separated modes (default: always,madvise,never as\n"
+				      "root, current,disabled otherwise)"),
+	THP_OPT('N', "runs", "N", "runs per arm (default 5)"),
+	THP_OPT_LONG('S', "show-output", NULL, "let CMD write to the terminal (default: /dev/null)"),
+	THP_OPT('q', "quiet", NULL, "no notice on stderr of the policy the modes switch and\n"
+				    "for how long"),
+	THP_OPT_TEXT(22, "The table options (-J: one JSON document with every run; the chart is left out\n"
+			 "with -r):"),
+	THP_OPTS_TABLE,
+	THP_OPT_HELP,
+	THP_OPT_END,
+};
+
+static void columns_help(void)
 {
-	puts("Usage: thp ab [options] -- CMD [ARGS...]\n"
-	     "\n"
-	     "Run CMD N times under each THP mode, rotating the order of the arms every round\n"
-	     "(ABC, BCA, CAB, ...), and compare wall time, CPU time, max RSS, minor faults and\n"
-	     "the peak AnonHugePages of the command's process tree. The median wall times\n"
-	     "are drawn as bars under the table (in ASCII with 'thp --ascii ab ...').\n"
-	     "\n"
-	     "Modes:\n"
-	     "  always, madvise, never   switch the host's 'enabled' policy for the run\n"
-	     "                           (root); the prior policy is restored after, also\n"
-	     "                           on signals\n"
-	     "  disabled                 run CMD with PR_SET_THP_DISABLE (no root needed)\n"
-	     "  current                  run CMD under the host's prior policy\n"
-	     "\n"
-	     "Options:\n"
-	     "  -m, --modes LIST   comma-separated modes (default: always,madvise,never as\n"
-	     "                     root, current,disabled otherwise)\n"
-	     "  -N, --runs N       runs per arm (default 5)\n"
-	     "      --show-output  let CMD write to the terminal (default: /dev/null)\n"
-	     "  -q, --quiet        no notice on stderr of the policy the modes switch and\n"
-	     "                     for how long\n"
-	     "The table options (-J: one JSON document with every run; the chart is left out\n"
-	     "with -r):");
-	out_fmt_help(cols, NCOLS);
+	out_cols_help("Columns:", cols, NCOLS);
 }
+
+static const struct thp_cmd_opts decl = {
+	.usage = "Usage: thp ab [options] -- CMD [ARGS...]\n"
+		 "\n"
+		 "Run CMD N times under each THP mode, rotating the order of the arms every round\n"
+		 "(ABC, BCA, CAB, ...), and compare wall time, CPU time, max RSS, minor faults and\n"
+		 "the peak AnonHugePages of the command's process tree. The median wall times\n"
+		 "are drawn as bars under the table (in ASCII with 'thp --ascii ab ...').\n"
+		 "\n"
+		 "Modes:\n"
+		 "  always, madvise, never   switch the host's 'enabled' policy for the run\n"
+		 "                           (root); the prior policy is restored after, also\n"
+		 "                           on signals\n"
+		 "  disabled                 run CMD with PR_SET_THP_DISABLE (no root needed)\n"
+		 "  current                  run CMD under the host's prior policy",
+	.width = 21,
+	.opts = opts,
+	.after = columns_help,
+	.in_order = true,
+};
 
 /* Runs N rounds over every arm, the order rotated each round. Returns 0 or 1. */
 static int run_all(struct ab *a)
@@ -479,14 +491,8 @@ static int run_all(struct ab *a)
 
 int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "modes", required_argument, NULL, 'm' }, { "runs", required_argument, NULL, 'N' },
-		{ "show-output", no_argument, NULL, 'S' }, { "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },        OUT_FMT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	static const char *const allowed[] = { "always", "madvise", "never", "disabled", "current", NULL };
-	struct ab a = { .ctx = ctx, .n = 5, .fmt.json = ctx->json };
+	struct ab a = { .ctx = ctx, .n = 5 };
 	const char *list = geteuid() == 0 ? "always,madvise,never" : "current,disabled";
 	struct thp_busy busy;
 	struct thp_setting en;
@@ -494,7 +500,7 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 	int c, rc, failed = 0, last = 0, all[NCOLS];
 
 	optind = 0;
-	while ((c = thp_getopt(argc, argv, "+" OUT_FMT_SHORTOPTS "m:N:qh", lo)) != -1) {
+	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
 		if (out_fmt_opt(&a.fmt, c, optarg))
 			continue;
 		switch (c) {
@@ -505,10 +511,10 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 			break;
 		case 'S': a.show_output = true; break;
 		case 'q': a.modes.quiet = true; break;
-		case 'h': usage(); return 0;
-		default: return thp_usage_error("ab");
+		default: return thp_opt_exit(ctx, c);
 		}
 	}
+	a.fmt.json = ctx->json;
 	if (optind >= argc) {
 		thp_err("no command given; usage: thp ab [options] -- CMD [ARGS...]");
 		return thp_usage_error("ab");

@@ -19,6 +19,7 @@
 #include "../render/render.h"
 #include "../render/term.h"
 #include "cmd.h"
+#include "opt.h"
 #include "modes.h"
 
 #define REPS_MAX 100
@@ -1212,38 +1213,19 @@ static void current_enabled(struct bench *b, char *out, size_t cap)
 	snprintf(out, cap, "%s", thp_setting_word(&s) ? thp_setting_word(&s) : "unknown");
 }
 
-static void usage(void)
+/* The experiments, after the usage's first paragraphs. */
+static void experiments_help(void)
 {
 	struct out_table *t = out_help_list(2);
 
-	puts("Usage: thp bench NAME [options]\n"
-	     "\n"
-	     "Measure one THP mechanism on this machine: a table with one row per arm, the\n"
-	     "kernel's evidence (/proc/vmstat deltas, smaps of the mapping) and how to read\n"
-	     "it.\n"
-	     "fault, chase and bloat --sweep draw their medians as bars under the table\n"
-	     "(in ASCII with 'thp --ascii bench ...').\n"
-	     "\n"
-	     "Experiments:");
 	for (int i = 0; i < NEXP; i++)
 		out_table_row(t, (const char *const[]){ experiments[i].name, experiments[i].summary });
 	out_table_print(t, 2);
-	puts("\n"
-	     "Options:\n"
-	     "  -s, --size SIZE       region size (fault 256M, chase 1G, khugepaged 16M,\n"
-	     "                        others 64M)\n"
-	     "      --step SIZE       bloat and cow: write one byte every SIZE (default 2M)\n"
-	     "      --sweep           bloat: steps from 2 MiB down to 4 KiB\n"
-	     "      --writer WHO      cow: 'child' (default) or 'parent' writes after fork()\n"
-	     "      --timeout SECS    khugepaged: how long to wait (default 60)\n"
-	     "      --loads N         chase: dependent loads per run (default 10000000)\n"
-	     "  -N, --reps N          repetitions per arm (default 3; bloat and khugepaged 1)\n"
-	     "      --modes LIST      repeat under each policy of always,madvise,never (root);\n"
-	     "                        the prior policy is restored after, also on signals\n"
-	     "  -q, --quiet           no notice on stderr of the policy --modes switches\n"
-	     "The table options (-J: one JSON document with every run; the charts are left\n"
-	     "out with -r):");
-	out_fmt_help(NULL, 0);
+}
+
+/* The columns of every experiment, after the options. */
+static void columns_help(void)
+{
 	for (int i = 0; i < NEXP; i++)
 		for (int sweep = 0; sweep < 2; sweep++) {
 			struct out_col cols[COLS_MAX + 1];
@@ -1257,6 +1239,41 @@ static void usage(void)
 				out_cols_help(title, cols + 1, n - 1);
 		}
 }
+
+static const struct thp_opt opts[] = {
+	THP_OPT('s', "size", "SIZE", "region size (fault 256M, chase 1G, khugepaged 16M,\n"
+					  "others 64M)"),
+	THP_OPT_LONG('S', "step", "SIZE", "bloat and cow: write one byte every SIZE (default 2M)"),
+	THP_OPT_LONG('W', "sweep", NULL, "bloat: steps from 2 MiB down to 4 KiB"),
+	THP_OPT_LONG('w', "writer", "WHO", "cow: 'child' (default) or 'parent' writes after fork()"),
+	THP_OPT_LONG('t', "timeout", "SECS", "khugepaged: how long to wait (default 60)"),
+	THP_OPT_LONG('L', "loads", "N", "chase: dependent loads per run (default 10000000)"),
+	THP_OPT('N', "reps", "N", "repetitions per arm (default 3; bloat and khugepaged 1)"),
+	THP_OPT_LONG('m', "modes", "LIST", "repeat under each policy of always,madvise,never (root);\n"
+					   "the prior policy is restored after, also on signals"),
+	THP_OPT('q', "quiet", NULL, "no notice on stderr of the policy --modes switches"),
+	THP_OPT_TEXT(22, "The table options (-J: one JSON document with every run; the charts are left\n"
+			 "out with -r):"),
+	THP_OPTS_TABLE,
+	THP_OPT_HELP,
+	THP_OPT_END,
+};
+
+static const struct thp_cmd_opts decl = {
+	.usage = "Usage: thp bench NAME [options]\n"
+		 "\n"
+		 "Measure one THP mechanism on this machine: a table with one row per arm, the\n"
+		 "kernel's evidence (/proc/vmstat deltas, smaps of the mapping) and how to read\n"
+		 "it.\n"
+		 "fault, chase and bloat --sweep draw their medians as bars under the table\n"
+		 "(in ASCII with 'thp --ascii bench ...').\n"
+		 "\n"
+		 "Experiments:",
+	.more = experiments_help,
+	.width = 24,
+	.opts = opts,
+	.after = columns_help,
+};
 
 /* Refuses a region larger than the memory available (MemAvailable, or
  * MemTotal on kernels before 3.14): touching it would push the host into
@@ -1348,14 +1365,6 @@ static int bench_modes(struct bench *b, const struct modes *m)
 
 int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "size", required_argument, NULL, 's' },    { "step", required_argument, NULL, 'S' },
-		{ "sweep", no_argument, NULL, 'W' },         { "writer", required_argument, NULL, 'w' },
-		{ "timeout", required_argument, NULL, 't' }, { "loads", required_argument, NULL, 'L' },
-		{ "reps", required_argument, NULL, 'N' },    { "modes", required_argument, NULL, 'm' },
-		{ "quiet", no_argument, NULL, 'q' },         { "help", no_argument, NULL, 'h' },
-		OUT_FMT_LONGOPTS,                            { NULL, 0, NULL, 0 },
-	};
 	static const char *const policies[] = { "always", "madvise", "never", NULL };
 	struct bench *b = calloc(1, sizeof(*b));
 	struct modes m = { 0 };
@@ -1369,12 +1378,11 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 		return 1;
 	}
 	b->ctx = ctx;
-	b->fmt.json = ctx->json;
 	b->step = THP_PMD_BYTES;
 	b->timeout = 60;
 	b->loads = 10000000;
 	optind = 0;
-	while ((c = thp_getopt(argc, argv, OUT_FMT_SHORTOPTS "s:N:qh", lo)) != -1) {
+	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
 		if (out_fmt_opt(&b->fmt, c, optarg))
 			continue;
 		switch (c) {
@@ -1401,10 +1409,10 @@ int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)
 		case 'N': if (!thp_opt_int("--reps", optarg, 1, REPS_MAX, &reps)) goto out; break;
 		case 'm': if (modes_parse(optarg, policies, &m)) goto out; break;
 		case 'q': m.quiet = true; break;
-		case 'h': usage(); rc = 0; goto out;
-		default: rc = thp_usage_error("bench"); goto out;
+		default: rc = thp_opt_exit(ctx, c); goto out;
 		}
 	}
+	b->fmt.json = ctx->json;
 	if (b->sweep && step) {
 		thp_err("--sweep chooses the steps itself; give --sweep or --step, not both");
 		rc = thp_usage_error("bench");

@@ -16,6 +16,7 @@
 #include "../core/status.h"
 #include "../render/render.h"
 #include "cmd.h"
+#include "opt.h"
 
 /* One span's outcome, over its runs of populated blocks. */
 struct result {
@@ -75,25 +76,35 @@ struct ranges {
 	const struct thp_pstatus *ps;
 };
 
-static void usage(void)
+static const struct thp_opt opts[] = {
+	THP_OPT_LONG('R', "range", "START-END", "collapse this address range (hexadecimal, as in\n"
+						"/proc/PID/maps); repeatable"),
+	THP_OPT_LONG('v', "vma", "NAME", "collapse the mappings named NAME: [heap], [stack],\n"
+					 "a path or a file name; repeatable"),
+	THP_OPT_TEXT(22, "The table options:"),
+	THP_OPTS_TABLE,
+	THP_OPT_HELP,
+	THP_OPT_END,
+};
+
+static void columns_help(void)
 {
-	puts("Usage: thp collapse PID [--range START-END]... [--vma NAME]... [options]\n"
-	     "\n"
-	     "Collapse a running process's memory into huge pages now with\n"
-	     "process_madvise(MADV_COLLAPSE) (Linux 6.1+; root, or CAP_SYS_NICE and ptrace\n"
-	     "access). Without --range or --vma: every resident anonymous private mapping\n"
-	     "not marked MADV_NOHUGEPAGE. Only whole PMD-sized blocks (2 MiB on x86-64) are\n"
-	     "collapsed. Prints per range the bytes, the time taken, the result, and the\n"
-	     "mapping's AnonHugePages before and after.\n"
-	     "\n"
-	     "Options:\n"
-	     "      --range START-END  collapse this address range (hexadecimal, as in\n"
-	     "                         /proc/PID/maps); repeatable\n"
-	     "      --vma NAME         collapse the mappings named NAME: [heap], [stack],\n"
-	     "                         a path or a file name; repeatable\n"
-	     "The table options:");
-	out_fmt_help(cols, NCOLS);
+	out_cols_help("Columns:", cols, NCOLS);
 }
+
+static const struct thp_cmd_opts decl = {
+	.usage = "Usage: thp collapse PID [--range START-END]... [--vma NAME]... [options]\n"
+		 "\n"
+		 "Collapse a running process's memory into huge pages now with\n"
+		 "process_madvise(MADV_COLLAPSE) (Linux 6.1+; root, or CAP_SYS_NICE and ptrace\n"
+		 "access). Without --range or --vma: every resident anonymous private mapping\n"
+		 "not marked MADV_NOHUGEPAGE. Only whole PMD-sized blocks (2 MiB on x86-64) are\n"
+		 "collapsed. Prints per range the bytes, the time taken, the result, and the\n"
+		 "mapping's AnonHugePages before and after.",
+	.width = 25,
+	.opts = opts,
+	.after = columns_help,
+};
 
 /* Why process_madvise(MADV_COLLAPSE) failed for T, in words. */
 static const char *explain(int err, const struct thp_ctarget *t, const struct thp_pstatus *ps)
@@ -346,23 +357,19 @@ static int check_kernel(const struct thp_ctx *ctx, uint64_t *pmd)
 
 int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "range", required_argument, NULL, 'R' }, { "vma", required_argument, NULL, 'v' },
-		OUT_FMT_LONGOPTS, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
 	struct thp_csel sel = { 0 };
 	struct thp_cskipped sk;
 	struct thp_pstatus ps;
 	struct thp_ctarget *t = NULL;
 	struct thp_crun *runs = NULL;
 	struct result *r;
-	struct fmt f = { .f.json = ctx->json };
+	struct fmt f = { 0 };
 	bool bytes;
 	uint64_t pid, pmd;
 	int c, n, nruns, pidfd, err, rc = 0, all[NCOLS];
 
 	optind = 0;
-	while ((c = thp_getopt(argc, argv, OUT_FMT_SHORTOPTS "h", lo)) != -1) {
+	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
 		if (out_fmt_opt(&f.f, c, optarg))
 			continue;
 		switch (c) {
@@ -383,11 +390,10 @@ int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 			}
 			sel.names[sel.nnames++] = optarg;
 			break;
-		case 'h': usage(); return 0;
-		default: return thp_usage_error("collapse");
+		default: return thp_opt_exit(ctx, c);
 		}
 	}
-	ctx->json = f.f.json;
+	f.f.json = ctx->json;
 	bytes = f.f.bytes;
 	for (int i = 0; i < NCOLS; i++)
 		all[i] = i;

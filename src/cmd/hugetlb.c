@@ -21,6 +21,7 @@
 #include "../core/persist.h"
 #include "../render/render.h"
 #include "cmd.h"
+#include "opt.h"
 
 #define SETS_MAX THP_HSIZES_MAX
 /* The highest NUMA node number Linux has (MAX_NUMNODES is at most 1 << 10). */
@@ -79,37 +80,49 @@ struct opts {
 	unsigned margin_bp; /* plan: basis points */
 };
 
-static void usage(void)
+enum { O_NO_PROCS = 256 };
+
+static const struct thp_opt opts[] = {
+	THP_OPT_LONG(O_NO_PROCS, "no-procs", NULL, "do not look for processes that use the pools"),
+	THP_OPT_LONG('N', "node", "N", "set, persist: NUMA node N's pool instead of the\n"
+				       "host-wide one; plan: size the pool of node N, from that\n"
+				       "node's RAM and free blocks"),
+	THP_OPT_LONG('D', "dry-run", NULL, "set: validate and show the change, write nothing;\n"
+					   "persist: print the files, write nothing"),
+	THP_OPT_LONG('F', "force", NULL, "persist: replace a file that thp did not write"),
+	THP_OPT_LONG('M', "margin", "PCT", "plan: extra room on top of SIZE (default 5%)"),
+	THP_OPT_TEXT(22, "The table options (-o picks the pool table's columns; -n, -r, -P and -b apply\n"
+			 "to every table):"),
+	THP_OPTS_TABLE,
+	THP_OPT_HELP,
+	THP_OPT_END,
+};
+
+static void columns_help(void)
 {
-	puts("Usage: thp [--root DIR] hugetlb [options]\n"
-	     "       thp hugetlb set SIZE=PAGES... [--node N] [--dry-run]\n"
-	     "       thp hugetlb persist [[nodeN:]SIZE=PAGES...] [--node N] [--dry-run]\n"
-	     "                           [--force]\n"
-	     "       thp hugetlb plan SIZE [--margin PCT] [--node N]\n"
-	     "\n"
-	     "Static huge page pools (hugetlbfs), which are reserved memory apart from THP:\n"
-	     "pools per page size and NUMA node, hugetlbfs mounts, and the processes that map\n"
-	     "pool pages. 'set' resizes a pool and reports what the kernel really gave;\n"
-	     "'persist' keeps the pools given (none: the pools as they are) at every boot:\n"
-	     "the default size's in /" THP_SYSCTLD_DIR "/" THP_POOLS_SYSCTLD_NAME " (vm.nr_hugepages),\n"
-	     "other sizes and nodeN: pools in /" THP_TMPFILES_DIR "/" THP_POOLS_TMPFILES_NAME ", and\n"
-	     "for pages of 1 GiB and more it prints the kernel command-line options;\n"
-	     "'plan' computes the pages and settings a buffer of SIZE needs (e.g. 16G), on\n"
-	     "the host or, with --node, in one NUMA node's pool.\n"
-	     "\n"
-	     "Options:\n"
-	     "      --no-procs      do not look for processes that use the pools\n"
-	     "      --node N        set, persist: NUMA node N's pool instead of the\n"
-	     "                      host-wide one; plan: size the pool of node N, from that\n"
-	     "                      node's RAM and free blocks\n"
-	     "      --dry-run       set: validate and show the change, write nothing;\n"
-	     "                      persist: print the files, write nothing\n"
-	     "      --force         persist: replace a file that thp did not write\n"
-	     "      --margin PCT    plan: extra room on top of SIZE (default 5%)\n"
-	     "The table options (-o picks the pool table's columns; -n, -r, -P and -b apply\n"
-	     "to every table):");
-	out_fmt_help(pool_cols, P_NODE);
+	out_cols_help("Columns:", pool_cols, P_NODE);
 }
+
+static const struct thp_cmd_opts decl = {
+	.usage = "Usage: thp [--root DIR] hugetlb [options]\n"
+		 "       thp hugetlb set SIZE=PAGES... [--node N] [--dry-run]\n"
+		 "       thp hugetlb persist [[nodeN:]SIZE=PAGES...] [--node N] [--dry-run]\n"
+		 "                           [--force]\n"
+		 "       thp hugetlb plan SIZE [--margin PCT] [--node N]\n"
+		 "\n"
+		 "Static huge page pools (hugetlbfs), which are reserved memory apart from THP:\n"
+		 "pools per page size and NUMA node, hugetlbfs mounts, and the processes that map\n"
+		 "pool pages. 'set' resizes a pool and reports what the kernel really gave;\n"
+		 "'persist' keeps the pools given (none: the pools as they are) at every boot:\n"
+		 "the default size's in /" THP_SYSCTLD_DIR "/" THP_POOLS_SYSCTLD_NAME " (vm.nr_hugepages),\n"
+		 "other sizes and nodeN: pools in /" THP_TMPFILES_DIR "/" THP_POOLS_TMPFILES_NAME ", and\n"
+		 "for pages of 1 GiB and more it prints the kernel command-line options;\n"
+		 "'plan' computes the pages and settings a buffer of SIZE needs (e.g. 16G), on\n"
+		 "the host or, with --node, in one NUMA node's pool.",
+	.width = 22,
+	.opts = opts,
+	.after = columns_help,
+};
 
 static const char *sz(char *buf, size_t cap, uint64_t bytes, const struct opts *o)
 {
@@ -1154,14 +1167,6 @@ static int plan(struct thp_ctx *ctx, const struct thp_hugetlb *h, const char *ar
 
 int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
 {
-	enum { O_NO_PROCS = 256 };
-	static const struct option lo[] = {
-		OUT_FMT_LONGOPTS,
-		{ "no-procs", no_argument, NULL, O_NO_PROCS }, { "node", required_argument, NULL, 'N' },
-		{ "dry-run", no_argument, NULL, 'D' },  { "margin", required_argument, NULL, 'M' },
-		{ "force", no_argument, NULL, 'F' },    { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct opts o = { .procs = true, .node = -1, .margin_bp = 500 };
 	const char *sub = "show";
 	bool margin = false, force = false;
@@ -1179,8 +1184,7 @@ int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
 		thp_err_cmd(name);
 	}
 	optind = 0;
-	o.fmt.json = ctx->json;
-	while ((c = thp_getopt(argc, argv, OUT_FMT_SHORTOPTS "h", lo)) != -1) {
+	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
 		if (out_fmt_opt(&o.fmt, c, optarg))
 			continue;
 		switch (c) {
@@ -1196,8 +1200,7 @@ int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
 			if (!thp_opt_percent("--margin", optarg, 100000, &o.margin_bp))
 				return thp_usage_error("hugetlb");
 			break;
-		case 'h': usage(); return 0;
-		default: return thp_usage_error("hugetlb");
+		default: return thp_opt_exit(ctx, c);
 		}
 	}
 	bool writes = strcmp(sub, "set") == 0 || strcmp(sub, "persist") == 0;
@@ -1207,7 +1210,7 @@ int cmd_hugetlb(struct thp_ctx *ctx, int argc, char **argv)
 			"'persist', --force to 'persist', --margin to 'plan'");
 		return thp_usage_error("hugetlb");
 	}
-	ctx->json = o.fmt.json;
+	o.fmt.json = ctx->json;
 	/* the host's pools have no NODE; ERROR in JSON only, without -o */
 	o.nsel = out_cols_select(pool_cols, P_NODE, &o.fmt, all_cols, o.fmt.json ? P_ERROR + 1 : P_ERROR,
 				 o.sel, P_NCOLS * 2);

@@ -20,6 +20,7 @@
 #include "../render/render.h"
 #include "../render/term.h"
 #include "cmd.h"
+#include "opt.h"
 
 enum col {
 	C_PID, C_USER, C_COMMAND, C_CGROUP, C_PROCS, C_RSS, C_ANON, C_THP, C_COVER, C_SHMEM_PMD, C_FILE_PMD,
@@ -146,39 +147,55 @@ struct scan {
 	char size_names[SIZES_MAX][32];
 };
 
-static void usage(void)
+enum { O_TOTALS = 256, O_CGROUP, O_MIN, O_BY, O_FOLIOS, O_BY_SIZE, O_LIMIT, O_JOBS };
+
+static const struct thp_opt opts[] = {
+	THP_OPT('s', "sort", "COL", "sort by COL (default THP; sizes descending)"),
+	THP_OPT_LONG(O_LIMIT, "limit", "N", "show at most N rows"),
+	THP_OPT('a', "all", NULL, "include processes without huge pages"),
+	THP_OPT_LONG(O_TOTALS, "totals", NULL, "add a total row (over every matching process)"),
+	THP_OPT('w', "cmdline", NULL, "show and match the full command line instead of the name"),
+	THP_OPT('p', "pid", "LIST", "only these processes (comma-separated; implies --all)"),
+	THP_OPT('u', "user", "USER", "only processes of USER (name or uid)"),
+	THP_OPT('c', "command", "REGEX", "only processes whose command matches REGEX (extended)"),
+	THP_OPT_LONG(O_CGROUP, "cgroup", "PATH", "only processes in cgroup PATH or below it (v1 or v2)"),
+	THP_OPT_LONG(O_MIN, "min", "SIZE", "only processes with at least SIZE of huge pages (e.g. 64M)"),
+	THP_OPT_LONG(O_BY, "by", "KEY", "one row per comm, user or cgroup, summed"),
+	THP_OPT_LONG(O_FOLIOS, "folios", NULL,
+		     "the real mapping of every page from pagemap (root): also\n"
+		     "lists processes holding only mTHP, adds PMD, MTHP and\n"
+		     "PTE_*"),
+	THP_OPT_LONG(O_BY_SIZE, "by-size", NULL,
+		     "with --folios, one column per enabled THP size (whole\n"
+		     "folios of that size, PTE- or PMD-mapped)"),
+	THP_OPT_LONG(O_JOBS, "jobs", "N",
+		     "with --folios, read the processes on N threads (1 to\n"
+		     "1024; default: the CPUs thp may run on); the output is\n"
+		     "the same"),
+	THP_OPTS_TABLE,
+	THP_OPT_HELP,
+	THP_OPT_END,
+};
+
+static void columns_help(void)
 {
-	puts("Usage: thp [--root DIR] ps [options]\n"
-	     "\n"
-	     "One row per process that holds huge pages (PMD-mapped THP, shmem or file PMD\n"
-	     "mappings, or hugetlbfs pages), largest THP first. Reads each process's\n"
-	     "smaps_rollup and status, one process at a time. smaps does not show mTHP\n"
-	     "(large folios mapped by PTEs): --folios finds them. A scan longer than a\n"
-	     "second counts the processes read on standard error (a terminal).\n"
-	     "\n"
-	     "Options:\n"
-	     "  -s, --sort COL      sort by COL (default THP; sizes descending)\n"
-	     "      --limit N       show at most N rows\n"
-	     "  -a, --all           include processes without huge pages\n"
-	     "      --totals        add a total row (over every matching process)\n"
-	     "  -w, --cmdline       show and match the full command line instead of the name\n"
-	     "  -p, --pid LIST      only these processes (comma-separated; implies --all)\n"
-	     "  -u, --user USER     only processes of USER (name or uid)\n"
-	     "  -c, --command REGEX only processes whose command matches REGEX (extended)\n"
-	     "      --cgroup PATH   only processes in cgroup PATH or below it (v1 or v2)\n"
-	     "      --min SIZE      only processes with at least SIZE of huge pages (e.g. 64M)\n"
-	     "      --by KEY        one row per comm, user or cgroup, summed\n"
-	     "      --folios        the real mapping of every page from pagemap (root): also\n"
-	     "                      lists processes holding only mTHP, adds PMD, MTHP and\n"
-	     "                      PTE_*\n"
-	     "      --by-size       with --folios, one column per enabled THP size (whole\n"
-	     "                      folios of that size, PTE- or PMD-mapped)\n"
-	     "      --jobs N        with --folios, read the processes on N threads (1 to\n"
-	     "                      1024; default: the CPUs thp may run on); the output is\n"
-	     "                      the same");
-	out_fmt_help(cols, NCOLS);
+	out_cols_help("Columns:", cols, NCOLS);
 	out_cols_help(NULL, out_folio_cols, OUT_FOLIO_COLS);
 }
+
+static const struct thp_cmd_opts decl = {
+	.usage = "Usage: thp [--root DIR] ps [options]\n"
+		 "\n"
+		 "One row per process that holds huge pages (PMD-mapped THP, shmem or file PMD\n"
+		 "mappings, or hugetlbfs pages), largest THP first. Reads each process's\n"
+		 "smaps_rollup and status, one process at a time. smaps does not show mTHP\n"
+		 "(large folios mapped by PTEs): --folios finds them. A scan longer than a\n"
+		 "second counts the processes read on standard error (a terminal).",
+	.width = 22,
+	.opts = opts,
+	.after = columns_help,
+	.in_order = true,
+};
 
 /* Adds the comma-separated process ids of LIST to O. Returns 0, or prints
  * why and returns 2 (1 when out of memory). */
@@ -903,18 +920,6 @@ static int select_cols(struct opts *o)
 /* Parses the options into O. Returns -1 to go on, or the exit status. */
 static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv)
 {
-	enum { O_TOTALS = 256, O_CGROUP, O_MIN, O_BY, O_FOLIOS, O_BY_SIZE, O_LIMIT, O_JOBS };
-	static const struct option lo[] = {
-		OUT_FMT_LONGOPTS, { "sort", required_argument, NULL, 's' },
-		{ "limit", required_argument, NULL, O_LIMIT },  { "all", no_argument, NULL, 'a' },
-		{ "totals", no_argument, NULL, O_TOTALS },  { "cmdline", no_argument, NULL, 'w' },
-		{ "pid", required_argument, NULL, 'p' },    { "user", required_argument, NULL, 'u' },
-		{ "command", required_argument, NULL, 'c' }, { "cgroup", required_argument, NULL, O_CGROUP },
-		{ "min", required_argument, NULL, O_MIN },  { "by", required_argument, NULL, O_BY },
-		{ "folios", no_argument, NULL, O_FOLIOS },  { "by-size", no_argument, NULL, O_BY_SIZE },
-		{ "jobs", required_argument, NULL, O_JOBS }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *sortarg = NULL;
 	struct thp_users users;
 	int c, rc;
@@ -923,9 +928,8 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 	o->limit = -1;
 	o->sort = C_THP;
 	o->jobs = thp_jobs_default();
-	o->fmt.json = ctx->json;
 	optind = 0;
-	while ((c = thp_getopt(argc, argv, "+" OUT_FMT_SHORTOPTS "s:awp:u:c:h", lo)) != -1) {
+	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
 		if (out_fmt_opt(&o->fmt, c, optarg))
 			continue;
 		switch (c) {
@@ -982,10 +986,10 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 			if (!thp_opt_int("--jobs", optarg, 1, THP_JOBS_MAX, &o->jobs))
 				return 2;
 			break;
-		case 'h': usage(); return 0;
-		default: return thp_usage_error("ps");
+		default: return thp_opt_exit(ctx, c);
 		}
 	}
+	o->fmt.json = ctx->json;
 	if (optind < argc) {
 		thp_err("unexpected argument '%s'", argv[optind]);
 		return thp_usage_error("ps");

@@ -20,6 +20,7 @@
 #include "../core/why.h"
 #include "../render/render.h"
 #include "cmd.h"
+#include "opt.h"
 
 #define CONT_MAX 8
 
@@ -119,37 +120,50 @@ struct show {
 	uint64_t mthp_held;          /* without --folios: the host's anonymous mTHP (nr_anon) */
 };
 
-static void usage(void)
+enum { O_FOLIOS = 256, O_ROLLUP, O_CONT, O_TLB, O_JOBS };
+
+static const struct thp_opt opts[] = {
+	THP_OPT('a', "all", NULL, "also show mappings with nothing resident"),
+	THP_OPT_LONG(O_FOLIOS, "folios", NULL,
+		     "how every page is really mapped, from pagemap and kpageflags\n"
+		     "(root): PMD-mapped, PTE-mapped by size, aligned or not,\n"
+		     "partial; the huge zero page apart (reads only, no memory);\n"
+		     "with more than one NUMA node, PMD and mTHP bytes per node\n"
+		     "(nodeN/memoryM)"),
+	THP_OPT_LONG(O_ROLLUP, "rollup", NULL, "with --folios, only the process's sums"),
+	THP_OPT_LONG(O_CONT, "cont", "SIZE", "with --folios, also memory in aligned contiguous blocks of\n"
+					     "SIZE (64K: arm64 contpte), as tools/mm/thpmaps --cont;\n"
+					     "repeatable"),
+	THP_OPT_LONG(O_JOBS, "jobs", "N", "with --folios, walk the mappings on N threads (1 to 1024;\n"
+					  "default: the CPUs thp may run on); the output is the same"),
+	THP_OPT_LONG(O_TLB, "tlb", "SECONDS", "instead, count the dTLB misses of each thread for SECONDS\n"
+					      "(perf_event_open, hardware counters): misses per thousand\n"
+					      "instructions, page-walk cycles where the CPU names them"),
+	THP_OPT_TEXT(22, "The table options (of the table of mappings):"),
+	THP_OPTS_TABLE,
+	THP_OPT_HELP,
+	THP_OPT_END,
+};
+
+static void columns_help(void)
 {
-	puts("Usage: thp [--root DIR] show PID [options]\n"
-	     "\n"
-	     "One process: its THP state (and which ancestor disabled THP), its totals, its\n"
-	     "page tables (VmPTE, and an estimate with 2 MiB hugetlb pages: see PAGE TABLES\n"
-	     "in thp(1)), and one row per mapping (VMA) with its huge pages, whether the\n"
-	     "kernel deems it eligible, its madvise advice, how many aligned PMD-sized slots\n"
-	     "it holds, and for a mapping without huge pages, the reason. Reads\n"
-	     "/proc/PID/smaps.\n"
-	     "\n"
-	     "Options:\n"
-	     "  -a, --all       also show mappings with nothing resident\n"
-	     "      --folios    how every page is really mapped, from pagemap and kpageflags\n"
-	     "                  (root): PMD-mapped, PTE-mapped by size, aligned or not,\n"
-	     "                  partial; the huge zero page apart (reads only, no memory);\n"
-	     "                  with more than one NUMA node, PMD and mTHP bytes per node\n"
-	     "                  (nodeN/memoryM)\n"
-	     "      --rollup    with --folios, only the process's sums\n"
-	     "      --cont SIZE with --folios, also memory in aligned contiguous blocks of\n"
-	     "                  SIZE (64K: arm64 contpte), as tools/mm/thpmaps --cont;\n"
-	     "                  repeatable\n"
-	     "      --jobs N    with --folios, walk the mappings on N threads (1 to 1024;\n"
-	     "                  default: the CPUs thp may run on); the output is the same\n"
-	     "      --tlb SECONDS  instead, count the dTLB misses of each thread for SECONDS\n"
-	     "                  (perf_event_open, hardware counters): misses per thousand\n"
-	     "                  instructions, page-walk cycles where the CPU names them\n"
-	     "The table options (of the table of mappings):");
-	out_fmt_help(cols, NCOLS);
+	out_cols_help("Columns:", cols, NCOLS);
 	out_cols_help(NULL, out_folio_cols, OUT_FOLIO_COLS);
 }
+
+static const struct thp_cmd_opts decl = {
+	.usage = "Usage: thp [--root DIR] show PID [options]\n"
+		 "\n"
+		 "One process: its THP state (and which ancestor disabled THP), its totals, its\n"
+		 "page tables (VmPTE, and an estimate with 2 MiB hugetlb pages: see PAGE TABLES\n"
+		 "in thp(1)), and one row per mapping (VMA) with its huge pages, whether the\n"
+		 "kernel deems it eligible, its madvise advice, how many aligned PMD-sized slots\n"
+		 "it holds, and for a mapping without huge pages, the reason. Reads\n"
+		 "/proc/PID/smaps.",
+	.width = 18,
+	.opts = opts,
+	.after = columns_help,
+};
 
 static const char *mapping_name(const struct thp_vma *v)
 {
@@ -603,20 +617,11 @@ static int select_cols(struct opts *o)
 
 static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv)
 {
-	enum { O_FOLIOS = 256, O_ROLLUP, O_CONT, O_TLB, O_JOBS };
-	static const struct option lo[] = {
-		{ "all", no_argument, NULL, 'a' },       { "folios", no_argument, NULL, O_FOLIOS },
-		{ "rollup", no_argument, NULL, O_ROLLUP }, { "cont", required_argument, NULL, O_CONT },
-		OUT_FMT_LONGOPTS,                          { "tlb", required_argument, NULL, O_TLB },
-		{ "jobs", required_argument, NULL, O_JOBS }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c, pid;
 
-	o->fmt.json = ctx->json;
 	o->jobs = thp_jobs_default();
 	optind = 0;
-	while ((c = thp_getopt(argc, argv, OUT_FMT_SHORTOPTS "ah", lo)) != -1) {
+	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
 		if (out_fmt_opt(&o->fmt, c, optarg))
 			continue;
 		switch (c) {
@@ -640,10 +645,10 @@ static int parse_opts(struct thp_ctx *ctx, struct opts *o, int argc, char **argv
 			if (!thp_opt_int("--jobs", optarg, 1, THP_JOBS_MAX, &o->jobs))
 				return thp_usage_error("show");
 			break;
-		case 'h': usage(); return 0;
-		default: return thp_usage_error("show");
+		default: return thp_opt_exit(ctx, c);
 		}
 	}
+	o->fmt.json = ctx->json;
 	if (optind >= argc) {
 		thp_err("which process? give a PID");
 		return thp_usage_error("show");

@@ -15,6 +15,7 @@
 #include "../render/render.h"
 #include "../render/term.h"
 #include "cmd.h"
+#include "opt.h"
 
 #define NS_PER_S 1000000000ull
 #define ROUND_NS (100 * 1000000ull) /* how often the buffers are read when quiet */
@@ -62,28 +63,38 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
-static void usage(void)
+static const struct thp_opt opts[] = {
+	THP_OPT('d', "duration", "SECONDS", "trace this long (default: until interrupted)"),
+	THP_OPT('p', "pid", "PID", "only this process (or thread)"),
+	THP_OPT('c', "comm", "NAME", "only threads with this command name"),
+	THP_OPT_LONG('m', "min-ms", "MS", "print only stalls at least this long (default 0)"),
+	THP_OPT_LONG('T', "tlb", NULL, "also count TLB flushes per process (tlb:tlb_flush,\nx86)"),
+	THP_OPT_TEXT(22, "The table options (of the totals; -J: one JSON document at the end, with the\n"
+			 "events and histograms):"),
+	THP_OPTS_TABLE,
+	THP_OPT_HELP,
+	THP_OPT_END,
+};
+
+static void columns_help(void)
 {
-	puts("Usage: thp trace [options]   (root)\n"
-	     "\n"
-	     "Trace how long threads stall in direct compaction and direct reclaim, with\n"
-	     "kcompactd, proactive and requested compaction reported apart, and count\n"
-	     "khugepaged collapse results. Prints a line per stall, then per-command\n"
-	     "latency histograms (bars; in ASCII with 'thp --ascii trace'; none with -r)\n"
-	     "and totals.\n"
-	     "Ctrl-C ends the trace early.\n"
-	     "\n"
-	     "Options:\n"
-	     "  -d, --duration SECONDS  trace this long (default: until interrupted)\n"
-	     "  -p, --pid PID           only this process (or thread)\n"
-	     "  -c, --comm NAME         only threads with this command name\n"
-	     "      --min-ms MS         print only stalls at least this long (default 0)\n"
-	     "      --tlb               also count TLB flushes per process (tlb:tlb_flush,\n"
-	     "                          x86)\n"
-	     "The table options (of the totals; -J: one JSON document at the end, with the\n"
-	     "events and histograms):");
-	out_fmt_help(cols, NCOLS);
+	out_cols_help("Columns:", cols, NCOLS);
 }
+
+static const struct thp_cmd_opts decl = {
+	.usage = "Usage: thp trace [options]   (root)\n"
+		 "\n"
+		 "Trace how long threads stall in direct compaction and direct reclaim, with\n"
+		 "kcompactd, proactive and requested compaction reported apart, and count\n"
+		 "khugepaged collapse results. Prints a line per stall, then per-command\n"
+		 "latency histograms (bars; in ASCII with 'thp --ascii trace'; none with -r)\n"
+		 "and totals.\n"
+		 "Ctrl-C ends the trace early.",
+	.width = 26,
+	.opts = opts,
+	.after = columns_help,
+	.in_order = true,
+};
 
 static uint64_t mono_ns(void)
 {
@@ -365,18 +376,12 @@ static void put_missing(const char *missing)
 #define DURATION_MAX 604800
 #define MIN_MS_MAX 86400000
 
-static int parse(int argc, char **argv, struct opts *o)
+static int parse(struct thp_ctx *ctx, int argc, char **argv, struct opts *o)
 {
-	static const struct option lo[] = {
-		{ "duration", required_argument, NULL, 'd' }, { "pid", required_argument, NULL, 'p' },
-		{ "comm", required_argument, NULL, 'c' },     { "min-ms", required_argument, NULL, 'm' },
-		OUT_FMT_LONGOPTS,                             { "help", no_argument, NULL, 'h' },
-		{ "tlb", no_argument, NULL, 'T' },            { NULL, 0, NULL, 0 },
-	};
 	int c;
 
 	optind = 0;
-	while ((c = thp_getopt(argc, argv, "+" OUT_FMT_SHORTOPTS "d:p:c:h", lo)) != -1) {
+	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
 		if (out_fmt_opt(&o->fmt, c, optarg))
 			continue;
 		switch (c) {
@@ -402,10 +407,10 @@ static int parse(int argc, char **argv, struct opts *o)
 				return thp_usage_error("trace");
 			break;
 		case 'T': o->tlb = true; break;
-		case 'h': usage(); return 0;
-		default: return thp_usage_error("trace");
+		default: return thp_opt_exit(ctx, c);
 		}
 	}
+	o->fmt.json = ctx->json;
 	if (optind < argc) {
 		thp_err("unexpected argument '%s'", argv[optind]);
 		return thp_usage_error("trace");
@@ -463,7 +468,7 @@ static int trace_loop(struct run *r, struct thp_tracefs *tf)
 
 int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = { .fmt.json = ctx->json };
+	struct opts o = { 0 };
 	struct run r = { .o = &o, .root = &ctx->root };
 	struct thp_trace_filter f;
 	struct thp_tracefs *tf = NULL;
@@ -472,7 +477,7 @@ int cmd_trace(struct thp_ctx *ctx, int argc, char **argv)
 	uint64_t lost;
 	struct thp_pstatus st;
 	double secs;
-	int rc = parse(argc, argv, &o), err;
+	int rc = parse(ctx, argc, argv, &o), err;
 
 	if (rc >= 0)
 		return rc;

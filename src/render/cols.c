@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cols.c - the options of every table command (-o, -n, -r, -J, -b,
+/* cols.c - the options of every table command (-o, -n, -r, -P, -b,
  * --notruncate), and its columns chosen, listed and named from one descriptor */
 #include <stdio.h>
 #include <string.h>
@@ -15,26 +15,10 @@ bool out_fmt_opt(struct out_fmt *f, int c, const char *arg)
 	case 'n': f->noheadings = true; return true;
 	case 'r': f->raw = true; return true;
 	case 'P': f->pairs = true; return true;
-	case 'J': f->json = true; return true;
 	case 'b': f->bytes = true; return true;
 	case OUT_OPT_NOTRUNC: f->notrunc = true; return true;
 	default: return false;
 	}
-}
-
-void out_fmt_help(const struct out_col *cols, int n)
-{
-	puts("  -o, --output LIST   columns to show, comma-separated (see below)\n"
-	     "  -n, --noheadings    do not print the header line\n"
-	     "  -r, --raw           one space between cells, no alignment, spaces escaped\n"
-	     "  -P, --pairs         each row as COLUMN=\"value\" pairs\n"
-	     "  -J, --json          one JSON document (sizes in bytes; every column, or those\n"
-	     "                      of -o; the keys are the column names in lower case)\n"
-	     "  -b, --bytes         print sizes in bytes\n"
-	     "      --notruncate    do not cut or wrap text to fit the terminal\n"
-	     "  -h, --help          show this help");
-	if (n)
-		out_cols_help("Columns:", cols, n);
 }
 
 void out_cols_help(const char *title, const struct out_col *cols, int n)

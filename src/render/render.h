@@ -210,24 +210,16 @@ struct out_col {
 const char *out_col_key(const struct out_col *c, char *buf, size_t cap);
 
 /* The output options every table command takes: -o LIST, -n, -r, -P, -J,
- * -b, --notruncate. */
+ * -b, --notruncate (declared by THP_OPTS_TABLE of cmd/opt.h). */
 struct out_fmt {
 	const char *list; /* -o LIST; NULL: the command's default columns */
 	bool noheadings, raw, pairs, json, bytes, notrunc;
 	bool bare; /* text without a header, each column as wide as its cells (-n keeps the headers' widths) */
 };
 enum { OUT_OPT_NOTRUNC = 0x180 };
-#define OUT_FMT_SHORTOPTS "o:nrPJb"
-#define OUT_FMT_LONGOPTS                                                                     \
-	{ "output", required_argument, NULL, 'o' }, { "noheadings", no_argument, NULL, 'n' }, \
-	{ "raw", no_argument, NULL, 'r' }, { "pairs", no_argument, NULL, 'P' },               \
-	{ "json", no_argument, NULL, 'J' }, { "bytes", no_argument, NULL, 'b' },              \
-	{ "notruncate", no_argument, NULL, OUT_OPT_NOTRUNC }
-/* Takes option C (with ARG) of OUT_FMT_LONGOPTS into F; false when C is not one. */
+/* Takes option C (with ARG) of those but -J (the command's JSON, which
+ * F->json takes from the context) into F; false when C is not one. */
 bool out_fmt_opt(struct out_fmt *f, int c, const char *arg);
-/* Prints the usage lines of those options, and then (N > 0) out_cols_help()
- * of "Columns:". */
-void out_fmt_help(const struct out_col *cols, int n);
 /* Prints an empty line and TITLE (none when NULL: more of the list above),
  * and the name and help line of each of the N columns COLS. */
 void out_cols_help(const char *title, const struct out_col *cols, int n);
