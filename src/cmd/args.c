@@ -148,14 +148,6 @@ int thp_getopt(int argc, char **argv, const char *opts, const struct option *lo)
 	return '?';
 }
 
-const char thp_metrics_opts_help[] =
-	"  -t, --top N           export AnonHugePages of the N command names holding the\n"
-	"                        most, summed over their processes (default 20; 0: none)\n"
-	"      --pids            one series per process (labels pid and comm) instead of\n"
-	"                        one per command name\n"
-	"      --no-doctor       leave out the doctor's findings and persistence drift\n"
-	"                        (then no process is read beyond the --top scan)\n";
-
 /* The most command names or processes --top exports */
 #define TOP_MAX 100000
 

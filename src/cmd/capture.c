@@ -19,6 +19,7 @@
 #include "../core/unpack.h"
 #include "../render/render.h"
 #include "cmd.h"
+#include "opt.h"
 
 /* Prints WORDS (NULL-terminated) after INDENT, wrapped at 80 columns. */
 static void print_words(const char *indent, const char *const *words)
@@ -36,14 +37,9 @@ static void print_words(const char *indent, const char *const *words)
 	putchar('\n');
 }
 
-static void usage(void)
+/* What is recorded, after the usage's first paragraph. */
+static void recorded_help(void)
 {
-	puts("Usage: thp [--root DIR] capture [-o DIR|FILE.tar.gz] [--no-procs] [--no-cmdline]\n"
-	     "\n"
-	     "Record exactly the files thp reads, keeping their layout, so that\n"
-	     "'thp --root DIR status' shows this host on any machine, and 'set' and\n"
-	     "'persist' can be rehearsed on the copy. Recorded, below the root (a path\n"
-	     "ending in '/': that directory without its files, where the host has it):");
 	print_words("    ", thp_capture_host_paths);
 	puts("    etc/passwd: only the users of the recorded processes (name, uid, group)\n"
 	     "and, as empty files (what counts is that they are there):");
@@ -55,17 +51,32 @@ static void usage(void)
 	print_words("        ", thp_environ_names);
 	puts("Nothing else of any environment is recorded. Command lines can hold secrets\n"
 	     "(passwords given as arguments): check them before sharing, or use --no-cmdline.\n"
-	     "Only the capture's owner can read it (files 0600, directories 0700).\n"
-	     "\n"
-	     "Options:\n"
-	     "  -o, --output PATH  a new directory, or an archive if PATH ends in .tar.gz or\n"
-	     "                     .tgz (default: thp-capture-HOST-DATE.tar.gz in the current\n"
-	     "                     directory)\n"
-	     "      --no-procs     leave out per-process files\n"
-	     "      --no-cmdline   leave out the command lines of processes\n"
-	     "  -J, --json         report what was captured as JSON\n"
-	     "  -h, --help         show this help");
+	     "Only the capture's owner can read it (files 0600, directories 0700).");
 }
+
+static const struct thp_opt opts[] = {
+	THP_OPT('o', "output", "PATH", "a new directory, or an archive if PATH ends in .tar.gz or\n"
+				       ".tgz (default: thp-capture-HOST-DATE.tar.gz in the current\n"
+				       "directory)"),
+	THP_OPT_LONG('P', "no-procs", NULL, "leave out per-process files"),
+	THP_OPT_LONG('C', "no-cmdline", NULL, "leave out the command lines of processes"),
+	THP_OPT_JSON("report what was captured as JSON"),
+	THP_OPT_HELP,
+	THP_OPT_END,
+};
+
+static const struct thp_cmd_opts decl = {
+	.usage = "Usage: thp [--root DIR] capture [-o DIR|FILE.tar.gz] [--no-procs] [--no-cmdline]\n"
+		 "\n"
+		 "Record exactly the files thp reads, keeping their layout, so that\n"
+		 "'thp --root DIR status' shows this host on any machine, and 'set' and\n"
+		 "'persist' can be rehearsed on the copy. Recorded, below the root (a path\n"
+		 "ending in '/': that directory without its files, where the host has it):",
+	.more = recorded_help,
+	.width = 21,
+	.opts = opts,
+	.in_order = true,
+};
 
 static bool is_archive(const char *p)
 {
@@ -221,11 +232,6 @@ static void capture_progress(const struct thp_capture_result *r, void *arg)
 
 int cmd_capture(struct thp_ctx *ctx, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "output", required_argument, NULL, 'o' }, { "no-procs", no_argument, NULL, 'P' },
-		{ "no-cmdline", no_argument, NULL, 'C' },   { "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
-	};
 	struct thp_capture_opts opts = { true, true, capture_progress, NULL };
 	struct thp_capture_result r;
 	struct out_progress p;
@@ -236,14 +242,12 @@ int cmd_capture(struct thp_ctx *ctx, int argc, char **argv)
 	size_t len;
 
 	optind = 0;
-	while ((c = thp_getopt(argc, argv, "+o:Jh", lo)) != -1) {
+	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'P': opts.procs = false; break;
 		case 'C': opts.cmdline = false; break;
-		case 'J': ctx->json = true; break;
-		case 'h': usage(); return 0;
-		default: return thp_usage_error("capture");
+		default: return thp_opt_exit(ctx, c);
 		}
 	}
 	if (optind < argc) {

@@ -199,16 +199,18 @@ int thp_version(const struct thp_ctx *ctx, const char *version);
 /* Options of 'thp metrics' that 'thp serve' takes too (core/metrics.h). */
 struct thp_metrics_opts;
 enum { THP_OPT_PIDS = 0x100, THP_OPT_NODE_EXPORTER_COMPAT, THP_OPT_NO_DOCTOR };
-#define THP_METRICS_SHORTOPTS "t:"
-#define THP_METRICS_LONGOPTS                                                         \
-	{ "top", required_argument, NULL, 't' }, { "pids", no_argument, NULL, THP_OPT_PIDS }, \
-	{ "node-exporter-compat", no_argument, NULL, THP_OPT_NODE_EXPORTER_COMPAT }, \
-	{ "no-doctor", no_argument, NULL, THP_OPT_NO_DOCTOR }
+/* Those options, for a table of opt.h (help at column 24). */
+#define THP_OPTS_METRICS                                                                           \
+	THP_OPT('t', "top", "N", "export AnonHugePages of the N command names holding the\n"      \
+				 "most, summed over their processes (default 20; 0: none)"),       \
+	THP_OPT_LONG(THP_OPT_PIDS, "pids", NULL, "one series per process (labels pid and comm) instead of\n" \
+						 "one per command name"),                          \
+	THP_OPT_LONG(THP_OPT_NODE_EXPORTER_COMPAT, "node-exporter-compat", NULL, NULL),            \
+	THP_OPT_LONG(THP_OPT_NO_DOCTOR, "no-doctor", NULL,                                         \
+		     "leave out the doctor's findings and persistence drift\n"                      \
+		     "(then no process is read beyond the --top scan)")
 
-/* Usage lines of those options. */
-extern const char thp_metrics_opts_help[];
-
-/* Takes option C (with ARG) of THP_METRICS_LONGOPTS into O.
+/* Takes option C (with ARG) of THP_OPTS_METRICS into O.
  * Returns 0, 1 when C is not one of them, or 2 after explaining a bad value. */
 int thp_metrics_opt(int c, const char *arg, struct thp_metrics_opts *o);
 

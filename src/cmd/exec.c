@@ -11,6 +11,7 @@
 #include "../control/control.h"
 #include "../render/render.h"
 #include "cmd.h"
+#include "opt.h"
 
 /* Exit statuses of env(1), nice(1) and timeout(1): thp itself failed, the
  * command was found but could not run, the command was not found. */
@@ -18,25 +19,29 @@
 #define EXIT_CANNOT_RUN 126
 #define EXIT_NOT_FOUND 127
 
-static void usage(void)
-{
-	puts("Usage: thp exec [--disable | --except-advised | --enable] [--] COMMAND [ARG...]\n"
-	     "       thp exec --status [--json]\n"
-	     "\n"
-	     "Set the THP mode of this process with prctl(PR_SET_THP_DISABLE), then run\n"
-	     "COMMAND in its place (same PID). Every process COMMAND starts inherits the mode.\n"
-	     "The exit status is COMMAND's; 125 when the mode cannot be set, 126 when COMMAND\n"
-	     "cannot run, 127 when it is not found.\n"
-	     "\n"
-	     "Options:\n"
-	     "      --disable         no THP at all, MADV_COLLAPSE refused too (the default)\n"
-	     "      --except-advised  THP only in ranges the program marks MADV_HUGEPAGE\n"
-	     "                        (Linux 6.18+)\n"
-	     "      --enable          clear a disable inherited from the parent\n"
-	     "      --status          print the mode this process inherited, and exit\n"
-	     "  -J, --json            --status as JSON\n"
-	     "  -h, --help            show this help");
-}
+static const struct thp_opt opts[] = {
+	THP_OPT_LONG('d', "disable", NULL, "no THP at all, MADV_COLLAPSE refused too (the default)"),
+	THP_OPT_LONG('a', "except-advised", NULL, "THP only in ranges the program marks MADV_HUGEPAGE\n"
+						  "(Linux 6.18+)"),
+	THP_OPT_LONG('e', "enable", NULL, "clear a disable inherited from the parent"),
+	THP_OPT_LONG('s', "status", NULL, "print the mode this process inherited, and exit"),
+	THP_OPT_JSON("--status as JSON"),
+	THP_OPT_HELP,
+	THP_OPT_END,
+};
+
+static const struct thp_cmd_opts decl = {
+	.usage = "Usage: thp exec [--disable | --except-advised | --enable] [--] COMMAND [ARG...]\n"
+		 "       thp exec --status [--json]\n"
+		 "\n"
+		 "Set the THP mode of this process with prctl(PR_SET_THP_DISABLE), then run\n"
+		 "COMMAND in its place (same PID). Every process COMMAND starts inherits the mode.\n"
+		 "The exit status is COMMAND's; 125 when the mode cannot be set, 126 when COMMAND\n"
+		 "cannot run, 127 when it is not found.",
+	.width = 24,
+	.opts = opts,
+	.in_order = true,
+};
 
 static const char *mode_name(int mode)
 {
@@ -107,19 +112,13 @@ static int set_mode(enum thp_mode mode, const char *opt)
 
 int cmd_exec(struct thp_ctx *ctx, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "disable", no_argument, NULL, 'd' }, { "except-advised", no_argument, NULL, 'a' },
-		{ "enable", no_argument, NULL, 'e' },  { "status", no_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'J' },    { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	enum thp_mode mode = THP_MODE_DISABLED;
 	const char *opt = NULL;
 	int c, rc;
 	bool show = false, clash = false;
 
 	optind = 0;
-	while ((c = thp_getopt(argc, argv, "+Jh", lo)) != -1) {
+	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
 		switch (c) {
 		case 'd':
 		case 'a':
@@ -133,9 +132,7 @@ int cmd_exec(struct thp_ctx *ctx, int argc, char **argv)
 			break;
 		}
 		case 's': show = true; break;
-		case 'J': ctx->json = true; break;
-		case 'h': usage(); return 0;
-		default: return thp_usage_error("exec");
+		default: return thp_opt_exit(ctx, c);
 		}
 	}
 	if (clash) {

@@ -10,21 +10,26 @@
 
 #include "../render/prom.h"
 #include "cmd.h"
+#include "opt.h"
 
-static void usage(void)
-{
-	printf("Usage: thp [--root DIR] metrics [options]\n"
-	       "\n"
-	       "Print THP policy, khugepaged, counters, static pools, buddyinfo free blocks, the\n"
-	       "command names holding the most THP and the doctor's findings in the Prometheus\n"
-	       "text format.\n"
-	       "\n"
-	       "Options:\n"
-	       "%s"
-	       "  -o, --textfile PATH   write to PATH atomically (for node_exporter's textfile\n"
-	       "                        collector) instead of standard output\n"
-	       "  -h, --help            show this help\n", thp_metrics_opts_help);
-}
+static const struct thp_opt opts[] = {
+	THP_OPTS_METRICS,
+	THP_OPT('o', "textfile", "PATH", "write to PATH atomically (for node_exporter's textfile\n"
+					      "collector) instead of standard output"),
+	THP_OPT_HELP,
+	THP_OPT_END,
+};
+
+static const struct thp_cmd_opts decl = {
+	.usage = "Usage: thp [--root DIR] metrics [options]\n"
+		 "\n"
+		 "Print THP policy, khugepaged, counters, static pools, buddyinfo free blocks, the\n"
+		 "command names holding the most THP and the doctor's findings in the Prometheus\n"
+		 "text format.",
+	.width = 24,
+	.opts = opts,
+	.in_order = true,
+};
 
 struct textfile {
 	const struct thp_root *root;
@@ -70,24 +75,17 @@ static int write_textfile(const struct thp_root *root, const struct thp_metrics_
 
 int cmd_metrics(struct thp_ctx *ctx, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		THP_METRICS_LONGOPTS,
-		{ "textfile", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct thp_metrics_opts o = THP_METRICS_OPTS_INIT;
 	const char *textfile = NULL;
 	int c, err;
 
 	optind = 0;
-	while ((c = thp_getopt(argc, argv, "+" THP_METRICS_SHORTOPTS "o:h", lo)) != -1) {
+	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
 		switch (c) {
 		case 'o': textfile = optarg; break;
-		case 'h': usage(); return 0;
 		default:
-			if (thp_metrics_opt(c, optarg, &o))
-				return thp_usage_error("metrics");
+			if (c < 0 || thp_metrics_opt(c, optarg, &o))
+				return thp_opt_exit(ctx, c);
 		}
 	}
 	if (optind < argc) {

@@ -15,6 +15,7 @@
 #include "../core/persist.h"
 #include "../render/render.h"
 #include "cmd.h"
+#include "opt.h"
 
 #define TMPFILES_DIR THP_TMPFILES_DIR
 #define TMPFILES_NAME THP_TMPFILES_NAME
@@ -37,34 +38,36 @@ const char thp_bootloader_help[] =
 
 enum mode { TMPFILES, SYSTEMD, CMDLINE, CHECK, SYSCTL /* chosen by vm.* keys, not an option */ };
 
-static void usage(void)
-{
-	puts("Usage: thp [--root DIR] persist [options] [KEY=VALUE...]\n"
-	     "\n"
-	     "Make THP settings survive reboot: the current settings, or only the KEY=VALUE\n"
-	     "given (keys as for 'thp set'). Every value is checked against what the running\n"
-	     "kernel accepts, and written in the order the kernel needs (per-size last).\n"
-	     "vm.* keys (compaction and watermarks) are persisted only when given, and go to\n"
-	     "a sysctl.d drop-in (/" SYSCTL_DEFAULT "), applied by systemd-sysctl at\n"
-	     "boot; give them in a command of their own.\n"
-	     "\n"
-	     "Options:\n"
-	     "      --tmpfiles    write a tmpfiles.d drop-in (default:\n"
-	     "                    /" TMPFILES_DEFAULT ")\n"
-	     "      --systemd     write and enable a oneshot unit\n"
-	     "                    (/" UNIT_DEFAULT ")\n"
-	     "      --cmdline     print kernel command-line options and how to add them\n"
-	     "      --check       compare what is persisted (sysctl.d, tmpfiles.d, enabled\n"
-	     "                    units, /proc/cmdline, tuned's active profile) with the\n"
-	     "                    running kernel; exit 3 on drift, or when tuned writes a\n"
-	     "                    persisted setting again at boot (a second writer)\n"
-	     "  -o, --output FILE write FILE instead of the default path\n"
-	     "  -n, --dry-run     print the file, write nothing (with --json: the file as it\n"
-	     "                    is and would be, and whether writing changes it)\n"
-	     "  -f, --force       replace a file that 'thp persist' did not write\n"
-	     "  -J, --json        report as JSON\n"
-	     "  -h, --help        show this help");
-}
+static const struct thp_opt opts[] = {
+	THP_OPT_LONG('T', "tmpfiles", NULL, "write a tmpfiles.d drop-in (default:\n/" TMPFILES_DEFAULT ")"),
+	THP_OPT_LONG('S', "systemd", NULL, "write and enable a oneshot unit\n(/" UNIT_DEFAULT ")"),
+	THP_OPT_LONG('C', "cmdline", NULL, "print kernel command-line options and how to add them"),
+	THP_OPT_LONG('K', "check", NULL,
+		     "compare what is persisted (sysctl.d, tmpfiles.d, enabled\n"
+		     "units, /proc/cmdline, tuned's active profile) with the\n"
+		     "running kernel; exit 3 on drift, or when tuned writes a\n"
+		     "persisted setting again at boot (a second writer)"),
+	THP_OPT('o', "output", "FILE", "write FILE instead of the default path"),
+	THP_OPT('n', "dry-run", NULL, "print the file, write nothing (with --json: the file as it\n"
+					   "is and would be, and whether writing changes it)"),
+	THP_OPT('f', "force", NULL, "replace a file that 'thp persist' did not write"),
+	THP_OPT_JSON("report as JSON"),
+	THP_OPT_HELP,
+	THP_OPT_END,
+};
+
+static const struct thp_cmd_opts decl = {
+	.usage = "Usage: thp [--root DIR] persist [options] [KEY=VALUE...]\n"
+		 "\n"
+		 "Make THP settings survive reboot: the current settings, or only the KEY=VALUE\n"
+		 "given (keys as for 'thp set'). Every value is checked against what the running\n"
+		 "kernel accepts, and written in the order the kernel needs (per-size last).\n"
+		 "vm.* keys (compaction and watermarks) are persisted only when given, and go to\n"
+		 "a sysctl.d drop-in (/" SYSCTL_DEFAULT "), applied by systemd-sysctl at\n"
+		 "boot; give them in a command of their own.",
+	.width = 20,
+	.opts = opts,
+};
 
 /* "FILE:LINE" of source SRC of P (LINE 0: the file alone) into BUF. */
 static const char *where(const struct thp_persisted *p, int src, int line, char *buf, size_t cap)
@@ -704,13 +707,6 @@ static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp
 
 int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "tmpfiles", no_argument, NULL, 'T' }, { "systemd", no_argument, NULL, 'S' },
-		{ "cmdline", no_argument, NULL, 'C' },  { "check", no_argument, NULL, 'K' },
-		{ "output", required_argument, NULL, 'o' }, { "dry-run", no_argument, NULL, 'n' },
-		{ "force", no_argument, NULL, 'f' },    { "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },     { NULL, 0, NULL, 0 },
-	};
 	static const char *const mode_opt[] = { [TMPFILES] = "--tmpfiles", [SYSTEMD] = "--systemd",
 						 [CMDLINE] = "--cmdline", [CHECK] = "--check" };
 	enum mode mode = TMPFILES;
@@ -721,7 +717,7 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 	int c, rc = 1, nvm = 0;
 
 	optind = 0;
-	while ((c = thp_getopt(argc, argv, "o:nfJh", lo)) != -1) {
+	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
 		switch (c) {
 		case 'T':
 		case 'S':
@@ -739,9 +735,7 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 		case 'o': file = optarg; writes = "--output"; break;
 		case 'n': dry = true; writes = "--dry-run"; break;
 		case 'f': force = true; writes = "--force"; break;
-		case 'J': ctx->json = true; break;
-		case 'h': usage(); return 0;
-		default: return thp_usage_error("persist");
+		default: return thp_opt_exit(ctx, c);
 		}
 	}
 	if (writes && (mode == CMDLINE || mode == CHECK)) {

@@ -13,25 +13,20 @@
 #include "../core/unpack.h"
 #include "../render/render.h"
 #include "cmd.h"
+#include "opt.h"
 
-static void usage(void)
+static const struct thp_opt opts[] = {
+	THP_OPT('g', "group-by", "policy", "one line per policy the hosts share, the most common\n"
+					   "first, with the settings in which the others differ"),
+	THP_OPT('b', "bytes", NULL, "sizes in bytes"),
+	THP_OPT_JSON("one JSON document"),
+	THP_OPT_HELP,
+	THP_OPT_END,
+};
+
+static void columns_help(void)
 {
-	puts("Usage: thp report [options] FILE...\n"
-	     "\n"
-	     "One line per host of a fleet, from what each FILE holds: 'thp status --json'\n"
-	     "and 'thp doctor --json' documents (one or more per file, or a JSON array of\n"
-	     "them), a capture directory, or a capture archive (.tar.gz, made by 'thp\n"
-	     "capture'). A status and a doctor document of the same host (the same host\n"
-	     "name, else the same root) make one line. A file that is not thp JSON, or is\n"
-	     "malformed, is named on standard error and skipped.\n"
-	     "\n"
-	     "Options:\n"
-	     "  -g, --group-by policy  one line per policy the hosts share, the most common\n"
-	     "                         first, with the settings in which the others differ\n"
-	     "  -b, --bytes            sizes in bytes\n"
-	     "  -J, --json             one JSON document\n"
-	     "  -h, --help             show this help\n"
-	     "\n"
+	puts("\n"
 	     "Columns:\n"
 	     "  HOST      host name (else the capture or file it came from)\n"
 	     "  KERNEL    kernel release\n"
@@ -44,6 +39,21 @@ static void usage(void)
 	     "  FALLBACK  share of THP faults that fell back to small pages since boot\n"
 	     "  CRIT, WARN, INFO  'thp doctor' findings by severity (- without its document)");
 }
+
+static const struct thp_cmd_opts decl = {
+	.usage = "Usage: thp report [options] FILE...\n"
+		 "\n"
+		 "One line per host of a fleet, from what each FILE holds: 'thp status --json'\n"
+		 "and 'thp doctor --json' documents (one or more per file, or a JSON array of\n"
+		 "them), a capture directory, or a capture archive (.tar.gz, made by 'thp\n"
+		 "capture'). A status and a doctor document of the same host (the same host\n"
+		 "name, else the same root) make one line. A file that is not thp JSON, or is\n"
+		 "malformed, is named on standard error and skipped.",
+	.width = 25,
+	.opts = opts,
+	.after = columns_help,
+	.in_order = true,
+};
 
 struct report {
 	struct thp_fleet fleet;
@@ -482,17 +492,12 @@ static int print_json(struct report *rp, const int *group, int ngroups)
 
 int cmd_report(struct thp_ctx *ctx, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "group-by", required_argument, NULL, 'g' }, { "bytes", no_argument, NULL, 'b' },
-		{ "json", no_argument, NULL, 'J' },           { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct report rp = { .json = ctx->json };
+	struct report rp = { 0 };
 	bool grouped = false;
 	int c, rc = 1, ngroups, *group;
 
 	optind = 0;
-	while ((c = thp_getopt(argc, argv, "+g:bJh", lo)) != -1) {
+	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
 		switch (c) {
 		case 'g':
 			if (strcmp(optarg, "policy") != 0) {
@@ -502,11 +507,10 @@ int cmd_report(struct thp_ctx *ctx, int argc, char **argv)
 			grouped = true;
 			break;
 		case 'b': rp.bytes = true; break;
-		case 'J': rp.json = true; break;
-		case 'h': usage(); return 0;
-		default: return thp_usage_error("report");
+		default: return thp_opt_exit(ctx, c);
 		}
 	}
+	rp.json = ctx->json;
 	if (optind >= argc) {
 		thp_err("no FILE given");
 		return thp_usage_error("report");

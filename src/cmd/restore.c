@@ -13,27 +13,31 @@
 #include "../control/journal.h"
 #include "../render/render.h"
 #include "cmd.h"
+#include "opt.h"
 
-static void usage(void)
-{
-	puts("Usage: thp [--root DIR] restore [options] [FILE]\n"
-	     "\n"
-	     "Put back the THP settings that a change which did not finish had changed\n"
-	     "(its journal, /" THP_JOURNAL "); without one, the settings saved by the last\n"
-	     "'thp set' (/" THP_SAVED ") or in FILE. The same checks, read-back and\n"
-	     "rollback as 'thp set'. Settings the file does not name are left alone; a\n"
-	     "damaged or cut file is refused, and so is one from an earlier boot unless\n"
-	     "--force is given. Before it applies a file, it says whose state it is\n"
-	     "(the command that wrote it, when, and in which boot). First, it puts back\n"
-	     "the huge page pools that a 'thp hugetlb set' which did not finish had\n"
-	     "changed (its journal, /" THP_POOLS_JOURNAL ").\n"
-	     "\n"
-	     "Options:\n"
-	     "  -n, --dry-run     show the changes, write nothing\n"
-	     "  -f, --force       apply a state saved in an earlier boot\n"
-	     "  -J, --json        report as JSON\n"
-	     "  -h, --help        show this help");
-}
+static const struct thp_opt opts[] = {
+	THP_OPT('n', "dry-run", NULL, "show the changes, write nothing"),
+	THP_OPT('f', "force", NULL, "apply a state saved in an earlier boot"),
+	THP_OPT_JSON("report as JSON"),
+	THP_OPT_HELP,
+	THP_OPT_END,
+};
+
+static const struct thp_cmd_opts decl = {
+	.usage = "Usage: thp [--root DIR] restore [options] [FILE]\n"
+		 "\n"
+		 "Put back the THP settings that a change which did not finish had changed\n"
+		 "(its journal, /" THP_JOURNAL "); without one, the settings saved by the last\n"
+		 "'thp set' (/" THP_SAVED ") or in FILE. The same checks, read-back and\n"
+		 "rollback as 'thp set'. Settings the file does not name are left alone; a\n"
+		 "damaged or cut file is refused, and so is one from an earlier boot unless\n"
+		 "--force is given. Before it applies a file, it says whose state it is\n"
+		 "(the command that wrote it, when, and in which boot). First, it puts back\n"
+		 "the huge page pools that a 'thp hugetlb set' which did not finish had\n"
+		 "changed (its journal, /" THP_POOLS_JOURNAL ").",
+	.width = 20,
+	.opts = opts,
+};
 
 /* Explains why the state file F, shown as SHOWN, cannot be put back. */
 static void refuse(const struct thp_state_file *f, const char *shown)
@@ -174,11 +178,6 @@ static int from_journal(struct thp_ctx *ctx, struct thp_state_file *f, bool dry,
 
 int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "dry-run", no_argument, NULL, 'n' }, { "json", no_argument, NULL, 'J' },
-		{ "force", no_argument, NULL, 'f' },   { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct thp_state_file *f = malloc(sizeof(*f));
 	const char *file = NULL;
 	char shown[4200], by[640];
@@ -190,13 +189,11 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 		return 1;
 	}
 	optind = 0;
-	while ((c = thp_getopt(argc, argv, "nJfh", lo)) != -1) {
+	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
 		switch (c) {
 		case 'n': dry = true; break;
 		case 'f': force = true; break;
-		case 'J': ctx->json = true; break;
-		case 'h': usage(); rc = 0; goto out;
-		default: rc = thp_usage_error("restore"); goto out;
+		default: rc = thp_opt_exit(ctx, c); goto out;
 		}
 	}
 	if (argc - optind > 1) {

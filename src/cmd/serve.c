@@ -19,6 +19,7 @@
 #include "../core/arg.h"
 #include "../render/prom.h"
 #include "cmd.h"
+#include "opt.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:9567"
 #define REQUEST_MEMORY (16u << 10) /* request line and headers; more is answered 431/414 */
@@ -82,33 +83,36 @@ static const char index_page[] =
 	"<p>Transparent Huge Pages state of this host for Prometheus.</p>\n"
 	"<p><a href=\"/metrics\">Metrics</a></p>\n</body></html>\n";
 
-static void usage(void)
-{
-	printf("Usage: thp [--root DIR] serve [options]\n"
-	       "\n"
-	       "Serve 'thp metrics' over HTTP: /metrics in the Prometheus text format, and /\n"
-	       "with a link to it. Each scrape reads the host afresh. Stop it with Ctrl-C or\n"
-	       "SIGTERM.\n"
-	       "\n"
-	       "Options:\n"
-	       "  -l, --listen ADDR:PORT\n"
-	       "                        address to listen on (default " DEFAULT_LISTEN ");\n"
-	       "                        [IPV6]:PORT for IPv6, :PORT for every IPv4 address\n"
-	       "%s"
-	       "      --timeout SECONDS close a connection idle this long (default " STR(TIMEOUT_DEFAULT) ")\n"
-	       "      --header-timeout SECONDS\n"
-	       "                        close a connection whose request line and headers take\n"
-	       "                        longer in all, from its start or from the previous\n"
-	       "                        answer (default " STR(HEADER_DEFAULT) ")\n"
-	       "      --max-connections N\n"
-	       "                        connections open at once (default " STR(CONNS_DEFAULT) "); at most three\n"
-	       "                        quarters of them still sending a header: one more\n"
-	       "                        closes the oldest of those\n"
-	       "      --max-per-ip N    connections open at once from one address (default\n"
-	       "                        " STR(PER_IP_DEFAULT) "); one more closes that address's oldest one\n"
-	       "                        still sending a header\n"
-	       "  -h, --help            show this help\n", thp_metrics_opts_help);
-}
+static const struct thp_opt opts[] = {
+	THP_OPT('l', "listen", "ADDR:PORT", "address to listen on (default " DEFAULT_LISTEN ");\n"
+					    "[IPV6]:PORT for IPv6, :PORT for every IPv4 address"),
+	THP_OPTS_METRICS,
+	THP_OPT_LONG('T', "timeout", "SECONDS", "close a connection idle this long (default " STR(TIMEOUT_DEFAULT) ")"),
+	THP_OPT_LONG('H', "header-timeout", "SECONDS",
+		     "close a connection whose request line and headers take\n"
+		     "longer in all, from its start or from the previous\n"
+		     "answer (default " STR(HEADER_DEFAULT) ")"),
+	THP_OPT_LONG('C', "max-connections", "N",
+		     "connections open at once (default " STR(CONNS_DEFAULT) "); at most three\n"
+		     "quarters of them still sending a header: one more\n"
+		     "closes the oldest of those"),
+	THP_OPT_LONG('P', "max-per-ip", "N", "connections open at once from one address (default\n"
+					     STR(PER_IP_DEFAULT) "); one more closes that address's oldest one\n"
+					     "still sending a header"),
+	THP_OPT_HELP,
+	THP_OPT_END,
+};
+
+static const struct thp_cmd_opts decl = {
+	.usage = "Usage: thp [--root DIR] serve [options]\n"
+		 "\n"
+		 "Serve 'thp metrics' over HTTP: /metrics in the Prometheus text format, and /\n"
+		 "with a link to it. Each scrape reads the host afresh. Stop it with Ctrl-C or\n"
+		 "SIGTERM.",
+	.width = 24,
+	.opts = opts,
+	.in_order = true,
+};
 
 static enum MHD_Result reply(struct MHD_Connection *conn, unsigned status, const char *type,
 			     void *body, size_t len, enum MHD_ResponseMemoryMode mode)
@@ -298,32 +302,21 @@ struct serve_opts {
 };
 
 /* Parses the options into O and S->opts. Returns -1 to go on, or the exit status. */
-static int parse_opts(int argc, char **argv, struct serve_opts *o, struct server *s)
+static int parse_opts(struct thp_ctx *ctx, int argc, char **argv, struct serve_opts *o, struct server *s)
 {
-	static const struct option lo[] = {
-		{ "listen", required_argument, NULL, 'l' },
-		THP_METRICS_LONGOPTS,
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "header-timeout", required_argument, NULL, 'H' },
-		{ "max-connections", required_argument, NULL, 'C' },
-		{ "max-per-ip", required_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c;
 
 	optind = 0;
-	while ((c = thp_getopt(argc, argv, "+l:" THP_METRICS_SHORTOPTS "h", lo)) != -1) {
+	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
 		switch (c) {
 		case 'l': o->listen = optarg; break;
 		case 'T': if (!thp_opt_int("--timeout", optarg, 1, TIMEOUT_MAX, &o->timeout)) goto usage; break;
 		case 'H': if (!thp_opt_int("--header-timeout", optarg, 1, TIMEOUT_MAX, &o->header)) goto usage; break;
 		case 'C': if (!thp_opt_int("--max-connections", optarg, 1, CONNS_MAX, &o->conns)) goto usage; break;
 		case 'P': if (!thp_opt_int("--max-per-ip", optarg, 1, CONNS_MAX, &o->per_ip)) goto usage; break;
-		case 'h': usage(); return 0;
 		default:
-			if (thp_metrics_opt(c, optarg, &s->opts))
-				goto usage;
+			if (c < 0 || thp_metrics_opt(c, optarg, &s->opts))
+				return thp_opt_exit(ctx, c);
 		}
 	}
 	if (optind == argc)
@@ -430,7 +423,7 @@ int cmd_serve(struct thp_ctx *ctx, int argc, char **argv)
 	struct serve_opts o = { DEFAULT_LISTEN, TIMEOUT_DEFAULT, HEADER_DEFAULT, CONNS_DEFAULT, PER_IP_DEFAULT };
 	struct addrinfo *ai = NULL;
 	sigset_t stop;
-	int err = parse_opts(argc, argv, &o, &srv);
+	int err = parse_opts(ctx, argc, argv, &o, &srv);
 
 	if (err >= 0)
 		return err;

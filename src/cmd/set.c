@@ -14,6 +14,7 @@
 #include "../core/changes.h"
 #include "../render/render.h"
 #include "cmd.h"
+#include "opt.h"
 
 /* Prints the keys of the settings table, with their meaning. */
 static void print_keys(void)
@@ -32,31 +33,36 @@ static void print_keys(void)
 	out_table_print(t, 2);
 }
 
-static void usage(void)
-{
-	puts("Usage: thp [--root DIR] set [options] KEY=VALUE...\n"
-	     "       thp [--root DIR] set --save FILE\n"
-	     "       thp [--root DIR] set --list-keys\n"
-	     "\n"
-	     "Change THP settings of the host as one transaction: every value is checked\n"
-	     "against what the kernel accepts before the first write, each write is read\n"
-	     "back, and any failure (or Ctrl-C) puts back every setting already written.\n"
-	     "The state before the change is saved first; 'thp restore' puts it back.\n"
-	     "A change that an earlier thp left unfinished is put back first.\n"
-	     "\n"
-	     "Keys, in write order, with the first kernel that has each (SIZE: 64K, 2M,\n"
-	     "... or all; 'thp set --list-keys' shows this host's and the values they take):");
-	print_keys();
-	puts("\n"
-	     "Options:\n"
-	     "  -n, --dry-run     show the changes, write nothing\n"
-	     "  -s, --save FILE   save the previous state to FILE (default\n"
-	     "                    /" THP_SAVED "); without KEY=VALUE, only save the\n"
-	     "                    current state to FILE\n"
-	     "      --list-keys   list the keys of this host and the values each accepts\n"
-	     "  -J, --json        report as JSON\n"
-	     "  -h, --help        show this help");
-}
+enum { OPT_LIST_KEYS = 0x100 };
+
+static const struct thp_opt opts[] = {
+	THP_OPT('n', "dry-run", NULL, "show the changes, write nothing"),
+	THP_OPT('s', "save", "FILE", "save the previous state to FILE (default\n"
+					  "/" THP_SAVED "); without KEY=VALUE, only save the\n"
+					  "current state to FILE"),
+	THP_OPT_LONG(OPT_LIST_KEYS, "list-keys", NULL, "list the keys of this host and the values each accepts"),
+	THP_OPT_JSON("report as JSON"),
+	THP_OPT_HELP,
+	THP_OPT_END,
+};
+
+static const struct thp_cmd_opts decl = {
+	.usage = "Usage: thp [--root DIR] set [options] KEY=VALUE...\n"
+		 "       thp [--root DIR] set --save FILE\n"
+		 "       thp [--root DIR] set --list-keys\n"
+		 "\n"
+		 "Change THP settings of the host as one transaction: every value is checked\n"
+		 "against what the kernel accepts before the first write, each write is read\n"
+		 "back, and any failure (or Ctrl-C) puts back every setting already written.\n"
+		 "The state before the change is saved first; 'thp restore' puts it back.\n"
+		 "A change that an earlier thp left unfinished is put back first.\n"
+		 "\n"
+		 "Keys, in write order, with the first kernel that has each (SIZE: 64K, 2M,\n"
+		 "... or all; 'thp set --list-keys' shows this host's and the values they take):",
+	.more = print_keys,
+	.width = 20,
+	.opts = opts,
+};
 
 /* The values a setting accepts, as --list-keys shows them: the words of its
  * choice list, or "LO-HI". */
@@ -175,12 +181,6 @@ static int save_only(const struct thp_ctx *ctx, const char *file)
 
 int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 {
-	enum { OPT_LIST_KEYS = 0x100 };
-	static const struct option lo[] = {
-		{ "dry-run", no_argument, NULL, 'n' }, { "save", required_argument, NULL, 's' },
-		{ "list-keys", no_argument, NULL, OPT_LIST_KEYS }, { "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },    { NULL, 0, NULL, 0 },
-	};
 	const char *file = NULL;
 	struct thp_changes *cs;
 	char saved[4200];
@@ -188,14 +188,12 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 	int c, rc;
 
 	optind = 0;
-	while ((c = thp_getopt(argc, argv, "ns:Jh", lo)) != -1) {
+	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
 		switch (c) {
 		case 'n': dry = true; break;
 		case 's': file = optarg; break;
 		case OPT_LIST_KEYS: list = true; break;
-		case 'J': ctx->json = true; break;
-		case 'h': usage(); return 0;
-		default: return thp_usage_error("set");
+		default: return thp_opt_exit(ctx, c);
 		}
 	}
 	if (list && (optind < argc || file || dry)) {

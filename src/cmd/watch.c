@@ -17,6 +17,7 @@
 #include "../render/render.h"
 #include "../render/term.h"
 #include "cmd.h"
+#include "opt.h"
 
 #define REPLAY_MAX 16
 #define BLOCKED_MAX 32
@@ -136,33 +137,37 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static void usage(void)
-{
-	puts("Usage: thp [--root DIR] watch [options]\n"
-	     "\n"
-	     "Print THP activity per interval as rates: faults and fallbacks, compaction\n"
-	     "stalls, khugepaged collapses, splits, background compaction and reclaim\n"
-	     "(kcompactd wake-ups, pages kswapd and allocating threads scanned), TLB\n"
-	     "shootdowns (the TLB row of /proc/interrupts, summed over CPUs), per-size mTHP\n"
-	     "counters that moved, and the state: AnonHugePages, free PMD-sized blocks per\n"
-	     "zone, memory pressure.\n"
-	     "\n"
-	     "Options:\n"
-	     "  -i, --interval SECONDS  time between reports (default 1; decimals allowed)\n"
-	     "  -c, --count N           stop after N reports (default: until interrupted)\n"
-	     "  -a, --alert-stalls N    alert when an interval has N or more compaction\n"
-	     "                          stalls, with the threads in D state and high-order\n"
-	     "                          free blocks; exit 3 at the end if any alert fired\n"
-	     "      --replay DIR        compare recorded trees instead of reading the host:\n"
-	     "                          the --root tree, then each DIR (a capture directory\n"
-	     "                          or archive, as --root takes), taken SECONDS apart\n"
-	     "      --compact           one line per interval, as vmstat: fault, fallback and\n"
-	     "                          stall rates, AnonHugePages, and sparklines of the\n"
-	     "                          stalls and fallbacks of the last minute (in ASCII with\n"
-	     "                          'thp --ascii watch --compact')\n"
-	     "  -J, --json              one JSON object per report (JSON lines)\n"
-	     "  -h, --help              show this help");
-}
+static const struct thp_opt opts[] = {
+	THP_OPT('i', "interval", "SECONDS", "time between reports (default 1; decimals allowed)"),
+	THP_OPT('c', "count", "N", "stop after N reports (default: until interrupted)"),
+	THP_OPT('a', "alert-stalls", "N", "alert when an interval has N or more compaction\n"
+					       "stalls, with the threads in D state and high-order\n"
+					       "free blocks; exit 3 at the end if any alert fired"),
+	THP_OPT_LONG('r', "replay", "DIR", "compare recorded trees instead of reading the host:\n"
+					   "the --root tree, then each DIR (a capture directory\n"
+					   "or archive, as --root takes), taken SECONDS apart"),
+	THP_OPT_LONG('C', "compact", NULL, "one line per interval, as vmstat: fault, fallback and\n"
+					   "stall rates, AnonHugePages, and sparklines of the\n"
+					   "stalls and fallbacks of the last minute (in ASCII with\n"
+					   "'thp --ascii watch --compact')"),
+	THP_OPT_JSON("one JSON object per report (JSON lines)"),
+	THP_OPT_HELP,
+	THP_OPT_END,
+};
+
+static const struct thp_cmd_opts decl = {
+	.usage = "Usage: thp [--root DIR] watch [options]\n"
+		 "\n"
+		 "Print THP activity per interval as rates: faults and fallbacks, compaction\n"
+		 "stalls, khugepaged collapses, splits, background compaction and reclaim\n"
+		 "(kcompactd wake-ups, pages kswapd and allocating threads scanned), TLB\n"
+		 "shootdowns (the TLB row of /proc/interrupts, summed over CPUs), per-size mTHP\n"
+		 "counters that moved, and the state: AnonHugePages, free PMD-sized blocks per\n"
+		 "zone, memory pressure.",
+	.width = 26,
+	.opts = opts,
+	.in_order = true,
+};
 
 /* Increase of counter NAME from A to B; false when either lacks it or it went back. */
 static bool counter_delta(const struct thp_counter *a, int na, const struct thp_counter *b,
@@ -742,21 +747,11 @@ static void close_replays(struct opts *o)
 
 int cmd_watch(struct thp_ctx *ctx, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "alert-stalls", required_argument, NULL, 'a' },
-		{ "replay", required_argument, NULL, 'r' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "compact", no_argument, NULL, 'C' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct opts o = { .interval = 1, .json = ctx->json };
+	struct opts o = { .interval = 1 };
 	int c, rc;
 
 	optind = 0;
-	while ((c = thp_getopt(argc, argv, "+i:c:a:Jh", lo)) != -1) {
+	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
 		switch (c) {
 		case 'i':
 			if (!thp_opt_decimal("--interval", optarg, "seconds", 0.01, 86400, &o.interval))
@@ -781,12 +776,11 @@ int cmd_watch(struct thp_ctx *ctx, int argc, char **argv)
 			}
 			o.nreplay++;
 			break;
-		case 'J': o.json = true; break;
 		case 'C': o.compact = true; break;
-		case 'h': usage(); return 0;
-		default: return thp_usage_error("watch");
+		default: return thp_opt_exit(ctx, c);
 		}
 	}
+	o.json = ctx->json;
 	if (optind < argc || (o.nreplay && o.count) || (o.compact && o.json)) {
 		if (optind < argc)
 			thp_err("unexpected argument '%s'", argv[optind]);
