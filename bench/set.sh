@@ -25,7 +25,7 @@ by_hand="echo $e2 > $T/enabled; echo $d2 > $T/defrag; echo $k2 > $T/khugepaged/d
 by_hand="$by_hand echo $e > $T/enabled; echo $d > $T/defrag; echo $k > $T/khugepaged/defrag"
 hyperfine -N --warmup 10 --runs 200 --export-json "$out/r.json" \
 	-n "thp set + thp restore (3 settings)" \
-	"sh -c '$THP set -s $out/s enabled=$e2 defrag=$d2 khugepaged.defrag=$k2 > /dev/null && $THP restore $out/s > /dev/null'" \
+	"sh -c '$THP set --save $out/s enabled=$e2 defrag=$d2 khugepaged.defrag=$k2 > /dev/null && $THP restore $out/s > /dev/null'" \
 	-n "6 echo writes by hand" "sh -c '$by_hand'" > /dev/null
 jq -r '.results[] | "\(.command): median \(.median * 1000 | . * 1000 | round / 1000) ms (min \(.min * 1000 | . * 1000 | round / 1000) ms)"' "$out/r.json"
 jq -r '.results as $r | "ratio thp set+restore / echo by hand: \(($r[0].median / $r[1].median) * 100 | round / 100)"' "$out/r.json"

@@ -9,7 +9,7 @@ set -eu
 cd "$(dirname "$0")/.."
 THP=${THP:-./thp}
 SECS=${SECS:-60}
-"$THP" watch -i 1 -c $((SECS + 3)) > /dev/null &
+"$THP" watch -i 1 --count $((SECS + 3)) > /dev/null &
 pid=$!
 start=$(date +%s.%N)
 sleep "$SECS.5" 2> /dev/null || sleep "$SECS"

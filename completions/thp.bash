@@ -183,7 +183,7 @@ _thp_complete()
 
 	help=$("$thp" "$cmd" --help 2>/dev/null)
 	# a short option stands for the long one the command's help pairs it with
-	# (-s: ps --sort, doctor --severity, bench --size)
+	# (-s: --sort, which a letter means in every command)
 	if [[ $prev == -[A-Za-z] ]]; then
 		local long
 		long=$(grep -oE -- "$prev, --[a-z-]+" <<< "$help" | head -1)

@@ -67,6 +67,15 @@ for c in $cmds; do
 	done
 done
 
+# one meaning per short letter: in every command's --help and in the global
+# options, a letter stands for one long option (-n is --noheadings everywhere)
+for c in "" $cmds; do [ "$c" = help ] || "$THP" $c --help; done |
+	grep -oE -- '^  -[A-Za-z], --[a-z][a-z-]*' | sort -u > "$tmp/letters"
+dup=$(awk '{print substr($1, 1, 2)}' "$tmp/letters" | uniq -d | tr '\n' ' ')
+expect "the --help texts pair short letters with long options ($(wc -l < "$tmp/letters"))" [ "$(wc -l < "$tmp/letters")" -gt 20 ]
+expect_sh "one long option per short letter across the commands (more for: ${dup:-none})" \
+	"[ -s '$tmp/letters' ] && [ -z '$dup' ]"
+
 # the global options of 'thp --help': in the manual and in both completions
 awk '/^# GLOBAL OPTIONS/ {on=1; next} on && /^# / {exit} on' man/thp.1.scd > "$tmp/sec"
 for o in $("$THP" --help | awk '/^Global options:/ {on=1; next} on' | grep -oE -- '(^|[ ,])--?[A-Za-z][A-Za-z-]*' | tr -d ' ,' | sort -u); do
@@ -292,13 +301,13 @@ expect "hugetlb --margin belongs to plan" [ "$(rc_err "$THP" --root "$HF" hugetl
 # watch: bad values are usage errors, a missing replay tree is an error
 expect "watch -i 0: exit 2" [ "$(rc_err "$THP" watch -i 0)" = "2|thp: watch: --interval '0' is out of range (0.01 to 86400 seconds)" ]
 expect "watch -i abc: exit 2" [ "$(rc_err "$THP" watch -i abc | cut -d'|' -f1)" = 2 ]
-expect "watch -c -1: exit 2" [ "$(rc_err "$THP" watch -c -1)" = "2|thp: watch: --count '-1' is not a whole number in decimal (1 to 2147483647)" ]
+expect "watch --count -1: exit 2" [ "$(rc_err "$THP" watch --count -1)" = "2|thp: watch: --count '-1' is not a whole number in decimal (1 to 2147483647)" ]
 expect "watch --alert-stalls x: exit 2" [ "$(rc_err "$THP" watch --alert-stalls x | cut -d'|' -f1)" = 2 ]
-expect "watch --replay with --count: exit 2" [ "$(rc_err "$THP" --root $FX watch --replay $FX -c 2 | cut -d'|' -f1)" = 2 ]
+expect "watch --replay with --count: exit 2" [ "$(rc_err "$THP" --root $FX watch --replay $FX --count 2 | cut -d'|' -f1)" = 2 ]
 "$THP" --root $FX capture -o "$tmp/fx.tar.gz" > /dev/null
 expect "watch --replay of a capture archive, as --root takes it" sh -c "'$THP' --root $FX watch --replay '$tmp/fx.tar.gz' | grep -q '^  compaction '"
 expect "watch --replay of a missing tree: exit 1" [ "$(rc_err "$THP" watch --replay /nonexistent/x)" = "1|thp: watch: cannot open replay tree '/nonexistent/x': No such file or directory" ]
-expect "watch -c 1 -i 0.05 on a recorded tree" sh -c "'$THP' --root $FX watch -c 1 -i 0.05 | grep -q '^  compaction '"
+expect "watch --count 1 -i 0.05 on a recorded tree" sh -c "'$THP' --root $FX watch --count 1 -i 0.05 | grep -q '^  compaction '"
 
 # thp exec usage (the live suite runs commands under each mode)
 expect "exec without a command: exit 2" [ "$(rc_err "$THP" exec | cut -d'|' -f1)" = 2 ]
@@ -393,10 +402,10 @@ PX=tests/fixtures/procs-6.18
 SX=$tmp/strict-set HX=$tmp/strict-hugetlb
 cp -a $FX "$SX" && cp -a tests/fixtures/hugetlb-numa "$HX"
 sx_sum=$(tree_sum "$SX") hx_sum=$(tree_sum "$HX")
-bad_arg "watch -i 0x10 (hex)" "$THP" --root $FX watch -i 0x10 -c 1
-bad_arg "watch -i 1e-2 (exponent)" "$THP" --root $FX watch -i 1e-2 -c 1
-bad_arg "watch -c 010 (leading zero)" "$THP" --root $FX watch -c 010 -i 0.01
-bad_arg "watch --alert-stalls 05" "$THP" --root $FX watch --alert-stalls 05 -c 1 -i 0.01
+bad_arg "watch -i 0x10 (hex)" "$THP" --root $FX watch -i 0x10 --count 1
+bad_arg "watch -i 1e-2 (exponent)" "$THP" --root $FX watch -i 1e-2 --count 1
+bad_arg "watch --count 010 (leading zero)" "$THP" --root $FX watch --count 010 -i 0.01
+bad_arg "watch --alert-stalls 05" "$THP" --root $FX watch --alert-stalls 05 --count 1 -i 0.01
 expect "watch -i 0x10 names the option" [ "$(rc_err timeout 30 "$THP" watch -i 0x10)" = "2|thp: watch: --interval '0x10' is not a number of seconds in decimal such as 2 or 0.5 (0.01 to 86400)" ]
 bad_arg "show 026828 (leading zero)" "$THP" --root $PX show 026828
 expect "show 01 names the operand" [ "$(rc_err "$THP" --root $PX show 01)" = "2|thp: show: process id '01' is not a whole number in decimal (1 to 2147483647)" ]
@@ -558,7 +567,7 @@ for c in $cmds; do
 		lock="flock -w 600 /tmp/thp-live.lock"
 		case $c in
 		trace) full "$c" trace -d 0.2 ;;
-		bench) full "$c" bench fault -s 4M -N 1 ;;
+		bench) full "$c" bench fault --size 4M -N 1 ;;
 		ab) full "$c" ab -N 1 --modes current -- true ;;
 		esac
 		lock= ;;
@@ -658,7 +667,7 @@ expect "watch --compact: rates, AnonHugePages, sparklines and sums" [ "$(LC_ALL=
 expect "watch --compact: no rates where the counters went back" [ "$(LC_ALL=C.UTF-8 compact | sed -n 3p)" = "      #2       -       -       -   1.2 GiB          █▁   250          █▁   300" ]
 expect "watch --compact --ascii: '#' and '_'" [ "$(LC_ALL=C.UTF-8 compact --ascii | tail -1)" = "      #3   200.0    50.0    41.7   1.4 GiB         #_#   500         #_#   600" ]
 expect "watch --compact in the C locale: ASCII" [ "$(LC_ALL=C compact | tail -1)" = "      #3   200.0    50.0    41.7   1.4 GiB         #_#   500         #_#   600" ]
-expect "watch --compact --json: exit 2, said so" [ "$(rc_err "$THP" --root $FX watch --compact --json -c 1)" = "2|thp: watch: --compact is a text format; it does not apply to --json" ]
+expect "watch --compact --json: exit 2, said so" [ "$(rc_err "$THP" --root $FX watch --compact --json --count 1)" = "2|thp: watch: --compact is a text format; it does not apply to --json" ]
 
 # progress on standard error while long work runs: on a terminal only, never
 # with JSON or when standard error is not a terminal
@@ -773,8 +782,8 @@ if command -v script > /dev/null; then
 	# bench and ab measure the host: behind the live lock, stderr (a busy-host
 	# warning) left out
 	live_tty() { on_tty "flock -w 600 /tmp/thp-live.lock $* 2> /dev/null"; }
-	expect "bench on a terminal: wider than 80 with --notruncate" [ "$(live_tty "'$THP' bench fault -s 4M -N 1 --notruncate" | widest)" -gt 80 ]
-	live_tty "'$THP' bench fault -s 4M -N 1" > "$tmp/tty"
+	expect "bench on a terminal: wider than 80 with --notruncate" [ "$(live_tty "'$THP' bench fault --size 4M -N 1 --notruncate" | widest)" -gt 80 ]
+	live_tty "'$THP' bench fault --size 4M -N 1" > "$tmp/tty"
 	expect_out "bench on an 80-column terminal: no line wider" "fits 80" cat "$tmp/tty"
 	expect "bench on an 80-column terminal: the detail columns left out are named" grep -q '^  Not shown at this width: .*FAULT_ALLOC+' "$tmp/tty"
 	expect "bench on an 80-column terminal: the answer columns kept" grep -qE '^  ARM .* TOUCH .*ANONHUGE .*FALLBACK\+ +COMPACT_STALL\+$' "$tmp/tty"
@@ -793,12 +802,12 @@ expect "ab -o unknown column: exit 2 before anything" [ "$(rc_err "$THP" ab -o n
 expect "bench --help lists each experiment's columns" sh -c "'$THP' bench --help | sed -n '/^Columns of cow:/,/^\$/p' | grep -qE '^  WRITER_PRIVATE_DIRTY +what copy-on-write copied'"
 expect "ab --help lists the columns" sh -c "'$THP' ab --help | grep -qE '^  ANONHUGE_PEAK +the most AnonHugePages'"
 L="flock -w 600 /tmp/thp-live.lock"
-$L "$THP" bench fault -s 4M -N 1 -r 2> /dev/null > "$tmp/bench"
+$L "$THP" bench fault --size 4M -N 1 -r 2> /dev/null > "$tmp/bench"
 expect "bench -r: raw rows" grep -qE '^MADV_HUGEPAGE yes 2 [0-9.]+\\x20[mu]s 4\\x20MiB 4\\x20MiB ' "$tmp/bench"
 expect_absent "bench -r: no chart" 'median)$' cat "$tmp/bench"
-expect "bench without -r: the chart" sh -c "$L '$THP' bench fault -s 4M -N 1 2> /dev/null | grep -qx '  TOUCH (median)'"
-expect "bench -J without -o: every value of an arm" [ "$($L "$THP" bench fault -s 4M -N 1 -J 2> /dev/null | jq -c '[.results[0].arms[] | [.arm, (.values | length)]]')" = '[["plain",8],["MADV_HUGEPAGE",8]]' ]
-expect "bench -J -o: the values of those columns" [ "$($L "$THP" bench fault -s 4M -N 1 -J -o touch,anonhuge 2> /dev/null | jq -c '[.results[0].arms[] | keys + (.values | keys)]')" = '[["values","anonhuge","touch"],["values","anonhuge","touch"]]' ]
+expect "bench without -r: the chart" sh -c "$L '$THP' bench fault --size 4M -N 1 2> /dev/null | grep -qx '  TOUCH (median)'"
+expect "bench -J without -o: every value of an arm" [ "$($L "$THP" bench fault --size 4M -N 1 -J 2> /dev/null | jq -c '[.results[0].arms[] | [.arm, (.values | length)]]')" = '[["plain",8],["MADV_HUGEPAGE",8]]' ]
+expect "bench -J -o: the values of those columns" [ "$($L "$THP" bench fault --size 4M -N 1 -J -o touch,anonhuge 2> /dev/null | jq -c '[.results[0].arms[] | keys + (.values | keys)]')" = '[["values","anonhuge","touch"],["values","anonhuge","touch"]]' ]
 $L "$THP" ab -N 1 -m current,disabled -r -- true 2> /dev/null > "$tmp/ab"
 expect "ab -r: raw rows" grep -qE '^disabled [0-9.]+\\x20[mu]?s\\x20/\\x20' "$tmp/ab"
 expect_absent "ab -r: no chart" 'median)$' cat "$tmp/ab"
@@ -815,11 +824,11 @@ if [ "$(id -u)" = 0 ] && unshare -m true 2> /dev/null; then
 	before=$(state)
 	msg="thp: bench: this kernel has no THP (no /sys/kernel/mm/transparent_hugepage; built without CONFIG_TRANSPARENT_HUGEPAGE): there is nothing to measure"
 	for x in fault bloat cow collapse khugepaged zeropage chase; do
-		expect "bench $x without THP in the kernel: exit 1 and why, before it starts" [ "$(rc_err nothp "$THP" bench "$x" -s 4M -N 1 --timeout 1)" = "1|$msg" ]
+		expect "bench $x without THP in the kernel: exit 1 and why, before it starts" [ "$(rc_err nothp "$THP" bench "$x" --size 4M -N 1 --timeout 1)" = "1|$msg" ]
 	done
-	expect "bench --modes without THP in the kernel: exit 1 and why" [ "$(rc_err nothp "$THP" bench fault -s 4M -N 1 --modes always,never)" = "1|$msg" ]
+	expect "bench --modes without THP in the kernel: exit 1 and why" [ "$(rc_err nothp "$THP" bench fault --size 4M -N 1 --modes always,never)" = "1|$msg" ]
 	expect_sh "bench without THP in the kernel: exit 1, why on standard error, nothing on standard output" \
-		"out=\$(nothp '$THP' bench fault -s 4M -N 1 2> '$tmp/nothp.err'); [ \$? = 1 ] && [ -s '$tmp/nothp.err' ] && [ -z \"\$out\" ]"
+		"out=\$(nothp '$THP' bench fault --size 4M -N 1 2> '$tmp/nothp.err'); [ \$? = 1 ] && [ -s '$tmp/nothp.err' ] && [ -z \"\$out\" ]"
 	for m in always madvise never disabled current; do
 		expect "ab -m $m without THP in the kernel: exit 1 and why, before it starts" [ "$(rc_err nothp "$THP" ab -N 1 -m "$m" -- true)" = "1|thp: ab${msg#thp: bench}" ]
 	done
@@ -855,7 +864,7 @@ for c in $cmds; do
 		spec="trace -d 0.2 @" cols=kind,stalls key=kind rows=".totals[]" L="flock -w 600 /tmp/thp-live.lock"
 		[ "$(id -u)" = 0 ] || why="needs root" ;;
 	bench)
-		spec="bench fault -s 4M -N 1 @" cols=arm,rss key=arm L="flock -w 600 /tmp/thp-live.lock"
+		spec="bench fault --size 4M -N 1 @" cols=arm,rss key=arm L="flock -w 600 /tmp/thp-live.lock"
 		rows='.results[].arms[] | del(.values) + .values' ;;
 	ab) spec="ab -N 1 -m current @ -- true" cols=arm,max_rss key=arm rows=".arms[]" L="flock -w 600 /tmp/thp-live.lock" ;;
 	*) continue ;;

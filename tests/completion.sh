@@ -47,7 +47,6 @@ for sh in bash zsh; do
 	expect "$sh: help CMD" has "$($c help st)" status
 	if has "$cmds" doctor; then
 		expect "$sh: doctor --severity levels" has "$($c doctor --severity '')" warn
-		expect "$sh: doctor -s levels" has "$($c doctor -s c)" crit
 	fi
 	if has "$cmds" ps; then
 		col=$("$THP" ps --help | awk '/^Columns:/ {getline; print $1}')
@@ -120,11 +119,11 @@ expect "zsh: ps --sort= columns" has "$(zsh_c ps --sort=)" "$col"
 expect "zsh: ps --sort=R columns" has "$(zsh_c ps --sort=R)" RSS
 expect "zsh: --root=DIR names the tree" [ "$(zsh_c --root=tests/fixtures/hugetlb-numa hugetlb set '' | xargs -n1 | sort | xargs)" = "1G= 2M=" ]
 # a short option is what the command's help pairs it with: ps -s sorts by a
-# column, bench -s takes a size (no columns, no experiments)
+# column; bench --size takes a size (no columns, no experiments)
 for sh in bash zsh; do
 	c=${sh}_c
 	expect "$sh: ps -s columns" has "$($c ps -s '')" "$col"
-	expect "$sh: bench -s SIZE offers nothing" [ -z "$($c bench fault -s '')" ]
+	expect "$sh: bench --size SIZE offers nothing" [ -z "$($c bench fault --size '')" ]
 	expect "$sh: ps --limit N offers nothing" [ -z "$($c ps --limit '')" ]
 	expect "$sh: ps --jobs offers 1 and the CPUs ($(nproc))" [ "$($c ps --folios --jobs '' | xargs -n1 | sort -nu | sed -n '1p;$p' | xargs)" = \
 		"$(printf '1\n%s\n' "$(nproc)" | sort -nu | xargs)" ]

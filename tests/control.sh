@@ -182,7 +182,7 @@ expect "killed bench: restore goes back to before the bench" sh -c "'$THP' --roo
 # the command a journal names comes from a file: printed escaped
 with_boot
 journal "$BOOT" "$(printf 'thp \033]0;x\007 set')" enabled=madvise
-"$THP" --root "$R" restore -n > "$tmp/out" 2>&1
+"$THP" --root "$R" restore --dry-run > "$tmp/out" 2>&1
 expect "a journal's command with control bytes: restore prints it escaped" \
 	grep -qF "'thp \x1b]0;x\x07 set' (pid 999999) did not finish" "$tmp/out"
 with_boot
@@ -433,8 +433,8 @@ thp: restore: the journal '$R/run/thp/pools.journal' is damaged: line 7; nothing
 cp "$tmp/pj.ok" "$R/run/thp/pools.journal"
 want="0
 thp: restore: 'thp hugetlb set 2M=1100 32M=2' (pid 999999) did not finish; the 2 pools it had changed would be put back first (journal '$R/run/thp/pools.journal')"
-expect_sh "a killed hugetlb set: restore -n says what it would put back, and changes nothing" \
-	'[ "$(rc_of "$THP" --root "$R" restore -n; head -1 "$tmp/out")" = "$want" ] && [ "$(cat "$P2/nr_hugepages") $(cat "$P32/nr_hugepages")" = "1100 2" ] && [ -f "$R/run/thp/pools.journal" ]'
+expect_sh "a killed hugetlb set: restore --dry-run says what it would put back, and changes nothing" \
+	'[ "$(rc_of "$THP" --root "$R" restore --dry-run; head -1 "$tmp/out")" = "$want" ] && [ "$(cat "$P2/nr_hugepages") $(cat "$P32/nr_hugepages")" = "1100 2" ] && [ -f "$R/run/thp/pools.journal" ]'
 expect "a killed hugetlb set: restore exits 0" [ "$(rc_of "$THP" --root "$R" restore)" = 0 ]
 expect "a killed hugetlb set: restore says what it put back" grep -qx "thp: restore: 'thp hugetlb set 2M=1100 32M=2' (pid 999999) did not finish; put back the 2 pools it had changed" "$tmp/out"
 expect_sh "a killed hugetlb set: restore put both pools back" '[ "$(cat "$P2/nr_hugepages") $(cat "$P32/nr_hugepages")" = "1030 8" ]'

@@ -20,7 +20,7 @@ HOSTILE_SECRET=$MARK tests/hostile/mktrees.sh "$H" || exit 1
 args_for() {
 	case $1 in
 	capture) echo "-o $tmp/cap" ;;
-	watch) echo "-i 0.1 -c 3" ;;
+	watch) echo "-i 0.1 --count 3" ;;
 	set) echo "enabled=never khugepaged.pages_to_scan=4096 hugepages.all.enabled=never" ;;
 	exec) echo "--status" ;;
 	show) echo "812" ;;

@@ -51,7 +51,7 @@ for c in $cmds; do
 	restore) root_only restore "$tmp/saved.state" ;;
 	persist) root_only persist ;;
 	trace) root_only trace ;;
-	bench) root_only bench fault -s 4M --modes "$other" ;;
+	bench) root_only bench fault --size 4M --modes "$other" ;;
 	ab) root_only ab -N 1 --modes "$other" -- true ;;
 	esac
 done

@@ -426,7 +426,8 @@ static void print_text(const struct ab *a, const char *enabled)
 static const struct thp_opt opts[] = {
 	THP_OPT('m', "modes", "LIST", "comma-separated modes (default: always,madvise,never as\n"
 				      "root, current,disabled otherwise)"),
-	THP_OPT('N', "runs", "N", "runs per arm (default 5)"),
+	THP_OPT('N', "reps", "N", "runs per arm (default 5)"),
+	THP_OPT_LONG('N', "runs", "N", "the same as --reps"),
 	THP_OPT_LONG('S', "show-output", NULL, "let CMD write to the terminal (default: /dev/null)"),
 	THP_OPT('q', "quiet", NULL, "no notice on stderr of the policy the modes switch and\n"
 				    "for how long"),
@@ -506,7 +507,7 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 		switch (c) {
 		case 'm': list = optarg; break;
 		case 'N':
-			if (!thp_opt_int("--runs", optarg, 1, 100, &a.n))
+			if (!thp_opt_int("--reps", optarg, 1, 100, &a.n))
 				return 2;
 			break;
 		case 'S': a.show_output = true; break;

@@ -1241,7 +1241,7 @@ static void columns_help(void)
 }
 
 static const struct thp_opt opts[] = {
-	THP_OPT('s', "size", "SIZE", "region size (fault 256M, chase 1G, khugepaged 16M,\n"
+	THP_OPT_LONG('s', "size", "SIZE", "region size (fault 256M, chase 1G, khugepaged 16M,\n"
 					  "others 64M)"),
 	THP_OPT_LONG('S', "step", "SIZE", "bloat and cow: write one byte every SIZE (default 2M)"),
 	THP_OPT_LONG('W', "sweep", NULL, "bloat: steps from 2 MiB down to 4 KiB"),

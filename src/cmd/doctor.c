@@ -18,7 +18,7 @@
 
 static const struct thp_opt opts[] = {
 	THP_OPT_ROOT("DIR", "read a capture made by 'thp capture' (as the global\noption)"),
-	THP_OPT('s', "severity", "LEVEL", "info, warn or crit (default): the level that makes\nexit 3"),
+	THP_OPT_LONG('s', "severity", "LEVEL", "info, warn or crit (default): the level that makes\nexit 3"),
 	THP_OPT('S', "sample", "SECONDS", "read the counters twice, SECONDS apart, for rates now"),
 	THP_OPT_JSON("one JSON document (sizes in bytes)"),
 	THP_OPT_HELP,

@@ -14,7 +14,7 @@
 
 static const struct thp_opt opts[] = {
 	THP_OPTS_METRICS,
-	THP_OPT('o', "textfile", "PATH", "write to PATH atomically (for node_exporter's textfile\n"
+	THP_OPT_LONG('o', "textfile", "PATH", "write to PATH atomically (for node_exporter's textfile\n"
 					      "collector) instead of standard output"),
 	THP_OPT_HELP,
 	THP_OPT_END,

@@ -48,7 +48,7 @@ static const struct thp_opt opts[] = {
 		     "running kernel; exit 3 on drift, or when tuned writes a\n"
 		     "persisted setting again at boot (a second writer)"),
 	THP_OPT('o', "output", "FILE", "write FILE instead of the default path"),
-	THP_OPT('n', "dry-run", NULL, "print the file, write nothing (with --json: the file as it\n"
+	THP_OPT_LONG('n', "dry-run", NULL, "print the file, write nothing (with --json: the file as it\n"
 					   "is and would be, and whether writing changes it)"),
 	THP_OPT('f', "force", NULL, "replace a file that 'thp persist' did not write"),
 	THP_OPT_JSON("report as JSON"),

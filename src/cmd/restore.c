@@ -16,7 +16,7 @@
 #include "opt.h"
 
 static const struct thp_opt opts[] = {
-	THP_OPT('n', "dry-run", NULL, "show the changes, write nothing"),
+	THP_OPT_LONG('n', "dry-run", NULL, "show the changes, write nothing"),
 	THP_OPT('f', "force", NULL, "apply a state saved in an earlier boot"),
 	THP_OPT_JSON("report as JSON"),
 	THP_OPT_HELP,

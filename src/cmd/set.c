@@ -36,8 +36,8 @@ static void print_keys(void)
 enum { OPT_LIST_KEYS = 0x100 };
 
 static const struct thp_opt opts[] = {
-	THP_OPT('n', "dry-run", NULL, "show the changes, write nothing"),
-	THP_OPT('s', "save", "FILE", "save the previous state to FILE (default\n"
+	THP_OPT_LONG('n', "dry-run", NULL, "show the changes, write nothing"),
+	THP_OPT_LONG('s', "save", "FILE", "save the previous state to FILE (default\n"
 					  "/" THP_SAVED "); without KEY=VALUE, only save the\n"
 					  "current state to FILE"),
 	THP_OPT_LONG(OPT_LIST_KEYS, "list-keys", NULL, "list the keys of this host and the values each accepts"),

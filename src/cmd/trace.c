@@ -66,7 +66,7 @@ static void on_signal(int sig)
 static const struct thp_opt opts[] = {
 	THP_OPT('d', "duration", "SECONDS", "trace this long (default: until interrupted)"),
 	THP_OPT('p', "pid", "PID", "only this process (or thread)"),
-	THP_OPT('c', "comm", "NAME", "only threads with this command name"),
+	THP_OPT_LONG('c', "comm", "NAME", "only threads with this command name"),
 	THP_OPT_LONG('m', "min-ms", "MS", "print only stalls at least this long (default 0)"),
 	THP_OPT_LONG('T', "tlb", NULL, "also count TLB flushes per process (tlb:tlb_flush,\nx86)"),
 	THP_OPT_TEXT(22, "The table options (of the totals; -J: one JSON document at the end, with the\n"

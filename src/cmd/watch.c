@@ -139,8 +139,8 @@ static void on_signal(int sig)
 
 static const struct thp_opt opts[] = {
 	THP_OPT('i', "interval", "SECONDS", "time between reports (default 1; decimals allowed)"),
-	THP_OPT('c', "count", "N", "stop after N reports (default: until interrupted)"),
-	THP_OPT('a', "alert-stalls", "N", "alert when an interval has N or more compaction\n"
+	THP_OPT_LONG('c', "count", "N", "stop after N reports (default: until interrupted)"),
+	THP_OPT_LONG('a', "alert-stalls", "N", "alert when an interval has N or more compaction\n"
 					       "stalls, with the threads in D state and high-order\n"
 					       "free blocks; exit 3 at the end if any alert fired"),
 	THP_OPT_LONG('r', "replay", "DIR", "compare recorded trees instead of reading the host:\n"

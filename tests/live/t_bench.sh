@@ -18,7 +18,7 @@ fi
 # usage errors change nothing and exit 2; --root is refused with 1
 expect "bench without a name: exit 2" sh -c "'$THP' bench 2>/dev/null; [ \$? = 2 ]"
 expect "bench unknown experiment: exit 2" sh -c "'$THP' bench nosuch 2>/dev/null; [ \$? = 2 ]"
-expect "bench bad size: exit 2" sh -c "'$THP' bench fault -s 12Q 2>/dev/null; [ \$? = 2 ]"
+expect "bench bad size: exit 2" sh -c "'$THP' bench fault --size 12Q 2>/dev/null; [ \$? = 2 ]"
 expect "bench bad writer: exit 2" sh -c "'$THP' bench cow --writer both 2>/dev/null; [ \$? = 2 ]"
 expect "bench bad mode: exit 2" sh -c "'$THP' bench fault --modes always,sometimes 2>/dev/null; [ \$? = 2 ]"
 expect "bench with --root: exit 2" sh -c "'$THP' --root tests/fixtures/live-6.18 bench fault 2>/dev/null; [ \$? = 2 ]"
@@ -54,7 +54,7 @@ elif [ "$self_thp" = 0 ]; then
 else
 	size=$((32 << 20))
 	blocks=$((size >> 21))
-	if "$THP" bench fault -s 32M -N 1 --json > "$bj"; then
+	if "$THP" bench fault --size 32M -N 1 --json > "$bj"; then
 		h=$(bj_val MADV_HUGEPAGE anonhuge) hf=$(bj_val MADV_HUGEPAGE faults) pf=$(bj_val plain faults)
 		fb=$(bj_val MADV_HUGEPAGE fallback+)
 		expect "fault hinted gets huge pages ($h)" [ "$h" -gt 0 ]
@@ -69,7 +69,7 @@ else
 		bad "bench fault failed"
 	fi
 
-	if "$THP" bench bloat -s 32M --json > "$bj"; then
+	if "$THP" bench bloat --size 32M --json > "$bj"; then
 		h=$(bj_val MADV_HUGEPAGE anonhuge) hr=$(bj_val MADV_HUGEPAGE rss) pr=$(bj_val plain rss)
 		if [ "$h" = $size ] && [ "$pmd" = madvise ]; then
 			expect "bloat hinted Rss / plain Rss = 512 ($hr / $pr)" [ $((hr / pr)) = 512 -a $((hr % pr)) = 0 ]
@@ -80,10 +80,10 @@ else
 		bad "bench bloat failed"
 	fi
 	expect "bloat --sweep has 10 steps ending at 4 KiB with ratio 1" sh -c \
-		"'$THP' bench bloat --sweep -s 8M --json | jq -e '.results[0].arms | length == 10 and .[9].arm == \"4 KiB\" and .[9].values.ratio.median == 1' >/dev/null"
+		"'$THP' bench bloat --sweep --size 8M --json | jq -e '.results[0].arms | length == 10 and .[9].arm == \"4 KiB\" and .[9].values.ratio.median == 1' >/dev/null"
 
 	for w in child parent; do
-		if "$THP" bench cow -s 32M -N 1 --writer $w --json > "$bj"; then
+		if "$THP" bench cow --size 32M -N 1 --writer $w --json > "$bj"; then
 			o=$(bj_val MADV_HUGEPAGE other_anonhuge) s=$(bj_val MADV_HUGEPAGE split_pmd+)
 			n=$(bj_val MADV_HUGEPAGE writes) wh=$(bj_val MADV_HUGEPAGE writer_anonhuge)
 			pd=$(bj_val MADV_HUGEPAGE writer_private_dirty)
@@ -101,7 +101,7 @@ else
 		fi
 	done
 
-	if "$THP" bench zeropage -s 16M -N 1 --json > "$bj"; then
+	if "$THP" bench zeropage --size 16M -N 1 --json > "$bj"; then
 		# some kernels (mm_forbids_zeropage) give read faults memory even at 4 KiB
 		hog_start "$HOG" 16 --nohuge --read
 		zp_rss=$(hog_field Rss)
@@ -125,7 +125,7 @@ if [ "$kv" -lt 6001 ]; then
 	skip "bench collapse: MADV_COLLAPSE needs Linux 6.1+"
 elif [ "$self_thp" = 0 ]; then
 	skip "bench collapse: the test runs with THP disabled"
-elif "$THP" bench collapse -s 16M -N 1 --json > "$bj"; then
+elif "$THP" bench collapse --size 16M -N 1 --json > "$bj"; then
 	expect "collapse hint: ok" [ "$(bj_val hint madv_collapse)" = ok ]
 	expect "collapse hint: all huge after" [ "$(bj_val hint anonhuge_after)" = $((16 << 20)) ]
 	expect "collapse hint: none huge before" [ "$(bj_val hint anonhuge_before)" = 0 ]
@@ -139,8 +139,8 @@ fi
 
 # khugepaged waits at most --timeout; chase reports its counters or why not
 expect "khugepaged --timeout 1 ends and reports" sh -c \
-	"'$THP' bench khugepaged -s 4M --timeout 1 --json | jq -e '.results[0].arms[0].values | has(\"collapsed\") and has(\"full_scans+\")' >/dev/null"
-if "$THP" bench chase -s 16M --loads 20000 -N 1 --json > "$bj"; then
+	"'$THP' bench khugepaged --size 4M --timeout 1 --json | jq -e '.results[0].arms[0].values | has(\"collapsed\") and has(\"full_scans+\")' >/dev/null"
+if "$THP" bench chase --size 16M --loads 20000 -N 1 --json > "$bj"; then
 	expect "chase: 2 arms with a time per load" jq -e '[.results[0].arms[].values.per_load.median > 0] | all' "$bj" >/dev/null
 	expect "chase: dTLB counts or the reason they are missing" sh -c \
 		"jq -e '(.results[0].arms[0].values.dtlb_misses != null) or (.results[0].note | test(\"dTLB counters: none, (this machine exposes no hardware TLB counters|kernel.perf_event_paranoid)\"))' '$bj' >/dev/null"

@@ -29,14 +29,14 @@ else
 	before=$(mktemp)
 	thp_state > "$before"
 
-	out=$("$THP" bench bloat -s 4M --modes always,madvise,never --json)
+	out=$("$THP" bench bloat --size 4M --modes always,madvise,never --json)
 	expect "bench --modes runs once per policy" [ "$(echo "$out" | jq -r '[.results[].enabled] | join(",")')" = "always,madvise,never" ]
 	expect "bench --modes restores the exact prior state" same_state "$before"
 	expect "bench --modes removes its journal" [ ! -e $J ]
 
 	# the text names each policy, and under 'always' (both arms huge) the
 	# reading does not set equal fault counts against each other
-	"$THP" bench fault -s 8M -N 1 --modes always > "$before.txt" 2>&1
+	"$THP" bench fault --size 8M -N 1 --modes always > "$before.txt" 2>&1
 	expect "bench --modes text names the policy" grep -q '(--modes always)$' "$before.txt"
 	expect "bench fault under always: no 'N faults instead of N'" \
 		sh -c "! tr -s '\n ' ' ' < '$before.txt' | grep -q ' \([0-9,]*\) faults instead of \1 '"
@@ -45,7 +45,7 @@ else
 	rm -f "$before.txt"
 
 	# SIGTERM while measuring under another policy
-	"$THP" bench khugepaged -s 4M --timeout 60 --modes $other > /dev/null &
+	"$THP" bench khugepaged --size 4M --timeout 60 --modes $other > /dev/null &
 	pid=$!
 	if wait_enabled $other; then
 		kill -TERM $pid
@@ -94,7 +94,7 @@ else
 	TERM=xterm script -qec "'$THP' ab -N 2 --modes $other -- true" /dev/null < /dev/null | tr -d '\r' > "$tmp_notice"
 	expect "ab --modes on a terminal: the notice comes first, with how long" \
 		sh -c "head -1 '$tmp_notice' | grep -qx \"thp: ab: switches the host-wide THP policy 'enabled' (now '$orig') to $other in turn, for 2 runs of the command under each mode, and puts it back after, also on Ctrl-C (-q: no notice)\""
-	TERM=xterm script -qec "'$THP' bench fault -s 4M --reps 1 --modes $other" /dev/null < /dev/null | tr -d '\r' > "$tmp_notice"
+	TERM=xterm script -qec "'$THP' bench fault --size 4M --reps 1 --modes $other" /dev/null < /dev/null | tr -d '\r' > "$tmp_notice"
 	expect "bench --modes on a terminal: the notice comes first, with how long" \
 		sh -c "head -1 '$tmp_notice' | grep -qx \"thp: bench: switches the host-wide THP policy 'enabled' (now '$orig') to $other in turn, for 1 repetition of 'fault' under each mode, and puts it back after, also on Ctrl-C (-q: no notice)\""
 	expect "bench --modes on a terminal: exact prior state" same_state "$before"
@@ -103,7 +103,7 @@ else
 
 	# SIGKILL cannot be caught: the journal is what 'thp restore' reads
 	kill_bench() { # kill_bench MODE: a bench --modes MODE killed with SIGKILL once MODE runs
-		"$THP" bench khugepaged -s 4M --timeout 60 --modes "$1" > /dev/null &
+		"$THP" bench khugepaged --size 4M --timeout 60 --modes "$1" > /dev/null &
 		pid=$!
 		if wait_enabled "$1"; then
 			kill -KILL $pid
@@ -116,7 +116,7 @@ else
 	}
 	if kill_bench $other; then
 		expect "bench SIGKILL leaves the journal" [ -f $J ]
-		expect "status shows the unfinished bench" sh -c "'$THP' status --no-procs | tr -s '\n ' ' ' | grep -q \"Pending: 'thp bench khugepaged -s 4M --timeout 60 --modes $other' (pid $pid) did not\""
+		expect "status shows the unfinished bench" sh -c "'$THP' status --no-procs | tr -s '\n ' ' ' | grep -q \"Pending: 'thp bench khugepaged --size 4M --timeout 60 --modes $other' (pid $pid) did not\""
 		expect "doctor: journal-pending, fixed by 'thp restore'" sh -c "'$THP' doctor --json | jq -e '.findings[] | select(.id == \"journal-pending\") | .fix == [\"thp restore\"]' > /dev/null"
 		expect "thp restore reads the journal" sh -c "'$THP' restore > /dev/null"
 		expect "thp restore puts the prior policy '$orig' back" [ "$(enabled_now)" = "$orig" ]
@@ -130,11 +130,11 @@ else
 	done
 	st=$(mktemp)
 	if kill_bench $other; then
-		expect "set after a killed bench: exit 0" "$THP" set -s "$st" enabled=$third > /dev/null 2>&1
+		expect "set after a killed bench: exit 0" "$THP" set --save "$st" enabled=$third > /dev/null 2>&1
 		expect "set after a killed bench: its value runs" [ "$(enabled_now)" = "$third" ]
 		expect "set after a killed bench: the journal is gone" [ ! -e $J ]
 		expect "set after a killed bench: the previous state is the one before the bench" grep -qx "enabled=$orig" "$st"
-		"$THP" bench bloat -s 4M --modes $other > /dev/null
+		"$THP" bench bloat --size 4M --modes $other > /dev/null
 		expect "a later bench ends at the set's '$third', not at '$orig'" [ "$(enabled_now)" = "$third" ]
 		"$THP" restore "$st" > /dev/null
 		expect "restore of the saved state gives '$orig'" [ "$(enabled_now)" = "$orig" ]
@@ -156,7 +156,7 @@ else
 	sed -i "s/^enabled=$other/enabled=$third/" $J
 	expect_exit "a damaged journal: restore exits 1" 1 "$THP" restore 2> /dev/null
 	expect "... applies nothing" [ "$(enabled_now)" = "$orig" ]
-	expect_exit "... a set is refused (exit 1)" 1 "$THP" set -s "$before.s" enabled=$other 2> /dev/null
+	expect_exit "... a set is refused (exit 1)" 1 "$THP" set --save "$before.s" enabled=$other 2> /dev/null
 	expect "... and writes nothing" [ "$(enabled_now)" = "$orig" ]
 	rm -f $J
 

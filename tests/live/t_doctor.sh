@@ -64,7 +64,7 @@ elif ! command -v redis-server > /dev/null; then
 else
 	thp_saved=$(sed -n 's/.*\[\([a-z]*\)\].*/\1/p' "$TE")
 	live_traps doctor_restore
-	"$THP" set -s "$dtmp/saved" enabled=always > /dev/null
+	"$THP" set --save "$dtmp/saved" enabled=always > /dev/null
 	port=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 20000))
 	redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --daemonize no \
 		--dir "$dtmp" --logfile "$dtmp/redis.log" &

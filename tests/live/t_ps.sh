@@ -91,7 +91,7 @@ elif [ ! -f "$T/hugepages-64kB/enabled" ]; then
 else
 	ps_restore() { "$THP" restore "$pstmp/saved" > /dev/null; }
 	live_traps ps_restore
-	"$THP" set -s "$pstmp/saved" hugepages.all.enabled=never hugepages.64K.enabled=always > /dev/null
+	"$THP" set --save "$pstmp/saved" hugepages.all.enabled=never hugepages.64K.enabled=always > /dev/null
 	fb=$(cat "$T/hugepages-64kB/stats/anon_fault_fallback" 2>/dev/null || echo 0)
 	ps_start m "$HOG" 16
 	mpid=$ps_pid

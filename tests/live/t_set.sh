@@ -58,7 +58,7 @@ else
 		fi
 		was=$(file_value "$(key_path "$k")")
 		echo "$k=$v" >> "$st/all"
-		expect "set $k=$v" "$THP" set -s "$st/one" "$k=$v" > /dev/null
+		expect "set $k=$v" "$THP" set --save "$st/one" "$k=$v" > /dev/null
 		expect "sysfs has $k=$v" [ "$(file_value "$(key_path "$k")")" = "$v" ]
 		expect "restore $k" "$THP" restore "$st/one" > /dev/null
 		expect "sysfs has $k=$was again" [ "$(file_value "$(key_path "$k")")" = "$was" ]
@@ -66,7 +66,7 @@ else
 
 	# every setting at once, then back to the exact prior state
 	# shellcheck disable=SC2046
-	expect "set every setting at once" "$THP" set -s "$st/one" $(cat "$st/all") > /dev/null
+	expect "set every setting at once" "$THP" set --save "$st/one" $(cat "$st/all") > /dev/null
 	expect "diff finds every setting changed" [ "$("$THP" diff --json "$st/orig" | jq .differences)" = "$(wc -l < "$st/all")" ]
 	expect "restore every setting" "$THP" restore "$st/one" > /dev/null
 	settings_json > "$st/after"
@@ -94,7 +94,7 @@ else
 		[ $# -gt 3 ] && shift 3 || set -- enabled="$ev" defrag="$dv" khugepaged.max_ptes_none=0
 		rm -f "$st/pid"
 		strace -f -qq -o /dev/null -P "$hfile" -e trace=write -e inject=write:delay_exit=1000000 \
-			sh -c "echo \$\$ > '$st/pid'; exec '$THP' set -s '$st/held' $*" \
+			sh -c "echo \$\$ > '$st/pid'; exec '$THP' set --save '$st/held' $*" \
 			> /dev/null 2>&1 &
 		spid=$!
 		i=0

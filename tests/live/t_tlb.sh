@@ -4,7 +4,7 @@
 # which watch must say).
 tlb_sum() { awk '$1 == "TLB:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; found = 1 } END { if (found) print s + 0 }' /proc/interrupts; }
 tlbdir=$(mktemp -d)
-"$THP" watch -c 1 -i 0.2 --json > "$tlbdir/w.json"
+"$THP" watch --count 1 -i 0.2 --json > "$tlbdir/w.json"
 if [ -n "$(tlb_sum)" ]; then
 	expect "watch --json: tlb carries the shootdowns" jq -e '.tlb.shootdowns >= 0' "$tlbdir/w.json" > /dev/null
 	lo=$(tlb_sum)

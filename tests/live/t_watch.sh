@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # thp watch against the running kernel: JSON lines, and a fault burst seen as a rate.
 wj=$(mktemp)
-"$THP" watch -i 1 -c 3 --json > "$wj"
-expect "watch -c 3 --json exits 0" [ $? -eq 0 ]
-expect "watch -c 3 --json prints 3 lines" [ "$(wc -l < "$wj")" -eq 3 ]
+"$THP" watch -i 1 --count 3 --json > "$wj"
+expect "watch --count 3 --json exits 0" [ $? -eq 0 ]
+expect "watch --count 3 --json prints 3 lines" [ "$(wc -l < "$wj")" -eq 3 ]
 expect "each line is a thp-watch/2 object" [ "$(jq -c 'select(.schema == "thp-watch/2") | .seq' "$wj" | tr '\n' ' ')" = "1 2 3 " ]
 expect "intervals last about a second" jq -e '.seconds > 0.5 and .seconds < 5' "$wj" > /dev/null
 
@@ -16,7 +16,7 @@ else
 	# the helper faults 256 MiB of MADV_HUGEPAGE memory during the first interval
 	wfifo=$(mktemp -u)
 	mkfifo "$wfifo"
-	"$THP" watch -i 1 -c 2 --json > "$wj" &
+	"$THP" watch -i 1 --count 2 --json > "$wj" &
 	wpid=$!
 	sleep 0.3
 	"$HOG" 256 --huge < "$wfifo" > "$wfifo.out" &

@@ -165,17 +165,17 @@ fi
 
 # bench and ab: short runs, or refused before they start
 if [ $thp = yes ]; then
-	expect "bench fault -s 16M -N 1" thp bench fault -s 16M -N 1
+	expect "bench fault --size 16M -N 1" thp bench fault --size 16M -N 1
 	expect "ab -m always,never -N 1 -q -- true" thp ab -m always,never -N 1 -q -- true
 	eq "ab put the policy back" "$(bracket $T/enabled)" "$before"
 else
-	expect_exit 1 "bench fault on a kernel without THP: exit 1" thp bench fault -s 16M -N 1
+	expect_exit 1 "bench fault on a kernel without THP: exit 1" thp bench fault --size 16M -N 1
 	has "bench says the kernel has no THP" "no THP\|without THP"
 	expect_exit 1 "ab on a kernel without THP: exit 1" thp ab -N 1 -q -- true
 fi
 
 # watch, trace, capture
-expect "watch -i 0.5 -c 2" thp watch -i 0.5 -c 2
+expect "watch -i 0.5 --count 2" thp watch -i 0.5 --count 2
 expect "trace -d 1" thp trace -d 1
 expect "capture -o /tmp/cap.tar.gz" thp capture -o /tmp/cap.tar.gz
 expect "status of the capture" thp --root /tmp/cap.tar.gz status
