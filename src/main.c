@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/opt.h"
 #include "render/render.h"
 #include "render/term.h"
 
@@ -55,32 +56,47 @@ static const struct command {
 	{ "help", cmd_help, 0, "show help for thp or for one command" },
 };
 
-static void usage(FILE *f)
+/* The commands, one line each. */
+static void commands_help(void)
 {
-	fputs("Usage: thp [--root DIR] [--json] [--color[=WHEN]] [--ascii] [COMMAND [OPTIONS]]\n"
-	      "\n"
-	      "Transparent Huge Pages: is THP on, who has huge pages, why not, what it costs,\n"
-	      "and how to change it safely. Without a command, 'thp status' runs.\n"
-	      "\n"
-	      "Commands:\n", f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s%s\n", commands[i].name, commands[i].summary,
-			commands[i].flags & NEEDS_ROOT ? " (root)" : "");
-	fputs("\n"
-	      "Global options:\n"
-	      "  -R, --root DIR|FILE  read /proc and /sys of a 'thp capture' (a directory or\n"
-	      "                       an archive) instead of the running host's\n"
-	      "      --sysroot DIR    the same as --root\n"
-	      "  -J, --json           JSON output\n"
-	      "      --color[=WHEN]   colour severities and states that are off; WHEN is auto\n"
-	      "                       (the default: on a terminal, unless NO_COLOR is set),\n"
-	      "                       always or never\n"
-	      "      --ascii          draw charts with '#' instead of Unicode blocks\n"
-	      "  -h, --help           show this help\n"
-	      "  -V, --version        show the version\n"
-	      "\n"
-	      "'thp COMMAND --help' shows the options of a command; 'man thp' tells more.\n", f);
+		printf("  %-10s %s%s\n", commands[i].name, commands[i].summary,
+		       commands[i].flags & NEEDS_ROOT ? " (root)" : "");
 }
+
+static void more_help(void)
+{
+	puts("\n'thp COMMAND --help' shows the options of a command; 'man thp' tells more.");
+}
+
+static const struct thp_opt opts[] = {
+	THP_OPT_ROOT("DIR|FILE", "read /proc and /sys of a 'thp capture' (a directory or\n"
+				 "an archive) instead of the running host's"),
+	THP_OPT_LONG('R', "sysroot", "DIR", "the same as --root"),
+	THP_OPT_JSON("JSON output"),
+	THP_OPT_LONG(OPT_COLOR, "color", "[=WHEN]", "colour severities and states that are off; WHEN is auto\n"
+						    "(the default: on a terminal, unless NO_COLOR is set),\n"
+						    "always or never"),
+	THP_OPT_LONG(OPT_ASCII, "ascii", NULL, "draw charts with '#' instead of Unicode blocks"),
+	THP_OPT_HELP,
+	THP_OPT('V', "version", NULL, "show the version"),
+	THP_OPT_END,
+};
+
+static const struct thp_cmd_opts decl = {
+	.usage = "Usage: thp [--root DIR] [--json] [--color[=WHEN]] [--ascii] [COMMAND [OPTIONS]]\n"
+		 "\n"
+		 "Transparent Huge Pages: is THP on, who has huge pages, why not, what it costs,\n"
+		 "and how to change it safely. Without a command, 'thp status' runs.\n"
+		 "\n"
+		 "Commands:",
+	.more = commands_help,
+	.title = "Global options:",
+	.width = 23,
+	.opts = opts,
+	.after = more_help,
+	.in_order = true,
+};
 
 static const struct command *find(const char *name)
 {
@@ -97,7 +113,7 @@ static int cmd_help(struct thp_ctx *ctx, int argc, char **argv)
 
 	c = argc < 2 ? NULL : find(argv[1]);
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || (c && c->fn == cmd_help)) {
-		usage(stdout);
+		thp_opt_usage(&decl);
 		return 0;
 	}
 	if (!c) {
@@ -148,12 +164,6 @@ static int run(const struct command *c, struct thp_ctx *ctx, int argc, char **ar
 
 int main(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "root", required_argument, NULL, 'R' }, { "sysroot", required_argument, NULL, 'R' },
-		{ "json", no_argument, NULL, 'J' },       { "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },    { "color", optional_argument, NULL, OPT_COLOR },
-		{ "ascii", no_argument, NULL, OPT_ASCII }, { NULL, 0, NULL, 0 },
-	};
 	int color = OUT_COLOR_AUTO;
 	struct thp_ctx ctx = { .root = { .fd = -1 }, .rootarg = { .keeper = -1 } };
 	const char *rootdir = "/";
@@ -162,11 +172,10 @@ int main(int argc, char **argv)
 	bool version = false;
 	int c, rc;
 
-	while ((c = thp_getopt(argc, argv, "+R:JhV", lo)) != -1) {
+	while ((c = thp_opt_next(&ctx, &decl, argc, argv)) != -1) {
 		switch (c) {
 		case 'R': rootdir = optarg; break;
-		case 'J': ctx.json = true; break;
-		case 'h': usage(stdout); return thp_stdout_done(0);
+		case THP_OPT_HELP_DONE: return thp_stdout_done(0);
 		case 'V': version = true; break;
 		case OPT_COLOR:
 			if (optarg && (color = out_color_parse(optarg)) < 0) {

@@ -22,10 +22,16 @@ int thp_opt_next(struct thp_ctx *ctx, const struct thp_cmd_opts *d, int argc, ch
 	for (const struct thp_opt *o = d->opts; (o->name || o->help) && n < OPTS_MAX; o++) {
 		if (!o->name)
 			continue;
-		lo[n++] = (struct option){ o->name, o->arg ? required_argument : no_argument, NULL, o->key };
+		bool optional = o->arg && o->arg[0] == '[';
+
+		lo[n++] = (struct option){ o->name, !o->arg ? no_argument : optional ? optional_argument
+										: required_argument,
+					   NULL, o->key };
 		if (o->letter) {
 			spec[k++] = (char)o->letter;
 			if (o->arg)
+				spec[k++] = ':';
+			if (optional)
 				spec[k++] = ':';
 		}
 	}
@@ -72,7 +78,7 @@ void thp_opt_usage(const struct thp_cmd_opts *d)
 	puts(d->usage);
 	if (d->more)
 		d->more();
-	puts("\nOptions:");
+	printf("\n%s\n", d->title ? d->title : "Options:");
 	for (const struct thp_opt *o = d->opts; o->name || o->help; o++) {
 		if (!o->name) {
 			puts(o->help);
@@ -82,8 +88,8 @@ void thp_opt_usage(const struct thp_cmd_opts *d)
 		if (!o->help)
 			continue;
 		snprintf(label, sizeof(label), "  %c%c%c --%s%s%s", o->letter ? '-' : ' ',
-			 o->letter ? o->letter : ' ', o->letter ? ',' : ' ', o->name, o->arg ? " " : "",
-			 o->arg ? o->arg : "");
+			 o->letter ? o->letter : ' ', o->letter ? ',' : ' ', o->name,
+			 o->arg && o->arg[0] != '[' ? " " : "", o->arg ? o->arg : "");
 		opt_lines(label, o->help, width);
 	}
 	if (d->after)

@@ -16,7 +16,8 @@ struct thp_opt {
 	const char *name; /* the long option, without "--"; NULL: a line of text, or the end */
 	int letter;       /* its short option; 0: none */
 	int key;          /* what thp_opt_next() returns for it: its letter, or a value of its own */
-	const char *arg;  /* the name of its argument ("COL"); NULL: it takes none */
+	const char *arg;  /* the name of its argument ("COL"); "[=WHEN]": an optional one,
+			   * given after '='; NULL: it takes none */
 	const char *help; /* lines separated by '\n'; NULL: not listed (an old name kept working) */
 	int width;        /* a line of text: the help column of the options after it (0: as before) */
 };
@@ -47,6 +48,7 @@ struct thp_opt {
 struct thp_cmd_opts {
 	const char *usage;         /* the usage lines and what the command does */
 	void (*more)(void);        /* prints the rest of that (lists known at run time); NULL: none */
+	const char *title;         /* the heading of the options; NULL: "Options:" */
 	int width;                 /* the help column of the options */
 	const struct thp_opt *opts;
 	void (*after)(void);       /* prints what follows the options (the columns); NULL: none */
