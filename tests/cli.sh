@@ -811,7 +811,10 @@ expect "bench -J -o: the values of those columns" [ "$($L "$THP" bench fault --s
 $L "$THP" ab -N 1 -m current,disabled -r -- true 2> /dev/null > "$tmp/ab"
 expect "ab -r: raw rows" grep -qE '^disabled [0-9.]+\\x20[mu]?s\\x20/\\x20' "$tmp/ab"
 expect_absent "ab -r: no chart" 'median)$' cat "$tmp/ab"
-expect "ab -J without -o: wall_ratio and the dTLB keys as before" [ "$($L "$THP" ab -N 1 -m current,disabled -J -- true 2> /dev/null | jq -c '.arms[1] | [has("wall_ratio"), has("dtlb_mpki"), has("wall_overlaps_baseline")]')" = '[true,true,true]' ]
+$L "$THP" ab -N 1 -m current,disabled -J -- true 2> /dev/null > "$tmp/ab.json"
+expect "ab -J without -o: wall_ratio and the dTLB keys as before" [ "$(jq -c '.arms[1] | [has("wall_ratio"), has("dtlb_mpki"), has("wall_overlaps_baseline")]' "$tmp/ab.json")" = '[true,true,true]' ]
+expect "ab -J: thp-ab/3, the first arm's comparison null, every run's figures" [ "$(jq -c '[.schema, .arms[0].wall_ratio, .arms[0].wall_overlaps_baseline, (.arms[1].wall | keys), (.runs | length), (.runs[0] | keys_unsorted)]' "$tmp/ab.json")" = '["thp-ab/3",null,null,["max","median","min"],2,["round","arm","wall","user","sys","max_rss","minor_faults","anonhuge_peak","dtlb_misses","dtlb_mpki","exit"]]' ]
+expect "ab -J -o: only those keys" [ "$($L "$THP" ab -N 1 -m current,disabled -J -o arm,wall_ratio -- true 2> /dev/null | jq -c '[.arms[] | keys_unsorted]')" = '[["arm","wall_ratio"],["arm","wall_ratio"]]' ]
 
 # a kernel without THP (Debian's PREEMPT_RT 6.1): every bench experiment and
 # ab mode says so and exits 1 before it starts, changing nothing; the kernel

@@ -33,20 +33,27 @@
 
 /* M_DTLB and M_MPKI come from the CPU's counters, when it has them (ab.tlb_err 0) */
 enum metric { M_WALL, M_USER, M_SYS, M_RSS, M_FLT, M_HUGE, M_DTLB, M_MPKI, M_COUNT };
-/* The columns of the table: ARM, then metric M in column M + 1. */
+/* The columns: ARM, metric M in column M + 1, the comparison with the first
+ * arm (the NARM columns of the table of arms), then those of a run only. */
 #define COL(m) ((m) + 1)
-#define NCOLS COL(M_COUNT)
+enum { C_ARM, C_RATIO = COL(M_COUNT), C_OVERLAP, NARM, C_ROUND = NARM, C_EXIT, NCOLS };
+static void get(const struct out_col *c, const void *row, void *ctx, struct out_val *v);
 static const struct out_col cols[NCOLS] = {
-	{ "ARM", OUT_TEXT, OUT_KEEP, "the mode CMD ran under", NULL, 0 },
-	[COL(M_WALL)] = { "WALL", OUT_NS, OUT_KEEP, "elapsed time: min / median / max", NULL, 0 },
-	[COL(M_USER)] = { "USER", OUT_NS, 0, "CPU time in user mode", NULL, 0 },
-	[COL(M_SYS)] = { "SYS", OUT_NS, 0, "CPU time in the kernel", NULL, 0 },
-	[COL(M_RSS)] = { "MAX_RSS", OUT_SIZE, 0, "the largest resident memory of a process", NULL, 0 },
-	[COL(M_FLT)] = { "MINOR_FAULTS", OUT_COUNT, 0, "minor page faults", NULL, 0 },
+	{ "ARM", OUT_TEXT, OUT_KEEP, "the mode CMD ran under", get, C_ARM },
+	[COL(M_WALL)] = { "WALL", OUT_NS, OUT_KEEP, "elapsed time: min / median / max", get, COL(M_WALL) },
+	[COL(M_USER)] = { "USER", OUT_NS, 0, "CPU time in user mode", get, COL(M_USER) },
+	[COL(M_SYS)] = { "SYS", OUT_NS, 0, "CPU time in the kernel", get, COL(M_SYS) },
+	[COL(M_RSS)] = { "MAX_RSS", OUT_SIZE, 0, "the largest resident memory of a process", get, COL(M_RSS) },
+	[COL(M_FLT)] = { "MINOR_FAULTS", OUT_COUNT, 0, "minor page faults", get, COL(M_FLT) },
 	[COL(M_HUGE)] = { "ANONHUGE_PEAK", OUT_SIZE, OUT_KEEP, "the most AnonHugePages of CMD's process tree (sampled)",
-			  NULL, 0 },
-	[COL(M_DTLB)] = { "DTLB_MISSES", OUT_COUNT, 0, "dTLB misses (CPU counters)", NULL, 0 },
-	[COL(M_MPKI)] = { "DTLB_MPKI", OUT_NUM, OUT_KEEP, "dTLB misses per thousand instructions", NULL, 0 },
+			  get, COL(M_HUGE) },
+	[COL(M_DTLB)] = { "DTLB_MISSES", OUT_COUNT, 0, "dTLB misses (CPU counters)", get, COL(M_DTLB) },
+	[COL(M_MPKI)] = { "DTLB_MPKI", OUT_NUM, OUT_KEEP, "dTLB misses per thousand instructions", get, COL(M_MPKI) },
+	[C_RATIO] = { "WALL_RATIO", OUT_NUM, 0, "its median wall time over the first arm's", get, C_RATIO },
+	[C_OVERLAP] = { "WALL_OVERLAPS_BASELINE", OUT_BOOL, 0, "whether its wall range overlaps the first arm's",
+			get, C_OVERLAP },
+	[C_ROUND] = { "ROUND", OUT_INT, 0, "", get, C_ROUND },
+	[C_EXIT] = { "EXIT", OUT_INT, 0, "", get, C_EXIT },
 };
 
 struct run {
@@ -61,13 +68,20 @@ struct ab {
 	int n;
 	bool show_output;
 	struct out_fmt fmt;
-	int sel[2 * NCOLS], nsel;
+	int sel[2 * NARM], nsel;
 	char **cmd;
 	int nruns;
 	struct run *runs;
 	struct thp_tlb_walk walk;
 	int tlb_err; /* why the command's dTLB misses are not counted (0: they are) */
 	struct out_progress progress; /* off with JSON and --show-output */
+	struct out_stats st;          /* the figures of the cell a getter gives */
+};
+
+/* A row of the table of arms (RUN NULL) or of runs. */
+struct row {
+	int arm;
+	const struct run *run;
 };
 
 /* ---- peak AnonHugePages of the command's process tree ---- */
@@ -270,16 +284,6 @@ static const char *fmt(const struct ab *a, int m, double x, char *buf, size_t ca
 	}
 }
 
-static struct json_object *json_stats(struct thp_stats s)
-{
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "min", json_object_new_double(s.min));
-	json_object_object_add(o, "median", json_object_new_double(s.median));
-	json_object_object_add(o, "max", json_object_new_double(s.max));
-	return o;
-}
-
 /* Median ratio of ARM to the first arm for metric M; 0 when the baseline is 0. */
 static double ratio(const struct ab *a, int arm, int m)
 {
@@ -293,87 +297,87 @@ static bool counted(const struct ab *a, int m)
 	return m < M_DTLB || !a->tlb_err;
 }
 
-/* Cell of metric M of ARM: WALL as min / median / max, ANONHUGE_PEAK its
- * largest sample, the others their median; "-" and null when not counted. */
-static void metric_cell(struct out_table *t, const struct ab *a, int arm, int m)
+/* Metric M of R: a run's figure, or an arm's statistics (in text WALL as
+ * min / median / max, ANONHUGE_PEAK its largest sample, the others their
+ * median); null when not counted. */
+static void get_metric(struct ab *a, const struct row *r, int m, struct out_val *v)
 {
-	struct thp_stats s = arm_stats(a, arm, m);
-	char cell[64], x[32], y[32], z[32];
+	struct thp_stats s;
+	char x[32], y[32], z[32];
 
-	if (!counted(a, m))
-		out_cell(t, COL(m), "-", NULL);
-	else if (m == M_WALL)
-		out_cell(t, COL(m),
-			 (snprintf(cell, sizeof(cell), "%s / %s / %s", fmt(a, m, s.min, x, sizeof(x)),
-				   fmt(a, m, s.median, y, sizeof(y)), fmt(a, m, s.max, z, sizeof(z))),
-			  cell),
-			 json_stats(s));
-	else
-		out_cell(t, COL(m), fmt(a, m, m == M_HUGE ? s.max : s.median, cell, sizeof(cell)), json_stats(s));
+	if (!counted(a, m)) {
+		v->null = true;
+	} else if (r->run && cols[COL(m)].kind == OUT_NUM) {
+		out_val_set(v, ov_num(r->run->m[m], -1));
+	} else if (r->run) {
+		v->u = (uint64_t)(r->run->m[m] + 0.5);
+	} else {
+		s = arm_stats(a, r->arm, m);
+		a->st = (struct out_stats){ s.min, s.median, s.max, NULL, 0, false };
+		out_val_set(v, ov_stats(&a->st));
+		if (m == M_WALL)
+			v->text = (snprintf(v->buf, v->cap, "%s / %s / %s", fmt(a, m, s.min, x, sizeof(x)),
+					    fmt(a, m, s.median, y, sizeof(y)), fmt(a, m, s.max, z, sizeof(z))),
+				   v->buf);
+		else
+			v->text = fmt(a, m, m == M_HUGE ? s.max : s.median, v->buf, v->cap);
+	}
 }
 
-/* The arms as a table of the chosen columns (without -o, the dTLB ones only
- * when counted): printed, or the rows of JSON. */
-static struct json_object *put_arms(const struct ab *a)
+/* Column C of ROW, a struct row of the struct ab CTX. */
+static void get(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
+{
+	struct ab *a = ctx;
+	const struct row *r = row;
+	struct thp_stats s0, s;
+
+	switch (c->arg) {
+	case C_ARM: v->s = a->modes.word[r->arm]; break;
+	case C_RATIO:
+		out_val_set(v, ov_if(r->arm > 0, ov_num(ratio(a, r->arm, M_WALL), -1)));
+		if (r->arm > 0) {
+			snprintf(v->buf, v->cap, "%.3f", v->d);
+			v->text = v->buf;
+		}
+		break;
+	case C_OVERLAP:
+		s0 = arm_stats(a, 0, M_WALL);
+		s = arm_stats(a, r->arm, M_WALL);
+		out_val_set(v, ov_if(r->arm > 0, ov_bool(thp_stats_overlap(&s0, &s))));
+		break;
+	case C_ROUND: v->i = r->run->round; break;
+	case C_EXIT:
+		v->i = WIFEXITED(r->run->status) ? WEXITSTATUS(r->run->status) : 128 + WTERMSIG(r->run->status);
+		break;
+	default: get_metric(a, r, c->arg - 1, v); break;
+	}
+}
+
+/* The arms as a table of the chosen columns (without -o, in text the dTLB
+ * ones only when counted). */
+static void put_arms(struct ab *a)
 {
 	int nsel = !a->fmt.list && !a->fmt.json && a->tlb_err ? COL(M_DTLB) : a->nsel;
-	struct out_table *t = out_table_cols(cols, a->sel, nsel, &a->fmt);
+	struct out_table *t = out_table_open("arms", cols, a->sel, nsel, &a->fmt, a);
 
-	for (int arm = 0; arm < a->modes.n; arm++) {
-		out_table_line(t);
-		out_cell_str(t, 0, a->modes.word[arm]);
-		for (int m = 0; m < M_COUNT; m++)
-			metric_cell(t, a, arm, m);
-	}
-	if (a->fmt.json)
-		return out_table_json(t);
-	out_table_print(t, 2);
-	return NULL;
+	for (int arm = 0; arm < a->modes.n; arm++)
+		out_table_add(t, &(struct row){ arm, NULL });
+	out_table_close(t, 2);
 }
 
-static int print_json(const struct ab *a, const struct thp_busy *busy, const char *enabled)
+/* Every run in the order it ran, with every figure (JSON). */
+static void put_runs(struct ab *a)
 {
-	struct json_object *o = json_object_new_object(), *cmd = json_object_new_array();
-	struct json_object *arms = put_arms(a), *runs = json_object_new_array();
+	int sel[] = { C_ROUND, C_ARM, COL(M_WALL), COL(M_USER), COL(M_SYS), COL(M_RSS), COL(M_FLT),
+		      COL(M_HUGE), COL(M_DTLB), COL(M_MPKI), C_EXIT };
+	struct out_table *t;
 
-	json_object_object_add(o, "schema", json_object_new_string("thp-ab/2"));
-	for (int i = 0; a->cmd[i]; i++)
-		json_object_array_add(cmd, json_object_new_string(a->cmd[i]));
-	json_object_object_add(o, "command", cmd);
-	json_object_object_add(o, "runs_per_arm", json_object_new_int(a->n));
-	json_object_object_add(o, "enabled", json_object_new_string(enabled));
-	json_object_object_add(o, "busy", json_object_new_boolean(thp_busy_noisy(busy)));
-	json_object_object_add(o, "load1", json_object_new_double(busy->load1));
-	json_object_object_add(o, "ncpu", json_object_new_int(busy->ncpu));
-	json_object_object_add(o, "dtlb_unavailable",
-			       a->tlb_err ? json_object_new_string(thp_tlb_unavailable(a->tlb_err)) : NULL);
-	for (int arm = 1; arm < a->modes.n && !a->fmt.list; arm++) {
-		struct json_object *x = json_object_array_get_idx(arms, (size_t)arm);
-		struct thp_stats s0 = arm_stats(a, 0, M_WALL), s = arm_stats(a, arm, M_WALL);
-		json_object_object_add(x, "wall_ratio", json_object_new_double(ratio(a, arm, M_WALL)));
-		json_object_object_add(x, "wall_overlaps_baseline", json_object_new_boolean(thp_stats_overlap(&s0, &s)));
-	}
-	json_object_object_add(o, "arms", arms);
-	for (int i = 0; i < a->nruns; i++) {
-		const struct run *r = &a->runs[i];
-		struct json_object *x = json_object_new_object();
-		json_object_object_add(x, "round", json_object_new_int(r->round));
-		json_object_object_add(x, "arm", json_object_new_string(a->modes.word[r->arm]));
-		for (int m = 0; m < M_COUNT; m++) {
-			char key[32];
-			json_object_object_add(x, out_col_key(&cols[COL(m)], key, sizeof(key)),
-					       !counted(a, m) ? NULL
-					       : cols[COL(m)].kind == OUT_NS || cols[COL(m)].kind == OUT_NUM
-						       ? json_object_new_double(r->m[m])
-						       : out_json_u64((uint64_t)(r->m[m] + 0.5)));
-		}
-		json_object_object_add(x, "exit",
-				       json_object_new_int(WIFEXITED(r->status) ? WEXITSTATUS(r->status)
-										: 128 + WTERMSIG(r->status)));
-		json_object_array_add(runs, x);
-	}
-	json_object_object_add(o, "runs", runs);
-	return out_json_print(o) ? 1 : 0;
+	if (!out_json_on())
+		return;
+	t = out_table_open("runs", cols, sel, (int)(sizeof(sel) / sizeof(sel[0])), &a->fmt, a);
+	for (int i = 0; i < a->nruns; i++)
+		out_table_add(t, &(struct row){ a->runs[i].arm, &a->runs[i] });
+	out_table_close(t, 0);
 }
 
 /* The median wall time of every arm as a bar. */
@@ -391,18 +395,12 @@ static void print_chart(const struct ab *a)
 	putchar('\n');
 }
 
-static void print_text(const struct ab *a, const char *enabled)
+/* What the text says under the table: the chart (not with -r), why the dTLB
+ * misses are not counted, each arm against the first. */
+static void print_verdicts(const struct ab *a)
 {
 	char label[2 * MODE_LEN + 8], text[256];
 
-	printf("ab: %d run%s per arm, arms rotated each round; host enabled=%s\n  command:", a->n,
-	       a->n == 1 ? "" : "s", enabled);
-	for (int i = 0; a->cmd[i]; i++) {
-		putchar(' ');
-		out_esc_put(stdout, a->cmd[i]);
-	}
-	puts("\n  (WALL: min / median / max; ANONHUGE_PEAK: the largest sample; others: medians)");
-	put_arms(a);
 	if (!a->fmt.raw)
 		print_chart(a);
 	if (a->tlb_err) {
@@ -423,6 +421,31 @@ static void print_text(const struct ab *a, const char *enabled)
 	}
 }
 
+/* The document: the runs, the command, the host, the table of arms and then
+ * the chart and verdicts in text, every run in JSON. Returns 0, or 1 when
+ * stdout failed. */
+static int print(struct ab *a, const struct thp_busy *busy, const char *enabled)
+{
+	out_doc_begin(a->fmt.json, a->fmt.bytes, "thp-ab/3");
+	out_put(OUT_ANY, "runs_per_arm", "ab: %s run", ov_int(a->n));
+	out_text("%s per arm, arms rotated each round; ", a->n == 1 ? "" : "s");
+	out_put(OUT_ANY, "enabled", "host enabled=%s\n  command:", ov_str(enabled));
+	out_arr("command");
+	for (int i = 0; a->cmd[i]; i++)
+		out_put(OUT_ANY, NULL, " %s", ov_str(a->cmd[i]));
+	out_end();
+	out_put(OUT_JSON, "busy", NULL, ov_bool(thp_busy_noisy(busy)));
+	out_put(OUT_JSON, "load1", NULL, ov_num(busy->load1, -1));
+	out_put(OUT_JSON, "ncpu", NULL, ov_int(busy->ncpu));
+	out_put(OUT_JSON, "dtlb_unavailable", NULL, ov_str(a->tlb_err ? thp_tlb_unavailable(a->tlb_err) : NULL));
+	out_text("\n  (WALL: min / median / max; ANONHUGE_PEAK: the largest sample; others: medians)\n");
+	put_arms(a);
+	if (!out_json_on())
+		print_verdicts(a);
+	put_runs(a);
+	return out_doc_end() ? 1 : 0;
+}
+
 static const struct thp_opt opts[] = {
 	THP_OPT('m', "modes", "LIST", "comma-separated modes (default: always,madvise,never as\n"
 				      "root, current,disabled otherwise)"),
@@ -440,7 +463,7 @@ static const struct thp_opt opts[] = {
 
 static void columns_help(void)
 {
-	out_cols_help("Columns:", cols, NCOLS);
+	out_cols_help("Columns:", cols, NARM);
 }
 
 static const struct thp_cmd_opts decl = {
@@ -498,7 +521,7 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 	struct thp_busy busy;
 	struct thp_setting en;
 	char span[96];
-	int c, rc, failed = 0, last = 0, all[NCOLS];
+	int c, rc, failed = 0, last = 0, all[NARM];
 
 	optind = 0;
 	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
@@ -527,9 +550,10 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	if (modes_parse(list, allowed, &a.modes))
 		return 2;
-	for (int i = 0; i < NCOLS; i++)
+	for (int i = 0; i < NARM; i++)
 		all[i] = i;
-	if ((a.nsel = out_cols_select(cols, NCOLS, &a.fmt, all, NCOLS, a.sel, 2 * NCOLS)) < 0)
+	/* text without -o leaves out the comparison, said under the table */
+	if ((a.nsel = out_cols_select(cols, NARM, &a.fmt, all, a.fmt.json ? NARM : C_RATIO, a.sel, 2 * NARM)) < 0)
 		return 2;
 	if (modes_need_thp(ctx))
 		return 1;
@@ -574,13 +598,9 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 		}
 	}
 	const char *enabled = thp_setting_word(&en) ? thp_setting_word(&en) : "unknown";
-	if (a.fmt.json) {
-		rc = print_json(&a, &busy, enabled);
-	} else {
-		if (thp_busy_noisy(&busy))
-			busy_warning(&busy, "noise may dominate the differences");
-		print_text(&a, enabled);
-	}
+	if (!a.fmt.json && thp_busy_noisy(&busy))
+		busy_warning(&busy, "noise may dominate the differences");
+	rc = print(&a, &busy, enabled);
 	if (failed) {
 		thp_err("'%s' failed in %d of %d runs (last: %s %d)", a.cmd[0], failed, a.nruns,
 			WIFEXITED(last) ? "exit status" : "signal",

@@ -168,6 +168,7 @@ const char *out_val_text(const struct out_val *v, bool bytes, char *buf, size_t 
 						out_size_spec(sz, sizeof(sz), z[i]));
 		return buf;
 	}
+	case OUT_STATS: snprintf(buf, cap, "%g", ((const struct out_stats *)v->obj)->median); return buf;
 	case OUT_FOLIOS: {
 		struct words w = { buf, cap, 0, bytes };
 		buf[0] = '\0';
@@ -182,6 +183,26 @@ static void folio_member(const char *name, uint64_t bytes, void *ctx)
 {
 	(void)ctx;
 	jw_scalar(name, json_object_new_uint64(bytes));
+}
+
+static void stats_num(const char *key, double x, bool whole)
+{
+	jw_scalar(key, whole ? json_object_new_uint64(x > 0 ? (uint64_t)(x + 0.5) : 0) : json_object_new_double(x));
+}
+
+static void stats_json(const char *key, const struct out_stats *s)
+{
+	jw_open(key, false);
+	stats_num("min", s->min, s->whole);
+	stats_num("median", s->median, s->whole);
+	stats_num("max", s->max, s->whole);
+	if (s->n > 0) {
+		jw_open("runs", true);
+		for (int i = 0; i < s->n; i++)
+			stats_num(NULL, s->runs[i], s->whole);
+		jw_close();
+	}
+	jw_close();
 }
 
 void jw_val(const char *key, const struct out_val *v)
@@ -201,6 +222,7 @@ void jw_val(const char *key, const struct out_val *v)
 		out_folio_counters(v->obj, folio_member, NULL);
 		jw_close();
 		return;
+	case OUT_STATS: stats_json(key, v->obj); return;
 	case OUT_SIZES:
 		jw_open(key, true);
 		for (uint64_t i = 0; i < v->whole; i++)

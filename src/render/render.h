@@ -79,6 +79,7 @@ enum out_kind {
 	OUT_FOLIOS,  /* folio mapping counters (out_folio_counters): an object in JSON */
 	OUT_HEX,     /* an address or offset: hexadecimal in text, a number in JSON */
 	OUT_SIZES,   /* sizes: "64K,2M" in text, an array of bytes in JSON */
+	OUT_STATS,   /* figures of several runs (struct out_stats): the median in text, an object in JSON */
 };
 
 /* How a column is fitted to a terminal narrower than its table. A text
@@ -160,6 +161,19 @@ static inline struct out_val ov_sizes(const uint64_t *sizes, int n)
 static inline struct out_val ov_folios(const struct thp_folio_stats *f)
 {
 	return (struct out_val){ .kind = OUT_FOLIOS, .obj = f, .null = !f };
+}
+/* Figures of several runs: their min, median and max, and (N > 0) the N
+ * figures RUNS; in JSON an object of them ("min", "median", "max", "runs"),
+ * each number rounded to a whole one with WHOLE. */
+struct out_stats {
+	double min, median, max;
+	const double *runs;
+	int n;
+	bool whole;
+};
+static inline struct out_val ov_stats(const struct out_stats *s)
+{
+	return (struct out_val){ .kind = OUT_STATS, .obj = s };
 }
 /* V, or null when not HAVE. */
 static inline struct out_val ov_if(bool have, struct out_val v)

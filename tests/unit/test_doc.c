@@ -185,11 +185,32 @@ static void values(void **state)
 	assert_string_equal(out_col_key(&c, b, sizeof(b)), "thp_state");
 }
 
+/* Figures of several runs: an object in JSON, whole numbers with WHOLE, the
+ * median in text. */
+static void stats(void **state)
+{
+	const double runs[] = { 2, 1.4 };
+	const struct out_stats st = { 1.4, 1.7, 2, runs, 2, true }, frac = { 1.5, 2, 2.5, NULL, 0, false };
+	struct out_val v = ov_stats(&frac);
+	char b[64], *text;
+
+	(void)state;
+	assert_string_equal(out_val_text(&v, false, b, sizeof(b)), "2");
+	assert_int_equal(out_doc_mem("thp-test/1"), 0);
+	out_put(OUT_ANY, "whole", NULL, ov_stats(&st));
+	out_put(OUT_ANY, "frac", NULL, v);
+	text = out_doc_mem_end();
+	assert_non_null(text);
+	assert_string_equal(text, "{\"schema\":\"thp-test/1\",\"whole\":{\"min\":1,\"median\":2,\"max\":2,\"runs\":[2,1]},"
+				  "\"frac\":{\"min\":1.5,\"median\":2.0,\"max\":2.5}}\n");
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(table_text_pairs_json), cmocka_unit_test(json_layout),
 					    cmocka_unit_test(memory),
 					    cmocka_unit_test(bare),
-					    cmocka_unit_test(values) };
+					    cmocka_unit_test(values), cmocka_unit_test(stats) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
