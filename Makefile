@@ -279,6 +279,7 @@ TIDY_STAMP := $(patsubst %.c,build/lint/%.tidy,src/main.c $(LIB_SRC))
 lint: | $(B)/.deps-lint
 	tests/licence.sh
 	tests/lint-tests.sh
+	tests/lint-prefix.sh
 	@$(MAKE) -s -j$$(nproc) lint-files
 lint-files: build/lint/cppcheck $(TIDY_STAMP)
 build/lint/cppcheck: $(wildcard src/*.c src/*/*.c src/*/*.h) | $(B)/.deps-lint

@@ -388,7 +388,8 @@ done
 expect "report with --root: exit 2" [ "$(rc_err "$THP" --root $FX report $FX)" = "2|thp: report: reads the files it is given; --root does not apply to it" ]
 
 # thp collapse usage (the live suite collapses helper processes)
-expect "collapse without a PID: exit 2" [ "$(rc_err "$THP" collapse | cut -d'|' -f1)" = 2 ]
+expect "collapse without a PID: exit 2, the command named once" [ "$(rc_err "$THP" collapse)" = "2|thp: collapse: which process? give its PID" ]
+expect "collapse with two PIDs: exit 2, the command named once" [ "$(rc_err "$THP" collapse 1 2)" = "2|thp: collapse: unexpected argument '2'" ]
 expect "collapse with a bad range: exit 2" [ "$(rc_err "$THP" collapse 1 --range 3000-1000 | cut -d'|' -f1)" = 2 ]
 expect "collapse of a missing process: exit 1" [ "$(rc_err "$THP" collapse 2147483647)" = "1|thp: collapse: no process 2147483647" ]
 

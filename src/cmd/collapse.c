@@ -402,7 +402,7 @@ int cmd_collapse(struct thp_ctx *ctx, int argc, char **argv)
 	if (f.nsel < 0)
 		return 2;
 	if (optind + 1 != argc) {
-		thp_err(optind < argc ? "collapse: unexpected argument '%s'" : "collapse: which process? give its PID",
+		thp_err(optind < argc ? "unexpected argument '%s'" : "which process? give its PID",
 			optind < argc ? argv[optind + 1] : "");
 		return thp_usage_error("collapse");
 	}
