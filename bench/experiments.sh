@@ -12,7 +12,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 # med FILE ARM KEY: the median of an arm's figure in the first result
-med() { jq -r --arg a "$2" --arg k "$3" '.results[0].arms[] | select(.arm == $a) | .values[$k].median' "$1"; }
+med() { jq -r --arg a "$2" --arg k "$3" '.results[0].arms[] | select(.arm == $a) | .[$k].median' "$1"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b ? a / b : 0) }'; }
 
 "$THP" bench fault -N 3 --json > "$out/fault.json"

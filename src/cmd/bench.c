@@ -30,34 +30,25 @@
 #define MIB (1ull << 20)
 #define CHART_COLS 2
 
-enum kind { K_COUNT, K_SIZE, K_TIME, K_FLAG, K_RATIO, K_REAL, K_TEXT };
-
-/* A column of an experiment's table: its header and -o name, JSON key, kind
- * and --help line (the out_col of the table derives from it: out_col_of()). */
-struct col {
-	const char *head;
-	const char *key;
-	enum kind kind;
-	const char *help;
-};
-/* The columns of one table; KEEP: the bits (1 << index) of its answer, the
- * columns a narrow terminal keeps (OUT_KEEP, with ARM) while the others go. */
+/* The columns of one experiment's table: ARM, then one a figure of a run,
+ * its index among the run's figures in arg (A_RATIO: a ratio, "1.50x" in
+ * text). */
 struct table {
-	const struct col *cols;
+	const struct out_col *cols;
 	int n;
-	unsigned keep;
 };
-#define TABLE(c, keep) { (c), (int)(sizeof(c) / sizeof((c)[0])), (keep) }
-#define BIT(i) (1u << (i))
-/* The columns several experiments have. */
-#define COL_FAULTS { "FAULTS", "minor_faults", K_COUNT, "minor page faults" }
-#define COL_WRITES { "WRITES", "writes", K_COUNT, "one-byte writes" }
-#define COL_RSS { "RSS", "rss", K_SIZE, "resident memory of the region (smaps Rss)" }
-#define COL_ANONHUGE { "ANONHUGE", "anon_huge", K_SIZE, "of it in huge pages (AnonHugePages)" }
-#define COL_ALLOC { "FAULT_ALLOC+", "thp_fault_alloc", K_COUNT, "huge pages allocated at a fault (vmstat, the increase)" }
-#define COL_SPLIT { "SPLIT_PMD+", "thp_split_pmd", K_COUNT, "PMD mappings split into PTEs (vmstat, the increase)" }
-/* The first column of every table. */
-static const struct col arm_col = { "ARM", "arm", K_TEXT, "the arm: what the rows compare" };
+#define TABLE(c) { (c), (int)(sizeof(c) / sizeof((c)[0])) }
+#define A_RATIO 0x100
+static void get(const struct out_col *c, const void *row, void *ctx, struct out_val *v);
+/* The first column of every table, and those several experiments have (F: OUT_KEEP or 0). */
+#define COL_ARM { "ARM", OUT_TEXT, OUT_KEEP, "the arm: what the rows compare", get, -1 }
+#define COL_FAULTS(i) { "FAULTS", OUT_COUNT, 0, "minor page faults", get, (i) }
+#define COL_WRITES(i) { "WRITES", OUT_COUNT, 0, "one-byte writes", get, (i) }
+#define COL_RSS(i, f) { "RSS", OUT_SIZE, (f), "resident memory of the region (smaps Rss)", get, (i) }
+#define COL_ANONHUGE(i) { "ANONHUGE", OUT_SIZE, OUT_KEEP, "of it in huge pages (AnonHugePages)", get, (i) }
+#define COL_ALLOC(i) { "FAULT_ALLOC+", OUT_COUNT, 0, "huge pages allocated at a fault (vmstat, the increase)", get, (i) }
+#define COL_SPLIT(i, f) \
+	{ "SPLIT_PMD+", OUT_COUNT, (f), "PMD mappings split into PTEs (vmstat, the increase)", get, (i) }
 
 struct arm {
 	char name[32];
@@ -79,11 +70,13 @@ struct bench {
 	int reps, timeout;
 	bool sweep, writer_parent;
 	struct out_fmt fmt;
-	/* the table: the experiment's columns after ARM, those chosen */
-	const struct col *cols;
+	/* the table: its columns, the experiment's after ARM (NCOLS, the index of
+	 * a run's figure), those chosen */
+	const struct table *table;
+	const struct out_col *cols;
 	int ncols;
-	struct out_col ocols[COLS_MAX + 1];
 	int sel[2 * (COLS_MAX + 1)], nsel;
+	struct out_stats st; /* the figures of the cell a getter gives */
 	/* results of one mode */
 	int narms;
 	int chart[CHART_COLS]; /* columns drawn as bars under the table (medians); -1: none */
@@ -242,15 +235,16 @@ static void touch_small(const struct thp_region *r, int prior)
 /* ---- fault: first touch, plain vs MADV_HUGEPAGE ---- */
 
 enum { F_ALIGNED, F_FAULTS, F_TIME, F_RSS, F_HUGE, F_ALLOC, F_FALLBACK, F_STALL };
-static const struct col fault_cols[] = {
-	{ "2M-ALIGNED", "aligned", K_FLAG, "the region starts on a 2 MiB boundary" },
-	COL_FAULTS,
-	{ "TOUCH", "touch_ns", K_TIME, "time to write every page once" },
-	COL_RSS,
-	COL_ANONHUGE,
-	COL_ALLOC,
-	{ "FALLBACK+", "thp_fault_fallback", K_COUNT, "faults that fell back to 4 KiB pages (vmstat)" },
-	{ "COMPACT_STALL+", "compact_stall", K_COUNT, "direct compaction stalls (vmstat)" },
+static const struct out_col fault_cols[] = {
+	COL_ARM,
+	{ "2M-ALIGNED", OUT_BOOL, 0, "the region starts on a 2 MiB boundary", get, F_ALIGNED },
+	COL_FAULTS(F_FAULTS),
+	{ "TOUCH", OUT_NS, OUT_KEEP, "time to write every page once", get, F_TIME },
+	COL_RSS(F_RSS, 0),
+	COL_ANONHUGE(F_HUGE),
+	COL_ALLOC(F_ALLOC),
+	{ "FALLBACK+", OUT_COUNT, OUT_KEEP, "faults that fell back to 4 KiB pages (vmstat)", get, F_FALLBACK },
+	{ "COMPACT_STALL+", OUT_COUNT, OUT_KEEP, "direct compaction stalls (vmstat)", get, F_STALL },
 };
 
 static void fault_setup(struct bench *b)
@@ -320,16 +314,22 @@ static void fault_read(struct bench *b)
 /* ---- bloat: one byte every STEP, plain vs MADV_HUGEPAGE ---- */
 
 enum { B_STEP, B_WRITES, B_FAULTS, B_RSS, B_HUGE };
-static const struct col bloat_cols[] = {
-	{ "STEP", "step", K_SIZE, "one byte is written every STEP" }, COL_WRITES, COL_FAULTS, COL_RSS, COL_ANONHUGE,
+static const struct out_col bloat_cols[] = {
+	COL_ARM,
+	{ "STEP", OUT_SIZE, OUT_KEEP, "one byte is written every STEP", get, B_STEP },
+	COL_WRITES(B_WRITES),
+	COL_FAULTS(B_FAULTS),
+	COL_RSS(B_RSS, OUT_KEEP),
+	COL_ANONHUGE(B_HUGE),
 };
 enum { S_WRITES, S_PLAIN, S_HINTED, S_HUGE, S_RATIO };
-static const struct col sweep_cols[] = {
-	COL_WRITES,
-	{ "PLAIN_RSS", "plain_rss", K_SIZE, "Rss without advice" },
-	{ "HINTED_RSS", "hinted_rss", K_SIZE, "Rss with MADV_HUGEPAGE" },
-	{ "HINTED_ANONHUGE", "hinted_anon_huge", K_SIZE, "AnonHugePages with MADV_HUGEPAGE" },
-	{ "RATIO", "rss_ratio", K_RATIO, "HINTED_RSS / PLAIN_RSS" },
+static const struct out_col sweep_cols[] = {
+	COL_ARM,
+	COL_WRITES(S_WRITES),
+	{ "PLAIN_RSS", OUT_SIZE, OUT_KEEP, "Rss without advice", get, S_PLAIN },
+	{ "HINTED_RSS", OUT_SIZE, OUT_KEEP, "Rss with MADV_HUGEPAGE", get, S_HINTED },
+	{ "HINTED_ANONHUGE", OUT_SIZE, 0, "AnonHugePages with MADV_HUGEPAGE", get, S_HUGE },
+	{ "RATIO", OUT_NUM, OUT_KEEP, "HINTED_RSS / PLAIN_RSS", get, S_RATIO | A_RATIO },
 };
 #define SWEEP_STEPS 10 /* 2 MiB down to 4 KiB */
 
@@ -428,15 +428,16 @@ static void bloat_read(struct bench *b)
 /* ---- cow: writes after fork, by the child or the parent ---- */
 
 enum { C_FORK, C_WRITES, C_FAULTS, C_PRIV, C_SHARED, C_WHUGE, C_OHUGE, C_SPLIT };
-static const struct col cow_cols[] = {
-	{ "FORK", "fork_ns", K_TIME, "time of fork()" },
-	COL_WRITES,
-	{ "WRITER_FAULTS", "writer_minor_faults", K_COUNT, "minor page faults of the writer" },
-	{ "WRITER_PRIVATE_DIRTY", "writer_private_dirty", K_SIZE, "what copy-on-write copied (its Private_Dirty)" },
-	{ "WRITER_SHARED_DIRTY", "writer_shared_dirty", K_SIZE, "the writer's Shared_Dirty" },
-	{ "WRITER_ANONHUGE", "writer_anon_huge", K_SIZE, "AnonHugePages the writer kept" },
-	{ "OTHER_ANONHUGE", "other_anon_huge", K_SIZE, "AnonHugePages the other process kept" },
-	COL_SPLIT,
+static const struct out_col cow_cols[] = {
+	COL_ARM,
+	{ "FORK", OUT_NS, OUT_KEEP, "time of fork()", get, C_FORK },
+	COL_WRITES(C_WRITES),
+	{ "WRITER_FAULTS", OUT_COUNT, 0, "minor page faults of the writer", get, C_FAULTS },
+	{ "WRITER_PRIVATE_DIRTY", OUT_SIZE, OUT_KEEP, "what copy-on-write copied (its Private_Dirty)", get, C_PRIV },
+	{ "WRITER_SHARED_DIRTY", OUT_SIZE, 0, "the writer's Shared_Dirty", get, C_SHARED },
+	{ "WRITER_ANONHUGE", OUT_SIZE, 0, "AnonHugePages the writer kept", get, C_WHUGE },
+	{ "OTHER_ANONHUGE", OUT_SIZE, OUT_KEEP, "AnonHugePages the other process kept", get, C_OHUGE },
+	COL_SPLIT(C_SPLIT, OUT_KEEP),
 };
 
 struct cow_side {
@@ -547,16 +548,17 @@ static void cow_read(struct bench *b)
 /* ---- collapse: MADV_COLLAPSE on memory faulted with 4 KiB pages ---- */
 
 enum { L_HINT, L_RESULT, L_BEFORE, L_ELIG, L_TIME, L_PERGIB, L_AFTER, L_ELIG_AFTER, L_ALLOC };
-static const struct col collapse_cols[] = {
-	{ "MADV_HUGEPAGE", "hugepage_result", K_TEXT, "what madvise(MADV_HUGEPAGE) returned (ok, EINVAL, ...)" },
-	{ "MADV_COLLAPSE", "collapse_result", K_TEXT, "what madvise(MADV_COLLAPSE) returned" },
-	{ "ANONHUGE_BEFORE", "anon_huge_before", K_SIZE, "AnonHugePages before MADV_COLLAPSE" },
-	{ "ELIGIBLE", "thp_eligible_before", K_FLAG, "THPeligible before it" },
-	{ "COLLAPSE", "collapse_ns", K_TIME, "time of MADV_COLLAPSE" },
-	{ "PER_GIB", "collapse_ns_per_gib", K_TIME, "that time per GiB of the region" },
-	{ "ANONHUGE_AFTER", "anon_huge_after", K_SIZE, "AnonHugePages after it" },
-	{ "ELIGIBLE_AFTER", "thp_eligible_after", K_FLAG, "THPeligible after it" },
-	{ "COLLAPSE_ALLOC+", "thp_collapse_alloc", K_COUNT, "huge pages allocated to collapse (vmstat)" },
+static const struct out_col collapse_cols[] = {
+	COL_ARM,
+	{ "MADV_HUGEPAGE", OUT_TEXT, 0, "what madvise(MADV_HUGEPAGE) returned (ok, EINVAL, ...)", get, L_HINT },
+	{ "MADV_COLLAPSE", OUT_TEXT, OUT_KEEP, "what madvise(MADV_COLLAPSE) returned", get, L_RESULT },
+	{ "ANONHUGE_BEFORE", OUT_SIZE, 0, "AnonHugePages before MADV_COLLAPSE", get, L_BEFORE },
+	{ "ELIGIBLE", OUT_BOOL, 0, "THPeligible before it", get, L_ELIG },
+	{ "COLLAPSE", OUT_NS, OUT_KEEP, "time of MADV_COLLAPSE", get, L_TIME },
+	{ "PER_GIB", OUT_NS, 0, "that time per GiB of the region", get, L_PERGIB },
+	{ "ANONHUGE_AFTER", OUT_SIZE, OUT_KEEP, "AnonHugePages after it", get, L_AFTER },
+	{ "ELIGIBLE_AFTER", OUT_BOOL, 0, "THPeligible after it", get, L_ELIG_AFTER },
+	{ "COLLAPSE_ALLOC+", OUT_COUNT, 0, "huge pages allocated to collapse (vmstat)", get, L_ALLOC },
 };
 
 static void collapse_setup(struct bench *b)
@@ -617,13 +619,14 @@ static void collapse_read(struct bench *b)
 /* ---- khugepaged: advise a touched region and wait for the background collapse ---- */
 
 enum { K_WAIT, K_DONE, K_TARGET, K_HUGE, K_COLLAPSED, K_SCANS };
-static const struct col khugepaged_cols[] = {
-	{ "WAITED", "waited_ns", K_TIME, "time until the region was huge (or --timeout)" },
-	{ "COLLAPSED", "collapsed", K_FLAG, "khugepaged made the whole region huge" },
-	{ "TARGET", "target", K_SIZE, "the whole 2 MiB blocks of the region" },
-	COL_ANONHUGE,
-	{ "PAGES_COLLAPSED+", "pages_collapsed", K_COUNT, "khugepaged's pages_collapsed, the increase" },
-	{ "FULL_SCANS+", "full_scans", K_COUNT, "khugepaged's full_scans, the increase" },
+static const struct out_col khugepaged_cols[] = {
+	COL_ARM,
+	{ "WAITED", OUT_NS, OUT_KEEP, "time until the region was huge (or --timeout)", get, K_WAIT },
+	{ "COLLAPSED", OUT_BOOL, OUT_KEEP, "khugepaged made the whole region huge", get, K_DONE },
+	{ "TARGET", OUT_SIZE, 0, "the whole 2 MiB blocks of the region", get, K_TARGET },
+	COL_ANONHUGE(K_HUGE),
+	{ "PAGES_COLLAPSED+", OUT_COUNT, 0, "khugepaged's pages_collapsed, the increase", get, K_COLLAPSED },
+	{ "FULL_SCANS+", OUT_COUNT, 0, "khugepaged's full_scans, the increase", get, K_SCANS },
 };
 
 #define KH "sys/kernel/mm/transparent_hugepage/khugepaged/"
@@ -710,14 +713,15 @@ static void khugepaged_read(struct bench *b)
 /* ---- zeropage: read faults map the huge zero page; then writes; MADV_POPULATE_WRITE ---- */
 
 enum { Z_RESULT, Z_FAULTS, Z_TIME, Z_RSS, Z_HUGE, Z_ALLOC, Z_SPLIT };
-static const struct col zeropage_cols[] = {
-	{ "RESULT", "result", K_TEXT, "what MADV_POPULATE_WRITE returned (ok for the others)" },
-	COL_FAULTS,
-	{ "TIME", "time_ns", K_TIME, "time of the reads, the writes or the call" },
-	COL_RSS,
-	COL_ANONHUGE,
-	COL_ALLOC,
-	COL_SPLIT,
+static const struct out_col zeropage_cols[] = {
+	COL_ARM,
+	{ "RESULT", OUT_TEXT, OUT_KEEP, "what MADV_POPULATE_WRITE returned (ok for the others)", get, Z_RESULT },
+	COL_FAULTS(Z_FAULTS),
+	{ "TIME", OUT_NS, OUT_KEEP, "time of the reads, the writes or the call", get, Z_TIME },
+	COL_RSS(Z_RSS, OUT_KEEP),
+	COL_ANONHUGE(Z_HUGE),
+	COL_ALLOC(Z_ALLOC),
+	COL_SPLIT(Z_SPLIT, 0),
 };
 
 static void zeropage_setup(struct bench *b)
@@ -791,13 +795,14 @@ static void zeropage_read(struct bench *b)
 /* ---- chase: dependent loads across random pages, 4 KiB pages vs THP ---- */
 
 enum { H_NS, H_HUGE, H_MISSES, H_PERLOAD, H_MPKI, H_WALK };
-static const struct col chase_cols[] = {
-	{ "PER_LOAD", "ns_per_load", K_TIME, "time of one dependent load" },
-	COL_ANONHUGE,
-	{ "DTLB_MISSES", "dtlb_misses", K_COUNT, "dTLB misses (CPU counters; '-' without them)" },
-	{ "MISSES/LOAD", "dtlb_misses_per_load", K_REAL, "dTLB misses per load" },
-	{ "MPKI", "dtlb_mpki", K_REAL, "dTLB misses per thousand instructions" },
-	{ "WALK%", "walk_pct", K_REAL, "share of the cycles spent walking page tables" },
+static const struct out_col chase_cols[] = {
+	COL_ARM,
+	{ "PER_LOAD", OUT_NS, OUT_KEEP, "time of one dependent load", get, H_NS },
+	COL_ANONHUGE(H_HUGE),
+	{ "DTLB_MISSES", OUT_COUNT, 0, "dTLB misses (CPU counters; '-' without them)", get, H_MISSES },
+	{ "MISSES/LOAD", OUT_NUM, OUT_KEEP, "dTLB misses per load", get, H_PERLOAD },
+	{ "MPKI", OUT_NUM, 0, "dTLB misses per thousand instructions", get, H_MPKI },
+	{ "WALK%", OUT_NUM, 0, "share of the cycles spent walking page tables", get, H_WALK },
 };
 
 static struct thp_tlb_walk chase_walk; /* the CPU's page-walk event, if it names one */
@@ -913,55 +918,30 @@ static void chase_read(struct bench *b)
 
 static const struct experiment experiments[] = {
 	{ "fault", "first touch of a region, plain vs MADV_HUGEPAGE", 256 * MIB, 3,
-	  TABLE(fault_cols, BIT(F_TIME) | BIT(F_HUGE) | BIT(F_FALLBACK) | BIT(F_STALL)), { NULL, 0, 0 },
+	  TABLE(fault_cols), { NULL, 0 },
 	  fault_setup, fault_run, fault_read },
 	{ "bloat", "one byte written every STEP, plain vs MADV_HUGEPAGE (--sweep: STEP 2 MiB to 4 KiB)",
-	  64 * MIB, 1, TABLE(bloat_cols, BIT(B_STEP) | BIT(B_RSS) | BIT(B_HUGE)),
-	  TABLE(sweep_cols, BIT(S_PLAIN) | BIT(S_HINTED) | BIT(S_RATIO)), bloat_setup, bloat_run, bloat_read },
+	  64 * MIB, 1, TABLE(bloat_cols),
+	  TABLE(sweep_cols), bloat_setup, bloat_run, bloat_read },
 	{ "cow", "writes after fork() by the child or the parent (--writer), 4 KiB pages vs THP", 64 * MIB, 3,
-	  TABLE(cow_cols, BIT(C_FORK) | BIT(C_PRIV) | BIT(C_OHUGE) | BIT(C_SPLIT)), { NULL, 0, 0 }, cow_setup,
+	  TABLE(cow_cols), { NULL, 0 }, cow_setup,
 	  cow_run, cow_read },
 	{ "collapse", "MADV_COLLAPSE on 4 KiB-faulted memory: hint, collapse-only, disabled", 64 * MIB, 3,
-	  TABLE(collapse_cols, BIT(L_RESULT) | BIT(L_TIME) | BIT(L_AFTER)), { NULL, 0, 0 }, collapse_setup,
+	  TABLE(collapse_cols), { NULL, 0 }, collapse_setup,
 	  collapse_run, collapse_read },
 	{ "khugepaged", "advise a touched region and wait for khugepaged (bounded by --timeout)", 16 * MIB, 1,
-	  TABLE(khugepaged_cols, BIT(K_WAIT) | BIT(K_DONE) | BIT(K_HUGE)), { NULL, 0, 0 }, khugepaged_setup,
+	  TABLE(khugepaged_cols), { NULL, 0 }, khugepaged_setup,
 	  khugepaged_run, khugepaged_read },
 	{ "zeropage", "read faults map the huge zero page; the write after; MADV_POPULATE_WRITE", 64 * MIB, 3,
-	  TABLE(zeropage_cols, BIT(Z_RESULT) | BIT(Z_TIME) | BIT(Z_RSS) | BIT(Z_HUGE)), { NULL, 0, 0 },
+	  TABLE(zeropage_cols), { NULL, 0 },
 	  zeropage_setup, zeropage_run, zeropage_read },
 	{ "chase", "dependent loads, one per random 4 KiB page, 4 KiB pages vs THP (dTLB misses)", 1024 * MIB, 3,
-	  TABLE(chase_cols, BIT(H_NS) | BIT(H_HUGE) | BIT(H_PERLOAD)), { NULL, 0, 0 }, chase_setup, chase_run,
+	  TABLE(chase_cols), { NULL, 0 }, chase_setup, chase_run,
 	  chase_read },
 };
 #define NEXP ((int)(sizeof(experiments) / sizeof(experiments[0])))
 
 /* ---- the driver and the output ---- */
-
-static enum out_kind out_kind_of(enum kind k)
-{
-	switch (k) {
-	case K_COUNT: return OUT_COUNT;
-	case K_SIZE: return OUT_SIZE;
-	case K_FLAG: return OUT_BOOL;
-	case K_TEXT: return OUT_TEXT;
-	case K_TIME: return OUT_NS;
-	default: return OUT_NUM;
-	}
-}
-
-/* Fills COLS with the column descriptors of ARM and then the columns of TAB;
- * returns their number. */
-static int out_cols_of(const struct table *tab, struct out_col *cols)
-{
-	const struct col *c = &arm_col;
-
-	for (int i = 0; i <= tab->n; c = &tab->cols[i++]) {
-		bool keep = !i || (tab->keep & BIT(i - 1));
-		cols[i] = (struct out_col){ c->head, out_kind_of(c->kind), keep ? OUT_KEEP : 0, c->help, NULL, 0 };
-	}
-	return tab->n + 1;
-}
 
 /* The table of B's experiment (with --sweep, bloat's other one), and the
  * columns -o chooses: every one without it. Returns 0, or 2 after naming a
@@ -969,13 +949,14 @@ static int out_cols_of(const struct table *tab, struct out_col *cols)
 static int choose_cols(struct bench *b)
 {
 	const struct table *tab = b->sweep && b->x->sweep.n ? &b->x->sweep : &b->x->table;
-	int n = out_cols_of(tab, b->ocols), all[COLS_MAX + 1];
+	int all[COLS_MAX + 1];
 
-	b->cols = tab->cols;
-	b->ncols = tab->n;
-	for (int i = 0; i < n; i++)
+	b->table = tab;
+	b->cols = tab->cols + 1;
+	b->ncols = tab->n - 1;
+	for (int i = 0; i < tab->n; i++)
 		all[i] = i;
-	b->nsel = out_cols_select(b->ocols, n, &b->fmt, all, n, b->sel, 2 * (COLS_MAX + 1));
+	b->nsel = out_cols_select(tab->cols, tab->n, &b->fmt, all, tab->n, b->sel, 2 * (COLS_MAX + 1));
 	return b->nsel < 0 ? 2 : 0;
 }
 
@@ -1022,15 +1003,19 @@ static int run_all(struct bench *b)
 	return 0;
 }
 
-/* One value of kind K for text. */
-static const char *fmt_one(const struct bench *b, enum kind k, double x, char *buf, size_t cap)
+/* One figure of column C for text. */
+static const char *fmt_one(const struct bench *b, const struct out_col *c, double x, char *buf, size_t cap)
 {
-	switch (k) {
-	case K_SIZE: return out_size(buf, cap, u64r(x), b->fmt.bytes);
-	case K_TIME: return out_ns(buf, cap, x);
-	case K_FLAG: return x != 0 ? "yes" : "no";
-	case K_RATIO: snprintf(buf, cap, x < 10 ? "%.2fx" : "%.0fx", x); return buf;
-	case K_REAL: snprintf(buf, cap, "%.3f", x); return buf;
+	switch (c->kind) {
+	case OUT_SIZE: return out_size(buf, cap, u64r(x), b->fmt.bytes);
+	case OUT_NS: return out_ns(buf, cap, x);
+	case OUT_BOOL: return x != 0 ? "yes" : "no";
+	case OUT_NUM:
+		if (c->arg & A_RATIO)
+			snprintf(buf, cap, x < 10 ? "%.2fx" : "%.0fx", x);
+		else
+			snprintf(buf, cap, "%.3f", x);
+		return buf;
 	default: return out_count(buf, cap, u64r(x));
 	}
 }
@@ -1038,23 +1023,47 @@ static const char *fmt_one(const struct bench *b, enum kind k, double x, char *b
 /* A cell: times as min / median / max; other figures once, or min-max when runs differ. */
 static const char *fmt_cell(const struct bench *b, int arm, int col, char *buf, size_t cap)
 {
-	const struct col *c = &b->cols[col];
+	const struct out_col *c = &b->cols[col];
 	struct thp_stats s = stats(b, arm, col);
 	char x[32], y[32], z[32];
 
-	if (b->arms[arm].missing[col])
-		return "-";
-	if (c->kind == K_TEXT)
-		return b->arms[arm].text[col];
-	if (c->kind == K_TIME && b->reps > 1)
-		snprintf(buf, cap, "%s / %s / %s", fmt_one(b, K_TIME, s.min, x, sizeof(x)),
-			 fmt_one(b, K_TIME, s.median, y, sizeof(y)), fmt_one(b, K_TIME, s.max, z, sizeof(z)));
-	else if (s.min != s.max && c->kind != K_FLAG)
-		snprintf(buf, cap, "%s-%s", fmt_one(b, c->kind, s.min, x, sizeof(x)),
-			 fmt_one(b, c->kind, s.max, y, sizeof(y)));
+	if (c->kind == OUT_NS && b->reps > 1)
+		snprintf(buf, cap, "%s / %s / %s", fmt_one(b, c, s.min, x, sizeof(x)),
+			 fmt_one(b, c, s.median, y, sizeof(y)), fmt_one(b, c, s.max, z, sizeof(z)));
+	else if (s.min != s.max && c->kind != OUT_BOOL)
+		snprintf(buf, cap, "%s-%s", fmt_one(b, c, s.min, x, sizeof(x)), fmt_one(b, c, s.max, y, sizeof(y)));
 	else
-		snprintf(buf, cap, "%s", fmt_one(b, c->kind, s.median, x, sizeof(x)));
+		snprintf(buf, cap, "%s", fmt_one(b, c, s.median, x, sizeof(x)));
 	return buf;
+}
+
+/* Column C of ROW, an arm of the struct bench CTX: its name, a text, a flag,
+ * or the figures of its runs (in JSON min, median, max and runs); null when
+ * it has none. */
+static void get(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
+{
+	struct bench *b = ctx;
+	const struct arm *a = row;
+	int arm = (int)(a - b->arms), col = c->arg & ~A_RATIO;
+	struct thp_stats s;
+
+	if (c->arg < 0) {
+		v->s = a->name;
+	} else if (a->missing[col]) {
+		v->null = true;
+	} else if (c->kind == OUT_TEXT) {
+		v->s = a->text[col];
+	} else {
+		s = stats(b, arm, col);
+		if (c->kind == OUT_BOOL) {
+			v->u = s.median != 0;
+		} else {
+			b->st = (struct out_stats){ s.min, s.median, s.max, a->v[col], b->reps,
+						    c->kind != OUT_NS && c->kind != OUT_NUM };
+			out_val_set(v, ov_stats(&b->st));
+		}
+		v->text = fmt_cell(b, arm, col, v->buf, v->cap);
+	}
 }
 
 /* The medians of the chart's columns as bars, a row per arm and column. */
@@ -1070,139 +1079,79 @@ static void print_chart(const struct bench *b)
 		armw = (int)strlen(b->arms[a].name) > armw ? (int)strlen(b->arms[a].name) : armw;
 	for (int a = 0; a < b->narms; a++) {
 		for (int k = 0; k < ncharted; k++, n++) {
-			const struct col *c = &b->cols[b->chart[k]];
+			const struct out_col *c = &b->cols[b->chart[k]];
 			double m = med(b, a, b->chart[k]);
 			/* with two columns: "ARM  HEAD", then "     HEAD" */
 			if (ncharted > 1)
 				snprintf(label[n], sizeof(label[n]), "%-*s  %s", armw, k ? "" : b->arms[a].name,
-					 c->head);
+					 c->name);
 			else
 				snprintf(label[n], sizeof(label[n]), "%s", b->arms[a].name);
-			rows[n] = (struct out_chart_row){ label[n], m, fmt_one(b, c->kind, m, text[n], sizeof(text[n])) };
+			rows[n] = (struct out_chart_row){ label[n], m, fmt_one(b, c, m, text[n], sizeof(text[n])) };
 		}
 	}
-	printf("\n  %s%s%s (median)\n", b->cols[b->chart[0]].head, ncharted > 1 ? ", " : "",
-	       ncharted > 1 ? b->cols[b->chart[1]].head : "");
+	printf("\n  %s%s%s (median)\n", b->cols[b->chart[0]].name, ncharted > 1 ? ", " : "",
+	       ncharted > 1 ? b->cols[b->chart[1]].name : "");
 	out_chart(rows, n, 2);
 	putchar('\n');
 }
 
-static struct json_object *json_num(enum kind k, double x)
+/* The timeline of khugepaged: a line (an object in JSON) per sample. */
+static void put_timeline(const struct bench *b)
 {
-	return k == K_TIME || k == K_RATIO || k == K_REAL ? json_object_new_double(x) : out_json_u64(u64r(x));
-}
+	char t[16];
 
-/* The JSON of column COL of ARM: text, a flag, or min, median, max and runs
- * (null: no figure). */
-static struct json_object *json_value(const struct bench *b, int arm, int col)
-{
-	enum kind k = b->cols[col].kind;
-	struct thp_stats s = stats(b, arm, col);
-	struct json_object *val, *runs;
-
-	if (b->arms[arm].missing[col])
-		return NULL;
-	if (k == K_TEXT)
-		return json_object_new_string(b->arms[arm].text[col]);
-	if (k == K_FLAG)
-		return json_object_new_boolean(s.median != 0);
-	val = json_object_new_object();
-	runs = json_object_new_array();
-	json_object_object_add(val, "min", json_num(k, s.min));
-	json_object_object_add(val, "median", json_num(k, s.median));
-	json_object_object_add(val, "max", json_num(k, s.max));
-	for (int r = 0; r < b->reps; r++)
-		json_object_array_add(runs, json_num(k, b->arms[arm].v[col][r]));
-	json_object_object_add(val, "runs", runs);
-	return val;
-}
-
-/* ROW of the table in JSON as an arm: {"arm": ..., "values": {the other keys}}. */
-static struct json_object *arm_json(struct json_object *row)
-{
-	struct json_object *o = json_object_new_object(), *vals = json_object_new_object();
-
-	json_object_object_foreach(row, key, val) {
-		if (strcmp(key, "arm") == 0)
-			json_object_object_add(o, key, json_object_get(val));
-		else
-			json_object_object_add(vals, key, json_object_get(val));
+	if (!b->npoints)
+		return;
+	out_arr("timeline");
+	for (int i = 0; i < b->npoints; i++) {
+		const struct point *p = &b->timeline[i];
+		snprintf(t, sizeof(t), "%6.1f", p->t);
+		out_obj(NULL);
+		out_put(OUT_ANY, "t", "  t=%ss", ov_words(ov_num(p->t, -1), t));
+		out_put(OUT_ANY, "anon_huge", "  AnonHugePages %-9s", ov_size(p->anon_huge));
+		out_put(OUT_ANY, "pages_collapsed", " pages_collapsed +%s", ov_count(p->collapsed));
+		out_put(OUT_ANY, "full_scans", "  full_scans +%s\n", ov_count(p->scans));
+		out_end();
 	}
-	json_object_object_add(o, "values", vals);
-	return o;
+	out_end();
 }
 
-/* The arms as a table of the chosen columns: printed, or their JSON array. */
-static struct json_object *put_arms(const struct bench *b)
-{
-	struct out_table *t = out_table_cols(b->ocols, b->sel, b->nsel, &b->fmt);
-	struct json_object *rows, *arms;
-	char cell[64];
-
-	for (int a = 0; a < b->narms; a++) {
-		out_table_line(t);
-		out_cell_str(t, 0, b->arms[a].name);
-		for (int c = 0; c < b->ncols; c++)
-			out_cell(t, c + 1, fmt_cell(b, a, c, cell, sizeof(cell)), json_value(b, a, c));
-	}
-	if (!b->fmt.json) {
-		out_table_print(t, 2);
-		return NULL;
-	}
-	rows = out_table_json(t);
-	arms = json_object_new_array();
-	for (size_t i = 0; rows && i < json_object_array_length(rows); i++)
-		json_object_array_add(arms, arm_json(json_object_array_get_idx(rows, i)));
-	json_object_put(rows);
-	return arms;
-}
-
-static void print_text(const struct bench *b, const char *mode, const char *enabled)
+/* The results under MODE (NULL: the host's policy, ENABLED): a member of
+ * the array of results in JSON. */
+static void put_result(struct bench *b, const char *mode, const char *enabled)
 {
 	char size[32], label[32];
 	bool times = false;
+	struct out_table *t;
 
 	for (int c = 0; c < b->ncols; c++)
-		times |= b->cols[c].kind == K_TIME;
-	snprintf(label, sizeof(label), "%s:", b->x->name);
-	out_wrap(label, b->x->summary, 100);
-	printf("  %s, %d run%s per arm%s, enabled=%s%s%s%s\n", out_size(size, sizeof(size), b->size, b->fmt.bytes),
-	       b->reps, b->reps == 1 ? "" : "s", times && b->reps > 1 ? " (times: min / median / max)" : "",
-	       enabled, mode ? " (--modes " : "", mode ? mode : "", mode ? ")" : "");
-	put_arms(b);
-	if (!b->fmt.raw)
-		print_chart(b);
-	for (int i = 0; i < b->npoints; i++)
-		printf("  t=%6.1fs  AnonHugePages %-9s pages_collapsed +%" PRIu64 "  full_scans +%" PRIu64 "\n",
-		       b->timeline[i].t, out_size(size, sizeof(size), b->timeline[i].anon_huge, b->fmt.bytes),
-		       b->timeline[i].collapsed, b->timeline[i].scans);
-	out_wrap("Reading: ", b->reading, 100);
-	if (b->note[0])
-		out_wrap("Note: ", b->note, 100);
-}
-
-static struct json_object *json_result(const struct bench *b, const char *mode, const char *enabled)
-{
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "mode", mode ? json_object_new_string(mode) : NULL);
-	json_object_object_add(o, "enabled", json_object_new_string(enabled));
-	json_object_object_add(o, "arms", put_arms(b));
-	if (b->npoints) {
-		struct json_object *tl = json_object_new_array();
-		for (int i = 0; i < b->npoints; i++) {
-			struct json_object *p = json_object_new_object();
-			json_object_object_add(p, "t", json_object_new_double(b->timeline[i].t));
-			json_object_object_add(p, "anon_huge", out_json_u64(b->timeline[i].anon_huge));
-			json_object_object_add(p, "pages_collapsed", out_json_u64(b->timeline[i].collapsed));
-			json_object_object_add(p, "full_scans", out_json_u64(b->timeline[i].scans));
-			json_object_array_add(tl, p);
-		}
-		json_object_object_add(o, "timeline", tl);
+		times |= b->cols[c].kind == OUT_NS;
+	out_obj(NULL);
+	if (!out_json_on()) {
+		snprintf(label, sizeof(label), "%s:", b->x->name);
+		out_wrap(label, b->x->summary, 100);
 	}
-	json_object_object_add(o, "reading", json_object_new_string(b->reading));
-	json_object_object_add(o, "note", b->note[0] ? json_object_new_string(b->note) : NULL);
-	return o;
+	out_text("  %s, %d run%s per arm%s, ", out_size(size, sizeof(size), b->size, b->fmt.bytes), b->reps,
+		 b->reps == 1 ? "" : "s", times && b->reps > 1 ? " (times: min / median / max)" : "");
+	out_put(OUT_ANY, "enabled", "enabled=%s", ov_str(enabled));
+	out_put(mode ? OUT_ANY : OUT_JSON, "mode", " (--modes %s)", ov_str(mode));
+	out_text("\n");
+	t = out_table_open("arms", b->table->cols, b->sel, b->nsel, &b->fmt, b);
+	for (int a = 0; a < b->narms; a++)
+		out_table_add(t, &b->arms[a]);
+	out_table_close(t, 2);
+	if (!b->fmt.raw && !out_json_on())
+		print_chart(b);
+	put_timeline(b);
+	out_put(OUT_JSON, "reading", NULL, ov_str(b->reading));
+	out_put(OUT_JSON, "note", NULL, ov_str(b->note[0] ? b->note : NULL));
+	if (!out_json_on()) {
+		out_wrap("Reading: ", b->reading, 100);
+		if (b->note[0])
+			out_wrap("Note: ", b->note, 100);
+	}
+	out_end();
 }
 
 static void current_enabled(struct bench *b, char *out, size_t cap)
@@ -1226,17 +1175,14 @@ static void experiments_help(void)
 /* The columns of every experiment, after the options. */
 static void columns_help(void)
 {
+	out_cols_help("Columns of every experiment (-o LIST):", experiments[0].table.cols, 1);
 	for (int i = 0; i < NEXP; i++)
 		for (int sweep = 0; sweep < 2; sweep++) {
-			struct out_col cols[COLS_MAX + 1];
 			const struct table *tab = sweep ? &experiments[i].sweep : &experiments[i].table;
-			int n = out_cols_of(tab, cols);
 			char title[64];
-			if (!i && !sweep)
-				out_cols_help("Columns of every experiment (-o LIST):", cols, 1);
 			snprintf(title, sizeof(title), "Columns of %s%s:", experiments[i].name, sweep ? " --sweep" : "");
 			if (tab->n)
-				out_cols_help(title, cols + 1, n - 1);
+				out_cols_help(title, tab->cols + 1, tab->n - 1);
 		}
 }
 
@@ -1300,11 +1246,13 @@ static int check_size(const struct bench *b, const char *arg)
 	return 2;
 }
 
+/* The document: the experiment and its options, the host, then the results
+ * under each mode of M (or the host's policy), printed as each ends. */
 static int bench_modes(struct bench *b, const struct modes *m)
 {
-	struct json_object *results, *doc;
 	struct thp_busy busy;
 	char enabled[32], span[96];
+	bool disabled = thp_mode_get() == THP_MODE_DISABLED;
 	int rc = 0;
 
 	if (m->n && thp_need_root(b->ctx, "--modes, which switches the host's 'enabled' policy,"))
@@ -1313,13 +1261,24 @@ static int bench_modes(struct bench *b, const struct modes *m)
 		 b->reps == 1 ? "" : "s", b->x->name);
 	if (modes_begin(b->ctx, m, span))
 		return 1;
-	results = json_object_new_array();
 	thp_busy_sample(&b->ctx->root, 200, &busy);
 	if (thp_busy_noisy(&busy) && !b->fmt.json)
 		busy_warning(&busy, "timings are noisy");
-	if (thp_mode_get() == THP_MODE_DISABLED && !b->fmt.json)
-		puts("Note: THP is disabled for this process (PR_SET_THP_DISABLE, inherited from a "
-		     "parent): no arm can get huge pages.\n");
+	out_doc_begin(b->fmt.json, b->fmt.bytes, "thp-bench/3");
+	out_put(OUT_JSON, "experiment", NULL, ov_str(b->x->name));
+	out_put(OUT_JSON, "size", NULL, ov_size(b->size));
+	out_put(OUT_JSON, "step", NULL, ov_size(b->step));
+	out_put(OUT_JSON, "reps", NULL, ov_int(b->reps));
+	out_put(OUT_JSON, "writer", NULL, ov_str(b->writer_parent ? "parent" : "child"));
+	out_put(OUT_JSON, "loads", NULL, ov_count(b->loads));
+	out_put(OUT_JSON, "busy", NULL, ov_bool(thp_busy_noisy(&busy)));
+	out_put(OUT_JSON, "load1", NULL, ov_num(busy.load1, -1));
+	out_put(OUT_ANY, "thp_disabled_by_prctl",
+		disabled ? "Note: THP is disabled for this process (PR_SET_THP_DISABLE, inherited from a "
+			   "parent): no arm can get huge pages.\n\n"
+			 : NULL,
+		ov_bool(disabled));
+	out_arr("results");
 	for (int i = 0; i < (m->n ? m->n : 1) && !rc; i++) {
 		const char *mode = m->n ? m->word[i] : NULL;
 		if (mode && (rc = modes_apply(mode)))
@@ -1327,40 +1286,16 @@ static int bench_modes(struct bench *b, const struct modes *m)
 		current_enabled(b, enabled, sizeof(enabled));
 		if ((rc = run_all(b)))
 			break;
-		if (b->fmt.json) {
-			json_object_array_add(results, json_result(b, mode, enabled));
-		} else {
-			if (i)
-				putchar('\n');
-			print_text(b, mode, enabled);
-			thp_flush();
-		}
+		if (i)
+			out_text("\n");
+		put_result(b, mode, enabled);
+		thp_flush();
 	}
 	if (modes_end())
 		rc = 1;
-	if (modes_signal()) {
-		json_object_put(results);
+	if (modes_signal())
 		return thp_die_by(modes_signal());
-	}
-	if (b->fmt.json && !rc) {
-		doc = json_object_new_object();
-		json_object_object_add(doc, "schema", json_object_new_string("thp-bench/2"));
-		json_object_object_add(doc, "experiment", json_object_new_string(b->x->name));
-		json_object_object_add(doc, "size", out_json_u64(b->size));
-		json_object_object_add(doc, "step", out_json_u64(b->step));
-		json_object_object_add(doc, "reps", json_object_new_int(b->reps));
-		json_object_object_add(doc, "writer",
-				       json_object_new_string(b->writer_parent ? "parent" : "child"));
-		json_object_object_add(doc, "loads", out_json_u64(b->loads));
-		json_object_object_add(doc, "busy", json_object_new_boolean(thp_busy_noisy(&busy)));
-		json_object_object_add(doc, "load1", json_object_new_double(busy.load1));
-		json_object_object_add(doc, "thp_disabled_by_prctl",
-				       json_object_new_boolean(thp_mode_get() == THP_MODE_DISABLED));
-		json_object_object_add(doc, "results", results);
-		return out_json_print(doc) ? 1 : 0;
-	}
-	json_object_put(results);
-	return rc;
+	return out_doc_end() || rc ? 1 : 0;
 }
 
 int cmd_bench(struct thp_ctx *ctx, int argc, char **argv)

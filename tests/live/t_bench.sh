@@ -5,7 +5,7 @@ bj=$(mktemp)
 
 # value of an arm's figure: bj_val ARM KEY [STAT]
 bj_val() { jq -r --arg a "$1" --arg k "$2" --arg s "${3:-median}" \
-	'.results[0].arms[] | select(.arm == $a) | .values[$k] | if type == "object" then .[$s] else . end' "$bj"; }
+	'.results[0].arms[] | select(.arm == $a) | .[$k] | if type == "object" then .[$s] else . end' "$bj"; }
 
 # without a PMU, ab says once that the counters are missing and carries on
 if [ -e /sys/bus/event_source/devices/cpu/events ]; then
@@ -80,7 +80,7 @@ else
 		bad "bench bloat failed"
 	fi
 	expect "bloat --sweep has 10 steps ending at 4 KiB with ratio 1" sh -c \
-		"'$THP' bench bloat --sweep --size 8M --json | jq -e '.results[0].arms | length == 10 and .[9].arm == \"4 KiB\" and .[9].values.ratio.median == 1' >/dev/null"
+		"'$THP' bench bloat --sweep --size 8M --json | jq -e '.results[0].arms | length == 10 and .[9].arm == \"4 KiB\" and .[9].ratio.median == 1' >/dev/null"
 
 	for w in child parent; do
 		if "$THP" bench cow --size 32M -N 1 --writer $w --json > "$bj"; then
@@ -139,11 +139,11 @@ fi
 
 # khugepaged waits at most --timeout; chase reports its counters or why not
 expect "khugepaged --timeout 1 ends and reports" sh -c \
-	"'$THP' bench khugepaged --size 4M --timeout 1 --json | jq -e '.results[0].arms[0].values | has(\"collapsed\") and has(\"full_scans+\")' >/dev/null"
+	"'$THP' bench khugepaged --size 4M --timeout 1 --json | jq -e '.results[0].arms[0] | has(\"collapsed\") and has(\"full_scans+\")' >/dev/null"
 if "$THP" bench chase --size 16M --loads 20000 -N 1 --json > "$bj"; then
-	expect "chase: 2 arms with a time per load" jq -e '[.results[0].arms[].values.per_load.median > 0] | all' "$bj" >/dev/null
+	expect "chase: 2 arms with a time per load" jq -e '[.results[0].arms[].per_load.median > 0] | all' "$bj" >/dev/null
 	expect "chase: dTLB counts or the reason they are missing" sh -c \
-		"jq -e '(.results[0].arms[0].values.dtlb_misses != null) or (.results[0].note | test(\"dTLB counters: none, (this machine exposes no hardware TLB counters|kernel.perf_event_paranoid)\"))' '$bj' >/dev/null"
+		"jq -e '(.results[0].arms[0].dtlb_misses != null) or (.results[0].note | test(\"dTLB counters: none, (this machine exposes no hardware TLB counters|kernel.perf_event_paranoid)\"))' '$bj' >/dev/null"
 	expect "chase: the verdict names overlap or -N" jq -e '.results[0].reading | test("overlap|-N 3")' "$bj" >/dev/null
 else
 	bad "bench chase failed"
