@@ -243,8 +243,11 @@ int thp_getopt(int argc, char **argv, const char *opts, const struct option *lo)
 
 struct json_object;
 
-/* The document of 'thp status --json' for ST read below ROOT. */
-struct json_object *thp_status_json(const struct thp_root *root, const struct thp_status *st);
+/* Prints the status of ST, read below the root of CTX, in the document begun
+ * with out_doc_begin() (schema THP_STATUS_SCHEMA). Returns 0, or 1 when out
+ * of memory. */
+#define THP_STATUS_SCHEMA "thp-status/2"
+int thp_status_print(const struct thp_ctx *ctx, const struct thp_status *st);
 
 /* The exit status of 'thp doctor' for findings R: 3 when one is at or above MIN, else 0. */
 int thp_doctor_exit(const struct thp_findings *r, enum thp_severity min);

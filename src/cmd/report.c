@@ -73,12 +73,24 @@ static void skip(void *ctx, const char *source, const char *why)
 	json_object_array_add(rp->skipped, o);
 }
 
-/* Takes document OBJ (released here), made for SHOWN, as thp prints it. */
-static int take_json(struct report *rp, struct json_object *obj, const char *shown)
+/* Takes the 'thp status --json' document of ST read below ROOT, made for SHOWN. */
+static int take_status(struct report *rp, const struct thp_root *root, const struct thp_status *st,
+		       const char *shown)
 {
-	char *text = out_json_text(obj);
-	int n = text ? thp_fleet_parse(&rp->fleet, text, strlen(text), shown, skip, rp) : -ENOMEM;
+	const struct thp_ctx ctx = { .root = *root };
+	char *text = NULL;
+	int n = -ENOMEM;
 
+	if (out_doc_mem(THP_STATUS_SCHEMA) == 0) {
+		int rc = thp_status_print(&ctx, st);
+		text = out_doc_mem_end();
+		if (rc) {
+			free(text);
+			text = NULL;
+		}
+	}
+	if (text)
+		n = thp_fleet_parse(&rp->fleet, text, strlen(text), shown, skip, rp);
 	free(text);
 	return n;
 }
@@ -115,7 +127,7 @@ static int read_capture(struct report *rp, const char *dir, const char *shown)
 	snprintf(root.path, sizeof(root.path), "%s", shown);
 	err = thp_diagnose(&root, 0, NULL, NULL, &d);
 	if (!err)
-		err = take_json(rp, thp_status_json(&root, d.st), shown);
+		err = take_status(rp, &root, d.st, shown);
 	if (err >= 0)
 		err = take_doctor(rp, &root, &d, shown);
 	thp_diagnosis_free(&d);

@@ -2,7 +2,6 @@
 /* status.c - `thp status`: is THP on, for every layer, and what has it done since boot */
 #include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,61 +80,6 @@ static bool is_count_key(const char *name)
 	return strncmp(name, "HugePages_", 10) == 0;
 }
 
-/* Value column of a setting: the selected word, the number, or "unknown". */
-static const char *setting_value(const struct thp_setting *s, char *buf, size_t cap)
-{
-	switch (s->kind) {
-	case THP_CHOICE:
-		return s->choice.words[s->choice.sel];
-	case THP_INT:
-		snprintf(buf, cap, "%" PRIu64, s->num);
-		return buf;
-	case THP_TEXT:
-		return s->text;
-	case THP_MISSING:
-		return "absent";
-	default:
-		return "unknown";
-	}
-}
-
-/* Detail column: the choices with the current one bracketed, or the error. */
-static const char *setting_detail(const struct thp_setting *s, char *buf, size_t cap)
-{
-	size_t len = 0;
-
-	buf[0] = '\0';
-	if (s->kind == THP_ERROR) {
-		snprintf(buf, cap, "(%s)", thp_strerror(s->err));
-		return buf;
-	}
-	if (s->kind != THP_CHOICE)
-		return buf;
-	for (int i = 0; i < s->choice.n && len < cap; i++) {
-		int n = snprintf(buf + len, cap - len, i == s->choice.sel ? "%s[%s]" : "%s%s",
-				 i ? " " : "", s->choice.words[i]);
-		len += n > 0 ? (size_t)n : 0;
-	}
-	return buf;
-}
-
-static void print_settings(const struct thp_status *st, const struct thp_setting *v, int n, bool khugepaged)
-{
-	struct out_table *t = out_table_new(4, NULL, true);
-	char val[64], det[512], mb[96];
-
-	out_table_wrap(t, 2);
-	out_table_wrap(t, 3);
-
-	for (int i = 0; i < n; i++) {
-		const char *m = thp_status_setting_meaning(st, v[i].name, khugepaged, mb, sizeof(mb));
-		const char *row[] = { v[i].name, setting_value(&v[i], val, sizeof(val)),
-				      setting_detail(&v[i], det, sizeof(det)), m ? m : "" };
-		out_table_row(t, row);
-	}
-	out_table_print(t, 2);
-}
-
 /* The TLB reach line: what the data TLB covers with 4 KiB and with 2 MiB pages. */
 static const char *reach_text(const struct thp_tlb_reach *r, bool bytes, char *buf, size_t cap)
 {
@@ -159,265 +103,6 @@ static const char *reach_text(const struct thp_tlb_reach *r, bool bytes, char *b
 	else
 		snprintf(buf, cap, "unknown (%s)", r->why);
 	return buf;
-}
-
-static void print_kernel(const struct thp_status *st, const struct opts *o)
-{
-	char ps[32], pg[32], sup[160], rel[96], reach[256];
-	struct out_table *t = out_table_new(2, NULL, true);
-
-	snprintf(rel, sizeof(rel), "unknown (%s)", thp_strerror(st->release_err));
-	if (st->dir)
-		snprintf(sup, sizeof(sup), "yes (/%s)", st->dir);
-	else
-		snprintf(sup, sizeof(sup), "no (kernel built without CONFIG_TRANSPARENT_HUGEPAGE)");
-	const char *rows[][2] = {
-		{ "release", st->release_err ? rel : st->release },
-		{ "THP support", sup },
-		{ "PMD huge page", st->pmd_size ? out_size(ps, sizeof(ps), st->pmd_size, o->bytes)
-						: "unknown (no hpage_pmd_size)" },
-		{ "base page", st->page_size ? out_size(pg, sizeof(pg), st->page_size, o->bytes)
-					     : "unknown" },
-		{ "TLB reach", reach_text(&st->reach, o->bytes, reach, sizeof(reach)) },
-	};
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		out_table_row(t, rows[i]);
-	puts("Kernel");
-	out_table_print(t, 2);
-}
-
-static void print_sizes(const struct thp_status *st, const struct opts *o)
-{
-	static const char *const hdr[] = { "SIZE", "ANON", "EFFECTIVE", "SHMEM", "EFFECTIVE" };
-	struct out_table *t;
-	char sz[32];
-	bool any = false;
-
-	puts("\nPer-size policy (mTHP)");
-	if (!st->nsizes) {
-		puts(st->sizes_err ? "  unknown: the THP directory could not be listed"
-				   : "  none: per-size THP (mTHP) needs Linux 6.8+");
-		return;
-	}
-	t = out_table_new(5, hdr, false);
-	for (int i = 0; i < st->nsizes; i++) {
-		const struct thp_size *z = &st->sizes[i];
-		bool anon = z->enabled.kind != THP_MISSING;
-		bool shm = z->shmem_enabled.kind != THP_MISSING;
-		const char *row[] = {
-			out_size(sz, sizeof(sz), z->bytes, o->bytes),
-			anon ? (thp_setting_word(&z->enabled) ? thp_setting_word(&z->enabled) : "unknown") : "-",
-			anon ? (z->anon_effective ? z->anon_effective : "unknown") : "no anon control (shmem/file only)",
-			shm ? (thp_setting_word(&z->shmem_enabled) ? thp_setting_word(&z->shmem_enabled) : "unknown") : "-",
-			shm ? (z->shmem_effective ? z->shmem_effective : "unknown") : "-",
-		};
-		out_table_row(t, row);
-	}
-	out_table_print(t, 2);
-
-	puts("\nPer-size counters (non-zero, hugepages-<size>kB/stats)");
-	t = out_table_new(3, (const char *const[]){ "SIZE", "COUNTER", "VALUE" }, false);
-	out_table_right(t, 2);
-	for (int i = 0; i < st->nsizes; i++) {
-		const struct thp_size *z = &st->sizes[i];
-		for (int j = 0; j < z->nstats; j++) {
-			char v[32];
-			if (!z->stats[j].val)
-				continue;
-			const char *row[] = { out_size(sz, sizeof(sz), z->bytes, o->bytes), z->stats[j].name,
-					      out_count(v, sizeof(v), z->stats[j].val) };
-			out_table_row(t, row);
-			any = true;
-		}
-	}
-	if (any)
-		out_table_print(t, 2);
-	else {
-		out_table_print(t, 2);
-		puts("  all zero");
-	}
-}
-
-/* Detail of the vm sysctl S (table row D): for a file the kernel lacks, since when. */
-static const char *vm_detail(const struct thp_setting_desc *d, const struct thp_setting *s, char *buf,
-			     size_t cap)
-{
-	if (s->kind != THP_MISSING)
-		return setting_detail(s, buf, cap);
-	snprintf(buf, cap, "(this kernel lacks it; Linux %s+%s)", d->since,
-		 strcmp(d->file, "zone_reclaim_mode") == 0 ? " with NUMA" : "");
-	return buf;
-}
-
-/* "min_free_kbytes: 66 MiB, 0.3% of RAM; ..." with the kernel's own value. */
-static void print_min_free(const struct thp_status *st, const struct opts *o)
-{
-	struct thp_min_free m;
-	char a[32], b[32], c[32], pct[32];
-	uint64_t kb, total;
-
-	if (!thp_vm_num(st, "min_free_kbytes", &kb) ||
-	    !thp_counter_get(st->meminfo, st->nmeminfo, "MemTotal", &total) || !total)
-		return;
-	out_pct(pct, sizeof(pct), kb << 10, total);
-	printf("  min_free_kbytes holds back %s, %s of RAM", out_size(a, sizeof(a), kb << 10, o->bytes), pct);
-	if (!thp_min_free_default(st, &m)) {
-		putchar('\n');
-		return;
-	}
-	printf("; the kernel would choose %s\n", out_size(b, sizeof(b), m.kb << 10, o->bytes));
-	out_note("(estimated: %s from RAM, %s for THP: 11 pageblocks in each of %d zones)",
-		 out_size(c, sizeof(c), m.base_kb << 10, o->bytes),
-		 m.thp_kb ? out_size(a, sizeof(a), m.thp_kb << 10, o->bytes) : "none", st->nzones);
-}
-
-/* The settings of /proc/sys/vm that shape compaction and reclaim, and what
- * kcompactd, kswapd and allocating threads did since boot. */
-static void print_vm(const struct thp_status *st, const struct opts *o)
-{
-	struct out_table *t = out_table_new(4, NULL, true);
-	uint64_t wake, scan, stalls;
-	char val[64], det[512], a[32], b[32], c[32];
-
-	out_table_wrap(t, 2);
-	out_table_wrap(t, 3);
-
-	puts("\nCompaction and watermarks (/" THP_SYSCTL_DIR ")");
-	for (int i = 0; i < st->nvm; i++) {
-		const struct thp_setting *s = &st->vm[i];
-		const struct thp_setting_desc *d = thp_setting_desc_find(THP_PLACE_VM, s->name, strlen(s->name));
-		const char *row[] = { s->name, setting_value(s, val, sizeof(val)),
-				      vm_detail(d, s, det, sizeof(det)), d->meaning };
-		out_table_row(t, row);
-	}
-	out_table_print(t, 2);
-	print_min_free(st, o);
-	if (thp_counter_get(st->vmstat, st->nvmstat, "compact_daemon_wake", &wake) &&
-	    thp_counter_get(st->vmstat, st->nvmstat, "pgscan_kswapd", &scan) &&
-	    thp_allocstalls(st->vmstat, st->nvmstat, &stalls))
-		printf("  since boot: kcompactd woke %s times, kswapd scanned %s pages, threads stalled\n"
-		       "  in direct reclaim %s times (allocstall_*); rates per second: thp watch\n",
-		       out_count(a, sizeof(a), wake), out_count(b, sizeof(b), scan),
-		       out_count(c, sizeof(c), stalls));
-}
-
-/* Huge pages per NUMA node; one line when there is a single node. */
-static void print_numa(const struct thp_status *st, const struct thp_numa *n, const struct opts *o)
-{
-	static const char *const head[] = { "NODE", "CPUS", "MEMORY", "ANONHUGE", "SHMEMHUGE", "FILEHUGE",
-					    "FREE-PMD", "HUGETLB", "HUGETLB-FREE" };
-	struct out_table *t;
-	char v[8][32], pmd[32];
-
-	puts("\nNUMA nodes (/sys/devices/system/node)");
-	if (n->n <= 1) {
-		printf("  1 NUMA node%s\n", n->err ? " (this kernel shows no NUMA nodes)" : "");
-		return;
-	}
-	t = out_table_new(9, head, false);
-	out_table_fitted(t);
-	for (int c = 2; c < 9; c++)
-		out_table_right(t, c);
-	for (int i = 0; i < n->n; i++) {
-		const struct thp_numa_node *d = &n->nodes[i];
-		const char *row[9] = { v[0], d->cpus[0] ? d->cpus : "-", "-", "-", "-", "-", "-", v[6], v[7] };
-
-		snprintf(v[0], sizeof(v[0]), "%d", d->id);
-		if (d->has_meminfo) {
-			row[2] = out_size(v[1], sizeof(v[1]), d->mem_total, o->bytes);
-			row[3] = out_size(v[2], sizeof(v[2]), d->anon_huge, o->bytes);
-			row[4] = out_size(v[3], sizeof(v[3]), d->shmem_huge, o->bytes);
-			row[5] = out_size(v[4], sizeof(v[4]), d->file_huge, o->bytes);
-		}
-		if (d->has_blocks)
-			row[6] = out_count(v[5], sizeof(v[5]), d->free_pmd_blocks);
-		out_size(v[6], sizeof(v[6]), d->hugetlb, o->bytes);
-		out_size(v[7], sizeof(v[7]), d->hugetlb_free, o->bytes);
-		out_table_row(t, row);
-	}
-	out_table_print(t, 2);
-	printf("  FREE-PMD: free blocks of %s or more (/proc/buddyinfo), in %s blocks\n",
-	       out_size(pmd, sizeof(pmd), st->pmd_size, false), pmd);
-}
-
-static void print_vmstat(const struct thp_status *st)
-{
-	struct out_table *t;
-	uint64_t alloc, fb;
-	char v[32];
-
-	puts("\nCounters since boot (/proc/vmstat)");
-	if (st->vmstat_err) {
-		printf("  unknown: %s\n", thp_strerror(st->vmstat_err));
-		return;
-	}
-	t = out_table_new(2, NULL, true);
-	out_table_right(t, 1);
-	for (int i = 0; i < st->nvmstat; i++) {
-		const char *row[] = { st->vmstat[i].name, out_count(v, sizeof(v), st->vmstat[i].val) };
-		out_table_row(t, row);
-	}
-	out_table_print(t, 2);
-	if (thp_counter_get(st->vmstat, st->nvmstat, "thp_fault_alloc", &alloc) &&
-	    thp_counter_get(st->vmstat, st->nvmstat, "thp_fault_fallback", &fb)) {
-		if (alloc + fb)
-			printf("  fallback ratio: %s of THP faults fell back to small pages\n",
-			       out_pct(v, sizeof(v), fb, alloc + fb));
-		else
-			puts("  fallback ratio: no THP page faults since boot");
-	}
-}
-
-/* Prints the meminfo lines that are (HUGETLB) or are not static pool lines. */
-static void print_meminfo(const struct thp_status *st, const struct opts *o, bool hugetlb)
-{
-	struct out_table *t;
-	char v[32];
-
-	puts(hugetlb ? "\nStatic huge page pools (hugetlbfs; reserved memory, not THP)"
-		     : "\nMemory (/proc/meminfo)");
-	if (st->meminfo_err) {
-		printf("  unknown: %s\n", thp_strerror(st->meminfo_err));
-		return;
-	}
-	t = out_table_new(3, NULL, true);
-	out_table_right(t, 1);
-	int shown = 0;
-	for (int i = 0; i < st->nmeminfo; i++) {
-		const struct thp_counter *c = &st->meminfo[i];
-		if (is_hugetlb_key(c->name) != hugetlb)
-			continue;
-		shown++;
-		const char *row[] = { c->name,
-				      is_count_key(c->name) ? out_count(v, sizeof(v), c->val)
-							    : out_size(v, sizeof(v), c->val, o->bytes),
-				      meminfo_meaning(c->name) };
-		out_table_row(t, row);
-	}
-	out_table_print(t, 2);
-	if (!shown)
-		puts("  none reported by /proc/meminfo");
-}
-
-static void print_boot(const struct thp_status *st)
-{
-	struct out_table *t;
-
-	puts("\nBoot settings (/proc/cmdline)");
-	if (st->cmdline_err) {
-		printf("  unknown: %s\n", thp_strerror(st->cmdline_err));
-		return;
-	}
-	if (!st->nboot) {
-		puts("  none: no THP or huge page parameters, the kernel's built-in defaults apply");
-		return;
-	}
-	t = out_table_new(2, NULL, true);
-	for (int i = 0; i < st->nboot; i++) {
-		const char *row[] = { st->boot[i].name, st->boot[i].value };
-		out_table_row(t, row);
-	}
-	out_table_print(t, 2);
 }
 
 /* "enabled always, was madvise; defrag ..." for the settings J finds changed. */
@@ -490,330 +175,627 @@ static void read_journal(const struct thp_root *root, struct thp_host_journal *j
 	free(cs);
 }
 
-static void print_text(const struct thp_ctx *ctx, const struct thp_status *st, const struct thp_numa *n,
-		       const struct opts *o)
-{
-	struct thp_host_journal j;
-	char policy[1024], now[1024], shown[4200], pending[2048];
 
-	out_verdict(st, policy, sizeof(policy), now, sizeof(now));
-	out_wrap("THP:", policy, WIDTH);
-	if (now[0])
-		out_wrap("Now:", now, WIDTH);
-	read_journal(&ctx->root, &j);
-	thp_shown_path(ctx, THP_JOURNAL, shown, sizeof(shown));
-	journal_line(&j, &settings_kind, shown, pending, sizeof(pending));
-	if (pending[0])
-		out_wrap("Pending:", pending, WIDTH);
-	thp_pools_journal_read_host(&ctx->root, &j);
-	thp_shown_path(ctx, THP_POOLS_JOURNAL, shown, sizeof(shown));
-	journal_line(&j, &pools_kind, shown, pending, sizeof(pending));
-	if (pending[0])
-		out_wrap("Pending:", pending, WIDTH);
-	putchar('\n');
-	print_kernel(st, o);
-	if (st->dir) {
-		printf("\nGlobal policy (/%s)\n", st->dir);
-		print_settings(st, st->settings, st->nsettings, false);
-		print_sizes(st, o);
-		puts("\nkhugepaged (background collapse)");
-		if (st->nkhugepaged)
-			print_settings(st, st->khugepaged, st->nkhugepaged, true);
-		else
-			printf("  unknown: %s\n", thp_strerror(st->khugepaged_err ? st->khugepaged_err : -2));
-	}
-	print_vm(st, o);
-	print_numa(st, n, o);
-	print_vmstat(st);
-	print_meminfo(st, o, false);
-	print_meminfo(st, o, true);
-	print_boot(st);
+/* The options of a table of the status: text without headings (HEADINGS
+ * false: each column as wide as its cells) or with, sizes exact with
+ * --bytes, in the document begun. */
+static struct out_fmt table_fmt(bool headings)
+{
+	return (struct out_fmt){ .noheadings = !headings, .bare = !headings, .json = out_json_on(),
+				 .bytes = out_bytes_on(), .fixed = true };
 }
 
-static struct json_object *json_str_or_null(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
-static struct json_object *json_setting(const struct thp_status *st, const struct thp_setting *s,
-					bool khugepaged)
-{
-	static const char *const kinds[] = { "absent", "error", "choice", "int", "text" };
-	struct json_object *o = json_object_new_object();
-	char mb[96];
-	const char *m = thp_status_setting_meaning(st, s->name, khugepaged, mb, sizeof(mb));
-
-	json_object_object_add(o, "name", json_object_new_string(s->name));
-	json_object_object_add(o, "kind", json_object_new_string(kinds[s->kind]));
-	if (s->kind == THP_CHOICE) {
-		struct json_object *a = json_object_new_array();
-		for (int i = 0; i < s->choice.n; i++)
-			json_object_array_add(a, json_object_new_string(s->choice.words[i]));
-		json_object_object_add(o, "value", json_object_new_string(s->choice.words[s->choice.sel]));
-		json_object_object_add(o, "choices", a);
-	} else if (s->kind == THP_INT) {
-		json_object_object_add(o, "value", out_json_u64(s->num));
-	} else if (s->kind == THP_TEXT) {
-		json_object_object_add(o, "value", json_object_new_string(s->text));
-	} else if (s->kind == THP_ERROR) {
-		json_object_object_add(o, "error", json_object_new_string(thp_strerror(s->err)));
-	}
-	if (m)
-		json_object_object_add(o, "meaning", json_object_new_string(m));
-	return o;
-}
-
-static struct json_object *json_settings(const struct thp_status *st, const struct thp_setting *v, int n,
-					 bool khugepaged)
-{
-	struct json_object *a = json_object_new_array();
-	for (int i = 0; i < n; i++)
-		json_object_array_add(a, json_setting(st, &v[i], khugepaged));
-	return a;
-}
-
-static struct json_object *json_counters(const struct thp_counter *v, int n, int filter)
-{
-	struct json_object *o = json_object_new_object();
-	for (int i = 0; i < n; i++)
-		if (filter < 0 || is_hugetlb_key(v[i].name) == (filter == 1))
-			json_object_object_add(o, v[i].name, out_json_u64(v[i].val));
-	return o;
-}
-
-static struct json_object *json_sizes(const struct thp_status *st)
-{
-	struct json_object *a = json_object_new_array();
-
-	for (int i = 0; i < st->nsizes; i++) {
-		const struct thp_size *z = &st->sizes[i];
-		struct json_object *o = json_object_new_object();
-		bool anon = z->enabled.kind != THP_MISSING, shm = z->shmem_enabled.kind != THP_MISSING;
-
-		json_object_object_add(o, "size", out_json_u64(z->bytes));
-		json_object_object_add(o, "anon_control", json_object_new_boolean(anon));
-		json_object_object_add(o, "enabled", anon ? json_setting(st, &z->enabled, false) : NULL);
-		json_object_object_add(o, "anon_effective", json_str_or_null(z->anon_effective));
-		json_object_object_add(o, "shmem_enabled",
-				       shm ? json_setting(st, &z->shmem_enabled, false) : NULL);
-		json_object_object_add(o, "shmem_effective", json_str_or_null(z->shmem_effective));
-		json_object_object_add(o, "stats", json_counters(z->stats, z->nstats, -1));
-		json_object_array_add(a, o);
-	}
-	return a;
-}
-
-/* Adds KEY: counters, or KEY: null plus KEY_error when the file could not be read. */
-static void add_counters(struct json_object *o, const char *key, int err, struct json_object *v)
+/* In text "  unknown: REASON" after a section's heading; in JSON member KEY
+ * null and KEY_error the reason. */
+static void put_unknown(const char *key, int err)
 {
 	char ek[64];
 
-	if (err) {
-		json_object_put(v);
-		json_object_object_add(o, key, NULL);
-		snprintf(ek, sizeof(ek), "%s_error", key);
-		json_object_object_add(o, ek, json_object_new_string(thp_strerror(err)));
-		return;
-	}
-	json_object_object_add(o, key, v);
+	snprintf(ek, sizeof(ek), "%s_error", key);
+	out_put(OUT_JSON, key, NULL, ov_null());
+	out_put(OUT_ANY, ek, "  unknown: %s\n", ov_str(thp_strerror(err)));
 }
 
-/* The "vm" object: the sysctls (with their keys for 'thp set'), the kernel's
- * own min_free_kbytes (null when unknown) and the reclaim counters. */
-static struct json_object *json_vm(const struct thp_status *st)
+/* ---- settings: the global policy, khugepaged and the vm sysctls ---- */
+
+struct set_ctx {
+	const struct thp_status *st;
+	bool khugepaged, vm;
+};
+
+enum { S_NAME, S_KIND, S_VALUE, S_CHOICES, S_ERROR, S_MEANING, S_KEY, S_SINCE };
+
+/* The value of setting S: the selected word, the number or the text; in
+ * text "absent" or "unknown" where there is none. */
+static struct out_val setting_value(const struct thp_setting *s)
 {
-	struct json_object *o = json_object_new_object(), *a = json_object_new_array(), *m = NULL;
-	struct thp_min_free mf;
-	uint64_t v;
+	struct out_val v = ov_null();
 
-	for (int i = 0; i < st->nvm; i++) {
-		const struct thp_setting_desc *d =
-			thp_setting_desc_find(THP_PLACE_VM, st->vm[i].name, strlen(st->vm[i].name));
-		struct json_object *x = json_setting(st, &st->vm[i], false);
-		char key[THP_KEY_MAX];
-
-		snprintf(key, sizeof(key), "vm.%s", d->file);
-		json_object_object_add(x, "key", json_object_new_string(key));
-		json_object_object_add(x, "meaning", json_object_new_string(d->meaning));
-		json_object_object_add(x, "since", json_object_new_string(d->since));
-		json_object_array_add(a, x);
+	switch (s->kind) {
+	case THP_CHOICE: return ov_str(s->choice.words[s->choice.sel]);
+	case THP_INT: return ov_count(s->num);
+	case THP_TEXT: return ov_str(s->text);
+	case THP_MISSING: v.text = "absent"; return v;
+	default: v.text = "unknown"; return v;
 	}
-	json_object_object_add(o, "settings", a);
-	if (thp_min_free_default(st, &mf)) {
-		m = json_object_new_object();
-		json_object_object_add(m, "bytes", out_json_u64(mf.kb << 10));
-		json_object_object_add(m, "base_bytes", out_json_u64(mf.base_kb << 10));
-		json_object_object_add(m, "thp_bytes", out_json_u64(mf.thp_kb << 10));
-		json_object_object_add(m, "zones", json_object_new_int(st->nzones));
-	}
-	json_object_object_add(o, "min_free_kbytes_default", m);
-	json_object_object_add(o, "allocstall", thp_allocstalls(st->vmstat, st->nvmstat, &v) ? out_json_u64(v) : NULL);
-	return o;
 }
+
+/* The choices of setting S (a vm sysctl when D): in JSON its words, in text
+ * with the current one bracketed, or why there are none. */
+static void setting_choices(const struct thp_setting *s, const struct thp_setting_desc *d, struct out_val *v)
+{
+	size_t half = v->cap / 2, len = 0, wlen = 0;
+	char *words = v->buf, *text = v->buf + half;
+
+	out_val_set(v, ov_wordlist(NULL));
+	v->text = "";
+	text[0] = words[0] = '\0';
+	if (s->kind == THP_ERROR) {
+		snprintf(text, half, "(%s)", thp_strerror(s->err));
+		v->text = text;
+	} else if (s->kind == THP_MISSING && d) {
+		snprintf(text, half, "(this kernel lacks it; Linux %s+%s)", d->since,
+			 strcmp(d->file, "zone_reclaim_mode") == 0 ? " with NUMA" : "");
+		v->text = text;
+	}
+	if (s->kind != THP_CHOICE)
+		return;
+	for (int i = 0; i < s->choice.n && len < half && wlen < half; i++) {
+		const char *w = s->choice.words[i];
+		len += (size_t)snprintf(text + len, half - len, i == s->choice.sel ? "%s[%s]" : "%s%s", i ? " " : "", w);
+		wlen += (size_t)snprintf(words + wlen, half - wlen, "%s%s", i ? " " : "", w);
+	}
+	out_val_set(v, ov_wordlist(words));
+	v->text = text;
+}
+
+static void get_setting(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
+{
+	static const char *const kinds[] = { "absent", "error", "choice", "int", "text" };
+	const struct thp_setting *s = row;
+	const struct set_ctx *x = ctx;
+	const struct thp_setting_desc *d =
+		x->vm ? thp_setting_desc_find(THP_PLACE_VM, s->name, strlen(s->name)) : NULL;
+
+	switch (c->arg) {
+	case S_NAME: v->s = s->name; return;
+	case S_KIND: v->s = kinds[s->kind]; return;
+	case S_VALUE: out_val_set(v, setting_value(s)); return;
+	case S_CHOICES: setting_choices(s, d, v); return;
+	case S_ERROR: out_val_set(v, ov_str(s->kind == THP_ERROR ? thp_strerror(s->err) : NULL)); return;
+	case S_MEANING:
+		out_val_set(v, ov_str(d ? d->meaning
+					: thp_status_setting_meaning(x->st, s->name, x->khugepaged, v->buf, v->cap)));
+		return;
+	case S_KEY: snprintf(v->buf, v->cap, "vm.%s", d ? d->file : s->name); v->s = v->buf; return;
+	default: out_val_set(v, ov_str(d ? d->since : NULL)); return;
+	}
+}
+
+static const struct out_col set_cols[] = {
+	[S_NAME] = { "NAME", OUT_TEXT, OUT_KEEP, "", get_setting, S_NAME },
+	[S_KIND] = { "KIND", OUT_TEXT, OUT_KEEP, "", get_setting, S_KIND },
+	[S_VALUE] = { "VALUE", OUT_TEXT, OUT_KEEP, "", get_setting, S_VALUE },
+	[S_CHOICES] = { "CHOICES", OUT_WORDLIST, OUT_WRAP | OUT_KEEP, "", get_setting, S_CHOICES },
+	[S_ERROR] = { "ERROR", OUT_TEXT, OUT_KEEP, "", get_setting, S_ERROR },
+	[S_MEANING] = { "MEANING", OUT_TEXT, OUT_WRAP | OUT_KEEP, "", get_setting, S_MEANING },
+	[S_KEY] = { "KEY", OUT_TEXT, OUT_KEEP, "", get_setting, S_KEY },
+	[S_SINCE] = { "SINCE", OUT_TEXT, OUT_KEEP, "", get_setting, S_SINCE },
+};
+
+/* The N settings V as table KEY: in text name, value, choices and meaning;
+ * in JSON every column (the vm sysctls, VM, with their key and since). */
+static void put_settings(const char *key, const struct thp_status *st, const struct thp_setting *v, int n,
+			 bool khugepaged, bool vm)
+{
+	static const int text[] = { S_NAME, S_VALUE, S_CHOICES, S_MEANING };
+	static const int all[] = { S_NAME, S_KIND, S_VALUE, S_CHOICES, S_ERROR, S_MEANING, S_KEY, S_SINCE };
+	struct set_ctx x = { st, khugepaged, vm };
+	struct out_fmt f = table_fmt(false);
+	struct out_table *t = f.json ? out_table_open(key, set_cols, all, vm ? S_SINCE + 1 : S_KEY, &f, &x)
+				     : out_table_open(key, set_cols, text, 4, &f, &x);
+
+	for (int i = 0; i < n; i++)
+		out_table_add(t, &v[i]);
+	out_table_close(t, 2);
+}
+
+/* ---- the per-size policy (mTHP) and its counters ---- */
+
+enum { Z_SIZE, Z_ANON, Z_ANON_EFF, Z_SHMEM, Z_SHMEM_EFF, Z_ANON_CONTROL };
+
+/* The word of setting S of a size, in text "-" without the control (NONE)
+ * and "unknown" without a word. */
+static struct out_val size_word(const char *w, bool have, const char *none)
+{
+	struct out_val v = ov_str(have ? w : NULL);
+
+	v.text = !have ? none : w ? NULL : "unknown";
+	return v;
+}
+
+static void get_size(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
+{
+	const struct thp_size *z = row;
+	bool anon = z->enabled.kind != THP_MISSING, shm = z->shmem_enabled.kind != THP_MISSING;
+
+	(void)ctx;
+	switch (c->arg) {
+	case Z_SIZE: out_val_set(v, ov_size(z->bytes)); return;
+	case Z_ANON: out_val_set(v, size_word(thp_setting_word(&z->enabled), anon, "-")); return;
+	case Z_ANON_EFF:
+		out_val_set(v, size_word(z->anon_effective, anon, "no anon control (shmem/file only)"));
+		return;
+	case Z_SHMEM: out_val_set(v, size_word(thp_setting_word(&z->shmem_enabled), shm, "-")); return;
+	case Z_SHMEM_EFF: out_val_set(v, size_word(z->shmem_effective, shm, "-")); return;
+	default: out_val_set(v, ov_bool(anon)); return;
+	}
+}
+
+/* Text shows the first five (a size left-aligned, as a name), JSON the size
+ * and the last six. */
+static const struct out_col size_cols[] = {
+	{ "SIZE", OUT_TEXT, OUT_KEEP, "", get_size, Z_SIZE },
+	{ "ANON", OUT_TEXT, OUT_KEEP, "", get_size, Z_ANON },
+	{ "EFFECTIVE", OUT_TEXT, OUT_KEEP, "", get_size, Z_ANON_EFF },
+	{ "SHMEM", OUT_TEXT, OUT_KEEP, "", get_size, Z_SHMEM },
+	{ "EFFECTIVE", OUT_TEXT, OUT_KEEP, "", get_size, Z_SHMEM_EFF },
+	{ "ANON_CONTROL", OUT_BOOL, OUT_KEEP, "", get_size, Z_ANON_CONTROL },
+	{ "ENABLED", OUT_TEXT, OUT_KEEP, "", get_size, Z_ANON },
+	{ "ANON_EFFECTIVE", OUT_TEXT, OUT_KEEP, "", get_size, Z_ANON_EFF },
+	{ "SHMEM_ENABLED", OUT_TEXT, OUT_KEEP, "", get_size, Z_SHMEM },
+	{ "SHMEM_EFFECTIVE", OUT_TEXT, OUT_KEEP, "", get_size, Z_SHMEM_EFF },
+};
+
+/* One counter of one size. */
+struct size_stat {
+	const struct thp_size *z;
+	const struct thp_counter *c;
+};
+
+static void get_stat(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
+{
+	const struct size_stat *s = row;
+
+	(void)ctx;
+	if (c->arg == 0)
+		out_val_set(v, ov_size(s->z->bytes));
+	else if (c->arg == 1)
+		v->s = s->c->name;
+	else
+		out_val_set(v, ov_grouped(s->c->val));
+}
+
+static const struct out_col stat_cols[] = {
+	{ "SIZE", OUT_TEXT, OUT_KEEP, "", get_stat, 0 },
+	{ "COUNTER", OUT_TEXT, OUT_KEEP, "", get_stat, 1 },
+	{ "VALUE", OUT_GROUPED, OUT_KEEP, "", get_stat, 2 },
+};
+
+/* The sizes and, as table size_stats, their counters: in text those that
+ * are not zero. */
+static void put_sizes(const struct thp_status *st)
+{
+	static const int text[] = { 0, 1, 2, 3, 4 }, json[] = { 0, 5, 6, 7, 8, 9 }, stat[] = { 0, 1, 2 };
+	struct out_fmt f = table_fmt(true);
+	struct out_table *t;
+	bool any = false, shown = st->dir && st->nsizes;
+
+	if (st->dir)
+		out_text("\nPer-size policy (mTHP)\n");
+	if (st->dir && !st->nsizes)
+		out_text(st->sizes_err ? "  unknown: the THP directory could not be listed\n"
+				       : "  none: per-size THP (mTHP) needs Linux 6.8+\n");
+	t = f.json ? out_table_open("sizes", size_cols, json, 6, &f, NULL)
+		   : out_table_open("sizes", size_cols, text, 5, &f, NULL);
+	for (int i = 0; i < st->nsizes; i++)
+		out_table_add(t, &st->sizes[i]);
+	out_table_close(t, 2);
+
+	if (shown)
+		out_text("\nPer-size counters (non-zero, hugepages-<size>kB/stats)\n");
+	t = out_table_open("size_stats", stat_cols, stat, 3, &f, NULL);
+	for (int i = 0; i < st->nsizes; i++)
+		for (int j = 0; j < st->sizes[i].nstats; j++) {
+			struct size_stat s = { &st->sizes[i], &st->sizes[i].stats[j] };
+			if (!s.c->val && !f.json)
+				continue;
+			out_table_add(t, &s);
+			any = true;
+		}
+	out_table_close(t, 2);
+	if (shown && !any)
+		out_text("  all zero\n");
+}
+
+/* ---- the kernel ---- */
 
 /* One page size's data TLB: entries, level and the bytes they cover; null when unknown. */
-static struct json_object *json_reach_level(const struct thp_tlb_level *l, uint64_t page)
+static void put_reach_level(const char *key, const struct thp_tlb_level *l, uint64_t page)
 {
-	struct json_object *o;
-
-	if (!l->entries)
-		return NULL;
-	o = json_object_new_object();
-	json_object_object_add(o, "entries", json_object_new_int64(l->entries));
-	json_object_object_add(o, "level", json_object_new_int(l->level));
-	json_object_object_add(o, "bytes", out_json_u64(thp_tlb_reach_bytes(l, page)));
-	return o;
+	if (!l->entries) {
+		out_put(OUT_JSON, key, NULL, ov_null());
+		return;
+	}
+	out_obj(key);
+	out_put(OUT_JSON, "entries", NULL, ov_int(l->entries));
+	out_put(OUT_JSON, "level", NULL, ov_int(l->level));
+	out_put(OUT_JSON, "bytes", NULL, ov_size(thp_tlb_reach_bytes(l, page)));
+	out_end();
 }
 
-static struct json_object *json_reach(const struct thp_tlb_reach *r)
+/* The TLB reach: a line in text, its figures in JSON. */
+static void put_reach(const struct thp_tlb_reach *r)
 {
 	static const char *const src[] = { [THP_TLB_SRC_NONE] = NULL, [THP_TLB_SRC_CPUID] = "cpuid",
 					   [THP_TLB_SRC_CPUINFO] = "cpuinfo" };
-	struct json_object *o = json_object_new_object();
+	char reach[256];
 
-	json_object_object_add(o, "source", json_str_or_null(src[r->src]));
-	json_object_object_add(o, "data_only", json_object_new_boolean(r->src == THP_TLB_SRC_CPUID));
-	json_object_object_add(o, "pages_4k", json_reach_level(&r->k4, 4096));
-	json_object_object_add(o, "pages_2m", json_reach_level(&r->m2, 2 << 20));
-	json_object_object_add(o, "why_unknown", json_str_or_null(r->why));
-	return o;
+	out_kv(OUT_FP, NULL, "TLB reach", NULL, ov_str(reach_text(r, out_bytes_on(), reach, sizeof(reach))));
+	out_obj("tlb_reach");
+	out_put(OUT_JSON, "source", NULL, ov_str(src[r->src]));
+	out_put(OUT_JSON, "data_only", NULL, ov_bool(r->src == THP_TLB_SRC_CPUID));
+	put_reach_level("pages_4k", &r->k4, 4096);
+	put_reach_level("pages_2m", &r->m2, 2 << 20);
+	out_put(OUT_JSON, "why_unknown", NULL, ov_str(r->why));
+	out_end();
 }
 
-static struct json_object *json_kernel(const struct thp_status *st)
+static void put_kernel(const struct thp_status *st)
 {
-	struct json_object *k = json_object_new_object();
-	char dir[128];
+	char sup[160], rel[96], dir[128];
+	struct out_val v;
 
+	snprintf(rel, sizeof(rel), "unknown (%s)", thp_strerror(st->release_err));
 	snprintf(dir, sizeof(dir), "/%s", st->dir ? st->dir : "");
-	json_object_object_add(k, "release", st->release_err ? NULL : json_object_new_string(st->release));
-	json_object_object_add(k, "major", st->kmajor >= 0 ? json_object_new_int(st->kmajor) : NULL);
-	json_object_object_add(k, "minor", st->kminor >= 0 ? json_object_new_int(st->kminor) : NULL);
-	json_object_object_add(k, "thp_supported", json_object_new_boolean(st->dir != NULL));
-	json_object_object_add(k, "sysfs_dir", st->dir ? json_object_new_string(dir) : NULL);
-	json_object_object_add(k, "pmd_size", st->pmd_size ? out_json_u64(st->pmd_size) : NULL);
-	json_object_object_add(k, "page_size", st->page_size ? out_json_u64(st->page_size) : NULL);
-	json_object_object_add(k, "tlb_reach", json_reach(&st->reach));
-	return k;
+	if (st->dir)
+		snprintf(sup, sizeof(sup), "yes (/%s)", st->dir);
+	else
+		snprintf(sup, sizeof(sup), "no (kernel built without CONFIG_TRANSPARENT_HUGEPAGE)");
+	out_text("\nKernel\n");
+	out_obj("kernel");
+	out_kv_open(2, false);
+	out_kv(OUT_ANY, "release", "release", NULL, ov_words(ov_str(st->release_err ? NULL : st->release), st->release_err ? rel : NULL));
+	out_kv(OUT_JSON, "major", NULL, NULL, ov_if(st->kmajor >= 0, ov_int(st->kmajor)));
+	out_kv(OUT_JSON, "minor", NULL, NULL, ov_if(st->kminor >= 0, ov_int(st->kminor)));
+	v = ov_bool(st->dir != NULL);
+	v.text = sup;
+	out_kv(OUT_ANY, "thp_supported", "THP support", NULL, v);
+	out_kv(OUT_JSON, "sysfs_dir", NULL, NULL, ov_str(st->dir ? dir : NULL));
+	out_kv(OUT_ANY, "pmd_size", "PMD huge page", NULL,
+	       ov_words(ov_if(st->pmd_size, ov_size(st->pmd_size)), st->pmd_size ? NULL : "unknown (no hpage_pmd_size)"));
+	out_kv(OUT_ANY, "page_size", "base page", NULL, ov_words(ov_if(st->page_size, ov_size(st->page_size)), st->page_size ? NULL : "unknown"));
+	put_reach(&st->reach);
+	out_kv_close();
+	out_end();
 }
 
-static struct json_object *json_procs(const struct thp_procs *p)
+/* ---- compaction, reclaim and the vm sysctls ---- */
+
+/* "min_free_kbytes: 66 MiB, 0.3% of RAM; ..." with the kernel's own value M
+ * (NULL when unknown). Text only. */
+static void min_free_text(const struct thp_status *st, const struct thp_min_free *m)
 {
-	struct json_object *o = json_object_new_object();
+	char a[32], b[32], c[32], pct[32];
+	bool bytes = out_bytes_on();
+	uint64_t kb, total;
 
-	json_object_object_add(o, "scanned", json_object_new_boolean(p->scanned));
-	json_object_object_add(o, "with_anon_huge", json_object_new_int(p->with_huge));
-	json_object_object_add(o, "anon_huge_sum", out_json_u64(p->anon_huge));
-	json_object_object_add(o, "readable", json_object_new_int(p->readable));
-	json_object_object_add(o, "unreadable", json_object_new_int(p->unreadable.n));
-	return o;
+	if (out_json_on() || !thp_vm_num(st, "min_free_kbytes", &kb) ||
+	    !thp_counter_get(st->meminfo, st->nmeminfo, "MemTotal", &total) || !total)
+		return;
+	out_pct(pct, sizeof(pct), kb << 10, total);
+	out_text("  min_free_kbytes holds back %s, %s of RAM", out_size(a, sizeof(a), kb << 10, bytes), pct);
+	if (!m) {
+		out_text("\n");
+		return;
+	}
+	out_text("; the kernel would choose %s\n", out_size(b, sizeof(b), m->kb << 10, bytes));
+	out_note("(estimated: %s from RAM, %s for THP: 11 pageblocks in each of %d zones)",
+		 out_size(c, sizeof(c), m->base_kb << 10, bytes),
+		 m->thp_kb ? out_size(a, sizeof(a), m->thp_kb << 10, bytes) : "none", st->nzones);
 }
 
-/* The journal J as JSON; NULL when there is none. */
-static struct json_object *json_journal(const struct thp_host_journal *j)
+/* The settings of /proc/sys/vm that shape compaction and reclaim, the
+ * kernel's own min_free_kbytes, and what kcompactd, kswapd and allocating
+ * threads did since boot. */
+static void put_vm(const struct thp_status *st)
+{
+	struct thp_min_free mf;
+	bool def = thp_min_free_default(st, &mf);
+	uint64_t wake, scan, stalls;
+	bool have = thp_allocstalls(st->vmstat, st->nvmstat, &stalls);
+	char a[32], b[32], c[32];
+
+	out_text("\nCompaction and watermarks (/" THP_SYSCTL_DIR ")\n");
+	out_obj("vm");
+	put_settings("settings", st, st->vm, st->nvm, false, true);
+	min_free_text(st, def ? &mf : NULL);
+	if (def) {
+		out_obj("min_free_kbytes_default");
+		out_put(OUT_JSON, "bytes", NULL, ov_size(mf.kb << 10));
+		out_put(OUT_JSON, "base_bytes", NULL, ov_size(mf.base_kb << 10));
+		out_put(OUT_JSON, "thp_bytes", NULL, ov_size(mf.thp_kb << 10));
+		out_put(OUT_JSON, "zones", NULL, ov_int(st->nzones));
+		out_end();
+	} else {
+		out_put(OUT_JSON, "min_free_kbytes_default", NULL, ov_null());
+	}
+	out_put(OUT_JSON, "allocstall", NULL, ov_if(have, ov_count(stalls)));
+	out_end();
+	if (have && thp_counter_get(st->vmstat, st->nvmstat, "compact_daemon_wake", &wake) &&
+	    thp_counter_get(st->vmstat, st->nvmstat, "pgscan_kswapd", &scan))
+		out_text("  since boot: kcompactd woke %s times, kswapd scanned %s pages, threads stalled\n"
+			 "  in direct reclaim %s times (allocstall_*); rates per second: thp watch\n",
+			 out_count(a, sizeof(a), wake), out_count(b, sizeof(b), scan),
+			 out_count(c, sizeof(c), stalls));
+}
+
+/* ---- NUMA nodes ---- */
+
+enum { N_NODE, N_CPUS, N_MEM, N_ANON, N_SHMEM, N_FILE, N_FREE_PMD, N_HUGETLB, N_HUGETLB_FREE };
+
+static void get_node(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
+{
+	const struct thp_numa_node *d = row;
+	const uint64_t mem[] = { [N_MEM] = d->mem_total, [N_ANON] = d->anon_huge, [N_SHMEM] = d->shmem_huge,
+				 [N_FILE] = d->file_huge };
+
+	(void)ctx;
+	switch (c->arg) {
+	case N_NODE: out_val_set(v, ov_int(d->id)); return;
+	case N_CPUS: out_val_set(v, ov_words(ov_str(d->cpus[0] ? d->cpus : NULL), d->cpus[0] ? NULL : "-")); return;
+	case N_FREE_PMD: out_val_set(v, ov_if(d->has_blocks, ov_grouped(d->free_pmd_blocks))); return;
+	case N_HUGETLB: v->u = d->hugetlb; return;
+	case N_HUGETLB_FREE: v->u = d->hugetlb_free; return;
+	default: out_val_set(v, ov_if(d->has_meminfo, ov_size(mem[c->arg]))); return;
+	}
+}
+
+static const struct out_col node_cols[] = {
+	{ "NODE", OUT_TEXT, 0, "", get_node, N_NODE },
+	{ "CPUS", OUT_TEXT, 0, "", get_node, N_CPUS },
+	{ "MEMORY", OUT_SIZE, 0, "", get_node, N_MEM },
+	{ "ANONHUGE", OUT_SIZE, 0, "", get_node, N_ANON },
+	{ "SHMEMHUGE", OUT_SIZE, 0, "", get_node, N_SHMEM },
+	{ "FILEHUGE", OUT_SIZE, 0, "", get_node, N_FILE },
+	{ "FREE-PMD", OUT_GROUPED, 0, "", get_node, N_FREE_PMD },
+	{ "HUGETLB", OUT_SIZE, 0, "", get_node, N_HUGETLB },
+	{ "HUGETLB-FREE", OUT_SIZE, 0, "", get_node, N_HUGETLB_FREE },
+};
+
+/* Huge pages per NUMA node; in text one line when there is a single node. */
+static void put_numa(const struct thp_status *st, const struct thp_numa *n)
+{
+	static const int all[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+	struct out_fmt f = table_fmt(true);
+	struct out_table *t;
+	char pmd[32];
+
+	out_text("\nNUMA nodes (/sys/devices/system/node)\n");
+	if (n->n <= 1)
+		out_text("  1 NUMA node%s\n", n->err ? " (this kernel shows no NUMA nodes)" : "");
+	out_obj("numa");
+	t = out_table_open("nodes", node_cols, all, 9, &f, NULL);
+	for (int i = 0; i < n->n && (n->n > 1 || f.json); i++)
+		out_table_add(t, &n->nodes[i]);
+	out_table_close(t, 2);
+	out_end();
+	if (n->n > 1)
+		out_text("  FREE-PMD: free blocks of %s or more (/proc/buddyinfo), in %s blocks\n",
+			 out_size(pmd, sizeof(pmd), st->pmd_size, false), pmd);
+}
+
+/* ---- counters, memory and the boot line ---- */
+
+static void put_vmstat(const struct thp_status *st)
+{
+	uint64_t alloc, fb;
+	char v[32];
+	bool have = thp_counter_get(st->vmstat, st->nvmstat, "thp_fault_alloc", &alloc) &&
+		    thp_counter_get(st->vmstat, st->nvmstat, "thp_fault_fallback", &fb);
+
+	out_text("\nCounters since boot (/proc/vmstat)\n");
+	if (st->vmstat_err) {
+		put_unknown("vmstat", st->vmstat_err);
+	} else {
+		out_obj("vmstat");
+		out_kv_open(2, false);
+		out_kv_right();
+		for (int i = 0; i < st->nvmstat; i++)
+			out_kv(OUT_ANY, st->vmstat[i].name, st->vmstat[i].name, NULL, ov_grouped(st->vmstat[i].val));
+		out_kv_close();
+		out_end();
+	}
+	out_put(OUT_JSON, "fault_fallback_ratio", NULL,
+		ov_if(have && alloc + fb, ov_num(have && alloc + fb ? (double)fb / (double)(alloc + fb) : 0, -1)));
+	if (have && alloc + fb)
+		out_text("  fallback ratio: %s of THP faults fell back to small pages\n",
+			 out_pct(v, sizeof(v), fb, alloc + fb));
+	else if (have)
+		out_text("  fallback ratio: no THP page faults since boot\n");
+}
+
+static void get_meminfo(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
+{
+	const struct thp_counter *m = row;
+
+	(void)ctx;
+	if (c->arg == 0)
+		v->s = m->name;
+	else if (c->arg == 1)
+		out_val_set(v, is_count_key(m->name) ? ov_grouped(m->val) : ov_size(m->val));
+	else
+		v->s = meminfo_meaning(m->name);
+}
+
+static const struct out_col mem_cols[] = {
+	{ "NAME", OUT_TEXT, OUT_KEEP, "", get_meminfo, 0 },
+	{ "VALUE", OUT_SIZE, OUT_KEEP, "", get_meminfo, 1 },
+	{ "MEANING", OUT_TEXT, OUT_KEEP, "", get_meminfo, 2 },
+};
+
+/* The meminfo lines that are (HUGETLB) or are not static pool lines. */
+static void put_meminfo(const struct thp_status *st, bool hugetlb)
+{
+	static const int all[] = { 0, 1, 2 };
+	const char *key = hugetlb ? "hugetlb" : "meminfo";
+	struct out_fmt f = table_fmt(false);
+	struct out_table *t;
+	int shown = 0;
+
+	out_text(hugetlb ? "\nStatic huge page pools (hugetlbfs; reserved memory, not THP)\n"
+			 : "\nMemory (/proc/meminfo)\n");
+	if (st->meminfo_err) {
+		put_unknown(key, st->meminfo_err);
+		return;
+	}
+	t = out_table_open(key, mem_cols, all, 3, &f, NULL);
+	for (int i = 0; i < st->nmeminfo; i++)
+		if (is_hugetlb_key(st->meminfo[i].name) == hugetlb) {
+			out_table_add(t, &st->meminfo[i]);
+			shown++;
+		}
+	out_table_close(t, 2);
+	if (!shown)
+		out_text("  none reported by /proc/meminfo\n");
+}
+
+static void get_boot(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
+{
+	const struct thp_boot_param *b = row;
+
+	(void)ctx;
+	v->s = c->arg ? b->value : b->name;
+}
+
+static const struct out_col boot_cols[] = {
+	{ "NAME", OUT_TEXT, OUT_KEEP, "", get_boot, 0 },
+	{ "VALUE", OUT_TEXT, OUT_KEEP, "", get_boot, 1 },
+};
+
+static void put_boot(const struct thp_status *st)
+{
+	static const int all[] = { 0, 1 };
+	struct out_fmt f = table_fmt(false);
+	struct out_table *t;
+
+	out_text("\nBoot settings (/proc/cmdline)\n");
+	if (st->cmdline_err) {
+		put_unknown("boot", st->cmdline_err);
+		return;
+	}
+	if (!st->nboot)
+		out_text("  none: no THP or huge page parameters, the kernel's built-in defaults apply\n");
+	t = out_table_open("boot", boot_cols, all, 2, &f, NULL);
+	for (int i = 0; i < st->nboot; i++)
+		out_table_add(t, &st->boot[i]);
+	out_table_close(t, 2);
+}
+
+static void put_procs(const struct thp_procs *p)
+{
+	out_obj("processes");
+	out_put(OUT_JSON, "scanned", NULL, ov_bool(p->scanned));
+	out_put(OUT_JSON, "with_anon_huge", NULL, ov_int(p->with_huge));
+	out_put(OUT_JSON, "anon_huge_sum", NULL, ov_size(p->anon_huge));
+	out_put(OUT_JSON, "readable", NULL, ov_int(p->readable));
+	out_put(OUT_JSON, "unreadable", NULL, ov_int(p->unreadable.n));
+	out_end();
+}
+
+/* ---- the verdict and the journals ---- */
+
+/* Journal J of kind K (file REL) as member KEY, and its Pending: line in
+ * text; nothing without one. */
+static void put_journal(const struct thp_ctx *ctx, const char *key, const char *rel,
+			const struct thp_host_journal *j, const struct journal_kind *k)
 {
 	static const char *const states[] = { [THP_STATE_CURRENT] = "unfinished",
 					      [THP_STATE_RUNNING] = "running",
 					      [THP_STATE_OTHER_BOOT] = "earlier-boot",
 					      [THP_STATE_DAMAGED] = "damaged" };
-	struct json_object *o, *a;
+	char shown[4200], pending[2048];
 
 	if (j->status == THP_STATE_ABSENT)
-		return NULL;
-	o = json_object_new_object();
-	a = json_object_new_array();
-	json_object_object_add(o, "state", json_object_new_string(states[j->status]));
-	json_object_object_add(o, "command", json_object_new_string(j->command));
-	json_object_object_add(o, "pid", j->pid ? json_object_new_int(j->pid) : NULL);
-	json_object_object_add(o, "error", j->status == THP_STATE_DAMAGED ? json_object_new_string(j->why) : NULL);
+		return;
+	thp_shown_path(ctx, rel, shown, sizeof(shown));
+	journal_line(j, k, shown, pending, sizeof(pending));
+	out_obj(key);
+	out_put(OUT_JSON, "state", NULL, ov_str(states[j->status]));
+	out_put(OUT_JSON, "command", NULL, ov_str(j->command));
+	out_put(OUT_JSON, "pid", NULL, ov_if(j->pid, ov_int(j->pid)));
+	out_put(OUT_JSON, "error", NULL, ov_str(j->status == THP_STATE_DAMAGED ? j->why : NULL));
+	out_arr("changed");
 	for (int i = 0; i < j->nchanged; i++) {
-		struct json_object *x = json_object_new_object();
-		json_object_object_add(x, "key", json_object_new_string(j->changed[i].key));
-		json_object_object_add(x, "running", json_object_new_string(j->changed[i].running));
-		json_object_object_add(x, "journaled", json_object_new_string(j->changed[i].other));
-		json_object_array_add(a, x);
+		out_obj(NULL);
+		out_put(OUT_JSON, "key", NULL, ov_str(j->changed[i].key));
+		out_put(OUT_JSON, "running", NULL, ov_str(j->changed[i].running));
+		out_put(OUT_JSON, "journaled", NULL, ov_str(j->changed[i].other));
+		out_end();
 	}
-	json_object_object_add(o, "changed", a);
-	return o;
+	out_end();
+	out_end();
+	if (pending[0])
+		out_wrapped(OUT_FP, NULL, "Pending:", ov_str(pending), WIDTH);
 }
 
-/* The "numa" object: every node with its huge pages (sizes in bytes). */
-static struct json_object *json_numa(const struct thp_numa *n)
+static void put_verdict(const struct thp_ctx *ctx, const struct thp_status *st)
 {
-	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
-
-	for (int i = 0; i < n->n; i++) {
-		const struct thp_numa_node *d = &n->nodes[i];
-		struct json_object *x = json_object_new_object();
-
-		json_object_object_add(x, "node", json_object_new_int(d->id));
-		json_object_object_add(x, "cpus", d->cpus[0] ? json_object_new_string(d->cpus) : NULL);
-		json_object_object_add(x, "mem_total", d->has_meminfo ? out_json_u64(d->mem_total) : NULL);
-		json_object_object_add(x, "anon_huge", d->has_meminfo ? out_json_u64(d->anon_huge) : NULL);
-		json_object_object_add(x, "shmem_huge", d->has_meminfo ? out_json_u64(d->shmem_huge) : NULL);
-		json_object_object_add(x, "file_huge", d->has_meminfo ? out_json_u64(d->file_huge) : NULL);
-		json_object_object_add(x, "free_pmd_blocks", d->has_blocks ? out_json_u64(d->free_pmd_blocks) : NULL);
-		json_object_object_add(x, "hugetlb", out_json_u64(d->hugetlb));
-		json_object_object_add(x, "hugetlb_free", out_json_u64(d->hugetlb_free));
-		json_object_array_add(a, x);
-	}
-	json_object_object_add(o, "nodes", a);
-	return o;
-}
-
-struct json_object *thp_status_json(const struct thp_root *root, const struct thp_status *st)
-{
-	struct thp_numa *numa = malloc(sizeof(*numa));
 	struct thp_host_journal j;
-	struct json_object *journal, *pools;
-	struct json_object *o = json_object_new_object(), *v = json_object_new_object();
-	struct json_object *boot = json_object_new_array();
 	char policy[1024], now[1024];
-	uint64_t alloc, fb;
 
 	out_verdict(st, policy, sizeof(policy), now, sizeof(now));
-	json_object_object_add(v, "policy", json_object_new_string(policy));
-	json_object_object_add(v, "now", json_object_new_string(now));
-	json_object_object_add(o, "schema", json_object_new_string("thp-status/1"));
-	json_object_object_add(o, "root", json_object_new_string(root->path));
-	json_object_object_add(o, "host", st->hostname[0] ? json_object_new_string(st->hostname) : NULL);
-	json_object_object_add(o, "verdict", v);
-	json_object_object_add(o, "kernel", json_kernel(st));
-	json_object_object_add(o, "settings", json_settings(st, st->settings, st->nsettings, false));
-	json_object_object_add(o, "sizes", json_sizes(st));
-	json_object_object_add(o, "khugepaged", json_settings(st, st->khugepaged, st->nkhugepaged, true));
-	json_object_object_add(o, "vm", json_vm(st));
-	if (numa && thp_numa_read(root, st->pmd_size, st->page_size, numa) == 0)
-		json_object_object_add(o, "numa", json_numa(numa));
-	free(numa);
-	add_counters(o, "vmstat", st->vmstat_err, json_counters(st->vmstat, st->nvmstat, -1));
-	if (thp_counter_get(st->vmstat, st->nvmstat, "thp_fault_alloc", &alloc) &&
-	    thp_counter_get(st->vmstat, st->nvmstat, "thp_fault_fallback", &fb) && alloc + fb)
-		json_object_object_add(o, "fault_fallback_ratio",
-				       json_object_new_double((double)fb / (double)(alloc + fb)));
-	else
-		json_object_object_add(o, "fault_fallback_ratio", NULL);
-	add_counters(o, "meminfo", st->meminfo_err, json_counters(st->meminfo, st->nmeminfo, 0));
-	add_counters(o, "hugetlb", st->meminfo_err, json_counters(st->meminfo, st->nmeminfo, 1));
-	for (int i = 0; i < st->nboot; i++) {
-		struct json_object *p = json_object_new_object();
-		json_object_object_add(p, "name", json_object_new_string(st->boot[i].name));
-		json_object_object_add(p, "value", json_object_new_string(st->boot[i].value));
-		json_object_array_add(boot, p);
-	}
-	add_counters(o, "boot", st->cmdline_err, boot);
-	json_object_object_add(o, "processes", json_procs(&st->procs));
-	read_journal(root, &j);
-	journal = json_journal(&j);
-	thp_pools_journal_read_host(root, &j);
-	pools = json_journal(&j);
-	if (journal)
-		json_object_object_add(o, "journal", journal);
-	if (pools)
-		json_object_object_add(o, "pools_journal", pools);
-	return o;
+	out_obj("verdict");
+	out_wrapped(OUT_ANY, "policy", "THP:", ov_str(policy), WIDTH);
+	out_wrapped(now[0] ? OUT_ANY : OUT_JSON, "now", "Now:", ov_str(now), WIDTH);
+	out_end();
+	read_journal(&ctx->root, &j);
+	put_journal(ctx, "journal", THP_JOURNAL, &j, &settings_kind);
+	thp_pools_journal_read_host(&ctx->root, &j);
+	put_journal(ctx, "pools_journal", THP_POOLS_JOURNAL, &j, &pools_kind);
 }
 
-static const char *const have_word[] = { "unknown", "no", "yes" };
+int thp_status_print(const struct thp_ctx *ctx, const struct thp_status *st)
+{
+	struct thp_numa *n = calloc(1, sizeof(*n));
+
+	if (!n) {
+		thp_err("out of memory");
+		return 1;
+	}
+	thp_numa_read(&ctx->root, st->pmd_size, st->page_size, n);
+	out_put(OUT_JSON, "root", NULL, ov_str(ctx->root.path));
+	out_put(OUT_JSON, "host", NULL, ov_str(st->hostname[0] ? st->hostname : NULL));
+	put_verdict(ctx, st);
+	put_kernel(st);
+	if (st->dir)
+		out_text("\nGlobal policy (/%s)\n", st->dir);
+	put_settings("settings", st, st->settings, st->nsettings, false, false);
+	put_sizes(st);
+	if (st->dir)
+		out_text("\nkhugepaged (background collapse)\n");
+	if (st->dir && !st->nkhugepaged)
+		out_text("  unknown: %s\n", thp_strerror(st->khugepaged_err ? st->khugepaged_err : -2));
+	put_settings("khugepaged", st, st->khugepaged, st->nkhugepaged, true, false);
+	put_vm(st);
+	put_numa(st, n);
+	put_vmstat(st);
+	put_meminfo(st, false);
+	put_meminfo(st, true);
+	put_boot(st);
+	put_procs(&st->procs);
+	free(n);
+	return 0;
+}
+
+/* Whether the kernel has feature F: yes, no, or unknown (null in JSON). */
+static struct out_val have(const struct thp_feature *f)
+{
+	struct out_val v = ov_if(f->have != THP_HAVE_UNKNOWN, ov_bool(f->have == THP_HAVE_YES));
+
+	v.text = v.null ? "unknown" : NULL;
+	return v;
+}
 
 /* --features: prints the kernel's THP features the root shows, and since
  * which Linux. Returns the exit status. */
@@ -829,29 +811,20 @@ static int features_show(const struct thp_ctx *ctx)
 		return 1;
 	}
 	n = thp_features(st, f);
-	if (ctx->json) {
-		struct json_object *o = json_object_new_object(), *fo = json_object_new_object();
-		json_object_object_add(o, "kernel", st->release_err ? NULL
-						    : json_object_new_string(st->release));
-		for (int i = 0; i < n; i++)
-			json_object_object_add(fo, f[i].name, f[i].have == THP_HAVE_UNKNOWN ? NULL
-							      : json_object_new_boolean(f[i].have));
-		json_object_object_add(o, "features", fo);
-		free(st);
-		return out_json_print(o) ? 1 : 0;
+	out_doc_begin(ctx->json, false, "thp-features/1");
+	out_put(OUT_ANY, "kernel", "Kernel %s", ov_words(ov_str(st->release_err ? NULL : st->release), st->release_err ? "release unknown" : NULL));
+	if (!ctx->root.live)
+		out_put(OUT_FP, NULL, " below %s", ov_str(ctx->root.path));
+	out_text(":\n");
+	out_obj("features");
+	for (int i = 0; i < n; i++) {
+		out_text("  %-30s ", f[i].name);
+		out_put(OUT_ANY, f[i].name, "%-7s", have(&f[i]));
+		out_text(" (Linux %s+, from %s)\n", f[i].since, f[i].how);
 	}
-	fputs("Kernel ", stdout);
-	out_esc_put(stdout, st->release_err ? "release unknown" : st->release);
-	if (!ctx->root.live) {
-		fputs(" below ", stdout);
-		out_esc_put(stdout, ctx->root.path);
-	}
-	puts(":");
-	for (int i = 0; i < n; i++)
-		printf("  %-30s %-7s (Linux %s+, from %s)\n", f[i].name, have_word[f[i].have + 1],
-		       f[i].since, f[i].how);
+	out_end();
 	free(st);
-	return 0;
+	return out_doc_end() ? 1 : 0;
 }
 
 int cmd_status(struct thp_ctx *ctx, int argc, char **argv)
@@ -881,17 +854,9 @@ int cmd_status(struct thp_ctx *ctx, int argc, char **argv)
 		return 1;
 	}
 	thp_status_read(&ctx->root, st, o.procs);
-	if (ctx->json)
-		rc = out_json_print(thp_status_json(&ctx->root, st)) ? 1 : 0;
-	else {
-		struct thp_numa *n = calloc(1, sizeof(*n));
-		if (n) {
-			thp_numa_read(&ctx->root, st->pmd_size, st->page_size, n);
-			print_text(ctx, st, n, &o);
-		}
-		rc = n ? 0 : 1;
-		free(n);
-	}
+	out_doc_begin(ctx->json, o.bytes, THP_STATUS_SCHEMA);
+	rc = thp_status_print(ctx, st);
+	rc = out_doc_end() ? 1 : rc;
 	free(st);
 	return rc;
 }

@@ -101,24 +101,42 @@ static void identify(struct json_object *doc, const char *file, const char *wher
 	snprintf(name, ncap, "%s", base ? base + 1 : file);
 }
 
-static void policy_add(struct thp_fleet_policy *h, const char *key, struct json_object *setting)
+/* Adds setting KEY of value V (a word or a number) to H. */
+static void policy_set(struct thp_fleet_policy *h, const char *key, struct json_object *v)
 {
-	const char *kind = member_str(setting, "kind");
-	struct json_object *v;
 	struct thp_key k;
 	struct thp_kv *kv;
 
-	if (!kind || h->n >= THP_KV_MAX || thp_key_parse(key, &k) != 0 ||
-	    !json_object_object_get_ex(setting, "value", &v))
-		return; /* a counter, an unknown file, or one the kernel lacks */
-	if (strcmp(kind, "choice") == 0 && json_object_is_type(v, json_type_string))
-		;
-	else if (strcmp(kind, "int") != 0 || !json_object_is_type(v, json_type_int))
-		return;
+	if (h->n >= THP_KV_MAX || thp_key_parse(key, &k) != 0)
+		return; /* an unknown file */
 	kv = &h->v[h->n++];
 	memset(kv, 0, sizeof(*kv));
 	snprintf(kv->key, sizeof(kv->key), "%s", key);
 	snprintf(kv->value, sizeof(kv->value), "%s", json_object_get_string(v));
+}
+
+static void policy_add(struct thp_fleet_policy *h, const char *key, struct json_object *setting)
+{
+	const char *kind = member_str(setting, "kind");
+	struct json_object *v;
+
+	if (!kind || !json_object_object_get_ex(setting, "value", &v))
+		return; /* a counter, or one the kernel lacks */
+	if ((strcmp(kind, "choice") == 0 && json_object_is_type(v, json_type_string)) ||
+	    (strcmp(kind, "int") == 0 && json_object_is_type(v, json_type_int)))
+		policy_set(h, key, v);
+}
+
+/* Adds the setting of a size, member NAME of Z: its word (thp-status/2) or
+ * a setting object (thp-status/1). */
+static void size_setting(struct thp_fleet_policy *h, const char *key, struct json_object *z, const char *name)
+{
+	struct json_object *s = member(z, name, json_type_string);
+
+	if (s)
+		policy_set(h, key, s);
+	else if ((s = member(z, name, json_type_object)))
+		policy_add(h, key, s);
 }
 
 /* Settings of array A (top-level or khugepaged: PREFIX "" or "khugepaged."). */
@@ -143,20 +161,16 @@ static void read_sizes(struct thp_fleet_policy *h, struct json_object *a)
 
 	h->nsizes = a && json_object_array_length(a) ? 0 : -1;
 	for (size_t i = 0; a && i < json_object_array_length(a); i++) {
-		struct json_object *z = json_object_array_get_idx(a, i), *s;
+		struct json_object *z = json_object_array_get_idx(a, i);
 		const char *eff = member_str(z, "anon_effective");
 		int64_t bytes = member_int(z, "size");
 		if (bytes <= 0)
 			continue;
 		thp_size_name((uint64_t)bytes, sz, sizeof(sz));
-		if ((s = member(z, "enabled", json_type_object))) {
-			snprintf(key, sizeof(key), "hugepages.%s.enabled", sz);
-			policy_add(h, key, s);
-		}
-		if ((s = member(z, "shmem_enabled", json_type_object))) {
-			snprintf(key, sizeof(key), "hugepages.%s.shmem_enabled", sz);
-			policy_add(h, key, s);
-		}
+		snprintf(key, sizeof(key), "hugepages.%s.enabled", sz);
+		size_setting(h, key, z, "enabled");
+		snprintf(key, sizeof(key), "hugepages.%s.shmem_enabled", sz);
+		size_setting(h, key, z, "shmem_enabled");
 		if (!eff || strcmp(eff, "never") == 0 || h->nsizes >= (int)(sizeof(h->size_bytes) / sizeof(h->size_bytes[0])))
 			continue;
 		h->size_bytes[h->nsizes++] = (uint64_t)bytes;
@@ -206,6 +220,21 @@ static const struct thp_fleet_policy *policy_keep(struct thp_fleet *f, struct th
 	return k;
 }
 
+/* Line NAME of section KEY of DOC (/proc/meminfo, /proc/vmstat): a member of
+ * an object (thp-status/1), or the value of the row of an array that names it
+ * (thp-status/2); -1 when absent. */
+static int64_t counter(struct json_object *doc, const char *key, const char *name)
+{
+	struct json_object *a = member(doc, key, json_type_array);
+
+	for (size_t i = 0; a && i < json_object_array_length(a); i++) {
+		const char *n = member_str(json_object_array_get_idx(a, i), "name");
+		if (n && strcmp(n, name) == 0)
+			return member_int(json_object_array_get_idx(a, i), "value");
+	}
+	return a ? -1 : member_int(member(doc, key, json_type_object), name);
+}
+
 /* Reads status document DOC into H, its policy one of F's. Returns 0 or -ENOMEM. */
 static int read_status(struct thp_fleet *f, struct thp_fleet_host *h, struct json_object *doc)
 {
@@ -222,8 +251,8 @@ static int read_status(struct thp_fleet *f, struct thp_fleet_host *h, struct jso
 	qsort(p.v, (size_t)p.n, sizeof(p.v[0]), cmp_kv);
 	if (!(h->policy = policy_keep(f, &p)))
 		return -ENOMEM;
-	h->anon_huge = member_int(member(doc, "meminfo", json_type_object), "AnonHugePages");
-	h->stalls = member_int(member(doc, "vmstat", json_type_object), "compact_stall");
+	h->anon_huge = counter(doc, "meminfo", "AnonHugePages");
+	h->stalls = counter(doc, "vmstat", "compact_stall");
 	v = member(doc, "fault_fallback_ratio", json_type_double);
 	if (!v)
 		v = member(doc, "fault_fallback_ratio", json_type_int);
@@ -281,7 +310,7 @@ static int take(struct thp_fleet *f, struct json_object *doc, const char *file, 
 	struct thp_fleet_host *h;
 	enum doc d;
 
-	if (schema && strcmp(schema, "thp-status/1") == 0)
+	if (schema && (strcmp(schema, "thp-status/1") == 0 || strcmp(schema, "thp-status/2") == 0))
 		d = DOC_STATUS;
 	else if (schema && strcmp(schema, "thp-doctor/1") == 0)
 		d = DOC_DOCTOR;
@@ -294,7 +323,8 @@ static int take(struct thp_fleet *f, struct json_object *doc, const char *file, 
 		return 0;
 	}
 	if (d == DOC_STATUS && !member(doc, "settings", json_type_array)) {
-		warn(ctx, source, "a thp-status/1 document without its settings");
+		snprintf(why, sizeof(why), "a %s document without its settings", schema);
+		warn(ctx, source, why);
 		return 0;
 	}
 	if (d == DOC_DOCTOR && !member(doc, "findings", json_type_array)) {

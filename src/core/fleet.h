@@ -53,8 +53,8 @@ struct thp_fleet {
 typedef void (*thp_fleet_warn_fn)(void *ctx, const char *source, const char *why);
 
 /* Reads the JSON documents of BUF (LEN bytes; one document, several one after
- * another, or an array of them) that came from SOURCE into F. A thp-status/1
- * or thp-doctor/1 document joins the host it names, or adds one; anything else
+ * another, or an array of them) that came from SOURCE into F. A thp-status/2
+ * (or /1) or thp-doctor/1 document joins the host it names, or adds one; anything else
  * (foreign or malformed JSON, or no document at all) is skipped and named to WARN. Returns the number
  * of documents taken, or -ENOMEM. */
 int thp_fleet_parse(struct thp_fleet *f, const char *buf, size_t len, const char *source,

@@ -142,9 +142,10 @@ const char *out_val_text(const struct out_val *v, bool bytes, char *buf, size_t 
 	if (v->text)
 		return v->text;
 	if (v->null)
-		return v->kind == OUT_TEXT ? "" : "-";
+		return v->kind == OUT_TEXT || v->kind == OUT_WORDLIST ? "" : "-";
 	switch (v->kind) {
-	case OUT_TEXT: return v->s;
+	case OUT_TEXT:
+	case OUT_WORDLIST: return v->s;
 	case OUT_SIZE: return out_size(buf, cap, v->u, bytes);
 	case OUT_GROUPED: return out_count(buf, cap, v->u);
 	case OUT_PCT: return out_pct(buf, cap, v->u, v->whole);
@@ -223,6 +224,21 @@ void jw_val(const char *key, const struct out_val *v)
 		jw_close();
 		return;
 	case OUT_STATS: stats_json(key, v->obj); return;
+	case OUT_WORDLIST: {
+		const char *w = v->s;
+		jw_open(key, true);
+		while (*w) {
+			size_t n = strcspn(w, " ");
+			if (n) {
+				char *e = strndup(w, n);
+				jw_scalar(NULL, e ? json_object_new_string(e) : NULL);
+				free(e);
+			}
+			w += n + (w[n] == ' ');
+		}
+		jw_close();
+		return;
+	}
 	case OUT_SIZES:
 		jw_open(key, true);
 		for (uint64_t i = 0; i < v->whole; i++)
@@ -288,6 +304,25 @@ void out_kv_close(void)
 {
 	out_table_print(doc.kv, doc.kv_indent);
 	doc.kv = NULL;
+}
+
+void out_kv_right(void)
+{
+	if (doc.kv)
+		out_table_right(doc.kv, 1);
+}
+
+void out_wrapped(enum out_to to, const char *key, const char *label, struct out_val v, int max)
+{
+	if (doc.json) {
+		if (to != OUT_FP)
+			jw_val(key, &v);
+	} else if (to != OUT_JSON && label) {
+		char *w = words(NULL, &v, false); /* out_wrap escapes it */
+		if (w)
+			out_wrap(label, w, max);
+		free(w);
+	}
 }
 
 void out_text(const char *fmt, ...)

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../core/folios.h"
 #include "../core/proc.h"
@@ -80,6 +81,7 @@ enum out_kind {
 	OUT_HEX,     /* an address or offset: hexadecimal in text, a number in JSON */
 	OUT_SIZES,   /* sizes: "64K,2M" in text, an array of bytes in JSON */
 	OUT_STATS,   /* figures of several runs (struct out_stats): the median in text, an object in JSON */
+	OUT_WORDLIST,   /* words separated by spaces: as they are in text, an array of strings in JSON */
 };
 
 /* How a column is fitted to a terminal narrower than its table. A text
@@ -158,6 +160,10 @@ static inline struct out_val ov_sizes(const uint64_t *sizes, int n)
 {
 	return (struct out_val){ .kind = OUT_SIZES, .obj = sizes, .whole = (uint64_t)n };
 }
+static inline struct out_val ov_wordlist(const char *s)
+{
+	return (struct out_val){ .kind = OUT_WORDLIST, .s = s, .null = !s };
+}
 static inline struct out_val ov_folios(const struct thp_folio_stats *f)
 {
 	return (struct out_val){ .kind = OUT_FOLIOS, .obj = f, .null = !f };
@@ -229,6 +235,8 @@ struct out_fmt {
 	const char *list; /* -o LIST; NULL: the command's default columns */
 	bool noheadings, raw, pairs, json, bytes, notrunc;
 	bool bare; /* text without a header, each column as wide as its cells (-n keeps the headers' widths) */
+	bool fixed; /* a table of a command without -o or --notruncate: a column
+		     * left out on a narrow terminal is shown by a wider one or a pipe */
 };
 enum { OUT_OPT_NOTRUNC = 0x180 };
 /* Takes option C (with ARG) of those but -J (the command's JSON, which
@@ -334,6 +342,11 @@ void out_put(enum out_to to, const char *key, const char *fmt, struct out_val v)
 void out_kv_open(int indent, bool wrap);
 void out_kv(enum out_to to, const char *key, const char *label, const char *fmt, struct out_val v);
 void out_kv_close(void);
+/* Aligns the values of the open lines to the right (numbers). */
+void out_kv_right(void);
+/* Value V as member KEY of the open JSON object, and in text LABEL and V's
+ * words as out_wrap() prints them, wrapped at MAX columns. */
+void out_wrapped(enum out_to to, const char *key, const char *label, struct out_val v, int max);
 /* Text only: FMT printed as printf does (nothing in JSON). */
 void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

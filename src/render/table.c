@@ -166,7 +166,7 @@ static void table_free(struct out_table *t);
 /* Whether a column of kind K is aligned to the right: numbers are. */
 static bool right_aligned(enum out_kind k)
 {
-	return k != OUT_TEXT && k != OUT_BOOL && k != OUT_SIZES && k != OUT_FOLIOS;
+	return k != OUT_TEXT && k != OUT_BOOL && k != OUT_SIZES && k != OUT_FOLIOS && k != OUT_WORDLIST;
 }
 
 /* The table of the NSEL columns SEL of COLS as F says (text, raw, pairs),
@@ -711,7 +711,7 @@ static void left_out(const struct out_table *t, int indent)
 	if (!o)
 		return;
 	snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s",
-		 t->own ? " (a wider terminal or a pipe shows them)" : " (--notruncate or -o shows them)");
+		 t->own || t->fmt.fixed ? " (a wider terminal or a pipe shows them)" : " (--notruncate or -o shows them)");
 	snprintf(label, sizeof(label), "%*sNot shown at this width:", indent, "");
 	out_wrap(label, names, 100);
 }

@@ -8,7 +8,7 @@ T=/sys/kernel/mm/transparent_hugepage
 J=/run/thp/journal
 
 # the host's THP settings, without counters
-thp_state() { "$THP" status --json --no-procs | jq -S '{settings, khugepaged: [.khugepaged[] | select(.name != "full_scans" and .name != "pages_collapsed")], sizes: [.sizes[] | del(.stats)]}'; }
+thp_state() { "$THP" status --json --no-procs | jq -S '{settings, khugepaged: [.khugepaged[] | select(.name != "full_scans" and .name != "pages_collapsed")], sizes}'; }
 # same_state FILE: the host's settings equal those saved in FILE
 same_state() { thp_state | diff -q "$1" - > /dev/null; }
 enabled_now() { sed -n 's/.*\[\(.*\)\].*/\1/p' $T/enabled; }

@@ -7,8 +7,8 @@ T=/sys/kernel/mm/transparent_hugepage
 
 # the status JSON without counters, which move on their own
 settings_json() {
-	"$THP" status --json --no-procs | jq -S 'del(.vmstat, .meminfo, .hugetlb, .processes,
-		.fault_fallback_ratio, .verdict.now, .vm.allocstall, .numa) | .sizes |= map(del(.stats)) |
+	"$THP" status --json --no-procs | jq -S 'del(.vmstat, .meminfo, .hugetlb, .processes, .size_stats,
+		.fault_fallback_ratio, .verdict.now, .vm.allocstall, .numa) |
 		.khugepaged |= map(select(.name != "full_scans" and .name != "pages_collapsed"))'
 }
 size_kb() { case $1 in *K) echo "${1%K}" ;; *M) echo $((${1%M} * 1024)) ;; *G) echo $((${1%G} * 1048576)) ;; esac; }

@@ -15,7 +15,7 @@ else
 	"$THP" status --json > "$json"
 	rc=$?
 	expect "status --json exits 0 (exit $rc)" [ "$rc" = 0 ]
-	expect "status --json is JSON" jq -e '.schema == "thp-status/1"' "$json" >/dev/null
+	expect "status --json is JSON" jq -e '.schema == "thp-status/2"' "$json" >/dev/null
 	for f in "$T"/*; do
 		[ -f "$f" ] || continue
 		n=${f##*/}
@@ -41,7 +41,7 @@ else
 		kb=${d##*/hugepages-}
 		bytes=$((${kb%kB} * 1024))
 		for k in enabled shmem_enabled; do
-			got=$(jq -r --argjson b "$bytes" --arg k "$k" '.sizes[] | select(.size == $b) | .[$k].value // "absent"' "$json")
+			got=$(jq -r --argjson b "$bytes" --arg k "$k" '.sizes[] | select(.size == $b) | .[$k] // "absent"' "$json")
 			if [ -f "$d/$k" ]; then want=$(live_value "$d/$k"); else want=absent; fi
 			expect "size $kb $k: live '$want', thp '$got'" [ "$want" = "$got" ]
 		done

@@ -165,6 +165,52 @@ static void memory(void **state)
 	assert_string_equal(stdout_of(in_memory, NULL), "text again 1\n");
 }
 
+static void words_doc(void *arg)
+{
+	const bool *json = arg;
+
+	out_doc_begin(*json, false, "thp-test/1");
+	out_wrapped(OUT_ANY, "policy", "THP:", ov_str("one two three four"), 12);
+	out_wrapped(OUT_FP, NULL, "Pending:", ov_str("only in text"), 80);
+	out_put(OUT_ANY, "choices", "%s\n", ov_wordlist("always  madvise never"));
+	out_obj("counts");
+	out_kv_open(2, false);
+	out_kv_right();
+	out_kv(OUT_ANY, "a", "a", NULL, ov_grouped(5));
+	out_kv(OUT_ANY, "bb", "bb", NULL, ov_grouped(2631));
+	out_kv_close();
+	out_end();
+	out_doc_end();
+}
+
+/* Words, wrapped lines and right-aligned values from the same calls. */
+static void words_wrapped_kv(void **state)
+{
+	bool text = false, json = true;
+
+	(void)state;
+	assert_string_equal(stdout_of(words_doc, &text), "THP: one two\n"
+							 "     three\n"
+							 "     four\n"
+							 "Pending: only in text\n"
+							 "always  madvise never\n"
+							 "  a       5\n"
+							 "  bb  2,631\n");
+	assert_string_equal(stdout_of(words_doc, &json), "{\n"
+							 "  \"schema\": \"thp-test/1\",\n"
+							 "  \"policy\": \"one two three four\",\n"
+							 "  \"choices\": [\n"
+							 "    \"always\",\n"
+							 "    \"madvise\",\n"
+							 "    \"never\"\n"
+							 "  ],\n"
+							 "  \"counts\": {\n"
+							 "    \"a\": 5,\n"
+							 "    \"bb\": 2631\n"
+							 "  }\n"
+							 "}\n");
+}
+
 static void values(void **state)
 {
 	char b[64];
@@ -211,6 +257,7 @@ int main(void)
 	const struct CMUnitTest tests[] = { cmocka_unit_test(table_text_pairs_json), cmocka_unit_test(json_layout),
 					    cmocka_unit_test(memory),
 					    cmocka_unit_test(bare),
-					    cmocka_unit_test(values), cmocka_unit_test(stats) };
+					    cmocka_unit_test(values), cmocka_unit_test(stats),
+					    cmocka_unit_test(words_wrapped_kv) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -67,6 +67,31 @@ static void reads_status(void **state)
 	thp_fleet_free(&f);
 }
 
+/* thp-status/2: a size's settings are words, meminfo a table. */
+static void reads_status2(void **state)
+{
+	static const char doc[] =
+		"{\"schema\": \"thp-status/2\", \"root\": \"/\", \"host\": \"db2\","
+		" \"settings\": [{\"name\": \"enabled\", \"kind\": \"choice\", \"value\": \"madvise\"}],"
+		" \"sizes\": [{\"size\": 65536, \"enabled\": \"always\", \"anon_effective\": \"always\","
+		"  \"shmem_enabled\": null}],"
+		" \"vmstat\": {\"compact_stall\": 7},"
+		" \"meminfo\": [{\"name\": \"MemTotal\", \"value\": 1}, {\"name\": \"AnonHugePages\", \"value\": 2097152}]}";
+	struct thp_fleet f = { 0 };
+	const struct thp_fleet_host *h;
+	(void)state;
+
+	assert_int_equal(thp_fleet_parse(&f, doc, strlen(doc), "db2", warn, NULL), 1);
+	h = &f.v[0];
+	assert_string_equal(thp_fleet_setting(h, "enabled"), "madvise");
+	assert_string_equal(thp_fleet_setting(h, "hugepages.64K.enabled"), "always");
+	assert_null(thp_fleet_setting(h, "hugepages.64K.shmem_enabled"));
+	assert_string_equal(h->policy->sizes, "64K");
+	assert_int_equal(h->anon_huge, 2097152);
+	assert_int_equal(h->stalls, 7);
+	thp_fleet_free(&f);
+}
+
 static void pairs_doctor(void **state)
 {
 	static const char doctor[] =
@@ -165,7 +190,7 @@ static void groups(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(reads_status),
+		cmocka_unit_test(reads_status), cmocka_unit_test(reads_status2),
 		cmocka_unit_test(pairs_doctor),
 		cmocka_unit_test(several_and_arrays),
 		cmocka_unit_test(skips_foreign_and_malformed),

@@ -52,7 +52,7 @@ ansible_facts:
   type: dict
   contains:
     thp_status:
-      description: The document of C(thp status --json) (schema thp-status/1).
+      description: The document of C(thp status --json) (schema thp-status/2).
       returned: always
       type: dict
     thp_doctor:
