@@ -33,36 +33,6 @@ struct thp_changes *thp_changes_load(const struct thp_root *root)
 	return cs;
 }
 
-int thp_want_args(struct thp_changes *cs, int argc, char **argv, const char *cmd)
-{
-	char why[512];
-
-	for (int i = 0; i < argc; i++) {
-		char *eq = strchr(argv[i], '=');
-		int err;
-
-		if (!eq || eq == argv[i] || !eq[1]) {
-			thp_err("'%s' is not KEY=VALUE", argv[i]);
-			return thp_usage_error(cmd);
-		}
-		*eq = '\0';
-		err = thp_changes_want(cs, argv[i], eq + 1, why, sizeof(why));
-		*eq = '=';
-		if (err) {
-			thp_err("%s; nothing was changed", why);
-			return 2;
-		}
-	}
-	return 0;
-}
-
-int thp_die_by(int signo)
-{
-	signal(signo, SIG_DFL);
-	raise(signo);
-	return 128 + signo;
-}
-
 static const char *result_word(const struct thp_change *c)
 {
 	switch (c->result) {
@@ -174,42 +144,6 @@ static bool any_stuck(const struct thp_changes *cs)
 		if (cs->v[i].result == THP_CHANGE_STUCK)
 			return true;
 	return false;
-}
-
-void thp_shown_path(const struct thp_ctx *ctx, const char *rel, char *buf, size_t cap)
-{
-	size_t n = strlen(ctx->root.path);
-
-	if (ctx->root.live)
-		snprintf(buf, cap, "/%s", rel);
-	else
-		snprintf(buf, cap, "%.*s/%s", (int)(n > 1 && ctx->root.path[n - 1] == '/' ? n - 1 : n),
-			 ctx->root.path, rel);
-}
-
-int thp_change_begin(const struct thp_ctx *ctx, const char *what)
-{
-	struct thp_lock_holder h;
-	char lock[4200];
-	int rc = thp_need_root(ctx, what), err;
-
-	if (rc)
-		return rc;
-	err = thp_writer_lock(&ctx->root, THP_LOCK_WAIT_MS, &h);
-	if (!err)
-		return 0;
-	thp_shown_path(ctx, THP_LOCK, lock, sizeof(lock));
-	if (err == -EBUSY && h.pid)
-		thp_err("another thp is changing THP settings or pools: '%s' (pid %d) holds '%s' "
-			"and did not end within %d s; nothing was changed",
-			h.command[0] ? h.command : "thp", (int)h.pid, lock, THP_LOCK_WAIT_MS / 1000);
-	else if (err == -EBUSY)
-		thp_err("another thp holds '%s' and did not end within %d s; nothing was changed",
-			lock, THP_LOCK_WAIT_MS / 1000);
-	else
-		thp_err("cannot take the lock '%s': %s%s; nothing was changed", lock,
-			thp_file_strerror(err), thp_root_hint(err));
-	return 1;
 }
 
 int thp_change_run(struct thp_ctx *ctx, struct thp_changes *cs, const char *saved, bool user_file)

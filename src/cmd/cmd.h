@@ -187,9 +187,6 @@ int thp_recover_pools(struct thp_ctx *ctx, bool dry, bool *found);
 /* Explains that the journal (shown as JOURNAL) is damaged. */
 void thp_journal_damaged(const char *journal, const struct thp_state_file *f);
 
-/* Ends the process by SIGNO (the default action), after a change was put back. */
-int thp_die_by(int signo);
-
 int cmd_bench(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_ab(struct thp_ctx *ctx, int argc, char **argv);
 

@@ -240,11 +240,3 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 	free(cs);
 	return rc;
 }
-
-void thp_saved_path(const struct thp_ctx *ctx, const char *file, char *buf, size_t cap)
-{
-	if (file)
-		snprintf(buf, cap, "%s", file);
-	else
-		thp_shown_path(ctx, THP_SAVED, buf, cap);
-}

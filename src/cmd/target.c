@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* target.c - what a command is pointed at: one process, refused in one wording
  * when it has no memory to look at, and the --root tree, a directory or a
- * capture archive unpacked for as long as thp runs */
+ * capture archive unpacked for as long as thp runs, with its paths as shown;
+ * what a command needs before it may change it (root, the writers' lock) */
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../control/control.h"
 #include "../core/proc.h"
+#include "../core/state.h"
 #include "../core/unpack.h"
 #include "cmd.h"
 
@@ -206,4 +209,48 @@ int thp_live_only(const struct thp_ctx *ctx, const char *what)
 	else
 		thp_err("works on the running kernel only; it cannot be used with --root");
 	return thp_usage_error(ctx->cmd);
+}
+
+void thp_shown_path(const struct thp_ctx *ctx, const char *rel, char *buf, size_t cap)
+{
+	size_t n = strlen(ctx->root.path);
+
+	if (ctx->root.live)
+		snprintf(buf, cap, "/%s", rel);
+	else
+		snprintf(buf, cap, "%.*s/%s", (int)(n > 1 && ctx->root.path[n - 1] == '/' ? n - 1 : n),
+			 ctx->root.path, rel);
+}
+
+void thp_saved_path(const struct thp_ctx *ctx, const char *file, char *buf, size_t cap)
+{
+	if (file)
+		snprintf(buf, cap, "%s", file);
+	else
+		thp_shown_path(ctx, THP_SAVED, buf, cap);
+}
+
+int thp_change_begin(const struct thp_ctx *ctx, const char *what)
+{
+	struct thp_lock_holder h;
+	char lock[4200];
+	int rc = thp_need_root(ctx, what), err;
+
+	if (rc)
+		return rc;
+	err = thp_writer_lock(&ctx->root, THP_LOCK_WAIT_MS, &h);
+	if (!err)
+		return 0;
+	thp_shown_path(ctx, THP_LOCK, lock, sizeof(lock));
+	if (err == -EBUSY && h.pid)
+		thp_err("another thp is changing THP settings or pools: '%s' (pid %d) holds '%s' "
+			"and did not end within %d s; nothing was changed",
+			h.command[0] ? h.command : "thp", (int)h.pid, lock, THP_LOCK_WAIT_MS / 1000);
+	else if (err == -EBUSY)
+		thp_err("another thp holds '%s' and did not end within %d s; nothing was changed",
+			lock, THP_LOCK_WAIT_MS / 1000);
+	else
+		thp_err("cannot take the lock '%s': %s%s; nothing was changed", lock,
+			thp_file_strerror(err), thp_root_hint(err));
+	return 1;
 }

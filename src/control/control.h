@@ -132,6 +132,9 @@ void thp_signals_hold(sigset_t *old);
 bool thp_signals_pending(void);
 void thp_signals_release(const sigset_t *old);
 
+/* Ends the process by SIGNO (the default action), after a change was put back. */
+int thp_die_by(int signo);
+
 /* Removes REL below the root, in its directory opened inside the tree.
  * Returns 0 or -errno (-EXDEV: a link on the way points outside the recorded
  * tree). */

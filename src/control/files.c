@@ -50,6 +50,13 @@ void thp_signals_release(const sigset_t *old)
 	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
+int thp_die_by(int signo)
+{
+	signal(signo, SIG_DFL);
+	raise(signo);
+	return 128 + signo;
+}
+
 const char *thp_file_strerror(int err)
 {
 	switch (-err) {
