@@ -10,6 +10,7 @@
 
 #include "../control/journal.h"
 #include "../core/hugetlb.h"
+#include "../render/change.h"
 #include "../render/render.h"
 #include "cmd.h"
 
@@ -31,110 +32,6 @@ struct thp_changes *thp_changes_load(const struct thp_root *root)
 		return NULL;
 	}
 	return cs;
-}
-
-static const char *result_word(const struct thp_change *c)
-{
-	switch (c->result) {
-	case THP_CHANGE_WRITTEN: return "written";
-	case THP_CHANGE_FAILED: return "failed";
-	case THP_CHANGE_ROLLED_BACK: return "rolled back";
-	case THP_CHANGE_STUCK: return "rollback failed";
-	default: return "not written";
-	}
-}
-
-enum { C_KEY, C_FROM, C_ARROW, C_TO, C_RESULT };
-
-/* Column C of change ROW; CTX: whether it is a dry run. */
-static void get_change(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
-{
-	const struct thp_change *x = row;
-	const bool *dry = ctx;
-
-	switch (c->arg) {
-	case C_KEY: v->s = x->key; return;
-	case C_FROM: v->s = x->old; return;
-	case C_ARROW: v->s = "->"; return;
-	case C_TO: v->s = x->want; return;
-	default: v->s = strcmp(x->want, x->old) == 0 ? "unchanged" : *dry ? "planned" : result_word(x); return;
-	}
-}
-
-static const struct out_col change_cols[] = {
-	[C_KEY] = { "KEY", OUT_TEXT, OUT_KEEP, "", get_change, C_KEY },
-	[C_FROM] = { "FROM", OUT_TEXT, OUT_KEEP, "", get_change, C_FROM },
-	[C_ARROW] = { "ARROW", OUT_TEXT, OUT_KEEP, "", get_change, C_ARROW },
-	[C_TO] = { "TO", OUT_TEXT, OUT_KEEP, "", get_change, C_TO },
-	[C_RESULT] = { "RESULT", OUT_TEXT, OUT_KEEP, "", get_change, C_RESULT },
-};
-
-void thp_change_report(const struct thp_ctx *ctx, const struct thp_changes *cs, bool dry, int err,
-		       const char *saved, bool user_file)
-{
-	static const int text_sel[] = { C_KEY, C_FROM, C_ARROW, C_TO }, json_sel[] = { C_KEY, C_FROM, C_TO, C_RESULT };
-	const struct out_fmt fmt = { .bare = true, .json = ctx->json };
-	struct out_table *t;
-	int n = thp_changes_count(cs);
-
-	out_doc_begin(ctx->json, false, "thp-change/1");
-	out_put(OUT_JSON, "dry_run", NULL, ov_bool(dry));
-	out_put(OUT_JSON, "ok", NULL, ov_bool(err == 0));
-	out_put(OUT_JSON, "saved", NULL, ov_str(saved));
-	if (err && !ctx->json) /* the errors say what happened */
-		return;
-	if (n == 0)
-		out_text("nothing to change: every setting already has that value\n");
-	else
-		out_text(dry ? "would change %d setting%s (dry run, nothing written):\n" : "changed %d setting%s:\n", n,
-			 n == 1 ? "" : "s");
-	/* in text the settings that change, in JSON every one asked for */
-	t = ctx->json ? out_table_open("changes", change_cols, json_sel, 4, &fmt, &dry)
-		      : out_table_open(NULL, change_cols, text_sel, 4, &fmt, &dry);
-	for (int i = 0; i < cs->n; i++)
-		if (ctx->json ? cs->v[i].want[0] != '\0' : thp_change_pending(&cs->v[i]))
-			out_table_add(t, &cs->v[i]);
-	out_table_close(t, 2);
-	if (saved && n)
-		out_text("the previous state is saved in %s; 'thp restore%s%s' puts it back\n", saved,
-			 user_file ? " " : "", user_file ? saved : "");
-	out_doc_end();
-}
-
-void thp_change_explain(const struct thp_changes *cs, int err, int signo, const char *kept)
-{
-	char undone[1024] = "", stuck[1024] = "";
-	int nundone = 0, nstuck = 0;
-
-	for (int i = 0; i < cs->n; i++) {
-		const struct thp_change *c = &cs->v[i];
-		size_t u = strlen(undone), s = strlen(stuck);
-
-		if (c->err && c->got[0])
-			thp_err("'%s' reads '%s' after writing '%s'", c->key, c->got, c->want);
-		else if (c->err)
-			thp_err("cannot write '%s': %s%s", c->key, strerror(-c->err),
-				c->err == -EACCES || c->err == -EPERM ? " (run as root)" : "");
-		if (c->result == THP_CHANGE_ROLLED_BACK && u < sizeof(undone) - 64)
-			snprintf(undone + u, sizeof(undone) - u, "%s%s", nundone++ ? ", " : "", c->key);
-		if (c->result == THP_CHANGE_STUCK && s < sizeof(stuck) - 64)
-			snprintf(stuck + s, sizeof(stuck) - s, "%s%s (%s)", nstuck++ ? ", " : "",
-				 c->key, strerror(-c->undo_err));
-	}
-	if (signo && sigabbrev_np(signo))
-		thp_err("interrupted by SIG%s", sigabbrev_np(signo));
-	else if (signo)
-		thp_err("interrupted by signal %d", signo);
-	else if (err == -EPERM)
-		thp_err("cannot change THP settings: %s (run as root)", strerror(-err));
-	if (nundone)
-		thp_err("rolled back %d setting%s already written: %s", nundone, nundone == 1 ? "" : "s",
-			undone);
-	else if (!nstuck)
-		thp_err("nothing was changed");
-	if (nstuck)
-		thp_err("could not roll back %s; the previous state is saved in %s", stuck,
-			kept ? kept : "(nowhere)");
 }
 
 /* True when a setting of CS could not be put back after a failure. */
@@ -164,7 +61,7 @@ int thp_change_run(struct thp_ctx *ctx, struct thp_changes *cs, const char *save
 	/* the host holds one complete state, the old or the new: the journal is done */
 	if (!any_stuck(cs))
 		drop_err = thp_journal_drop(&j);
-	thp_change_report(ctx, cs, false, err, saved, user_file);
+	thp_change_report(ctx->json, cs, false, err, saved, user_file);
 	if (drop_err && !err)
 		thp_err("cannot remove the journal '%s': %s; it holds the settings as they were before "
 			"this change, which the next change or 'thp restore' puts back: remove it to keep "
@@ -260,21 +157,6 @@ out:
 	free(f);
 	free(cs);
 	return rc;
-}
-
-void thp_journal_damaged(const char *journal, const struct thp_state_file *f)
-{
-	if (f->err) {
-		thp_err("cannot read the journal '%s': %s%s; nothing was changed", journal,
-			thp_file_strerror(f->err), thp_root_hint(f->err));
-		return;
-	}
-	if (f->line)
-		thp_err("the journal '%s' is damaged: line %d: %s; nothing was changed", journal,
-			f->line, f->why);
-	else
-		thp_err("the journal '%s' is damaged: %s; nothing was changed", journal, f->why);
-	thp_err("look at it, set what it should hold with 'thp set', then remove it");
 }
 
 int thp_recover_pools(struct thp_ctx *ctx, bool dry, bool *found)

@@ -160,15 +160,6 @@ int thp_change_begin(const struct thp_ctx *ctx, const char *what);
  * interrupted it ends thp after the rollback. */
 int thp_change_run(struct thp_ctx *ctx, struct thp_changes *cs, const char *saved, bool user_file);
 
-/* Prints the planned (DRY) or made changes of CS; nothing more in text after
- * a failure ERR. */
-void thp_change_report(const struct thp_ctx *ctx, const struct thp_changes *cs, bool dry, int err,
-		       const char *saved, bool user_file);
-
-/* Explains on stderr why a change of CS failed (ERR, or signal SIGNO); KEPT
- * names where the previous state is kept. */
-void thp_change_explain(const struct thp_changes *cs, int err, int signo, const char *kept);
-
 /* Before a change: deals with the journal an earlier thp left.
  * None, or one from an earlier boot (removed): nothing to do. One of a
  * change that did not finish: its settings are put back now (with DRY, only
@@ -183,9 +174,6 @@ int thp_recover(struct thp_ctx *ctx, bool dry);
  * Returns 0 when the change may go on, or 1 after explaining why not (a
  * damaged or unreadable journal, a failed put-back). */
 int thp_recover_pools(struct thp_ctx *ctx, bool dry, bool *found);
-
-/* Explains that the journal (shown as JOURNAL) is damaged. */
-void thp_journal_damaged(const char *journal, const struct thp_state_file *f);
 
 int cmd_bench(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_ab(struct thp_ctx *ctx, int argc, char **argv);

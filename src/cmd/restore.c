@@ -11,6 +11,7 @@
 
 #include "../control/control.h"
 #include "../control/journal.h"
+#include "../render/change.h"
 #include "../render/render.h"
 #include "cmd.h"
 #include "opt.h"
@@ -91,13 +92,13 @@ static int put_back(struct thp_ctx *ctx, const struct thp_state_file *f, const c
 	if (thp_changes_want_list(cs, &f->s.values, &bad, why, sizeof(why)) != 0) {
 		thp_err("'%s' line %d: %s; nothing was changed", shown, f->s.values.v[bad].line, why);
 	} else if (dry || thp_changes_count(cs) == 0) {
-		thp_change_report(ctx, cs, dry, 0, NULL, false);
+		thp_change_report(ctx->json, cs, dry, 0, NULL, false);
 		rc = 0;
 	} else if (!journal) {
 		rc = thp_change_run(ctx, cs, NULL, false);
 	} else {
 		err = thp_changes_apply(&ctx->root, cs, &signo);
-		thp_change_report(ctx, cs, false, err, NULL, false);
+		thp_change_report(ctx->json, cs, false, err, NULL, false);
 		if (err)
 			thp_change_explain(cs, err, signo, shown);
 		rc = !err ? 0 : signo ? thp_die_by(signo) : 1;

@@ -12,6 +12,7 @@
 #include "../control/control.h"
 #include "../control/journal.h"
 #include "../core/changes.h"
+#include "../render/change.h"
 #include "../render/render.h"
 #include "cmd.h"
 #include "opt.h"
@@ -225,7 +226,7 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	if (rc || dry || thp_changes_count(cs) == 0) {
 		if (!rc)
-			thp_change_report(ctx, cs, dry, 0, NULL, false);
+			thp_change_report(ctx->json, cs, dry, 0, NULL, false);
 		free(cs);
 		return rc;
 	}
