@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../control/control.h"
+#include "../control/modes.h"
 #include "../core/exp.h"
 #include "../core/parse.h"
 #include "../core/proc.h"
@@ -25,7 +26,6 @@
 #include "../render/term.h"
 #include "cmd.h"
 #include "opt.h"
-#include "modes.h"
 
 #define RUNS_MAX 1000
 #define TREE_MAX 4096
@@ -165,6 +165,7 @@ static void tlb_stop(struct thp_tlb_thread *tc, struct run *r)
 
 static int run_once(struct ab *a, const char *mode, struct run *r, struct tree *t)
 {
+	char why[512];
 	int ep[2], gp[2], err = 0;
 	struct thp_tlb_thread tc;
 	bool counting;
@@ -173,8 +174,11 @@ static int run_once(struct ab *a, const char *mode, struct run *r, struct tree *
 	pid_t pid;
 	int pfd = -1;
 
-	if (modes_apply(mode))
+	if (modes_apply(mode, why, sizeof(why))) {
+		if (why[0])
+			thp_err("%s", why);
 		return 1;
+	}
 	if (pipe2(ep, O_CLOEXEC)) {
 		thp_err("cannot create a pipe: %s", strerror(errno));
 		return 1;
@@ -520,7 +524,7 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 	const char *list = geteuid() == 0 ? "always,madvise,never" : "current,disabled";
 	struct thp_busy busy;
 	struct thp_setting en;
-	char span[96];
+	char span[96], why[4400] = "";
 	int c, rc, failed = 0, last = 0, all[NARM];
 
 	optind = 0;
@@ -576,13 +580,21 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 	thp_busy_sample(&ctx->root, 250, &busy);
 	snprintf(span, sizeof(span), "for %d run%s of the command under each mode", a.n,
 		 a.n == 1 ? "" : "s");
-	if (modes_begin(ctx, &a.modes, span)) {
+	if ((modes_switching(&a.modes) && (thp_change_begin(ctx, "switching the THP policy") ||
+					    thp_recover(ctx, false))) ||
+	    modes_begin(&ctx->root, &a.modes, why, sizeof(why))) {
+		if (why[0])
+			thp_err("%s", why);
 		free(a.runs);
 		return 1;
 	}
+	if (modes_switching(&a.modes) && !a.modes.quiet)
+		out_modes_notice(&a.modes, modes_prior(), span);
 	rc = run_all(&a);
-	if (modes_end())
+	if (modes_end(why, sizeof(why))) {
+		thp_err("%s", why);
 		rc = 1;
+	}
 	if (modes_signal()) {
 		free(a.runs);
 		return thp_die_by(modes_signal());
@@ -599,7 +611,7 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	const char *enabled = thp_setting_word(&en) ? thp_setting_word(&en) : "unknown";
 	if (!a.fmt.json && thp_busy_noisy(&busy))
-		busy_warning(&busy, "noise may dominate the differences");
+		out_busy_warning(&busy, "noise may dominate the differences");
 	rc = print(&a, &busy, enabled);
 	if (failed) {
 		thp_err("'%s' failed in %d of %d runs (last: %s %d)", a.cmd[0], failed, a.nruns,

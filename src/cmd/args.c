@@ -12,6 +12,7 @@
 #include "../core/arg.h"
 #include "../core/changes.h"
 #include "../core/metrics.h"
+#include "../control/modes.h"
 #include "../render/render.h"
 #include "cmd.h"
 
@@ -187,6 +188,42 @@ int thp_want_args(struct thp_changes *cs, int argc, char **argv, const char *cmd
 			thp_err("%s; nothing was changed", why);
 			return 2;
 		}
+	}
+	return 0;
+}
+
+int modes_parse(const char *list, const char *const *allowed, struct modes *m)
+{
+	const char *p = list;
+
+	m->n = 0;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		bool ok = false;
+
+		for (int i = 0; allowed[i] && n; i++)
+			ok |= strlen(allowed[i]) == n && strncmp(allowed[i], p, n) == 0;
+		if (!ok || m->n >= MODES_MAX) {
+			char choices[128] = "";
+			for (int i = 0; allowed[i]; i++)
+				snprintf(choices + strlen(choices), sizeof(choices) - strlen(choices),
+					 "%s%s", i ? ", " : "", allowed[i]);
+			thp_err("invalid mode '%.*s' (choose from: %s)", (int)n, p, choices);
+			return 2;
+		}
+		for (int i = 0; i < m->n; i++) {
+			if (strlen(m->word[i]) == n && strncmp(m->word[i], p, n) == 0) {
+				thp_err("mode '%.*s' given twice", (int)n, p);
+				return 2;
+			}
+		}
+		memcpy(m->word[m->n], p, n);
+		m->word[m->n++][n] = '\0';
+		p += n + (p[n] == ',');
+	}
+	if (!m->n) {
+		thp_err("empty mode list");
+		return 2;
 	}
 	return 0;
 }

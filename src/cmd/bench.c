@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../control/control.h"
+#include "../control/modes.h"
 #include "../core/exp.h"
 #include "../core/parse.h"
 #include "../core/tlbcount.h"
@@ -20,7 +21,6 @@
 #include "../render/term.h"
 #include "cmd.h"
 #include "opt.h"
-#include "modes.h"
 
 #define REPS_MAX 100
 #define COLS_MAX 12
@@ -1251,7 +1251,7 @@ static int check_size(const struct bench *b, const char *arg)
 static int bench_modes(struct bench *b, const struct modes *m)
 {
 	struct thp_busy busy;
-	char enabled[32], span[96];
+	char enabled[32], span[96], why[4400] = "";
 	bool disabled = thp_mode_get() == THP_MODE_DISABLED;
 	int rc = 0;
 
@@ -1259,11 +1259,18 @@ static int bench_modes(struct bench *b, const struct modes *m)
 		return 1;
 	snprintf(span, sizeof(span), "for %d repetition%s of '%s' under each mode", b->reps,
 		 b->reps == 1 ? "" : "s", b->x->name);
-	if (modes_begin(b->ctx, m, span))
+	if ((modes_switching(m) && (thp_change_begin(b->ctx, "switching the THP policy") ||
+				     thp_recover(b->ctx, false))) ||
+	    modes_begin(&b->ctx->root, m, why, sizeof(why))) {
+		if (why[0])
+			thp_err("%s", why);
 		return 1;
+	}
+	if (modes_switching(m) && !m->quiet)
+		out_modes_notice(m, modes_prior(), span);
 	thp_busy_sample(&b->ctx->root, 200, &busy);
 	if (thp_busy_noisy(&busy) && !b->fmt.json)
-		busy_warning(&busy, "timings are noisy");
+		out_busy_warning(&busy, "timings are noisy");
 	out_doc_begin(b->fmt.json, b->fmt.bytes, "thp-bench/3");
 	out_put(OUT_JSON, "experiment", NULL, ov_str(b->x->name));
 	out_put(OUT_JSON, "size", NULL, ov_size(b->size));
@@ -1281,8 +1288,11 @@ static int bench_modes(struct bench *b, const struct modes *m)
 	out_arr("results");
 	for (int i = 0; i < (m->n ? m->n : 1) && !rc; i++) {
 		const char *mode = m->n ? m->word[i] : NULL;
-		if (mode && (rc = modes_apply(mode)))
+		if (mode && (rc = modes_apply(mode, why, sizeof(why)))) {
+			if (why[0])
+				thp_err("%s", why);
 			break;
+		}
 		current_enabled(b, enabled, sizeof(enabled));
 		if ((rc = run_all(b)))
 			break;
@@ -1291,8 +1301,10 @@ static int bench_modes(struct bench *b, const struct modes *m)
 		put_result(b, mode, enabled);
 		thp_flush();
 	}
-	if (modes_end())
+	if (modes_end(why, sizeof(why))) {
+		thp_err("%s", why);
 		rc = 1;
+	}
 	if (modes_signal())
 		return thp_die_by(modes_signal());
 	return out_doc_end() || rc ? 1 : 0;

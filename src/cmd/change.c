@@ -18,16 +18,11 @@ struct thp_changes *thp_changes_load(const struct thp_root *root)
 {
 	struct thp_changes *cs = malloc(sizeof(*cs));
 	int err = cs ? thp_changes_read(root, cs) : -ENOMEM;
+	char why[4400];
 
-	if (err == -ENOENT && root->live)
-		thp_err("this kernel has no /" THP_SYSFS_DIR " (built without THP)");
-	else if (err == -ENOENT)
-		thp_err("'%s' has no " THP_SYSFS_DIR, root->path);
-	else if (err == -EOPNOTSUPP)
-		thp_err("RHEL 6's redhat_transparent_hugepage is not supported: it predates these settings");
-	else if (err)
-		thp_err("cannot read THP settings below '%s': %s", root->path, strerror(-err));
 	if (err) {
+		thp_changes_read_why(root, err, why, sizeof(why));
+		thp_err("%s", why);
 		free(cs);
 		return NULL;
 	}

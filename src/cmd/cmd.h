@@ -178,6 +178,18 @@ int thp_recover_pools(struct thp_ctx *ctx, bool dry, bool *found);
 int cmd_bench(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_ab(struct thp_ctx *ctx, int argc, char **argv);
 
+struct modes;
+
+/* Splits the comma list LIST of --modes into M, accepting only words of
+ * ALLOWED (NULL-terminated). Prints the error and returns 2 on bad input,
+ * else 0. */
+int modes_parse(const char *list, const char *const *allowed, struct modes *m);
+
+/* For a command that measures THP: prints that this kernel has none and
+ * returns 1 when its THP directory is absent, before anything is changed;
+ * else returns 0. */
+int modes_need_thp(const struct thp_ctx *ctx);
+
 /* 'thp --version': prints VERSION, one line (or {"version"} in JSON). */
 int thp_version(const struct thp_ctx *ctx, const char *version);
 

@@ -15,6 +15,7 @@
 
 #include "../control/control.h"
 #include "../core/proc.h"
+#include "../core/status.h"
 #include "../core/state.h"
 #include "../core/unpack.h"
 #include "cmd.h"
@@ -252,5 +253,14 @@ int thp_change_begin(const struct thp_ctx *ctx, const char *what)
 	else
 		thp_err("cannot take the lock '%s': %s%s; nothing was changed", lock,
 			thp_file_strerror(err), thp_root_hint(err));
+	return 1;
+}
+
+int modes_need_thp(const struct thp_ctx *ctx)
+{
+	if (thp_policy_dir(&ctx->root, NULL))
+		return 0;
+	thp_err("this kernel has no THP (no /sys/kernel/mm/transparent_hugepage; built without "
+		"CONFIG_TRANSPARENT_HUGEPAGE): there is nothing to measure");
 	return 1;
 }

@@ -78,6 +78,18 @@ int thp_changes_read(const struct thp_root *root, struct thp_changes *cs)
 	return 0;
 }
 
+void thp_changes_read_why(const struct thp_root *root, int err, char *why, size_t cap)
+{
+	if (err == -ENOENT && root->live)
+		snprintf(why, cap, "this kernel has no /" THP_SYSFS_DIR " (built without THP)");
+	else if (err == -ENOENT)
+		snprintf(why, cap, "'%s' has no " THP_SYSFS_DIR, root->path);
+	else if (err == -EOPNOTSUPP)
+		snprintf(why, cap, "RHEL 6's redhat_transparent_hugepage is not supported: it predates these settings");
+	else
+		snprintf(why, cap, "cannot read THP settings below '%s': %s", root->path, strerror(-err));
+}
+
 struct thp_change *thp_change_find(const struct thp_changes *cs, const char *key)
 {
 	for (int i = 0; i < cs->n; i++)

@@ -49,6 +49,9 @@ struct thp_changes {
  * -EOPNOTSUPP for RHEL 6's redhat_transparent_hugepage, or -ENOMEM. */
 int thp_changes_read(const struct thp_root *root, struct thp_changes *cs);
 
+/* Says in WHY (CAP bytes) why thp_changes_read() below ROOT failed with ERR. */
+void thp_changes_read_why(const struct thp_root *root, int err, char *why, size_t cap);
+
 /* The setting of a canonical KEY, or NULL (non-const, as strchr(3) does). */
 struct thp_change *thp_change_find(const struct thp_changes *cs, const char *key);
 

@@ -422,6 +422,22 @@ const char *thp_read_strerror(int err)
 	}
 }
 
+const char *thp_strerror(int err)
+{
+	switch (-err) {
+	case E2BIG:
+		return "value too long";
+	case ERANGE:
+		return "number out of range";
+	case EFBIG:
+		return "file too large";
+	case ENOENT:
+		return "absent";
+	default:
+		return thp_read_strerror(err);
+	}
+}
+
 /* Keeps FD when it is a regular file; else closes it. Returns FD or -errno. */
 static int regular(int fd)
 {

@@ -88,6 +88,10 @@ ssize_t thp_readlink(const struct thp_root *r, const char *rel, char *buf, size_
  * there points outside the recorded tree", else strerror's. */
 const char *thp_read_strerror(int err);
 
+/* Words for a negative errno from core, as an error message gives them:
+ * "value too long", "absent", and thp_read_strerror()'s. */
+const char *thp_strerror(int err);
+
 /* Opens regular file REL below the root for reading (a FIFO, device or
  * directory is refused: -THP_ENOTREG, -EISDIR; nothing blocks). Returns the
  * descriptor or -errno. */

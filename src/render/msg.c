@@ -80,22 +80,6 @@ void thp_err(const char *fmt, ...)
 	free(msg);
 }
 
-const char *thp_strerror(int err)
-{
-	switch (-err) {
-	case E2BIG:
-		return "value too long";
-	case ERANGE:
-		return "number out of range";
-	case EFBIG:
-		return "file too large";
-	case ENOENT:
-		return "absent";
-	default:
-		return thp_read_strerror(err);
-	}
-}
-
 int thp_usage_error(const char *cmd)
 {
 	fprintf(stderr, "Try 'thp %s --help' for more information.\n", cmd);

@@ -13,9 +13,6 @@ void thp_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * "hugetlb set"); NULL: none. */
 void thp_err_cmd(const char *cmd);
 
-/* Words for a negative errno from core: "Permission denied", "malformed value". */
-const char *thp_strerror(int err);
-
 /* " (run as root)" when ERR is -EACCES or -EPERM and thp does not run as root,
  * else "": the hint to append to a permission error. */
 const char *thp_root_hint(int err);

@@ -433,6 +433,17 @@ void out_wrap(const char *label, const char *text, int max);
  * 100 columns wide. */
 void out_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+struct thp_busy;
+/* Prints that the host is busy (thp_busy_text) and that RESULT follows,
+ * wrapped as out_wrap() does, then an empty line. */
+void out_busy_warning(const struct thp_busy *b, const char *result);
+
+struct modes;
+/* Says on stderr, before anything is switched, which host-wide setting a
+ * measurement under the modes M switches (now PRIOR), for how long (SPAN:
+ * "for the 5 runs of the command under each mode"), and that it is put back. */
+void out_modes_notice(const struct modes *m, const char *prior, const char *span);
+
 /* Records ERR, the errno of a write to stdout that has just failed, for
  * thp_stdout_done (stdio forgets it). */
 void thp_stdout_failed(int err);

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* verdict.c - the plain-words answer to "is THP on?" for every layer */
+#include "../control/modes.h"
+#include "../core/exp.h"
 #include "escape.h"
+#include "msg.h"
 #include "render.h"
 #include "term.h"
 
@@ -244,4 +247,25 @@ void out_note(const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	out_wrap(" ", buf, 100);
+}
+
+void out_busy_warning(const struct thp_busy *b, const char *result)
+{
+	char text[160], line[sizeof(text) + 128];
+
+	snprintf(line, sizeof(line), "the host is busy (%s): %s.", thp_busy_text(b, text, sizeof(text)), result);
+	out_wrap("Warning:", line, 100);
+	putchar('\n');
+}
+
+void out_modes_notice(const struct modes *m, const char *prior, const char *span)
+{
+	char list[MODES_MAX * (MODE_LEN + 2)] = "";
+
+	for (int i = 0; i < m->n; i++)
+		if (modes_switches(m->word[i]))
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 list[0] ? ", " : "", m->word[i]);
+	thp_err("switches the host-wide THP policy 'enabled' (now '%s') to %s in turn, %s, and "
+		"puts it back after, also on Ctrl-C (-q: no notice)", prior, list, span);
 }
