@@ -246,15 +246,6 @@ struct json_object;
 #define THP_STATUS_SCHEMA "thp-status/2"
 int thp_status_print(const struct thp_ctx *ctx, const struct thp_status *st);
 
-/* The exit status of 'thp doctor' for findings R: 3 when one is at or above MIN, else 0. */
-int thp_doctor_exit(const struct thp_findings *r, enum thp_severity min);
-
-/* Prints the findings of D read below ROOT in the document begun with
- * out_doc_begin() (schema THP_DOCTOR_SCHEMA), with the --severity level MIN
- * and the exit status RC it gave. */
-#define THP_DOCTOR_SCHEMA "thp-doctor/1"
-void thp_doctor_print(const struct thp_root *root, const struct thp_diagnosis *d, enum thp_severity min, int rc);
-
 /* Returns 0 when the command of CTX may go on: it works below a recorded tree,
  * or thp runs as root. Otherwise says "thp: CMD: WHAT needs root (run as
  * root)" (WHAT NULL: the command needs root) and returns 1, the exit status.

@@ -11,6 +11,7 @@
 
 #include "../core/fleet.h"
 #include "../core/unpack.h"
+#include "../render/doctor.h"
 #include "../render/render.h"
 #include "cmd.h"
 #include "opt.h"

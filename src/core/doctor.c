@@ -35,6 +35,14 @@ static const thp_rule_fn rules[] = {
 
 static const char *const sev_names[] = { "info", "warn", "crit" };
 
+int thp_doctor_exit(const struct thp_findings *r, enum thp_severity min)
+{
+	for (int i = 0; i < r->n; i++)
+		if (r->v[i].sev >= min)
+			return 3;
+	return 0;
+}
+
 const char *thp_severity_name(enum thp_severity s)
 {
 	return sev_names[s];

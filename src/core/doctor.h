@@ -195,6 +195,9 @@ bool thp_host_family_head(const struct thp_host *h, const struct thp_host_proc *
  * severity), and names what the rules could not look at. */
 void thp_doctor_run(const struct thp_host *h, struct thp_findings *out);
 
+/* The exit status of 'thp doctor' for findings R: 3 when one is at or above MIN, else 0. */
+int thp_doctor_exit(const struct thp_findings *r, enum thp_severity min);
+
 /* "info", "warn", "crit". */
 const char *thp_severity_name(enum thp_severity s);
 
