@@ -14,21 +14,6 @@
 #include "../render/render.h"
 #include "cmd.h"
 
-struct thp_changes *thp_changes_load(const struct thp_root *root)
-{
-	struct thp_changes *cs = malloc(sizeof(*cs));
-	int err = cs ? thp_changes_read(root, cs) : -ENOMEM;
-	char why[4400];
-
-	if (err) {
-		thp_changes_read_why(root, err, why, sizeof(why));
-		thp_err("%s", why);
-		free(cs);
-		return NULL;
-	}
-	return cs;
-}
-
 /* True when a setting of CS could not be put back after a failure. */
 static bool any_stuck(const struct thp_changes *cs)
 {

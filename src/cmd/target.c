@@ -1,19 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* target.c - what a command is pointed at: one process, refused in one wording
  * when it has no memory to look at, and the --root tree, a directory or a
- * capture archive unpacked for as long as thp runs, with its paths as shown;
- * what a command needs before it may change it (root, the writers' lock) */
+ * capture archive unpacked for as long as thp runs, with its paths as shown
+ * and the THP settings below it; what a command needs before it may change
+ * it (root, the writers' lock) */
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "../control/control.h"
+#include "../core/changes.h"
 #include "../core/proc.h"
 #include "../core/status.h"
 #include "../core/state.h"
@@ -37,6 +40,21 @@ int thp_pid_target(const struct thp_ctx *ctx, pid_t pid, bool kthread_ok,
 	else
 		return 0;
 	return 1;
+}
+
+struct thp_changes *thp_changes_load(const struct thp_root *root)
+{
+	struct thp_changes *cs = malloc(sizeof(*cs));
+	int err = cs ? thp_changes_read(root, cs) : -ENOMEM;
+	char why[4400];
+
+	if (err) {
+		thp_changes_read_why(root, err, why, sizeof(why));
+		thp_err("%s", why);
+		free(cs);
+		return NULL;
+	}
+	return cs;
 }
 
 /* Runs in a process of its own until thp ends, however it ends (pipe P then
