@@ -123,9 +123,6 @@ int thp_boot_files_write(const struct thp_ctx *ctx, struct thp_boot_file *f, int
 /* Frees the texts of the N files F. */
 void thp_boot_files_free(struct thp_boot_file *f, int n);
 
-/* How to add options to the kernel command line (GRUB, grubby), one paragraph. */
-extern const char thp_bootloader_help[];
-
 struct thp_changes;
 struct thp_state_file;
 

@@ -29,13 +29,6 @@
 #define SYSCTL_DEFAULT SYSCTL_DIR "/" SYSCTL_NAME
 #define OURS "written by 'thp persist"
 
-const char thp_bootloader_help[] =
-	"Add these to the kernel command line, then reboot:\n"
-	"  GRUB: append them to GRUB_CMDLINE_LINUX in /etc/default/grub (inside the\n"
-	"        quotes), then run update-grub (Debian, Ubuntu) or\n"
-	"        grub2-mkconfig -o /boot/grub2/grub.cfg (RHEL, Fedora)\n"
-	"  or:   grubby --update-kernel=ALL --args='OPTIONS'\n";
-
 enum mode { TMPFILES, SYSTEMD, CMDLINE, CHECK, SYSCTL /* chosen by vm.* keys, not an option */ };
 
 static const struct thp_opt opts[] = {

@@ -17,6 +17,13 @@
 #include "state.h"
 #include "tuned.h"
 
+const char thp_bootloader_help[] =
+	"Add these to the kernel command line, then reboot:\n"
+	"  GRUB: append them to GRUB_CMDLINE_LINUX in /etc/default/grub (inside the\n"
+	"        quotes), then run update-grub (Debian, Ubuntu) or\n"
+	"        grub2-mkconfig -o /boot/grub2/grub.cfg (RHEL, Fedora)\n"
+	"  or:   grubby --update-kernel=ALL --args='OPTIONS'\n";
+
 /* Finishes the open_memstream string *S; NULL when writing failed. */
 static char *close_stream(FILE *f, char **s)
 {

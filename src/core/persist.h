@@ -147,4 +147,7 @@ void thp_persisted_read(const struct thp_root *root, const uint64_t *sizes, int 
 /* True when source SRC of P is a profile file of tuned's. */
 bool thp_persisted_by_tuned(const struct thp_persisted *p, int src);
 
+/* How to add options to the kernel command line (GRUB, grubby), one paragraph. */
+extern const char thp_bootloader_help[];
+
 #endif
