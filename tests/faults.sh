@@ -211,7 +211,7 @@ else
 					expect "collapse: process_madvise #$n KILL: the process runs on" kill -0 "$hog_pid"
 				else
 					expect_sh "collapse: process_madvise #$n $fault: the report is what the process holds" \
-						"jq -e '[.ranges[].anon_huge_after] | add == $huge' '$tmp/cj' > /dev/null"
+						"jq -e '[.ranges[].anonhuge_after] | add == $huge' '$tmp/cj' > /dev/null"
 					expect_sh "collapse: process_madvise #$n $fault: exit 1, the failed range named" \
 						"[ $rc = 1 ] && jq -e '[.ranges[].result] | any(. != \"collapsed\")' '$tmp/cj' > /dev/null"
 				fi
