@@ -64,85 +64,89 @@ static int open_threads(const struct thp_root *root, pid_t pid, const struct thp
 	return *n ? 0 : first;
 }
 
-static void print_line(struct out_table *t, const char *tid, const char *comm, const struct thp_tlb_counts *c)
-{
-	char b[5][32];
-	double x;
-	const char *v[7] = { tid, comm };
-	static const enum thp_tlb_ev cols[] = { THP_TLB_INSTRUCTIONS, THP_TLB_LOAD_MISSES, THP_TLB_STORE_MISSES };
+/* A line of the table: a thread, or the sums (TID 0). */
+struct line {
+	int tid;
+	const char *comm;
+	const struct thp_tlb_counts *c;
+};
 
-	for (int i = 0; i < 3; i++)
-		v[2 + i] = c->has[cols[i]] ? out_count(b[i], sizeof(b[i]), c->v[cols[i]]) : "-";
-	v[5] = thp_tlb_mpki(c, &x) ? (snprintf(b[3], sizeof(b[3]), "%.3f", x), b[3]) : "-";
-	v[6] = thp_tlb_walk_pct(c, &x) ? (snprintf(b[4], sizeof(b[4]), "%.1f%%", x), b[4]) : "-";
-	out_table_row(t, v);
+enum { L_TID, L_COMM, L_COUNT, L_MPKI = L_COUNT + THP_TLB_NEV, L_WALK };
+
+static void get_line(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
+{
+	const struct line *l = row;
+	double x = 0;
+	bool have;
+
+	(void)ctx;
+	switch (c->arg) {
+	case L_TID:
+		out_val_set(v, ov_if(l->tid, ov_int(l->tid)));
+		v->text = l->tid ? NULL : "total";
+		return;
+	case L_COMM: out_val_set(v, ov_str(l->comm)); return;
+	case L_MPKI:
+		have = thp_tlb_mpki(l->c, &x);
+		out_val_set(v, ov_if(have, ov_num(x, 3)));
+		return;
+	case L_WALK:
+		have = thp_tlb_walk_pct(l->c, &x);
+		out_val_set(v, ov_if(have, ov_num(x, 2)));
+		if (have) {
+			snprintf(v->buf, v->cap, "%.1f%%", x);
+			v->text = v->buf;
+		}
+		return;
+	default: out_val_set(v, ov_if(l->c->has[c->arg - L_COUNT], ov_grouped(l->c->v[c->arg - L_COUNT]))); return;
+	}
 }
 
-static void print_text(const struct thp_pstatus *st, double secs, const struct sampled *s, int n,
-		       const struct thp_tlb_counts *sum, const char *walk, const struct thp_rollup *r,
-		       bool bytes)
+/* The counts of enum thp_tlb_ev in its order, then MPKI and WALK%; every
+ * one kept on a narrow terminal, as the table was. */
+static const struct out_col line_cols[] = {
+	{ "TID", OUT_TEXT, OUT_KEEP, "", get_line, L_TID },
+	{ "COMM", OUT_TEXT, OUT_KEEP, "", get_line, L_COMM },
+	{ "INSTRUCTIONS", OUT_GROUPED, OUT_KEEP, "", get_line, L_COUNT + THP_TLB_INSTRUCTIONS },
+	{ "CYCLES", OUT_GROUPED, OUT_KEEP, "", get_line, L_COUNT + THP_TLB_CYCLES },
+	{ "DTLB_LOAD_MISSES", OUT_GROUPED, OUT_KEEP, "", get_line, L_COUNT + THP_TLB_LOAD_MISSES },
+	{ "DTLB_STORE_MISSES", OUT_GROUPED, OUT_KEEP, "", get_line, L_COUNT + THP_TLB_STORE_MISSES },
+	{ "WALK_CYCLES", OUT_GROUPED, OUT_KEEP, "", get_line, L_COUNT + THP_TLB_WALK_CYCLES },
+	{ "MPKI", OUT_NUM, OUT_KEEP, "", get_line, L_MPKI },
+	{ "WALK%", OUT_NUM, OUT_KEEP, "", get_line, L_WALK },
+};
+
+/* What was counted: a line about the process, then a line per thread and
+ * their sums (in text the columns of the misses, in JSON every one). */
+static void print(const struct thp_pstatus *st, double secs, const struct sampled *s, int n,
+		  const struct thp_tlb_counts *sum, const char *walk, const struct thp_rollup *r)
 {
-	static const char *const h[] = { "TID", "COMM", "INSTRUCTIONS", "DTLB_LOAD_MISSES",
-					  "DTLB_STORE_MISSES", "MPKI", "WALK%" };
-	char b[3][64], tid[16];
+	static const int text[] = { 0, 1, 2, 4, 5, 7, 8 }, all[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+	struct out_fmt f = { .json = out_json_on(), .bytes = out_bytes_on(), .fixed = true };
+	struct out_val v = ov_num(secs, 3);
+	char b[32];
 	struct out_table *t;
 
-	printf("Process %d (%s): dTLB misses of %d thread%s over %.1f s, user space\n", (int)st->pid,
-	       out_esc(b[0], sizeof(b[0]), st->name), n, n == 1 ? "" : "s", secs);
-	printf("  THP %s (%s of ANON)\n", out_size(b[1], sizeof(b[1]), r->anon_huge, bytes),
-	       out_pct(b[2], sizeof(b[2]), r->anon_huge, r->anon));
-	printf("  page walks: %s\n", walk[0] ? walk : "no page-walk event named by the CPU's PMU in sysfs");
-	putchar('\n');
-	t = out_table_new(7, h, false);
-	for (int i = 2; i < 7; i++)
-		out_table_right(t, i);
-	for (int i = 0; i < n; i++) {
-		snprintf(tid, sizeof(tid), "%d", (int)s[i].t.tid);
+	out_put(OUT_ANY, "pid", "Process %s", ov_int(st->pid));
+	out_put(OUT_ANY, "command", " (%s)", ov_str(st->name));
+	out_text(": dTLB misses of %d thread%s over ", n, n == 1 ? "" : "s");
+	snprintf(b, sizeof(b), "%.1f", secs);
+	v.text = b;
+	out_put(OUT_ANY, "seconds", "%s s, user space\n", v);
+	out_put(OUT_JSON, "anon", NULL, ov_size(r->anon));
+	out_put(OUT_ANY, "anon_huge", "  THP %s", ov_size(r->anon_huge));
+	out_put(OUT_FP, NULL, " (%s of ANON)\n", ov_pct(r->anon_huge, r->anon));
+	v = ov_str(walk[0] ? walk : NULL);
+	v.text = walk[0] ? NULL : "no page-walk event named by the CPU's PMU in sysfs";
+	out_put(OUT_ANY, "walk_event", "  page walks: %s\n", v);
+	out_text("\n");
+	t = f.json ? out_table_open("threads", line_cols, all, 9, &f, NULL)
+		   : out_table_open("threads", line_cols, text, 7, &f, NULL);
+	for (int i = 0; i < n; i++)
 		if (s[i].ok)
-			print_line(t, tid, s[i].comm, &s[i].c);
-	}
-	print_line(t, "total", "", sum);
-	out_table_print(t, 0);
-}
-
-static struct json_object *counts_json(const struct thp_tlb_counts *c)
-{
-	static const char *const names[THP_TLB_NEV] = { "instructions", "cycles", "dtlb_load_misses",
-							"dtlb_store_misses", "walk_cycles" };
-	struct json_object *j = json_object_new_object();
-	double x;
-
-	for (int i = 0; i < THP_TLB_NEV; i++)
-		json_object_object_add(j, names[i], c->has[i] ? out_json_u64(c->v[i]) : NULL);
-	json_object_object_add(j, "mpki", thp_tlb_mpki(c, &x) ? out_json_num(x, 3) : NULL);
-	json_object_object_add(j, "walk_pct", thp_tlb_walk_pct(c, &x) ? out_json_num(x, 2) : NULL);
-	return j;
-}
-
-static void print_json(const struct thp_pstatus *st, double secs, const struct sampled *s, int n,
-		       const struct thp_tlb_counts *sum, const char *walk, const struct thp_rollup *r)
-{
-	struct json_object *top = json_object_new_object(), *arr = json_object_new_array();
-
-	json_object_object_add(top, "schema", json_object_new_string("thp-show-tlb/1"));
-	json_object_object_add(top, "pid", json_object_new_int(st->pid));
-	json_object_object_add(top, "command", json_object_new_string(st->name));
-	json_object_object_add(top, "seconds", out_json_num(secs, 3));
-	json_object_object_add(top, "anon", out_json_u64(r->anon));
-	json_object_object_add(top, "anon_huge", out_json_u64(r->anon_huge));
-	json_object_object_add(top, "walk_event", walk[0] ? json_object_new_string(walk) : NULL);
-	for (int i = 0; i < n; i++) {
-		struct json_object *j;
-		if (!s[i].ok)
-			continue;
-		j = counts_json(&s[i].c);
-		json_object_object_add(j, "tid", json_object_new_int(s[i].t.tid));
-		json_object_object_add(j, "comm", json_object_new_string(s[i].comm));
-		json_object_array_add(arr, j);
-	}
-	json_object_object_add(top, "threads", arr);
-	json_object_object_add(top, "totals", counts_json(sum));
-	out_json_print(top);
+			out_table_add(t, &(struct line){ (int)s[i].t.tid, s[i].comm, &s[i].c });
+	out_table_total(t, "totals", &(struct line){ 0, NULL, sum });
+	out_table_close(t, 0);
 }
 
 /* Counts for SECS seconds and sums the threads into SUM. */
@@ -186,10 +190,8 @@ int thp_show_tlb(struct thp_ctx *ctx, const struct thp_pstatus *st, double secs,
 	}
 	count(s, n, secs, &sum);
 	thp_rollup_read(&ctx->root, st->pid, &r);
-	if (json)
-		print_json(st, secs, s, n, &sum, w.name, &r);
-	else
-		print_text(st, secs, s, n, &sum, w.name, &r, bytes);
+	out_doc_begin(json, bytes, "thp-show-tlb/2");
+	print(st, secs, s, n, &sum, w.name, &r);
 	free(s);
-	return 0;
+	return out_doc_end() ? 1 : 0;
 }

@@ -33,7 +33,7 @@ if ! ls -d /sys/bus/event_source/devices/cpu /sys/bus/event_source/devices/cpu_c
 	expect "show --tlb without a PMU: nothing on stdout" [ ! -s "$tlbout" ]
 elif [ "$tlb_rc" = 0 ]; then
 	expect "show --tlb counts instructions of the shell" \
-		jq -e '.schema == "thp-show-tlb/1" and (.threads | length) >= 1 and .totals.instructions > 0' "$tlbout" > /dev/null
+		jq -e '.schema == "thp-show-tlb/2" and (.threads | length) >= 1 and .totals.instructions > 0' "$tlbout" > /dev/null
 else
 	skip "show --tlb: counters refused ($(cat "$tlberr"))"
 fi
