@@ -109,9 +109,10 @@ struct thp_boot_file {
 /* Reads the N files F as they are. */
 void thp_boot_files_read(const struct thp_ctx *ctx, struct thp_boot_file *f, int n);
 
-/* The N files F as they would be written ('--dry-run --json'): [{"path",
- * "content" (null: removed), "current", "changed", "foreign"}]. */
-struct json_object *thp_boot_files_json(const struct thp_boot_file *f, int n);
+/* The N files F as they would be written ('--dry-run --json'): member KEY
+ * of the JSON document, [{"path", "content" (null: removed), "current",
+ * "changed", "foreign"}]; nothing in text. */
+void thp_boot_files_put(const char *key, const struct thp_boot_file *f, int n);
 
 /* Replaces each of the N files F by its text, or removes it when its text is
  * NULL and thp wrote it: under the writers' lock, each file through a

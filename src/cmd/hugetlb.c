@@ -867,61 +867,56 @@ static int persist_report(const struct thp_ctx *ctx, const struct thp_boot_file 
 			  const char *opts)
 {
 	static const char *const by[] = { "systemd-sysctl", "systemd-tmpfiles" };
+	static const char *const what[] = { "the pool of the default page size", "these pools" };
 
-	if (ctx->json) {
-		struct json_object *o = json_object_new_object(), *w = json_object_new_array(),
-				   *r = json_object_new_array();
-		for (int i = 0; i < n; i++)
-			if (f[i].done != THP_BOOT_KEPT)
-				json_object_array_add(f[i].done == THP_BOOT_WRITTEN ? w : r,
-						      json_object_new_string(f[i].shown));
-		json_object_object_add(o, "schema", json_object_new_string(PERSIST_SCHEMA));
-		json_object_object_add(o, "pools", json_object_new_int(np));
-		json_object_object_add(o, "written", w);
-		json_object_object_add(o, "removed", r);
-		json_object_object_add(o, "cmdline", json_object_new_string(opts));
-		return out_json_print(o) ? 1 : 0;
-	}
+	out_doc_begin(ctx->json, false, PERSIST_SCHEMA);
+	out_put(OUT_JSON, "pools", NULL, ov_int(np));
+	out_arr("written");
+	for (int i = 0; i < n; i++)
+		if (f[i].done == THP_BOOT_WRITTEN)
+			out_put(OUT_JSON, NULL, NULL, ov_str(f[i].shown));
+	out_end();
+	out_arr("removed");
+	for (int i = 0; i < n; i++)
+		if (f[i].done == THP_BOOT_REMOVED)
+			out_put(OUT_JSON, NULL, NULL, ov_str(f[i].shown));
+	out_end();
 	for (int i = 0; i < n; i++) {
 		if (f[i].done == THP_BOOT_WRITTEN)
-			printf("wrote %s: %s sizes %s at every boot\n", f[i].shown, by[i],
-			       i ? "these pools" : "the pool of the default page size");
+			out_text("wrote %s: %s sizes %s at every boot\n", f[i].shown, by[i], what[i]);
 		else if (f[i].done == THP_BOOT_REMOVED)
-			printf("removed %s: no pool it sized is given\n", f[i].shown);
+			out_text("removed %s: no pool it sized is given\n", f[i].shown);
 		else if (!f[i].text && f[i].cur)
-			printf("left %s alone: thp did not write it\n", f[i].shown);
+			out_text("left %s alone: thp did not write it\n", f[i].shown);
 	}
+	out_put(OUT_JSON, "cmdline", NULL, ov_str(opts));
 	if (opts[0])
-		printf("\npages of 1 GiB and more are reserved only on the kernel command line:\n%s\n\n%s%s",
-		       opts, thp_bootloader_help,
-		       strchr(opts, ':') ? "hugepages=NODE:PAGES,... needs Linux 5.16+.\n" : "");
+		out_text("\npages of 1 GiB and more are reserved only on the kernel command line:\n%s\n\n%s%s",
+			 opts, thp_bootloader_help,
+			 strchr(opts, ':') ? "hugepages=NODE:PAGES,... needs Linux 5.16+.\n" : "");
 	if (!ctx->root.live)
-		printf("this is the host below '%s'; nothing was applied to this host\n", ctx->root.path);
+		out_text("this is the host below '%s'; nothing was applied to this host\n", ctx->root.path);
 	else
-		puts("'thp hugetlb set' resizes the pools now; 'thp persist --check' compares them with "
-		     "the kernel after a reboot");
-	return thp_flush() ? 1 : 0;
+		out_text("'thp hugetlb set' resizes the pools now; 'thp persist --check' compares them with "
+			 "the kernel after a reboot\n");
+	return out_doc_end() ? 1 : 0;
 }
 
 /* --dry-run: the files as they would be, and the command-line options OPTS. */
 static int persist_dry(const struct thp_ctx *ctx, const struct thp_boot_file *f, int n, const char *opts)
 {
-	if (ctx->json) {
-		struct json_object *o = json_object_new_object();
-		json_object_object_add(o, "schema", json_object_new_string(PERSIST_SCHEMA));
-		json_object_object_add(o, "dry_run", json_object_new_boolean(true));
-		json_object_object_add(o, "files", thp_boot_files_json(f, n));
-		json_object_object_add(o, "cmdline", json_object_new_string(opts));
-		return out_json_print(o) ? 1 : 0;
-	}
+	out_doc_begin(ctx->json, false, PERSIST_SCHEMA);
+	out_put(OUT_JSON, "dry_run", NULL, ov_bool(true));
+	thp_boot_files_put("files", f, n);
 	for (int i = 0; i < n; i++)
 		if (f[i].text)
-			printf("# %s\n%s", f[i].shown, f[i].text);
+			out_text("# %s\n%s", f[i].shown, f[i].text);
 		else if (f[i].cur)
-			printf("# %s: removed\n", f[i].shown);
+			out_text("# %s: removed\n", f[i].shown);
+	out_put(OUT_JSON, "cmdline", NULL, ov_str(opts));
 	if (opts[0])
-		printf("# kernel command line\n%s\n", opts);
-	return thp_flush() ? 1 : 0;
+		out_text("# kernel command line\n%s\n", opts);
+	return out_doc_end() ? 1 : 0;
 }
 
 /* Gives the files F (N: the sysctl.d file, then the tmpfiles.d one) the

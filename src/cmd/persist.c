@@ -72,49 +72,33 @@ static const char *where(const struct thp_persisted *p, int src, int line, char 
 	return buf;
 }
 
-/* tuned's active profile and what it writes over other persisted values, for --json. */
-static void writers_json(struct json_object *o, const struct thp_persisted *p)
-{
-	struct json_object *a = json_object_new_array(), *t = NULL;
-
-	if (p->tuned[0] || p->tuned_note[0]) {
-		t = json_object_new_object();
-		json_object_object_add(t, "profiles", p->tuned[0] ? json_object_new_string(p->tuned) : NULL);
-		json_object_object_add(t, "note", p->tuned_note[0] ? json_object_new_string(p->tuned_note) : NULL);
-	}
-	for (int i = 0; i < p->nwriters; i++) {
-		const struct thp_second_writer *w = &p->writers[i];
-		struct json_object *x = json_object_new_object();
-		bool over = w->over_source >= 0;
-
-		json_object_object_add(x, "key", json_object_new_string(w->key));
-		json_object_object_add(x, "writer", json_object_new_string("tuned"));
-		json_object_object_add(x, "value", w->unknown ? NULL : json_object_new_string(w->value));
-		json_object_object_add(x, "unknown", w->unknown ? json_object_new_string(w->unknown) : NULL);
-		json_object_object_add(x, "option", json_object_new_string(w->option));
-		json_object_object_add(x, "source", json_object_new_string(p->sources[w->source]));
-		json_object_object_add(x, "line", json_object_new_int(w->line));
-		json_object_object_add(x, "over", over ? json_object_new_string(w->over) : NULL);
-		json_object_object_add(x, "over_source", over ? json_object_new_string(p->sources[w->over_source]) : NULL);
-		json_object_object_add(x, "over_line", json_object_new_int(w->over_line));
-		json_object_array_add(a, x);
-	}
-	json_object_object_add(o, "tuned", t);
-	json_object_object_add(o, "second_writers", a);
-}
-
-/* Says what tuned writes at boot over another persisted value, or to a value
- * not known here, and why tuned's profile is left out. Returns how many
- * persisted values tuned overwrites. */
-static int writers_text(const struct thp_persisted *p)
+/* What tuned writes at boot over another persisted value, or to a value not
+ * known here, and why tuned's profile is left out: a line each in text, the
+ * members second_writers and tuned in JSON. Returns how many persisted
+ * values tuned overwrites. */
+static int put_writers(const struct thp_persisted *p)
 {
 	int over = 0;
 
+	out_arr("second_writers");
 	for (int i = 0; i < p->nwriters; i++) {
 		const struct thp_second_writer *w = &p->writers[i];
+		bool o = w->over_source >= 0;
 		char from[200] = "", at[200], what[160], *line = NULL;
 
-		if (w->over_source >= 0) {
+		out_obj(NULL);
+		out_put(OUT_JSON, "key", NULL, ov_str(w->key));
+		out_put(OUT_JSON, "writer", NULL, ov_str("tuned"));
+		out_put(OUT_JSON, "value", NULL, ov_str(w->unknown ? NULL : w->value));
+		out_put(OUT_JSON, "unknown", NULL, ov_str(w->unknown));
+		out_put(OUT_JSON, "option", NULL, ov_str(w->option));
+		out_put(OUT_JSON, "source", NULL, ov_str(p->sources[w->source]));
+		out_put(OUT_JSON, "line", NULL, ov_int(w->line));
+		out_put(OUT_JSON, "over", NULL, ov_str(o ? w->over : NULL));
+		out_put(OUT_JSON, "over_source", NULL, ov_str(o ? p->sources[w->over_source] : NULL));
+		out_put(OUT_JSON, "over_line", NULL, ov_int(w->over_line));
+		out_end();
+		if (o) {
 			char src[180];
 			snprintf(from, sizeof(from), ", over %s from %s", w->over,
 				 where(p, w->over_source, w->over_line, src, sizeof(src)));
@@ -124,22 +108,90 @@ static int writers_text(const struct thp_persisted *p)
 			snprintf(what, sizeof(what), "%s at boot%s, a value not known here: it %s", w->key, from, w->unknown);
 		else
 			snprintf(what, sizeof(what), "%s=%s at boot%s", w->key, w->value, from);
-		if (asprintf(&line, "%stuned writes %s (%s %s, profile '%s')", w->over_source >= 0 ? "second writer: " : "",
-			     what, where(p, w->source, w->line, at, sizeof(at)), w->option, p->tuned) >= 0) {
-			out_esc_put(stdout, line);
-			putchar('\n');
-		}
+		if (!out_json_on() && asprintf(&line, "%stuned writes %s (%s %s, profile '%s')", o ? "second writer: " : "",
+					       what, where(p, w->source, w->line, at, sizeof(at)), w->option, p->tuned) >= 0)
+			out_put(OUT_FP, NULL, "%s\n", ov_str(line));
 		free(line);
 	}
-	if (p->tuned_note[0]) {
-		fputs("tuned: ", stdout);
-		out_esc_put(stdout, p->tuned_note);
-		putchar('\n');
+	out_end();
+	if (p->tuned[0] || p->tuned_note[0]) {
+		out_obj("tuned");
+		out_put(OUT_JSON, "profiles", NULL, ov_str(p->tuned[0] ? p->tuned : NULL));
+		out_put(p->tuned_note[0] ? OUT_ANY : OUT_JSON, "note", "tuned: %s\n",
+			ov_str(p->tuned_note[0] ? p->tuned_note : NULL));
+		out_end();
+	} else {
+		out_put(OUT_JSON, "tuned", NULL, ov_null());
 	}
 	if (over)
-		printf("%d persisted setting%s written again by tuned when it starts at boot: tuned's value%s\n", over,
-		       over == 1 ? " is" : "s are", over == 1 ? " wins" : "s win");
+		out_text("%d persisted setting%s written again by tuned when it starts at boot: tuned's value%s\n", over,
+			 over == 1 ? " is" : "s are", over == 1 ? " wins" : "s win");
 	return over;
+}
+
+enum { C_KEY, C_PERSISTED, C_RUNNING, C_SOURCE, C_LINE, C_REFUSED };
+
+/* Column C of drift ROW: in text the source is FILE:LINE and a running value
+ * the kernel lacks is "absent". */
+static void get_drift(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
+{
+	const struct thp_drift *d = row;
+
+	(void)ctx;
+	switch (c->arg) {
+	case C_KEY: v->s = d->key; return;
+	case C_PERSISTED: v->s = d->persisted; return;
+	case C_RUNNING:
+		out_val_set(v, ov_str(d->running[0] ? d->running : NULL));
+		v->text = d->running[0] ? NULL : "absent";
+		return;
+	case C_SOURCE:
+		v->s = d->source;
+		if (d->line)
+			snprintf(v->buf, v->cap, "%s:%d", d->source, d->line);
+		v->text = d->line ? v->buf : NULL;
+		return;
+	case C_LINE: v->i = d->line; return;
+	default: out_val_set(v, ov_str(d->refused[0] ? d->refused : NULL)); return;
+	}
+}
+
+static const struct out_col drift_cols[] = {
+	[C_KEY] = { "KEY", OUT_TEXT, OUT_KEEP, "", get_drift, C_KEY },
+	[C_PERSISTED] = { "PERSISTED", OUT_TEXT, OUT_KEEP, "", get_drift, C_PERSISTED },
+	[C_RUNNING] = { "RUNNING", OUT_TEXT, OUT_KEEP, "", get_drift, C_RUNNING },
+	[C_SOURCE] = { "SOURCE", OUT_TEXT, OUT_KEEP, "", get_drift, C_SOURCE },
+	[C_LINE] = { "LINE", OUT_INT, 0, "", get_drift, C_LINE },
+	[C_REFUSED] = { "REFUSED", OUT_TEXT, 0, "", get_drift, C_REFUSED },
+};
+
+/* The N values of D that differ from the running kernel, of the persisted
+ * ones of P: a table and why boot refuses some in text, member drift in JSON. */
+static void put_drift(const struct thp_persisted *p, const struct thp_drift *d, int n)
+{
+	static const int text_sel[] = { C_KEY, C_PERSISTED, C_RUNNING, C_SOURCE };
+	static const int json_sel[] = { C_KEY, C_PERSISTED, C_RUNNING, C_SOURCE, C_LINE, C_REFUSED };
+	const struct out_fmt fmt = { .json = out_json_on() };
+	struct out_table *t = NULL;
+
+	if (fmt.json)
+		t = out_table_open("drift", drift_cols, json_sel, 6, &fmt, NULL);
+	else if (n)
+		t = out_table_open(NULL, drift_cols, text_sel, 4, &fmt, NULL);
+	for (int i = 0; i < n; i++)
+		out_table_add(t, &d[i]);
+	out_table_close(t, 0);
+	for (int i = 0; !fmt.json && i < n; i++) {
+		/* key and value come from the persisted file: one escaped line */
+		char *line = NULL;
+		if (d[i].refused[0] && asprintf(&line, "boot cannot apply %s=%s: %s", d[i].key, d[i].persisted,
+						d[i].refused) >= 0)
+			out_put(OUT_FP, NULL, "%s\n", ov_str(line));
+		free(line);
+	}
+	if (n)
+		out_text("%d of %d persisted setting%s differ%s from the running kernel\n", n, p->values.n,
+			 p->values.n == 1 ? "" : "s", n == 1 ? "s" : "");
 }
 
 static int check(const struct thp_ctx *ctx, const struct thp_changes *cs)
@@ -160,77 +212,26 @@ static int check(const struct thp_ctx *ctx, const struct thp_changes *cs)
 	thp_persisted_read(&ctx->root, sizes, nsizes, h->default_size, p);
 	n = thp_drift_check(cs, h, p, d, THP_KV_MAX);
 	free(h);
-	if (ctx->json) {
-		struct json_object *o = json_object_new_object(), *a = json_object_new_array(),
-				   *src = json_object_new_array();
-		for (int i = 0; i < p->nsources; i++)
-			json_object_array_add(src, json_object_new_string(p->sources[i]));
-		for (int i = 0; i < n; i++) {
-			struct json_object *x = json_object_new_object();
-			json_object_object_add(x, "key", json_object_new_string(d[i].key));
-			json_object_object_add(x, "persisted", json_object_new_string(d[i].persisted));
-			json_object_object_add(x, "running", d[i].running[0] ? json_object_new_string(d[i].running) : NULL);
-			json_object_object_add(x, "source", json_object_new_string(d[i].source));
-			json_object_object_add(x, "line", json_object_new_int(d[i].line));
-			json_object_object_add(x, "refused", d[i].refused[0] ? json_object_new_string(d[i].refused) : NULL);
-			json_object_array_add(a, x);
-		}
-		struct json_object *idle = json_object_new_array();
-		for (int i = 0; i < p->nidle; i++)
-			json_object_array_add(idle, json_object_new_string(p->idle[i]));
-		json_object_object_add(o, "sources", src);
-		json_object_object_add(o, "units_not_enabled", idle);
-		json_object_object_add(o, "persisted", json_object_new_int(p->values.n));
-		json_object_object_add(o, "drift", a);
-		writers_json(o, p);
-		out_json_print(o);
-	} else if (p->values.n == 0) {
-		puts("nothing is persisted: every THP setting returns to the kernel's default at boot");
-	} else if (n == 0) {
-		printf("no drift: the %d persisted setting%s the running kernel (", p->values.n,
-		       p->values.n == 1 ? " matches" : "s match");
-		for (int i = 0; i < p->nsources; i++) {
-			fputs(i ? ", " : "", stdout);
-			out_esc_put(stdout, p->sources[i]);
-		}
-		puts(")");
-	} else {
-		struct out_table *t = out_table_new(4, (const char *const[]){ "KEY", "PERSISTED", "RUNNING", "SOURCE" }, false);
-		for (int i = 0; i < n; i++) {
-			char src[200];
-			if (d[i].line)
-				snprintf(src, sizeof(src), "%s:%d", d[i].source, d[i].line);
-			else
-				snprintf(src, sizeof(src), "%s", d[i].source);
-			out_table_row(t, (const char *const[]){ d[i].key, d[i].persisted,
-							   d[i].running[0] ? d[i].running : "absent", src });
-		}
-		out_table_print(t, 0);
-		for (int i = 0; i < n; i++) {
-			if (!d[i].refused[0])
-				continue;
-			/* key and value come from the persisted file: one escaped line */
-			char *line = NULL;
-			if (asprintf(&line, "boot cannot apply %s=%s: %s", d[i].key, d[i].persisted,
-				     d[i].refused) >= 0) {
-				out_esc_put(stdout, line);
-				putchar('\n');
-			}
-			free(line);
-		}
-		printf("%d of %d persisted setting%s differ%s from the running kernel\n", n, p->values.n,
-		       p->values.n == 1 ? "" : "s", n == 1 ? "s" : "");
-	}
-	for (int i = 0; !ctx->json && i < p->nidle; i++) {
-		fputs("not enabled, so boot does not apply it: ", stdout);
-		out_esc_put(stdout, p->idle[i]);
-		putchar('\n');
-	}
-	if (!ctx->json)
-		over = writers_text(p);
-	else
-		for (int i = 0; i < p->nwriters; i++)
-			over += p->writers[i].over_source >= 0;
+	out_doc_begin(ctx->json, false, "thp-persist-check/1");
+	out_put(OUT_JSON, "persisted", NULL, ov_int(p->values.n));
+	if (p->values.n == 0)
+		out_text("nothing is persisted: every THP setting returns to the kernel's default at boot\n");
+	else if (n == 0)
+		out_text("no drift: the %d persisted setting%s the running kernel (", p->values.n,
+			 p->values.n == 1 ? " matches" : "s match");
+	out_arr("sources");
+	for (int i = 0; i < p->nsources; i++)
+		out_put(p->values.n && !n ? OUT_ANY : OUT_JSON, NULL, i ? ", %s" : "%s", ov_str(p->sources[i]));
+	out_end();
+	if (p->values.n && !n)
+		out_text(")\n");
+	put_drift(p, d, n);
+	out_arr("units_not_enabled");
+	for (int i = 0; i < p->nidle; i++)
+		out_put(OUT_ANY, NULL, "not enabled, so boot does not apply it: %s\n", ov_str(p->idle[i]));
+	out_end();
+	over = put_writers(p);
+	out_doc_end();
 	free(p);
 	free(d);
 	return n || over ? 3 : 0;
@@ -246,29 +247,23 @@ static void cmdline(const struct thp_ctx *ctx, const struct thp_kvlist *l)
 		free(rest);
 		return;
 	}
-	if (ctx->json) {
-		struct json_object *o = json_object_new_object(), *a = json_object_new_array();
-		for (int i = 0; i < rest->n; i++)
-			json_object_array_add(a, json_object_new_string(rest->v[i].key));
-		json_object_object_add(o, "cmdline", json_object_new_string(opts));
-		json_object_object_add(o, "not_on_cmdline", a);
-		out_json_print(o);
-	} else {
-		if (opts[0]) {
-			printf("%s\n\n", opts);
-			fputs(thp_bootloader_help, stdout);
-			puts("thp_anon= needs Linux 6.12+; transparent_hugepage_shmem= and thp_shmem= 6.13+.\n"
-			     "'thp persist --check' after the reboot shows whether they took effect.");
-		} else {
-			puts("none of these settings has a kernel command-line option");
-		}
-		if (rest->n) {
-			printf("\nno command-line option exists for:");
-			for (int i = 0; i < rest->n; i++)
-				printf(" %s", rest->v[i].key);
-			puts("\n(persist them with 'thp persist' or 'thp persist --systemd')");
-		}
-	}
+	out_doc_begin(ctx->json, false, "thp-persist-cmdline/1");
+	out_put(OUT_JSON, "cmdline", NULL, ov_str(opts));
+	if (opts[0])
+		out_text("%s\n\n%sthp_anon= needs Linux 6.12+; transparent_hugepage_shmem= and thp_shmem= 6.13+.\n"
+			 "'thp persist --check' after the reboot shows whether they took effect.\n",
+			 opts, thp_bootloader_help);
+	else
+		out_text("none of these settings has a kernel command-line option\n");
+	if (rest->n)
+		out_text("\nno command-line option exists for:");
+	out_arr("not_on_cmdline");
+	for (int i = 0; i < rest->n; i++)
+		out_put(OUT_ANY, NULL, " %s", ov_str(rest->v[i].key));
+	out_end();
+	if (rest->n)
+		out_text("\n(persist them with 'thp persist' or 'thp persist --systemd')\n");
+	out_doc_end();
 	free(opts);
 	free(rest);
 }
@@ -279,29 +274,29 @@ static bool foreign(const char *cur)
 	return cur && !strstr(cur, OURS);
 }
 
-/* Adds to O the file SHOWN as it would be written (TEXT; NULL: removed), as
- * it is (CUR, NULL when absent), whether writing changes it, and whether thp
- * did not write it (FOREIGN). */
-static void file_json(struct json_object *o, const char *shown, const char *text, const char *cur,
-		      bool theirs)
+/* Members in JSON: the file SHOWN as it would be written (TEXT; NULL:
+ * removed), as it is (CUR, NULL when absent), whether writing changes it,
+ * and whether thp did not write it (THEIRS). */
+static void put_file(const char *shown, const char *text, const char *cur, bool theirs)
 {
 	bool changed = text ? !cur || strcmp(cur, text) != 0 : cur && !theirs;
 
-	json_object_object_add(o, "path", json_object_new_string(shown));
-	json_object_object_add(o, "content", text ? json_object_new_string(text) : NULL);
-	json_object_object_add(o, "current", cur ? json_object_new_string(cur) : NULL);
-	json_object_object_add(o, "changed", json_object_new_boolean(changed));
-	json_object_object_add(o, "foreign", json_object_new_boolean(theirs));
+	out_put(OUT_JSON, "path", NULL, ov_str(shown));
+	out_put(OUT_JSON, "content", NULL, ov_str(text));
+	out_put(OUT_JSON, "current", NULL, ov_str(cur));
+	out_put(OUT_JSON, "changed", NULL, ov_bool(changed));
+	out_put(OUT_JSON, "foreign", NULL, ov_bool(theirs));
 }
 
-/* 'persist --dry-run --json': one file as file_json() has it. */
-static int dry_json(const char *shown, const char *text, const char *cur)
+/* 'persist --dry-run': the file TEXT, to go to SHOWN (CUR: as it is); in
+ * JSON as put_file() has it. */
+static int dry_run(const struct thp_ctx *ctx, const char *shown, const char *text, const char *cur)
 {
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "dry_run", json_object_new_boolean(true));
-	file_json(o, shown, text, cur, foreign(cur));
-	return out_json_print(o) ? 1 : 0;
+	out_doc_begin(ctx->json, false, "thp-persist-file/1");
+	out_put(OUT_JSON, "dry_run", NULL, ov_bool(true));
+	put_file(shown, text, cur, foreign(cur));
+	out_text("%s", text);
+	return out_doc_end() ? 1 : 0;
 }
 
 /* True when CUR, the text of boot file F (NULL: there is none), was not written by thp. */
@@ -323,16 +318,15 @@ void thp_boot_files_read(const struct thp_ctx *ctx, struct thp_boot_file *f, int
 	}
 }
 
-struct json_object *thp_boot_files_json(const struct thp_boot_file *f, int n)
+void thp_boot_files_put(const char *key, const struct thp_boot_file *f, int n)
 {
-	struct json_object *a = json_object_new_array();
-
+	out_arr(key);
 	for (int i = 0; i < n; i++) {
-		struct json_object *o = json_object_new_object();
-		file_json(o, f[i].shown, f[i].text, f[i].cur, theirs(&f[i]));
-		json_object_array_add(a, o);
+		out_obj(NULL);
+		put_file(f[i].shown, f[i].text, f[i].cur, theirs(&f[i]));
+		out_end();
 	}
-	return a;
+	out_end();
 }
 
 /* Gives F the content TEXT (NULL: removes it). Returns 0 or -errno. */
@@ -653,7 +647,7 @@ static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp
 	if (file ? thp_read_user(file, &cur, NULL) : thp_read(&ctx->root, path, &cur, NULL))
 		cur = NULL; /* absent or unreadable: nothing of thp's or anyone's to keep */
 	if (dry) {
-		err = ctx->json ? dry_json(shown, text, cur) : fputs(text, stdout) < 0;
+		err = dry_run(ctx, shown, text, cur);
 		free(text);
 		free(cur);
 		return err ? 1 : 0;
@@ -687,15 +681,12 @@ static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp
 			: err == -ENOENT ? " (thp creates no directory for it)" : "");
 		return 1;
 	}
-	if (ctx->json) {
-		struct json_object *o = json_object_new_object();
-		json_object_object_add(o, "written", json_object_new_string(shown));
-		json_object_object_add(o, "settings", json_object_new_int(l->n));
-		out_json_print(o);
-	} else {
+	out_doc_begin(ctx->json, false, "thp-persist/1");
+	out_put(OUT_JSON, "written", NULL, ov_str(shown));
+	out_put(OUT_JSON, "settings", NULL, ov_int(l->n));
+	if (!ctx->json)
 		written(ctx, mode, l->n, shown, mode == SYSTEMD && !file);
-	}
-	return 0;
+	return out_doc_end() ? 1 : 0;
 }
 
 int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
