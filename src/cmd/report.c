@@ -56,9 +56,15 @@ static const struct thp_cmd_opts decl = {
 	.in_order = true,
 };
 
+/* A document or file that was skipped, and why. */
+struct skipped {
+	char *source, *reason;
+};
+
 struct report {
 	struct thp_fleet fleet;
-	struct json_object *skipped; /* [{source, reason}] */
+	struct skipped *skipped;
+	int nskipped, cap;
 	bool json, bytes;
 };
 
@@ -66,12 +72,19 @@ struct report {
 static void skip(void *ctx, const char *source, const char *why)
 {
 	struct report *rp = ctx;
-	struct json_object *o = json_object_new_object();
+	struct skipped *s = rp->skipped;
 
 	thp_err("%s: %s; skipped", source, why);
-	json_object_object_add(o, "source", json_object_new_string(source));
-	json_object_object_add(o, "reason", json_object_new_string(why));
-	json_object_array_add(rp->skipped, o);
+	if (rp->nskipped == rp->cap) {
+		s = reallocarray(rp->skipped, rp->cap ? 2 * (size_t)rp->cap : 8, sizeof(*s));
+		if (!s)
+			return;
+		rp->skipped = s;
+		rp->cap = rp->cap ? 2 * rp->cap : 8;
+	}
+	s[rp->nskipped].source = strdup(source);
+	s[rp->nskipped].reason = strdup(why);
+	rp->nskipped++;
 }
 
 /* Takes the 'thp status --json' document of ST read below ROOT, made for SHOWN. */
@@ -490,13 +503,10 @@ static int print_json(struct report *rp, const int *group, int ngroups)
 	}
 	out_end();
 	out_arr("skipped");
-	for (size_t i = 0; i < json_object_array_length(rp->skipped); i++) {
-		struct json_object *o = json_object_array_get_idx(rp->skipped, i), *v;
+	for (int i = 0; i < rp->nskipped; i++) {
 		out_obj(NULL);
-		json_object_object_get_ex(o, "source", &v);
-		out_put(OUT_JSON, "source", NULL, ov_str(json_object_get_string(v)));
-		json_object_object_get_ex(o, "reason", &v);
-		out_put(OUT_JSON, "reason", NULL, ov_str(json_object_get_string(v)));
+		out_put(OUT_JSON, "source", NULL, ov_str(rp->skipped[i].source));
+		out_put(OUT_JSON, "reason", NULL, ov_str(rp->skipped[i].reason));
 		out_end();
 	}
 	out_end();
@@ -528,7 +538,6 @@ int cmd_report(struct thp_ctx *ctx, int argc, char **argv)
 		thp_err("no FILE given");
 		return thp_usage_error("report");
 	}
-	rp.skipped = json_object_new_array();
 	for (int i = optind; i < argc; i++)
 		if (read_input(&rp, argv[i]) < 0) {
 			thp_err("out of memory");
@@ -552,7 +561,11 @@ int cmd_report(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	free(group);
 out:
-	json_object_put(rp.skipped);
+	for (int i = 0; i < rp.nskipped; i++) {
+		free(rp.skipped[i].source);
+		free(rp.skipped[i].reason);
+	}
+	free(rp.skipped);
 	thp_fleet_free(&rp.fleet);
 	return rc;
 }
