@@ -270,7 +270,7 @@ for pid in range(100000, 104000):
         with open(os.path.join(sys.argv[1], str(pid), f), "wb") as o:
             o.write(data)
 EOP
-# the signal goes once 100 processes are recorded: mid-capture however fast
+# SIGINT and SIGKILL go once 100 processes are recorded: mid-capture however fast
 # the machine records
 capture_started() {
 	set -- "$tmp"/sig/.thp-capture*/*/proc/*
@@ -278,12 +278,12 @@ capture_started() {
 }
 sig_ready=capture_started
 sig_during INT --root "$tmp/procs" capture -o "$tmp/sig/cap.tar.gz"
-sig_ready=
 echo "SIGINT to exit during a capture of 4,000 processes: $sig_s s"
 expect "capture of 4,000 processes: SIGINT while it records ends thp (exit 130) within $sig_max s (exit $sig_rc after $sig_s s)" \
 	awk -v rc="$sig_rc" -v s="$sig_s" -v max="$sig_max" 'BEGIN { exit !(rc == 130 && s < max) }'
 expect "capture ended by SIGINT: no archive and no staging directory left (left: $sig_left)" [ "$sig_left" = none ]
 sig_during KILL --root "$tmp/procs" capture -o "$tmp/sig/cap.tar.gz"
+sig_ready=
 expect "capture killed by SIGKILL while it records: its staging directory is removed after it (left: $sig_left)" [ "$sig_left" = none ]
 expect "hostile archives wrote nothing outside" [ -z "$(ls -A "$tmp/outside")" ]
 expect "hostile archives: no climbing file in the temporary directory's parent" [ ! -e "$tmp/outside-climb" ]
