@@ -465,11 +465,6 @@ static const struct thp_opt opts[] = {
 	THP_OPT_END,
 };
 
-static void columns_help(void)
-{
-	out_cols_help("Columns:", cols, NARM);
-}
-
 static const struct thp_cmd_opts decl = {
 	.usage = "Usage: thp ab [options] -- CMD [ARGS...]\n"
 		 "\n"
@@ -486,7 +481,8 @@ static const struct thp_cmd_opts decl = {
 		 "  current                  run CMD under the host's prior policy",
 	.width = 21,
 	.opts = opts,
-	.after = columns_help,
+	.cols = cols,
+	.ncols = NARM,
 	.in_order = true,
 };
 

@@ -87,11 +87,6 @@ static const struct thp_opt opts[] = {
 	THP_OPT_END,
 };
 
-static void columns_help(void)
-{
-	out_cols_help("Columns:", cols, NCOLS);
-}
-
 static const struct thp_cmd_opts decl = {
 	.usage = "Usage: thp collapse PID [--range START-END]... [--vma NAME]... [options]\n"
 		 "\n"
@@ -103,7 +98,8 @@ static const struct thp_cmd_opts decl = {
 		 "mapping's AnonHugePages before and after.",
 	.width = 25,
 	.opts = opts,
-	.after = columns_help,
+	.cols = cols,
+	.ncols = NCOLS,
 };
 
 /* Why process_madvise(MADV_COLLAPSE) failed for T, in words. */

@@ -98,11 +98,6 @@ static const struct thp_opt opts[] = {
 	THP_OPT_END,
 };
 
-static void columns_help(void)
-{
-	out_cols_help("Columns:", pool_cols, P_NODE);
-}
-
 static const struct thp_cmd_opts decl = {
 	.usage = "Usage: thp [--root DIR] hugetlb [options]\n"
 		 "       thp hugetlb set SIZE=PAGES... [--node N] [--dry-run]\n"
@@ -121,7 +116,8 @@ static const struct thp_cmd_opts decl = {
 		 "the host or, with --node, in one NUMA node's pool.",
 	.width = 22,
 	.opts = opts,
-	.after = columns_help,
+	.cols = pool_cols,
+	.ncols = P_NODE,
 };
 
 static const char *sz(char *buf, size_t cap, uint64_t bytes, const struct opts *o)

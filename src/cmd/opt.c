@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../render/render.h"
 #include "cmd.h"
 #include "opt.h"
 
@@ -92,6 +93,8 @@ void thp_opt_usage(const struct thp_cmd_opts *d)
 			 o->arg && o->arg[0] != '[' ? " " : "", o->arg ? o->arg : "");
 		opt_lines(label, o->help, width);
 	}
+	if (d->cols)
+		out_cols_help("Columns:", d->cols, d->ncols);
 	if (d->after)
 		d->after();
 }

@@ -45,13 +45,17 @@ struct thp_opt {
 	THP_OPT_LONG(OUT_OPT_NOTRUNC, "notruncate", NULL, "do not cut or wrap text to fit the terminal")
 
 /* What 'thp CMD --help' prints, and how its options are read. */
+struct out_col;
+
 struct thp_cmd_opts {
 	const char *usage;         /* the usage lines and what the command does */
 	void (*more)(void);        /* prints the rest of that (lists known at run time); NULL: none */
 	const char *title;         /* the heading of the options; NULL: "Options:" */
 	int width;                 /* the help column of the options */
 	const struct thp_opt *opts;
-	void (*after)(void);       /* prints what follows the options (the columns); NULL: none */
+	const struct out_col *cols; /* the columns listed after the options ("Columns:"); NULL: none */
+	int ncols;
+	void (*after)(void);       /* prints what follows those (more columns); NULL: none */
 	bool in_order;             /* the options end at the first operand (getopt's '+') */
 };
 

@@ -177,12 +177,6 @@ static const struct thp_opt opts[] = {
 	THP_OPT_END,
 };
 
-static void columns_help(void)
-{
-	out_cols_help("Columns:", cols, NCOLS);
-	out_cols_help(NULL, out_folio_cols, OUT_FOLIO_COLS);
-}
-
 static const struct thp_cmd_opts decl = {
 	.usage = "Usage: thp [--root DIR] ps [options]\n"
 		 "\n"
@@ -193,7 +187,9 @@ static const struct thp_cmd_opts decl = {
 		 "second counts the processes read on standard error (a terminal).",
 	.width = 22,
 	.opts = opts,
-	.after = columns_help,
+	.cols = cols,
+	.ncols = NCOLS,
+	.after = out_folio_cols_help,
 	.in_order = true,
 };
 

@@ -25,37 +25,6 @@ static const struct thp_opt opts[] = {
 	THP_OPT_END,
 };
 
-static void columns_help(void)
-{
-	puts("\n"
-	     "Columns:\n"
-	     "  HOST      host name (else the capture or file it came from)\n"
-	     "  KERNEL    kernel release\n"
-	     "  ENABLED   THP for anonymous memory (enabled)\n"
-	     "  DEFRAG    what a THP fault does when no huge block is free (defrag)\n"
-	     "  SHMEM     THP for tmpfs and shared memory (shmem_enabled)\n"
-	     "  MTHP      page sizes whose anonymous THP is on after inherit\n"
-	     "  ANONHUGE  PMD-mapped anonymous THP now (AnonHugePages)\n"
-	     "  STALLS    direct compaction stalls since boot (compact_stall)\n"
-	     "  FALLBACK  share of THP faults that fell back to small pages since boot\n"
-	     "  CRIT, WARN, INFO  'thp doctor' findings by severity (- without its document)");
-}
-
-static const struct thp_cmd_opts decl = {
-	.usage = "Usage: thp report [options] FILE...\n"
-		 "\n"
-		 "One line per host of a fleet, from what each FILE holds: 'thp status --json'\n"
-		 "and 'thp doctor --json' documents (one or more per file, or a JSON array of\n"
-		 "them), a capture directory, or a capture archive (.tar.gz, made by 'thp\n"
-		 "capture'). A status and a doctor document of the same host (the same host\n"
-		 "name, else the same root) make one line. A file that is not thp JSON, or is\n"
-		 "malformed, is named on standard error and skipped.",
-	.width = 25,
-	.opts = opts,
-	.after = columns_help,
-	.in_order = true,
-};
-
 /* A document or file that was skipped, and why. */
 struct skipped {
 	char *source, *reason;
@@ -261,18 +230,40 @@ static void get_host(const struct out_col *c, const void *row, void *ctx, struct
 /* On a narrow terminal: the host, its policy, whether it gets huge pages and
  * its findings stay; the kernel and the other settings go. */
 static const struct out_col host_cols[] = {
-	[C_HOST] = { "HOST", OUT_TEXT, OUT_WRAP | OUT_KEEP, "", get_host, C_HOST },
-	[C_KERNEL] = { "KERNEL", OUT_TEXT, 0, "", get_host, C_KERNEL },
-	[C_ENABLED] = { "ENABLED", OUT_TEXT, OUT_KEEP, "", get_host, C_ENABLED },
-	[C_DEFRAG] = { "DEFRAG", OUT_TEXT, 0, "", get_host, C_DEFRAG },
-	[C_SHMEM] = { "SHMEM", OUT_TEXT, 0, "", get_host, C_SHMEM },
-	[C_MTHP] = { "MTHP", OUT_TEXT, 0, "", get_host, C_MTHP },
-	[C_ANONHUGE] = { "ANONHUGE", OUT_SIZE, OUT_KEEP, "", get_host, C_ANONHUGE },
-	[C_STALLS] = { "STALLS", OUT_GROUPED, 0, "", get_host, C_STALLS },
-	[C_FALLBACK] = { "FALLBACK", OUT_PCT, OUT_KEEP, "", get_host, C_FALLBACK },
-	[C_CRIT] = { "CRIT", OUT_COUNT, OUT_KEEP, "", get_host, C_CRIT },
-	[C_WARN] = { "WARN", OUT_COUNT, OUT_KEEP, "", get_host, C_WARN },
-	[C_INFO] = { "INFO", OUT_COUNT, OUT_KEEP, "", get_host, C_INFO },
+	[C_HOST] = { "HOST", OUT_TEXT, OUT_WRAP | OUT_KEEP, "host name (else the capture or file it came from)",
+		       get_host, C_HOST },
+	[C_KERNEL] = { "KERNEL", OUT_TEXT, 0, "kernel release", get_host, C_KERNEL },
+	[C_ENABLED] = { "ENABLED", OUT_TEXT, OUT_KEEP, "THP for anonymous memory (enabled)", get_host, C_ENABLED },
+	[C_DEFRAG] = { "DEFRAG", OUT_TEXT, 0, "what a THP fault does when no huge block is free (defrag)",
+		       get_host, C_DEFRAG },
+	[C_SHMEM] = { "SHMEM", OUT_TEXT, 0, "THP for tmpfs and shared memory (shmem_enabled)", get_host, C_SHMEM },
+	[C_MTHP] = { "MTHP", OUT_TEXT, 0, "page sizes whose anonymous THP is on after inherit", get_host, C_MTHP },
+	[C_ANONHUGE] = { "ANONHUGE", OUT_SIZE, OUT_KEEP, "PMD-mapped anonymous THP now (AnonHugePages)",
+		       get_host, C_ANONHUGE },
+	[C_STALLS] = { "STALLS", OUT_GROUPED, 0, "direct compaction stalls since boot (compact_stall)",
+		       get_host, C_STALLS },
+	[C_FALLBACK] = { "FALLBACK", OUT_PCT, OUT_KEEP, "share of THP faults that fell back to small pages since boot",
+		       get_host, C_FALLBACK },
+	[C_CRIT] = { "CRIT", OUT_COUNT, OUT_KEEP, "critical 'thp doctor' findings (- without its document)",
+		       get_host, C_CRIT },
+	[C_WARN] = { "WARN", OUT_COUNT, OUT_KEEP, "'thp doctor' warnings (- without its document)", get_host, C_WARN },
+	[C_INFO] = { "INFO", OUT_COUNT, OUT_KEEP, "'thp doctor' notes (- without its document)", get_host, C_INFO },
+};
+
+static const struct thp_cmd_opts decl = {
+	.usage = "Usage: thp report [options] FILE...\n"
+		 "\n"
+		 "One line per host of a fleet, from what each FILE holds: 'thp status --json'\n"
+		 "and 'thp doctor --json' documents (one or more per file, or a JSON array of\n"
+		 "them), a capture directory, or a capture archive (.tar.gz, made by 'thp\n"
+		 "capture'). A status and a doctor document of the same host (the same host\n"
+		 "name, else the same root) make one line. A file that is not thp JSON, or is\n"
+		 "malformed, is named on standard error and skipped.",
+	.width = 25,
+	.opts = opts,
+	.cols = host_cols,
+	.ncols = C_N,
+	.in_order = true,
 };
 
 #define CHUNK_ROWS 256

@@ -145,12 +145,6 @@ static const struct thp_opt opts[] = {
 	THP_OPT_END,
 };
 
-static void columns_help(void)
-{
-	out_cols_help("Columns:", cols, NCOLS);
-	out_cols_help(NULL, out_folio_cols, OUT_FOLIO_COLS);
-}
-
 static const struct thp_cmd_opts decl = {
 	.usage = "Usage: thp [--root DIR] show PID [options]\n"
 		 "\n"
@@ -162,7 +156,9 @@ static const struct thp_cmd_opts decl = {
 		 "/proc/PID/smaps.",
 	.width = 18,
 	.opts = opts,
-	.after = columns_help,
+	.cols = cols,
+	.ncols = NCOLS,
+	.after = out_folio_cols_help,
 };
 
 static const char *mapping_name(const struct thp_vma *v)

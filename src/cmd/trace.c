@@ -76,11 +76,6 @@ static const struct thp_opt opts[] = {
 	THP_OPT_END,
 };
 
-static void columns_help(void)
-{
-	out_cols_help("Columns:", cols, NCOLS);
-}
-
 static const struct thp_cmd_opts decl = {
 	.usage = "Usage: thp trace [options]   (root)\n"
 		 "\n"
@@ -92,7 +87,8 @@ static const struct thp_cmd_opts decl = {
 		 "Ctrl-C ends the trace early.",
 	.width = 26,
 	.opts = opts,
-	.after = columns_help,
+	.cols = cols,
+	.ncols = NCOLS,
 	.in_order = true,
 };
 

@@ -16,6 +16,11 @@ const struct out_col out_folio_cols[OUT_FOLIO_COLS] = {
 	{ "FOLIOS", OUT_FOLIOS, 0, "every counter of tools/mm/thpmaps (--folios)", NULL, 5 },
 };
 
+void out_folio_cols_help(void)
+{
+	out_cols_help(NULL, out_folio_cols, OUT_FOLIO_COLS);
+}
+
 void out_cols_folios(struct out_col *all, const struct out_col *cols, int n, out_get_fn get)
 {
 	memcpy(all, cols, sizeof(*cols) * (size_t)n);

@@ -396,6 +396,8 @@ struct out_val out_pstate(enum out_pstate f, const struct thp_pstatus *s, const 
 #define OUT_FOLIO_COLS 6
 #define OUT_FOLIO_SUMMARY 5
 extern const struct out_col out_folio_cols[OUT_FOLIO_COLS];
+/* Lists the folio columns' names and help lines (more of a "Columns:" list). */
+void out_folio_cols_help(void);
 /* The value of folio column I (arg of its descriptor) for S, NULL: null. */
 struct out_val out_folio_col(const struct thp_folio_stats *s, int i);
 /* Copies the N columns COLS and then the folio columns into ALL (N +
