@@ -236,14 +236,6 @@ int thp_getopt(int argc, char **argv, const char *opts, const struct option *lo)
 /* The largest process or thread id any command accepts. */
 #define THP_PID_MAX INT32_MAX
 
-struct json_object;
-
-/* Prints the status of ST, read below the root of CTX, in the document begun
- * with out_doc_begin() (schema THP_STATUS_SCHEMA). Returns 0, or 1 when out
- * of memory. */
-#define THP_STATUS_SCHEMA "thp-status/2"
-int thp_status_print(const struct thp_ctx *ctx, const struct thp_status *st);
-
 /* Returns 0 when the command of CTX may go on: it works below a recorded tree,
  * or thp runs as root. Otherwise says "thp: CMD: WHAT needs root (run as
  * root)" (WHAT NULL: the command needs root) and returns 1, the exit status.

@@ -13,6 +13,7 @@
 #include "../core/unpack.h"
 #include "../render/doctor.h"
 #include "../render/render.h"
+#include "../render/status.h"
 #include "cmd.h"
 #include "opt.h"
 
@@ -60,12 +61,11 @@ static void skip(void *ctx, const char *source, const char *why)
 static int take_status(struct report *rp, const struct thp_root *root, const struct thp_status *st,
 		       const char *shown)
 {
-	const struct thp_ctx ctx = { .root = *root };
 	char *text = NULL;
 	int n = -ENOMEM;
 
 	if (out_doc_mem(THP_STATUS_SCHEMA) == 0) {
-		int rc = thp_status_print(&ctx, st);
+		int rc = thp_status_print(root, st);
 		text = out_doc_mem_end();
 		if (rc) {
 			free(text);

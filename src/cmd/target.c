@@ -232,13 +232,7 @@ int thp_live_only(const struct thp_ctx *ctx, const char *what)
 
 void thp_shown_path(const struct thp_ctx *ctx, const char *rel, char *buf, size_t cap)
 {
-	size_t n = strlen(ctx->root.path);
-
-	if (ctx->root.live)
-		snprintf(buf, cap, "/%s", rel);
-	else
-		snprintf(buf, cap, "%.*s/%s", (int)(n > 1 && ctx->root.path[n - 1] == '/' ? n - 1 : n),
-			 ctx->root.path, rel);
+	thp_root_shown(&ctx->root, rel, buf, cap);
 }
 
 void thp_saved_path(const struct thp_ctx *ctx, const char *file, char *buf, size_t cap)

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -99,6 +100,16 @@ const char *thp_rel(const char *rel)
 	while (*rel == '/')
 		rel++;
 	return *rel ? rel : ".";
+}
+
+void thp_root_shown(const struct thp_root *r, const char *rel, char *buf, size_t cap)
+{
+	size_t n = strlen(r->path);
+
+	if (r->live)
+		snprintf(buf, cap, "/%s", rel);
+	else
+		snprintf(buf, cap, "%.*s/%s", (int)(n > 1 && r->path[n - 1] == '/' ? n - 1 : n), r->path, rel);
 }
 
 /* Appends S to DST (CAP bytes in all), cut to fit. */

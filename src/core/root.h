@@ -46,6 +46,10 @@ int thp_root_keep_open(struct thp_root *r);
 /* Strips leading '/' so that REL is resolved below the root. */
 const char *thp_rel(const char *rel);
 
+/* REL below root R as shown to the user: "/run/thp/journal" on the live
+ * host, "DIR/run/thp/journal" below a recorded tree. */
+void thp_root_shown(const struct thp_root *r, const char *rel, char *buf, size_t cap);
+
 /* Opens REL below the root with open(2) FLAGS and MODE; every path below a
  * root is opened here. The live root follows links as the kernel does. A
  * recorded tree follows only relative links that stay inside it: an absolute
