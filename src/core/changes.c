@@ -60,7 +60,7 @@ int thp_changes_read(const struct thp_root *root, struct thp_changes *cs)
 	if (!st)
 		return -ENOMEM;
 	memset(cs, 0, sizeof(*cs));
-	thp_status_read(root, st, false);
+	thp_status_read_policy(root, st); /* the sizes and the PMD size are all it needs */
 	if (!st->dir || st->redhat) {
 		int err = st->redhat ? -EOPNOTSUPP : -ENOENT;
 		free(st);
