@@ -86,9 +86,6 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_ps(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_show(struct thp_ctx *ctx, int argc, char **argv);
 
-/* `thp show PID --tlb SECS` (showtlb.c): counts the dTLB misses of process ST's
- * threads for SECS seconds and prints them. Returns the exit status. */
-int thp_show_tlb(struct thp_ctx *ctx, const struct thp_pstatus *st, double secs, bool json, bool bytes);
 int cmd_metrics(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_serve(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_report(struct thp_ctx *ctx, int argc, char **argv);

@@ -16,9 +16,11 @@
 #include "../core/proc.h"
 #include "../core/ptables.h"
 #include "../core/status.h"
+#include "../core/tlbcount.h"
 #include "../core/users.h"
 #include "../core/why.h"
 #include "../render/render.h"
+#include "../render/tlb.h"
 #include "cmd.h"
 #include "opt.h"
 
@@ -840,6 +842,30 @@ static int show_maps(struct thp_ctx *ctx, struct show *s, const struct thp_pstat
 	return err ? proc_error(&ctx->root, st->pid, failed_file(s, st, err), err) : 0;
 }
 
+/* --tlb: counts the dTLB misses of the threads of process ST for SECS
+ * seconds and prints them. Returns the exit status. */
+static int show_tlb(const struct thp_ctx *ctx, const struct thp_pstatus *st, double secs, bool json, bool bytes)
+{
+	struct thp_tlb_proc p;
+	struct thp_rollup r = { 0 };
+	int err = thp_tlb_count_proc(&ctx->root, st->pid, secs, &p);
+
+	if (err == -ENOMEM) {
+		thp_err("out of memory");
+		return 1;
+	}
+	if (err) {
+		thp_err("%s (perf_event_open: %s)%s", thp_tlb_unavailable(err), strerror(-err),
+			err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV ? "; virtual machines often have no PMU" : "");
+		return 1;
+	}
+	thp_rollup_read(&ctx->root, st->pid, &r);
+	out_doc_begin(json, bytes, THP_SHOW_TLB_SCHEMA);
+	thp_tlb_print(st, secs, &p, &r);
+	thp_tlb_proc_free(&p);
+	return out_doc_end() ? 1 : 0;
+}
+
 int cmd_show(struct thp_ctx *ctx, int argc, char **argv)
 {
 	struct opts o = { 0 };
@@ -856,7 +882,7 @@ int cmd_show(struct thp_ctx *ctx, int argc, char **argv)
 	if (thp_pid_target(ctx, o.pid, false, &st))
 		return 1;
 	if (o.tlb > 0)
-		return thp_show_tlb(ctx, &st, o.tlb, o.fmt.json, o.fmt.bytes);
+		return show_tlb(ctx, &st, o.tlb, o.fmt.json, o.fmt.bytes);
 	thp_cmdline_read(&ctx->root, o.pid, cmdline, sizeof(cmdline));
 	host = malloc(sizeof(*host));
 	if (!host)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "parse.h"
@@ -286,4 +287,83 @@ void thp_tlb_close(struct thp_tlb_thread *t)
 			close(t->fd[i]);
 		t->fd[i] = -1;
 	}
+}
+
+/* Opens counters on every thread of PID into S (*N of them). Returns 0, or
+ * the error of the first thread when none could be opened. */
+static int open_threads(const struct thp_root *root, pid_t pid, const struct thp_tlb_walk *w,
+			struct thp_tlb_sample *s, int *n)
+{
+	char rel[64];
+	struct dirent *de;
+	DIR *d;
+	int first = -ESRCH;
+
+	snprintf(rel, sizeof(rel), "proc/%d/task", (int)pid);
+	if (!(d = thp_opendir(root, rel)))
+		return -errno;
+	*n = 0;
+	while ((de = readdir(d)) && *n < THP_TLB_THREADS_MAX) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+		int err;
+
+		if (*end || tid <= 0)
+			continue;
+		err = thp_tlb_open((pid_t)tid, w, false, &s[*n].t);
+		if (err) {
+			if (first == -ESRCH)
+				first = err;
+			continue; /* a thread that exited, or no counter: see FIRST */
+		}
+		if (thp_comm_read(root, (pid_t)tid, s[*n].comm, sizeof(s[*n].comm)))
+			snprintf(s[*n].comm, sizeof(s[*n].comm), "?");
+		(*n)++;
+	}
+	closedir(d);
+	return *n ? 0 : first;
+}
+
+/* Counts for SECS seconds and sums the threads into SUM. */
+static void count(struct thp_tlb_sample *s, int n, double secs, struct thp_tlb_counts *sum)
+{
+	struct timespec ts = { (time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9) };
+	bool first = true;
+
+	for (int i = 0; i < n; i++)
+		thp_tlb_enable(&s[i].t);
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+	memset(sum, 0, sizeof(*sum));
+	for (int i = 0; i < n; i++) {
+		s[i].ok = thp_tlb_read(&s[i].t, &s[i].c) == 0;
+		if (s[i].ok) {
+			thp_tlb_counts_add(sum, &s[i].c, first);
+			first = false;
+		}
+		thp_tlb_close(&s[i].t);
+	}
+}
+
+int thp_tlb_count_proc(const struct thp_root *root, pid_t pid, double secs, struct thp_tlb_proc *p)
+{
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	if (!(p->s = calloc(THP_TLB_THREADS_MAX, sizeof(*p->s))))
+		return -ENOMEM;
+	thp_tlb_walk_find(root, &p->walk);
+	err = open_threads(root, pid, &p->walk, p->s, &p->n);
+	if (err) {
+		thp_tlb_proc_free(p);
+		return err;
+	}
+	count(p->s, p->n, secs, &p->sum);
+	return 0;
+}
+
+void thp_tlb_proc_free(struct thp_tlb_proc *p)
+{
+	free(p->s);
+	p->s = NULL;
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "proc.h"
 #include "root.h"
 
 enum thp_tlb_ev {
@@ -102,5 +103,34 @@ int thp_tlb_read(const struct thp_tlb_thread *t, struct thp_tlb_counts *c);
 
 /* Closes T's counters. */
 void thp_tlb_close(struct thp_tlb_thread *t);
+
+/* The most threads of a process thp_tlb_count_proc() counts. */
+#define THP_TLB_THREADS_MAX 4096
+
+/* One thread of a process, counted over a window. */
+struct thp_tlb_sample {
+	struct thp_tlb_thread t;
+	struct thp_tlb_counts c;
+	char comm[THP_COMM_MAX];
+	bool ok; /* C holds its counts (false: it could not be read) */
+};
+
+/* The threads of a process counted over a window, and their sums. */
+struct thp_tlb_proc {
+	struct thp_tlb_sample *s; /* malloc'd, N of them */
+	int n;
+	struct thp_tlb_counts sum; /* of the threads counted */
+	struct thp_tlb_walk walk; /* the page-walk event; name "" without one */
+};
+
+/* Counts the dTLB misses of the threads of process PID below ROOT (up to
+ * THP_TLB_THREADS_MAX) for SECS seconds into P; frees P with
+ * thp_tlb_proc_free(). Returns 0, -ENOMEM, -errno when its threads cannot be
+ * listed, or the error of the first thread's counters (thp_tlb_open) when
+ * none could be opened. */
+int thp_tlb_count_proc(const struct thp_root *root, pid_t pid, double secs, struct thp_tlb_proc *p);
+
+/* Frees what thp_tlb_count_proc() allocated in P. */
+void thp_tlb_proc_free(struct thp_tlb_proc *p);
 
 #endif
