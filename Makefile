@@ -280,6 +280,7 @@ lint: | $(B)/.deps-lint
 	tests/licence.sh
 	tests/lint-tests.sh
 	tests/lint-prefix.sh
+	tests/lint-docs.sh
 	tests/layers.sh
 	@$(MAKE) -s -j$$(nproc) lint-files
 lint-files: build/lint/cppcheck $(TIDY_STAMP)
