@@ -90,37 +90,6 @@ int cmd_metrics(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_serve(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_report(struct thp_ctx *ctx, int argc, char **argv);
 
-struct json_object;
-
-/* A file that boot applies (sysctl.d, tmpfiles.d), below the root, and what
- * a persisting command makes of it (persist.c). */
-struct thp_boot_file {
-	const char *dir, *name; /* below the root */
-	const char *mark;       /* what a file that thp wrote holds */
-	char *text;             /* the new content (malloc'd); NULL: the file goes, when thp wrote it */
-	char *cur;              /* as it is (malloc'd, by thp_boot_files_read); NULL: absent */
-	char shown[4200];       /* its path as shown */
-	enum { THP_BOOT_KEPT, THP_BOOT_WRITTEN, THP_BOOT_REMOVED } done;
-};
-
-/* Reads the N files F as they are. */
-void thp_boot_files_read(const struct thp_ctx *ctx, struct thp_boot_file *f, int n);
-
-/* The N files F as they would be written ('--dry-run --json'): member KEY
- * of the JSON document, [{"path", "content" (null: removed), "current",
- * "changed", "foreign"}]; nothing in text. */
-void thp_boot_files_put(const char *key, const struct thp_boot_file *f, int n);
-
-/* Replaces each of the N files F by its text, or removes it when its text is
- * NULL and thp wrote it: under the writers' lock, each file through a
- * temporary file renamed over it, and the files already changed put back
- * when a later one fails. A file that thp did not write is replaced only with
- * FORCE. Returns 0, or 1 after saying why nothing was changed. */
-int thp_boot_files_write(const struct thp_ctx *ctx, struct thp_boot_file *f, int n, bool force);
-
-/* Frees the texts of the N files F. */
-void thp_boot_files_free(struct thp_boot_file *f, int n);
-
 struct thp_changes;
 struct thp_state_file;
 

@@ -19,6 +19,7 @@
 #include "../core/numa.h"
 #include "../core/parse.h"
 #include "../core/persist.h"
+#include "../render/persist.h"
 #include "../render/render.h"
 #include "cmd.h"
 #include "opt.h"
@@ -965,12 +966,14 @@ static int persist(struct thp_ctx *ctx, const struct thp_hugetlb *h, char **args
 	if (persist_check(h, v, n, o->fmt.bytes))
 		return 1;
 	qsort(v, (size_t)n, sizeof(v[0]), by_node_size);
-	thp_boot_files_read(ctx, f, nf);
+	thp_boot_files_read(&ctx->root, f, nf);
 	if (!persist_texts(v, n, h->default_size, f, nf, &opts))
 		thp_err("out of memory");
 	else if (o->dry_run)
 		rc = persist_dry(ctx, f, nf, opts);
-	else if ((rc = thp_boot_files_write(ctx, f, nf, force)) == 0 && (rc = persist_report(ctx, f, nf, n, opts)))
+	else if ((rc = thp_change_begin(ctx, "writing what boot applies")) == 0 &&
+		 (rc = thp_boot_files_write(&ctx->root, f, nf, force, thp_err)) == 0 &&
+		 (rc = persist_report(ctx, f, nf, n, opts)))
 		for (int i = 0; i < nf; i++) /* the files are changed all the same */
 			if (f[i].done != THP_BOOT_KEPT)
 				thp_err("%s %s, but the report cannot be printed",

@@ -862,3 +862,30 @@ int thp_boot_journal_parse(char *buf, struct thp_boot_journal *j, int *line)
 			buf[ends[i]] = '\0';
 	return 0;
 }
+
+void thp_boot_files_read(const struct thp_root *root, struct thp_boot_file *f, int n)
+{
+	for (int i = 0; i < n; i++) {
+		char rel[512];
+
+		snprintf(rel, sizeof(rel), "%s/%s", f[i].dir, f[i].name);
+		thp_root_shown(root, rel, f[i].shown, sizeof(f[i].shown));
+		if (thp_read(root, rel, &f[i].cur, NULL))
+			f[i].cur = NULL; /* absent or unreadable: nothing of thp's or anyone's to keep */
+		f[i].done = THP_BOOT_KEPT;
+	}
+}
+
+bool thp_boot_file_theirs(const struct thp_boot_file *f)
+{
+	return f->cur && !strstr(f->cur, f->mark);
+}
+
+void thp_boot_files_free(struct thp_boot_file *f, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(f[i].text);
+		free(f[i].cur);
+		f[i].text = f[i].cur = NULL;
+	}
+}

@@ -95,6 +95,26 @@ char *thp_boot_journal_format(const struct thp_boot_journal *j);
  * as a whole: no end line). */
 int thp_boot_journal_parse(char *buf, struct thp_boot_journal *j, int *line);
 
+/* A file that boot applies (sysctl.d, tmpfiles.d), below the root, and what
+ * a persisting command makes of it. */
+struct thp_boot_file {
+	const char *dir, *name; /* below the root */
+	const char *mark;       /* what a file that thp wrote holds */
+	char *text;             /* the new content (malloc'd); NULL: the file goes, when thp wrote it */
+	char *cur;              /* as it is (malloc'd, by thp_boot_files_read); NULL: absent */
+	char shown[4200];       /* its path as shown */
+	enum { THP_BOOT_KEPT, THP_BOOT_WRITTEN, THP_BOOT_REMOVED } done;
+};
+
+/* Reads the N files F below ROOT as they are. */
+void thp_boot_files_read(const struct thp_root *root, struct thp_boot_file *f, int n);
+
+/* True when boot file F is there and thp did not write it. */
+bool thp_boot_file_theirs(const struct thp_boot_file *f);
+
+/* Frees the texts of the N files F. */
+void thp_boot_files_free(struct thp_boot_file *f, int n);
+
 #define THP_SOURCES_MAX 32
 #define THP_WRITERS_MAX 16
 
