@@ -11,7 +11,8 @@
 # above the one printed.
 #
 # Layout: README's Layout section names every directory at the top of the
-# tree, in src/ and in tests/ (as "DIR/").
+# tree, in src/ and in tests/ (as "DIR/"), and the files it names in an entry
+# of src/ are in that directory.
 #
 # MAN and README name other files to check (default: the tree's).
 cd "$(dirname "$0")/.." || exit 1
@@ -48,10 +49,16 @@ $man: $s: thp prints $cur"
 	fi
 done
 
-if git rev-parse --git-dir > /dev/null 2>&1; then
-	layout=$(sed -n '/^## Layout/,/^## [^L]/p' "$readme")
-	[ -n "$layout" ] || bad="$bad
+layout=$(sed -n '/^## Layout/,/^## [^L]/p' "$readme")
+[ -n "$layout" ] || bad="$bad
 $readme: no Layout section"
+# the files an entry of src/ names (cmd.h, args.c) are in its directory
+for f in $(echo "$layout" | awk '/^    [^ ]/ { dir = $1 }
+	dir ~ /^src\/[a-z]+\/$/ { for (i = 1; i <= NF; i++) if (match($i, /[a-z_]+\.[ch]/)) print dir substr($i, RSTART, RLENGTH) }' | sort -u); do
+	[ -f "$f" ] || bad="$bad
+$readme: the Layout section names $f, which is not there"
+done
+if git rev-parse --git-dir > /dev/null 2>&1; then
 	for d in $(git ls-files | grep / | awk -F/ '{ print $1 "/"; if ($1 == "src" || $1 == "tests") if (NF > 2) print $1 "/" $2 "/" }' | sort -u); do
 		echo "$layout" | grep -qE "(^|[[:space:](,\`])$d" || bad="$bad
 $readme: the Layout section does not name $d"
@@ -61,4 +68,4 @@ else
 fi
 
 [ -z "$bad" ] || { echo "lint-docs: the manual or README does not follow the tree:$bad"; exit 1; }
-echo "lint-docs: the manual documents the $(echo "$printed" | wc -l) schemas thp prints; README's layout names every directory"
+echo "lint-docs: the manual documents the $(echo "$printed" | wc -l) schemas thp prints; README's layout names every directory and only files there are"
