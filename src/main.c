@@ -7,6 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/opt.h"
+#include "cmd/target.h"
 #include "render/render.h"
 #include "render/term.h"
 

@@ -26,6 +26,7 @@
 #include "../render/term.h"
 #include "cmd.h"
 #include "opt.h"
+#include "target.h"
 
 #define RUNS_MAX 1000
 #define TREE_MAX 4096

@@ -15,6 +15,7 @@
 #include "../control/modes.h"
 #include "../render/render.h"
 #include "cmd.h"
+#include "opt.h"
 
 bool thp_opt_u64(const char *what, const char *arg, uint64_t min, uint64_t max,
 		 uint64_t *v)

@@ -21,6 +21,7 @@
 #include "../render/term.h"
 #include "cmd.h"
 #include "opt.h"
+#include "target.h"
 
 #define REPS_MAX 100
 #define COLS_MAX 12

@@ -20,6 +20,7 @@
 #include "../render/render.h"
 #include "cmd.h"
 #include "opt.h"
+#include "target.h"
 
 /* Prints WORDS (NULL-terminated) after INDENT, wrapped at 80 columns. */
 static void print_words(const char *indent, const char *const *words)

@@ -17,6 +17,7 @@
 #include "../render/render.h"
 #include "cmd.h"
 #include "opt.h"
+#include "target.h"
 
 /* One span's outcome, over its runs of populated blocks. */
 struct result {

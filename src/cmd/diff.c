@@ -11,6 +11,7 @@
 #include "../render/render.h"
 #include "cmd.h"
 #include "opt.h"
+#include "target.h"
 
 static const struct thp_opt opts[] = {
 	THP_OPT_ROOT("OTHER", "compare with the settings below OTHER"),

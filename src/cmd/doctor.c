@@ -9,6 +9,7 @@
 #include "../render/term.h"
 #include "cmd.h"
 #include "opt.h"
+#include "target.h"
 
 #define SAMPLE_MAX 3600
 

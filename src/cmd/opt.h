@@ -6,6 +6,7 @@
 #define THP_OPT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct thp_ctx;
 
@@ -76,5 +77,57 @@ int thp_opt_exit(const struct thp_ctx *ctx, int c);
 
 /* Prints D's usage: its text, the Options section made from its table, and what follows. */
 void thp_opt_usage(const struct thp_cmd_opts *d);
+
+/* Options of 'thp metrics' that 'thp serve' takes too (core/metrics.h). */
+struct thp_metrics_opts;
+enum { THP_OPT_PIDS = 0x100, THP_OPT_NODE_EXPORTER_COMPAT, THP_OPT_NO_DOCTOR };
+/* Those options, for a table of opt.h (help at column 24). */
+#define THP_OPTS_METRICS                                                                           \
+	THP_OPT('t', "top", "N", "export AnonHugePages of the N command names holding the\n"      \
+				 "most, summed over their processes (default 20; 0: none)"),       \
+	THP_OPT_LONG(THP_OPT_PIDS, "pids", NULL, "one series per process (labels pid and comm) instead of\n" \
+						 "one per command name"),                          \
+	THP_OPT_LONG(THP_OPT_NODE_EXPORTER_COMPAT, "node-exporter-compat", NULL, NULL),            \
+	THP_OPT_LONG(THP_OPT_NO_DOCTOR, "no-doctor", NULL,                                         \
+		     "leave out the doctor's findings and persistence drift\n"                      \
+		     "(then no process is read beyond the --top scan)")
+
+/* Takes option C (with ARG) of THP_OPTS_METRICS into O.
+ * Returns 0, 1 when C is not one of them, or 2 after explaining a bad value. */
+int thp_metrics_opt(int c, const char *arg, struct thp_metrics_opts *o);
+
+struct modes;
+
+/* Splits the comma list LIST of --modes into M, accepting only words of
+ * ALLOWED (NULL-terminated). Prints the error and returns 2 on bad input,
+ * else 0. */
+int modes_parse(const char *list, const char *const *allowed, struct modes *m);
+
+/* Numeric arguments, read with core/arg.h (decimal, no leading zero, in
+ * range). On a bad value each prints "thp: CMD: WHAT 'ARG' is ..." (thp_err) with what
+ * it accepts and returns false; the caller then exits 2 having changed
+ * nothing. WHAT names the option ("--interval") or the operand ("process id"). */
+bool thp_opt_u64(const char *what, const char *arg, uint64_t min, uint64_t max,
+		 uint64_t *v);
+bool thp_opt_int(const char *what, const char *arg, int min, int max, int *v);
+/* A number of UNIT ("seconds") with up to THP_ARG_DECIMALS decimals. */
+bool thp_opt_decimal(const char *what, const char *arg, const char *unit, double min,
+		     double max, double *v);
+/* A size ("64M"); MAX_IS, when not NULL, says where MAX comes from ("MemAvailable"). */
+bool thp_opt_size(const char *what, const char *arg, uint64_t min, uint64_t max,
+		  const char *max_is, uint64_t *v);
+/* A percentage ("5%", "2.5") in basis points, at most MAX_BP. */
+bool thp_opt_percent(const char *what, const char *arg, unsigned max_bp, unsigned *bp);
+
+struct option;
+
+/* getopt_long(3) with getopt's own messages replaced: an unknown or ambiguous
+ * option, a missing argument or an argument given to a flag prints "thp: CMD:
+ * ..." (thp_err) and returns '?', on which the caller exits with
+ * thp_usage_error(). */
+int thp_getopt(int argc, char **argv, const char *opts, const struct option *lo);
+
+/* The largest process or thread id any command accepts. */
+#define THP_PID_MAX INT32_MAX
 
 #endif

@@ -21,6 +21,7 @@
 #include "../render/term.h"
 #include "cmd.h"
 #include "opt.h"
+#include "target.h"
 
 enum col {
 	C_PID, C_USER, C_COMMAND, C_CGROUP, C_PROCS, C_RSS, C_ANON, C_THP, C_COVER, C_SHMEM_PMD, C_FILE_PMD,

@@ -16,6 +16,7 @@
 #include "../render/status.h"
 #include "cmd.h"
 #include "opt.h"
+#include "target.h"
 
 static const struct thp_opt opts[] = {
 	THP_OPT('g', "group-by", "policy", "one line per policy the hosts share, the most common\n"

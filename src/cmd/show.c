@@ -23,6 +23,7 @@
 #include "../render/tlb.h"
 #include "cmd.h"
 #include "opt.h"
+#include "target.h"
 
 #define CONT_MAX 8
 

@@ -22,6 +22,7 @@
 #include "../core/state.h"
 #include "../core/unpack.h"
 #include "cmd.h"
+#include "target.h"
 
 int thp_pid_target(const struct thp_ctx *ctx, pid_t pid, bool kthread_ok,
 		   struct thp_pstatus *st)

@@ -16,6 +16,7 @@
 #include "../render/term.h"
 #include "cmd.h"
 #include "opt.h"
+#include "target.h"
 
 #define NS_PER_S 1000000000ull
 #define ROUND_NS (100 * 1000000ull) /* how often the buffers are read when quiet */

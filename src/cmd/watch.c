@@ -18,6 +18,7 @@
 #include "../render/term.h"
 #include "cmd.h"
 #include "opt.h"
+#include "target.h"
 
 #define REPLAY_MAX 16
 #define BLOCKED_MAX 32
