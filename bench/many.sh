@@ -5,8 +5,9 @@
 # SIGTERM), that many idle processes spawned (one in BENCH_MANY_EVERY,
 # default 1,000, holding 4 MiB of THP), then BENCH_RUNS times (default 3),
 # interleaved: the floor (build/bench/catfloor: every status and smaps_rollup
-# opened and read to its end once, nothing else), 'thp ps --all' and 'thp
-# metrics', with the medians of elapsed time and peak RSS
+# opened and read to its end once, on one thread, nothing else), 'thp ps
+# --all' (a thread per CPU), 'thp ps --all --jobs 1' and 'thp metrics', with
+# the medians of elapsed time and peak RSS
 # (/usr/bin/time) and their ratios; then bench/watch.sh for SECS (default
 # 20) seconds among them. Targets: ps --all at most 1.0x the floor and
 # 32 MiB; metrics within 1.2x ps --all; watch -i 1 below 1% of a core.
@@ -52,15 +53,18 @@ i=0
 while [ $i -lt "$RUNS" ]; do
 	/usr/bin/time -a -o "$out/cat" -f '%e %M' "$FLOOR" > /dev/null
 	/usr/bin/time -a -o "$out/ps" -f '%e %M' "$THP" ps --all > /dev/null 2>&1
+	/usr/bin/time -a -o "$out/ps1" -f '%e %M' "$THP" ps --all --jobs 1 > /dev/null 2>&1
 	/usr/bin/time -a -o "$out/metrics" -f '%e %M' "$THP" metrics > /dev/null
 	i=$((i + 1))
 done
 ct=$(median "$out/cat" 1)
 pt=$(median "$out/ps" 1) pm=$(median "$out/ps" 2)
+p1t=$(median "$out/ps1" 1) p1m=$(median "$out/ps1" 2)
 mt=$(median "$out/metrics" 1) mm=$(median "$out/metrics" 2)
-awk -v ct="$ct" -v pt="$pt" -v pm="$pm" -v mt="$mt" -v mm="$mm" 'BEGIN {
+awk -v ct="$ct" -v pt="$pt" -v pm="$pm" -v p1t="$p1t" -v p1m="$p1m" -v mt="$mt" -v mm="$mm" -v cpus="$(nproc)" 'BEGIN {
 	printf "every status and smaps_rollup read once (floor, catfloor): median %.2f s\n", ct
-	printf "thp ps --all: median %.2f s, %.2fx the floor (target at most 1.0x), %.1f MiB peak (target at most 32)\n",
-		pt, pt / ct, pm / 1024
+	printf "thp ps --all (%d jobs): median %.2f s, %.2fx the floor (target at most 1.0x), %.1f MiB peak (target at most 32)\n",
+		cpus, pt, pt / ct, pm / 1024
+	printf "thp ps --all --jobs 1: median %.2f s, %.2fx the floor, %.1f MiB peak\n", p1t, p1t / ct, p1m / 1024
 	printf "thp metrics:  median %.2f s, %.2fx ps --all (target at most 1.2x), %.1f MiB peak\n", mt, mt / pt, mm / 1024 }'
 SECS=${SECS:-20} THP="$THP" bench/watch.sh

@@ -439,6 +439,14 @@ bad_arg "ps -u 4294967296 (not uid 0)" "$THP" --root $PX ps -u 4294967296
 expect "ps -u 4294967296 says the range" [ "$(rc_err "$THP" --root $PX ps -u 4294967296)" = "2|thp: ps: --user '4294967296' is out of range (0 to 4294967294)" ]
 bad_arg "ps -u 01" "$THP" --root $PX ps -u 01
 bad_arg "ps -p 026828" "$THP" --root $PX ps -p 026828
+# ps -p reads each process's status once: the check of its id gives the row
+if strace -f -qq -o /dev/null true 2> /dev/null; then
+	strace -f -qq -e trace=openat,openat2 -o "$tmp/ps-p.trace" "$THP" --root $PX ps -p 26828 > "$tmp/ps-p.out"
+	expect "ps -p 26828: its row" grep -qE '^26828 +root +hog ' "$tmp/ps-p.out"
+	expect "ps -p 26828: its status opened once" [ "$(grep -c '"proc/26828/status"' "$tmp/ps-p.trace")" = 1 ]
+else
+	skip "ps -p reads the status once: no strace"
+fi
 bad_arg "ps --limit 05" "$THP" --root $PX ps --limit 05
 bad_arg "ps --min ' 2M' (space)" "$THP" --root $PX ps --min ' 2M'
 bad_arg "metrics --top 010" "$THP" --root $FX metrics --top 010
@@ -733,6 +741,17 @@ expect "show --folios: the folio columns before WHY by default" [ "$("$THP" --ro
 expect "ps --all --folios --jobs 1: three processes" [ "$(jq '.processes | length' "$tmp/jobs1.json")" = 3 ]
 expect_out "ps --all --folios --jobs 3: the same JSON as --jobs 1" 'cmp -s - "$tmp/jobs1.json"' \
 	"$THP" --root $FO ps --all --folios -J --jobs 3
+# without --folios too: 49 processes read on 1 and on 4 threads, the same rows
+# in the same order (JSON: every column; text: the command lines, sorted by RSS)
+PS49=tests/fixtures/doctor-pt-shared
+"$THP" --root $PS49 ps --all -J --jobs 1 > "$tmp/jobs1.json"
+expect "ps --all --jobs 1: 49 processes" [ "$(jq '.processes | length' "$tmp/jobs1.json")" = 49 ]
+expect_out "ps --all --jobs 4: the same JSON as --jobs 1" 'cmp -s - "$tmp/jobs1.json"' \
+	"$THP" --root $PS49 ps --all -J --jobs 4
+"$THP" --root $PS49 ps --all -w -s rss --totals --jobs 1 > "$tmp/jobs1.txt"
+expect "ps --all -w --jobs 1: a line per process, the header and the totals" [ "$(wc -l < "$tmp/jobs1.txt")" = 51 ]
+expect_out "ps --all -w --jobs 4: the same text as --jobs 1" 'cmp -s - "$tmp/jobs1.txt"' \
+	"$THP" --root $PS49 ps --all -w -s rss --totals --jobs 4
 "$THP" --root $FO show 4242 --folios -J --jobs 1 > "$tmp/jobs1.json"
 expect "show 4242 --folios --jobs 1: its mappings" [ "$(jq '.vmas | length' "$tmp/jobs1.json")" -gt 2 ]
 expect_out "show 4242 --folios --jobs 4: the same JSON as --jobs 1" 'cmp -s - "$tmp/jobs1.json"' \

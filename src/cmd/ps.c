@@ -117,7 +117,7 @@ struct opts {
 	regex_t regex;
 	const char *cgroup;
 	uint64_t min;
-	int jobs; /* threads of the page walk (--jobs) */
+	int jobs; /* threads reading the processes (--jobs) */
 };
 
 struct scan {
@@ -140,6 +140,7 @@ struct scan {
 	int missing;
 	uint64_t seen;                 /* processes looked at, for the progress count */
 	pid_t *batch;                  /* processes to read, BATCH at most */
+	struct thp_pstatus *given;     /* -p: the batch's statuses, read when their ids were checked */
 	size_t nbatch;
 	int err;                       /* -ENOMEM: the scan stopped */
 	struct out_progress progress;
@@ -170,9 +171,8 @@ static const struct thp_opt opts[] = {
 		     "with --folios, one column per enabled THP size (whole\n"
 		     "folios of that size, PTE- or PMD-mapped)"),
 	THP_OPT_LONG(O_JOBS, "jobs", "N",
-		     "with --folios, read the processes on N threads (1 to\n"
-		     "1024; default: the CPUs thp may run on); the output is\n"
-		     "the same"),
+		     "read the processes on N threads (1 to 1024; default:\n"
+		     "the CPUs thp may run on); the output is the same"),
 	THP_OPTS_TABLE,
 	THP_OPT_HELP,
 	THP_OPT_END,
@@ -183,9 +183,9 @@ static const struct thp_cmd_opts decl = {
 		 "\n"
 		 "One row per process that holds huge pages (PMD-mapped THP, shmem or file PMD\n"
 		 "mappings, or hugetlbfs pages), largest THP first. Reads each process's\n"
-		 "smaps_rollup and status, one process at a time. smaps does not show mTHP\n"
-		 "(large folios mapped by PTEs): --folios finds them. A scan longer than a\n"
-		 "second counts the processes read on standard error (a terminal).",
+		 "smaps_rollup and status, one process a thread (--jobs). smaps does not show\n"
+		 "mTHP (large folios mapped by PTEs): --folios finds them. A scan longer than\n"
+		 "a second counts the processes read on standard error (a terminal).",
 	.width = 22,
 	.opts = opts,
 	.cols = cols,
@@ -368,15 +368,21 @@ static int proc_figures(struct scan *sc, struct thp_folio_reader *fr, const stru
 	return err;
 }
 
-/* Reads the status of process PID into SL, and its command (name or line),
- * when it passes the filters they answer. */
-static void scan_head(struct scan *sc, pid_t pid, struct slot *sl)
+/* Reads the status of process I of the batch into SL (with -p, takes it as
+ * read), and its command (name or line), when it passes the filters they
+ * answer. */
+static void scan_head(struct scan *sc, size_t i, struct slot *sl)
 {
 	const struct opts *o = sc->o;
 	const struct thp_pstatus *st = &sl->st;
+	pid_t pid = sc->batch[i];
 	char cmd[4096];
-	int err = thp_pstatus_read(sc->root, pid, &sl->st);
+	int err = 0;
 
+	if (sc->given)
+		sl->st = sc->given[i];
+	else
+		err = thp_pstatus_read(sc->root, pid, &sl->st);
 	if (err || thp_pstatus_kthread(st))
 		return; /* exited, or a kernel thread */
 	if (o->have_user && st->uid != o->user)
@@ -471,7 +477,7 @@ static void head_job(void *ctx, int worker, size_t i)
 	struct batch *b = ctx;
 
 	(void)worker;
-	scan_head(b->sc, b->sc->batch[i], &b->slots[i]);
+	scan_head(b->sc, i, &b->slots[i]);
 }
 
 static void rest_job(void *ctx, int worker, size_t i)
@@ -1100,13 +1106,13 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 			return 1;
 		}
 		thp_folio_reader_share(sc.fr);
-		sc.jobs = o.jobs;
 		err = thp_folio_reader_jobs(sc.fr, o.jobs);
 	}
-	if (!sc.jobs)
-		sc.jobs = 1;
+	sc.jobs = o.jobs;
 	sc.batch = malloc(BATCH * sizeof(*sc.batch));
-	if (err || !sc.batch) {
+	if (o.pids)
+		sc.given = malloc(BATCH * sizeof(*sc.given));
+	if (err || !sc.batch || (o.pids && !sc.given)) {
 		thp_err("cannot prepare %d walks: %s", o.jobs, thp_strerror(err ? err : -ENOMEM));
 		rc = 1;
 		goto out;
@@ -1114,8 +1120,7 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	out_progress_init(&sc.progress);
 	if (o.pids) {
 		for (int i = 0; !sc.err && i < o.npids; i++) {
-			struct thp_pstatus st;
-			if (thp_pid_target(ctx, o.pids[i], false, &st))
+			if (thp_pid_target(ctx, o.pids[i], false, &sc.given[sc.nbatch]))
 				sc.missing++;
 			else
 				add_pid(o.pids[i], &sc);
@@ -1163,6 +1168,7 @@ out:
 	free(sc.rows);
 	free(sc.arena);
 	free(sc.batch);
+	free(sc.given);
 	free(sc.host);
 	thp_folio_reader_close(sc.fr);
 	free_opts(&o);

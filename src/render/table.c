@@ -177,8 +177,10 @@ static struct out_table *cols_table(const struct out_col *cols, const int *sel, 
 	struct out_table *t;
 
 	hdr[0] = "";
-	for (int i = 0; i < nsel; i++) /* libsmartcols makes a column as wide as its header, shown or not */
-		hdr[i] = f->bare ? "" : cols[sel[i]].name;
+	/* libsmartcols makes a column as wide as its header, shown or not: a
+	 * table without headings has none (pairs name their values by them) */
+	for (int i = 0; i < nsel; i++)
+		hdr[i] = f->bare || (f->noheadings && !f->pairs) ? "" : cols[sel[i]].name;
 	t = table_new(nsel, hdr, f->noheadings || f->bare, f->raw);
 	if (!t)
 		return NULL;
@@ -437,11 +439,18 @@ static const char *cell_text(struct libscols_line *ln, int i)
 	return s ? s : "";
 }
 
+/* The width libsmartcols gives column I of T at least: its header's (an
+ * empty one is 1 wide). */
+static size_t header_width(const struct out_table *t, int i)
+{
+	return t->fmt.noheadings || !*t->cols[t->sel[i]].name ? 1 : strlen(t->cols[t->sel[i]].name);
+}
+
 /* Fills W with the width of the header of every column of T. */
 static void header_widths(const struct out_table *t, size_t *w)
 {
-	for (int i = 0; i < t->ncols; i++) /* libsmartcols gives an empty column one */
-		w[i] = t->fmt.noheadings || !*t->cols[t->sel[i]].name ? 1 : strlen(t->cols[t->sel[i]].name);
+	for (int i = 0; i < t->ncols; i++)
+		w[i] = header_width(t, i);
 }
 
 /* Fills W with the widest cell (and header) of every column of T. */
@@ -838,7 +847,7 @@ static void hint_widths(struct out_table *t)
 {
 	for (int i = 0; i < t->ncols && !t->fmt.raw && !t->fmt.pairs; i++) {
 		struct libscols_column *c = scols_table_get_column(t->tb, (size_t)i);
-		size_t hdr = strlen(t->cols[t->sel[i]].name);
+		size_t hdr = header_width(t, i);
 		scols_column_set_whint(c, (double)(t->w[i] > hdr ? t->w[i] : hdr));
 		if (t->w[i] > hdr)
 			scols_column_set_flags(c, scols_column_get_flags(c) | SCOLS_FL_STRICTWIDTH);

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# --jobs: ps --folios reads processes, and show --folios a process's mappings,
-# on several threads; what they print is the same as with one, over hogs of
-# every kind (THP and 4 KiB pages, anonymous and shmem), each in several
-# mappings. Needs root (--folios).
+# --jobs: ps (with --folios or not) reads processes, and show --folios a
+# process's mappings, on several threads; what they print is the same as with
+# one, over hogs of every kind (THP and 4 KiB pages, anonymous and shmem),
+# each in several mappings. Needs root (--folios).
 jobstmp=$(mktemp -d)
 
 # jobs_same DESCRIPTION ARGS...: thp ARGS with --jobs 1 and with --jobs 4 both
@@ -24,6 +24,16 @@ jobs_same() {
 
 # jobs_rows FILE: the rows of ps --json in FILE that are the hogs'.
 jobs_rows() { jq -c --argjson p "[$jobs_pids]" '[.processes[] | select(.pid | IN($p[]))]' "$1"; }
+# jobs_all ARGS...: every process of the host, split over the threads: thp ps
+# --all --json ARGS with --jobs 1 (in all1) and with --jobs 4 (in all4),
+# taken again (up to 3 times) while the hogs' rows differ.
+jobs_all() {
+	for _jt in 1 2 3; do
+		"$THP" ps --all --json "$@" --jobs 1 > "$jobstmp/all1"
+		"$THP" ps --all --json "$@" --jobs 4 > "$jobstmp/all4"
+		[ "$(jobs_rows "$jobstmp/all1")" = "$(jobs_rows "$jobstmp/all4")" ] && break
+	done
+}
 
 if [ "$(id -u)" != 0 ]; then
 	skip "--jobs: --folios needs root"
@@ -43,17 +53,19 @@ else
 
 	jobs_same "ps --folios -p HOGS --json" ps --folios --json -p "$jobs_pids"
 	expect "ps --folios -p HOGS --json: a row per hog" [ "$(jq '.processes | length' "$jobstmp/j1")" = 4 ]
-	# every process of the host, split over the threads: the hogs' rows
-	for _jt in 1 2 3; do
-		"$THP" ps --all --folios --json --jobs 1 > "$jobstmp/all1"
-		"$THP" ps --all --folios --json --jobs 4 > "$jobstmp/all4"
-		[ "$(jobs_rows "$jobstmp/all1")" = "$(jobs_rows "$jobstmp/all4")" ] && break
-	done
+	jobs_all --folios
 	expect "ps --all --folios: the hogs' 4 rows with --jobs 1" [ "$(jobs_rows "$jobstmp/all1" | jq length)" = 4 ]
 	expect "ps --all --folios: the hogs' rows the same with --jobs 1 and --jobs 4" \
 		[ "$(jobs_rows "$jobstmp/all1")" = "$(jobs_rows "$jobstmp/all4")" ]
 	expect "ps --all --folios: as many processes with --jobs 4 (within 20 of --jobs 1)" \
 		[ "$(jq -n '[inputs | .processes | length] | .[0] - .[1] | fabs < 20' "$jobstmp/all1" "$jobstmp/all4")" = true ]
+	# without --folios: the figures of smaps_rollup and status
+	jobs_same "ps -p HOGS --json" ps --json -p "$jobs_pids"
+	jobs_same "ps -p HOGS -w" ps -w -p "$jobs_pids"
+	jobs_all
+	expect "ps --all: the hogs' 4 rows with --jobs 1" [ "$(jobs_rows "$jobstmp/all1" | jq length)" = 4 ]
+	expect "ps --all: the hogs' rows the same with --jobs 1 and --jobs 4" \
+		[ "$(jobs_rows "$jobstmp/all1")" = "$(jobs_rows "$jobstmp/all4")" ]
 	for jobs_pid in $(echo "$jobs_pids" | tr , ' '); do
 		jobs_same "show $jobs_pid --folios --json" show "$jobs_pid" --folios --json
 		expect "show $jobs_pid --folios --json: its mappings split" \
