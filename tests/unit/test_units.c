@@ -29,6 +29,12 @@ static void sizes(void **state)
 	assert_string_equal(out_size(b, sizeof(b), 1024 + 256, false), "1.2 KiB");
 	assert_string_equal(out_size(b, sizeof(b), 1024 + 768, false), "1.8 KiB");
 	assert_string_equal(out_size(b, sizeof(b), 15ull << 60, false), "15 EiB");
+	assert_string_equal(out_size(b, sizeof(b), UINT64_MAX, true), "18446744073709551615");
+	assert_string_equal(out_size(b, sizeof(b), 0, true), "0");
+	/* cut to the buffer, as snprintf cuts */
+	assert_string_equal(out_size(b, 4, 1288490188, false), "1.2");
+	assert_string_equal(out_size(b, 3, 2097152, true), "20");
+	assert_string_equal(out_size(b, 1, 4096, false), "");
 }
 
 static void counts(void **state)
