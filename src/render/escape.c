@@ -63,6 +63,17 @@ static void put(struct sink *k, const char *p, size_t n)
 	k->len += n;
 }
 
+/* Appends the N bytes of P, each as it is, as far as they fit (as N calls
+ * of put() would). */
+static void put_each(struct sink *k, const char *p, size_t n)
+{
+	if (k->full || k->len + n < k->cap)
+		put(k, p, n);
+	else
+		for (size_t i = 0; i < n; i++)
+			put(k, p + i, 1);
+}
+
 static void put_hex(struct sink *k, const unsigned char *p, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -83,8 +94,18 @@ size_t out_escape(char *dst, size_t cap, const char *s, size_t len, enum out_esc
 		dst[0] = '\0';
 	while (i < len) {
 		unsigned cp;
-		size_t n = utf8_len(p + i, len - i, &cp);
+		size_t n = i;
 
+		/* printable ASCII but the backslash stays as it is in every mode:
+		 * a run of it at a time */
+		while (n < len && p[n] >= 0x20 && p[n] < 0x7f && p[n] != '\\')
+			n++;
+		if (n > i) {
+			put_each(&k, s + i, n - i);
+			i = n;
+			continue;
+		}
+		n = utf8_len(p + i, len - i, &cp);
 		if (n == 0)
 			n = 1, put_hex(&k, p + i, 1);
 		else if ((mode != OUT_ESC_UTF8 && is_control(cp)) || (mode == OUT_ESC_TEXT && n > 1) ||
