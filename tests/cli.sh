@@ -748,10 +748,11 @@ PS49=tests/fixtures/doctor-pt-shared
 expect "ps --all --jobs 1: 49 processes" [ "$(jq '.processes | length' "$tmp/jobs1.json")" = 49 ]
 expect_out "ps --all --jobs 4: the same JSON as --jobs 1" 'cmp -s - "$tmp/jobs1.json"' \
 	"$THP" --root $PS49 ps --all -J --jobs 4
-"$THP" --root $PS49 ps --all -w -s rss --totals --jobs 1 > "$tmp/jobs1.txt"
+# (printed 5 rows a chunk: the chunks after the first on 4 threads)
+THP_TABLE_CHUNK=5 "$THP" --root $PS49 ps --all -w -s rss --totals --jobs 1 > "$tmp/jobs1.txt"
 expect "ps --all -w --jobs 1: a line per process, the header and the totals" [ "$(wc -l < "$tmp/jobs1.txt")" = 51 ]
 expect_out "ps --all -w --jobs 4: the same text as --jobs 1" 'cmp -s - "$tmp/jobs1.txt"' \
-	"$THP" --root $PS49 ps --all -w -s rss --totals --jobs 4
+	env THP_TABLE_CHUNK=5 "$THP" --root $PS49 ps --all -w -s rss --totals --jobs 4
 "$THP" --root $FO show 4242 --folios -J --jobs 1 > "$tmp/jobs1.json"
 expect "show 4242 --folios --jobs 1: its mappings" [ "$(jq '.vmas | length' "$tmp/jobs1.json")" -gt 2 ]
 expect_out "show 4242 --folios --jobs 4: the same JSON as --jobs 1" 'cmp -s - "$tmp/jobs1.json"' \

@@ -80,21 +80,24 @@ expect "report --group-by at 80 columns: the differences wrapped, not cut" \
 	grep -q 'use_zero_page' "$tmp/groups"
 
 # ps keeps its rows and prints them a chunk at a time (THP_TABLE_CHUNK rows;
-# 2,048 by default) in the widths of all of them: 49 processes in chunks of 7,
-# on the terminal (cut to 80 columns, in UTF-8 and in C) and in a file, give
-# the text of one table
+# 2,048 by default) in the widths of all of them, the chunks after the first
+# on --jobs threads: 49 processes in chunks of 7, on one thread and on 3, on
+# the terminal (cut to 80 columns, in UTF-8 and in C) and in a file, give the
+# text of one table
 PT=tests/fixtures/doctor-pt-shared
 for args in "ps --all" "ps --all -w --totals" "ps --all -w -n -o pid,command,cgroup,thp_state,rss,anon,pte" \
 	"ps --all -w --sort rss -o command,pid" "ps --all -r -w" "ps --all -P"; do
-	for loc in C.UTF-8 C; do
-		tty_to "$tmp/whole" "LC_ALL=$loc '$THP' --root $PT $args"
-		tty_to "$tmp/chunks" "LC_ALL=$loc THP_TABLE_CHUNK=7 '$THP' --root $PT $args"
-		expect_sh "thp $args in chunks of 7 rows at 80 columns ($loc): the text of one table" \
-			"[ \"\$(grep -c . '$tmp/whole')\" -gt 40 ] && cmp -s '$tmp/whole' '$tmp/chunks'"
+	for jobs in 1 3; do
+		for loc in C.UTF-8 C; do
+			tty_to "$tmp/whole" "LC_ALL=$loc '$THP' --root $PT $args"
+			tty_to "$tmp/chunks" "LC_ALL=$loc THP_TABLE_CHUNK=7 '$THP' --root $PT $args --jobs $jobs"
+			expect_sh "thp $args --jobs $jobs in chunks of 7 rows at 80 columns ($loc): the text of one table" \
+				"[ \"\$(grep -c . '$tmp/whole')\" -gt 40 ] && cmp -s '$tmp/whole' '$tmp/chunks'"
+		done
+		THP_TABLE_CHUNK=7 "$THP" --root $PT $args --jobs $jobs > "$tmp/chunks"
+		expect_sh "thp $args --jobs $jobs in chunks of 7 rows in a file: the text of one table" \
+			"\"\$THP\" --root $PT $args > '$tmp/whole' && [ \"\$(grep -c . '$tmp/whole')\" -gt 40 ] && cmp -s '$tmp/whole' '$tmp/chunks'"
 	done
-	THP_TABLE_CHUNK=7 "$THP" --root $PT $args > "$tmp/chunks"
-	expect_sh "thp $args in chunks of 7 rows in a file: the text of one table" \
-		"\"\$THP\" --root $PT $args > '$tmp/whole' && [ \"\$(grep -c . '$tmp/whole')\" -gt 40 ] && cmp -s '$tmp/whole' '$tmp/chunks'"
 done
 
 # help: thp --help and the help of every command, on the terminal and in a file

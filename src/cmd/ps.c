@@ -832,6 +832,7 @@ static void put_table(struct scan *sc, const char *key, size_t shown, const stru
 		sel[n++] = NALL + z;
 	t = out_table_open(key, sc->all, sel, n, &sc->o->fmt, sc);
 	out_table_keep(t);
+	out_table_jobs(t, sc->o->jobs);
 	for (size_t k = 0; k < shown; k++)
 		out_table_add(t, &sc->rows[k]);
 	if (total)

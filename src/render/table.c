@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* table.c - aligned text tables through libsmartcols; the tables of column
  * descriptors print as text, fitted to a terminal, raw or JSON */
+#include "../core/jobs.h"
 #include "escape.h"
 #include "jw.h"
 #include "render.h"
@@ -39,11 +40,31 @@ struct out_table {
 	const void **kept;         /* out_table_keep(): the records, printed at out_table_close() */
 	size_t nkept, kcap;
 	bool keep;
+	int jobs;                  /* out_table_jobs(): threads printing the kept chunks */
 	const char *ellipsis;      /* what cut cells end with, of EW columns */
 	size_t ew;
 	bool utf8;                 /* the locale the first chunk was fitted in */
 	bool fitted;               /* a stream's first chunk was fitted to a terminal */
 };
+
+/* Sets how libsmartcols table TB prints: with or without its headings, raw
+ * (cells apart by a space, blanks escaped), or as PAIRS (NAME="value"). */
+static void table_format(struct libscols_table *tb, bool noheadings, bool raw, bool pairs)
+{
+	scols_table_enable_noheadings(tb, noheadings);
+	/* cells are escaped by out_escape(), the same way as every other output */
+	scols_table_enable_noencoding(tb, 1);
+	/* the width is fitted here, never by libsmartcols (nor cut when piped) */
+	scols_table_set_termforce(tb, SCOLS_TERMFORCE_NEVER);
+	if (raw)
+		scols_table_enable_raw(tb, 1);
+	if (pairs) {
+		scols_table_enable_export(tb, 1);
+		scols_table_set_column_separator(tb, " ");
+	} else if (!raw) {
+		scols_table_set_column_separator(tb, "  ");
+	}
+}
 
 /* A libsmartcols table of NCOLS columns with HEADERS (NULL: none). */
 static struct out_table *table_new(int ncols, const char *const *headers, bool noheadings, bool raw)
@@ -58,15 +79,7 @@ static struct out_table *table_new(int ncols, const char *const *headers, bool n
 		free(t);
 		return NULL;
 	}
-	scols_table_enable_noheadings(t->tb, noheadings);
-	/* cells are escaped by out_escape(), the same way as every other output */
-	scols_table_enable_noencoding(t->tb, 1);
-	/* the width is fitted here, never by libsmartcols (nor cut when piped) */
-	scols_table_set_termforce(t->tb, SCOLS_TERMFORCE_NEVER);
-	if (raw)
-		scols_table_enable_raw(t->tb, 1);
-	else
-		scols_table_set_column_separator(t->tb, "  ");
+	table_format(t->tb, noheadings, raw, false);
 	t->ellipsis = "...";
 	t->ew = 3;
 	for (int i = 0; i < ncols; i++)
@@ -184,10 +197,8 @@ static struct out_table *cols_table(const struct out_col *cols, const int *sel, 
 	t = table_new(nsel, hdr, f->noheadings || f->bare, f->raw);
 	if (!t)
 		return NULL;
-	if (f->pairs) {
-		scols_table_enable_export(t->tb, 1);
-		scols_table_set_column_separator(t->tb, " ");
-	}
+	if (f->pairs)
+		table_format(t->tb, f->noheadings || f->bare, f->raw, true);
 	t->cols = cols;
 	t->fmt = *f;
 	t->fmt.noheadings = f->noheadings || f->bare;
@@ -265,21 +276,28 @@ static void row_json(const struct out_table *t, const char *key, const void *row
 
 static void chunk_flush(struct out_table *t, bool full);
 
-/* Adds ROW as a line of the text of T. */
-static void row_text(struct out_table *t, const void *row)
+/* Adds ROW as a line of T's columns to libsmartcols table TB. False when out
+ * of memory. */
+static bool add_line(const struct out_table *t, struct libscols_table *tb, const void *row)
 {
 	char buf[1024], words[1024];
-	struct libscols_line *ln = scols_table_new_line(t->tb, NULL);
+	struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
 	for (int i = 0; ln && i < t->ncols; i++) {
 		struct out_val v = cell_val(t, i, row, buf, sizeof(buf));
 		set_cell(ln, i, out_val_text(&v, t->fmt.bytes, words, sizeof(words)));
 		if (v.hue && *out_color(v.hue - 1)) {
-			scols_table_enable_colors(t->tb, 1);
+			scols_table_enable_colors(tb, 1);
 			scols_cell_set_color(scols_line_get_cell(ln, (size_t)i), out_color(v.hue - 1));
 		}
 	}
-	if (ln && t->chunk && ++t->nlines >= t->chunk)
+	return ln != NULL;
+}
+
+/* Adds ROW as a line of the text of T. */
+static void row_text(struct out_table *t, const void *row)
+{
+	if (add_line(t, t->tb, row) && t->chunk && ++t->nlines >= t->chunk)
 		chunk_flush(t, true);
 }
 
@@ -326,6 +344,12 @@ void out_table_keep(struct out_table *t)
 {
 	if (t && !t->jw)
 		t->keep = true;
+}
+
+void out_table_jobs(struct out_table *t, int jobs)
+{
+	if (t)
+		t->jobs = jobs;
 }
 
 void out_table_stream(struct out_table *t, int n, int indent)
@@ -626,14 +650,14 @@ static void leave_out(struct out_table *t, const size_t *w, int n, size_t width)
 		}
 }
 
-/* Cuts or wraps the cells of the lines T holds that are wider than W, the
- * widths their columns were narrowed to from NAT. */
-static void fit_lines(struct out_table *t, const size_t *w, const size_t *nat)
+/* Cuts or wraps the cells of the lines of TB (of T's columns) that are wider
+ * than W, the widths their columns were narrowed to from NAT. */
+static void fit_lines(const struct out_table *t, struct libscols_table *tb, const size_t *w, const size_t *nat)
 {
 	struct libscols_iter *it = scols_new_iter(SCOLS_ITER_FORWARD);
 	struct libscols_line *ln;
 
-	while (it && scols_table_next_line(t->tb, it, &ln) == 0)
+	while (it && scols_table_next_line(tb, it, &ln) == 0)
 		for (int i = 0; i < t->ncols; i++) {
 			bool wrap = t->cols[t->sel[i]].flags & OUT_WRAP;
 			char *s;
@@ -664,7 +688,7 @@ static void fit(struct out_table *t, int width, const char *ellipsis, size_t ew)
 	narrow(t, w, n, &total, (size_t)width, false, false);
 	narrow(t, w, n, &total, (size_t)width, true, false);
 	narrow(t, w, n, &total, (size_t)width, true, true);
-	fit_lines(t, w, nat);
+	fit_lines(t, t->tb, w, nat);
 	for (int i = 0; i < n; i++)
 		if ((w[i] != nat[i] || (t->chunk && !t->nat)) && (t->cols[t->sel[i]].flags & OUT_WRAP))
 			wrap_column(t, i);
@@ -725,21 +749,31 @@ static void left_out(const struct out_table *t, int indent)
 	out_wrap(label, names, 100);
 }
 
+/* Prints the lines of text S (of a table), each indented by INDENT spaces,
+ * without trailing spaces; frees S. */
+static void print_text(char *s, int indent)
+{
+	char *save = NULL;
+
+	for (char *line = s ? strtok_r(s, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+		size_t n = strlen(line);
+		while (n && line[n - 1] == ' ')
+			line[--n] = '\0';
+		printf("%*s%s\n", indent, "", line);
+	}
+	free(s);
+}
+
 /* Prints the lines of T (the table's text), each indented by INDENT spaces,
  * without trailing spaces. */
 static void print_lines(struct out_table *t, int indent)
 {
 	char *s = NULL;
 
-	if (scols_table_get_nlines(t->tb) && scols_print_table_to_string(t->tb, &s) == 0 && s) {
-		for (char *line = strtok(s, "\n"); line; line = strtok(NULL, "\n")) {
-			size_t n = strlen(line);
-			while (n && line[n - 1] == ' ')
-				line[--n] = '\0';
-			printf("%*s%s\n", indent, "", line);
-		}
-	}
-	free(s);
+	if (scols_table_get_nlines(t->tb) && scols_print_table_to_string(t->tb, &s) == 0)
+		print_text(s, indent);
+	else
+		free(s);
 }
 
 void out_table_print(struct out_table *t, int indent)
@@ -876,7 +910,7 @@ static void chunk_flush(struct out_table *t, bool full)
 			hint_widths(t);
 	} else if (!t->fmt.raw && !t->fmt.pairs) {
 		if (t->nat)
-			fit_lines(t, t->w, t->nat);
+			fit_lines(t, t->tb, t->w, t->nat);
 		else
 			keep_widths(t);
 		if (t->utf8 && (locale = strdup(setlocale(LC_CTYPE, NULL))))
@@ -917,19 +951,96 @@ static int kept_chunk(void)
 	return n > 0 && n <= INT32_MAX ? (int)n : OUT_TABLE_CHUNK;
 }
 
+/* A chunk of a kept table: a libsmartcols table of its lines, and its text. */
+struct chunk {
+	struct libscols_table *tb;
+	char *text;
+};
+
+/* A table for the chunks of kept table T after its first: its columns as
+ * that chunk left them (widths, hidden, cut or wrapped; T holds no lines
+ * then), without headings. NULL when out of memory. */
+static struct libscols_table *chunk_table(const struct out_table *t)
+{
+	struct libscols_table *tb = scols_copy_table(t->tb);
+
+	if (!tb)
+		return NULL;
+	table_format(tb, true, t->fmt.raw, t->fmt.pairs);
+	/* a copied column keeps its flags, not its wrapping function */
+	for (int i = 0; i < t->ncols; i++)
+		if (scols_column_get_flags(scols_table_get_column(tb, (size_t)i)) & SCOLS_FL_WRAP)
+			scols_column_set_wrapfunc(scols_table_get_column(tb, (size_t)i), scols_wrapnl_chunksize,
+						  scols_wrapnl_nextchunk, NULL);
+	return tb;
+}
+
+static void chunk_job(void *ctx, int worker, size_t i)
+{
+	struct chunk *c = (struct chunk *)ctx + i;
+
+	(void)worker;
+	if (scols_print_table_to_string(c->tb, &c->text)) {
+		free(c->text);
+		c->text = NULL;
+	}
+}
+
+/* Prints the kept rows of T from FROM on (its first chunk printed) on
+ * T->JOBS threads, a chunk each (see out_table_jobs()). False, nothing
+ * printed, when out of memory. */
+static bool print_chunks(struct out_table *t, size_t from)
+{
+	int n = t->jobs, made = 0;
+	struct chunk c[n];
+	char *locale = NULL;
+
+	while (made < n && (c[made].tb = chunk_table(t)))
+		c[made++].text = NULL;
+	if (made == n && t->utf8 && (locale = strdup(setlocale(LC_CTYPE, NULL))))
+		setlocale(LC_CTYPE, "");
+	while (made == n && from < t->nkept) {
+		int k = 0;
+		for (; k < n && from < t->nkept; k++) {
+			for (int r = 0; r < t->chunk && from < t->nkept; r++)
+				add_line(t, c[k].tb, t->kept[from++]);
+			if (!t->fmt.raw && !t->fmt.pairs)
+				fit_lines(t, c[k].tb, t->w, t->nat);
+		}
+		thp_jobs_run(k, (size_t)k, chunk_job, c);
+		for (int i = 0; i < k; i++) {
+			print_text(c[i].text, t->fmt.raw ? 0 : t->indent);
+			c[i].text = NULL;
+			scols_table_remove_lines(c[i].tb);
+		}
+	}
+	if (locale)
+		setlocale(LC_CTYPE, locale);
+	free(locale);
+	for (int i = 0; i < made; i++)
+		scols_unref_table(c[i].tb);
+	return made == n;
+}
+
 /* Gives T's text the rows it kept: all of them, or, more than a chunk, a
- * chunk at a time, each printed when full, in the widths of all of them. */
+ * chunk at a time, each printed when full, in the widths of all of them
+ * (after the first, on T->JOBS threads). */
 static void add_kept(struct out_table *t, int indent)
 {
 	int chunk = kept_chunk();
+	size_t i = 0;
 
 	if (t->nkept > (size_t)chunk && !t->chunk &&
 	    (t->nat = malloc(sizeof(*t->nat) * (size_t)(t->ncols ? t->ncols : 1)))) {
 		kept_widths(t, t->nat);
 		out_table_stream(t, chunk, indent);
 	}
-	for (size_t i = 0; i < t->nkept; i++)
+	/* the first chunk fits the widths to the terminal (T->W) */
+	for (; i < t->nkept && !(t->jobs > 1 && t->nat && t->w); i++)
 		row_text(t, t->kept[i]);
+	if (i < t->nkept && !print_chunks(t, i))
+		for (; i < t->nkept; i++)
+			row_text(t, t->kept[i]);
 }
 
 void out_table_close(struct out_table *t, int indent)
