@@ -89,6 +89,7 @@ struct row {
 	uint32_t nprocs;          /* processes of a group */
 	uint32_t npte;            /* processes that showed VmPTE */
 	uint32_t name, cmd, cgroup; /* the command name, command (line), cgroup path */
+	uint32_t user;             /* the owner's name (the getters run on several threads: no lookup there) */
 	int8_t thp_enabled;
 	bool except_advised;
 	bool total;                /* the sums of the rows */
@@ -451,10 +452,12 @@ static void free_slot(struct slot *sl)
 	free(sl->cgroup);
 }
 
-/* Gives ROW the strings of slot SL, copied to SC's arena. Returns 0 or -ENOMEM. */
+/* Gives ROW the strings of slot SL, copied to SC's arena, and its owner's
+ * name. Returns 0 or -ENOMEM. */
 static int slot_strings(struct scan *sc, const struct slot *sl, struct row *row)
 {
-	if (arena_add(sc, sl->name, &row->name) || arena_add(sc, sl->cgroup ? sl->cgroup : "", &row->cgroup))
+	if (arena_add(sc, sl->name, &row->name) || arena_add(sc, sl->cgroup ? sl->cgroup : "", &row->cgroup) ||
+	    arena_add(sc, thp_user_name(&sc->users, row->uid), &row->user))
 		return -ENOMEM;
 	row->cmd = row->name;
 	return sl->cmd ? arena_add(sc, sl->cmd, &row->cmd) : 0;
@@ -605,10 +608,10 @@ static struct thp_pstatus row_pstatus(const struct scan *sc, const struct row *r
 }
 
 /* Text of text column C for row R, written to BUF when it must be formatted. */
-static const char *row_text(const struct row *r, enum col c, struct scan *sc, char *buf, size_t cap)
+static const char *row_text(const struct row *r, enum col c, const struct scan *sc, char *buf, size_t cap)
 {
 	switch (c) {
-	case C_USER: return thp_user_name(&sc->users, r->uid);
+	case C_USER: return str(sc, r->user);
 	case C_COMMAND: return str(sc, r->cmd);
 	case C_CGROUP: return str(sc, r->cgroup);
 	case C_THP_STATE: {
@@ -656,7 +659,7 @@ static bool key_col(const struct scan *sc, enum col c)
 static void get(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
 {
 	const struct row *r = row;
-	struct scan *sc = ctx;
+	const struct scan *sc = ctx;
 	enum col k = (enum col)c->arg;
 	enum out_pstate part;
 
@@ -723,7 +726,7 @@ static int cmp_rows(const void *a, const void *b)
 static const char *group_key(struct scan *sc, const struct row *r)
 {
 	switch (sc->o->by) {
-	case BY_USER: return thp_user_name(&sc->users, r->uid);
+	case BY_USER: return str(sc, r->user);
 	case BY_CGROUP: return str(sc, r->cgroup);
 	default: return str(sc, r->name);
 	}
@@ -756,8 +759,8 @@ static void folio_merge(struct thp_folio_stats **into, struct thp_folio_stats **
 }
 
 /* Folds rows with the same --by key into the first of them, named by the
- * key. Returns 0 or -ENOMEM. */
-static int group_rows(struct scan *sc)
+ * key. */
+static void group_rows(struct scan *sc)
 {
 	size_t out = 0;
 
@@ -775,9 +778,7 @@ static int group_rows(struct scan *sc)
 				r->origin = NULL;
 			}
 			sc->rows[out].pid = (pid_t)out; /* keeps first-seen order for ties */
-			sc->rows[out].cmd = sc->o->by == BY_CGROUP ? r->cgroup : r->name;
-			if (sc->o->by == BY_USER && arena_add(sc, key, &sc->rows[out].cmd))
-				return -ENOMEM;
+			sc->rows[out].cmd = sc->o->by == BY_CGROUP ? r->cgroup : sc->o->by == BY_USER ? r->user : r->name;
 			out++;
 		} else {
 			struct row *g = &sc->rows[j];
@@ -788,7 +789,6 @@ static int group_rows(struct scan *sc)
 		}
 	}
 	sc->n = out;
-	return 0;
 }
 
 /* Sums the rows into T; its folio sums, when a row has any, go to F. */
@@ -1141,11 +1141,8 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	if (o.by_size)
 		pick_sizes(&sc);
-	if (o.by && group_rows(&sc)) {
-		thp_err("cannot list processes: %s", thp_strerror(-ENOMEM));
-		rc = 1;
-		goto out;
-	}
+	if (o.by)
+		group_rows(&sc);
 	sort_scan = &sc;
 	sort_col = o.sort;
 	if (sc.n)

@@ -278,11 +278,12 @@ void out_table_stream(struct out_table *t, int n, int indent);
  * rows, the same text as one table but without holding every cell. */
 void out_table_keep(struct out_table *t);
 #define OUT_TABLE_CHUNK 2048
-/* Prints the chunks of a kept table after its first on JOBS threads: the
- * lines of a round of JOBS chunks are made on the calling thread (the
- * getters are called there only), each chunk's table is printed to text
- * on a thread of its own, and the texts are written in their order: the
- * same text as on one thread. */
+/* Measures and prints a kept table on JOBS threads: the widths of its
+ * columns a share of its rows on each, and its chunks after the first a
+ * round of JOBS at a time, each chunk's lines made and printed to text on a
+ * thread of its own, the texts written in their order: the same text as on
+ * one thread. The getters of its columns are called on those threads at
+ * once: they must be safe to. */
 void out_table_jobs(struct out_table *t, int jobs);
 /* Ends T: prints its text with every line indented by INDENT spaces, or
  * ends its JSON array; frees T. */

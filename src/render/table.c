@@ -925,20 +925,60 @@ static void chunk_flush(struct out_table *t, bool full)
 	t->nlines = 0;
 }
 
-/* Fills NAT with the widest cell (and header) of every column of T over the
- * rows it kept, as row_text() gives them. */
-static void kept_widths(struct out_table *t, size_t *nat)
+/* A share of T's kept rows, [FROM, TO), for a thread: the widest cell of
+ * each column (W), or the text of a chunk's table TB. */
+struct share {
+	const struct out_table *t;
+	size_t from, to;
+	size_t *w;
+	struct libscols_table *tb;
+	char *text;
+};
+
+/* Widens W to the widest cell of every column of T over its kept rows
+ * [FROM, TO), as row_text() gives them. */
+static void rows_widths(const struct out_table *t, size_t from, size_t to, size_t *w)
 {
 	char buf[1024], words[1024];
 
-	header_widths(t, nat);
-	for (size_t r = 0; r < t->nkept; r++)
+	for (size_t r = from; r < to; r++)
 		for (int i = 0; i < t->ncols; i++) {
 			struct out_val v = cell_val(t, i, t->kept[r], buf, sizeof(buf));
 			const char *s = out_val_text(&v, t->fmt.bytes, words, sizeof(words));
 			size_t n = s ? out_escape(NULL, 0, s, strlen(s), OUT_ESC_TEXT) : 0;
-			nat[i] = n > nat[i] ? n : nat[i];
+			w[i] = n > w[i] ? n : w[i];
 		}
+}
+
+static void widths_job(void *ctx, int worker, size_t i)
+{
+	struct share *x = (struct share *)ctx + i;
+
+	(void)worker;
+	rows_widths(x->t, x->from, x->to, x->w);
+}
+
+/* Fills NAT with the widest cell (and header) of every column of T over the
+ * rows it kept, a share of them on each of T->JOBS threads. */
+static void kept_widths(struct out_table *t, size_t *nat)
+{
+	int n = t->jobs > 1 ? t->jobs : 1, nc = t->ncols;
+	struct share x[n];
+	size_t *w = calloc((size_t)n * (size_t)(nc ? nc : 1), sizeof(*w));
+
+	header_widths(t, nat);
+	if (!w) {
+		rows_widths(t, 0, t->nkept, nat);
+		return;
+	}
+	for (int k = 0; k < n; k++)
+		x[k] = (struct share){ t, t->nkept * (size_t)k / (size_t)n, t->nkept * (size_t)(k + 1) / (size_t)n,
+				       w + (size_t)k * (size_t)nc, NULL, NULL };
+	thp_jobs_run(n, (size_t)n, widths_job, x);
+	for (int k = 0; k < n; k++)
+		for (int i = 0; i < nc; i++)
+			nat[i] = x[k].w[i] > nat[i] ? x[k].w[i] : nat[i];
+	free(w);
 }
 
 /* Rows a chunk of a kept table: OUT_TABLE_CHUNK, or THP_TABLE_CHUNK (for
@@ -950,12 +990,6 @@ static int kept_chunk(void)
 
 	return n > 0 && n <= INT32_MAX ? (int)n : OUT_TABLE_CHUNK;
 }
-
-/* A chunk of a kept table: a libsmartcols table of its lines, and its text. */
-struct chunk {
-	struct libscols_table *tb;
-	char *text;
-};
 
 /* A table for the chunks of kept table T after its first: its columns as
  * that chunk left them (widths, hidden, cut or wrapped; T holds no lines
@@ -975,11 +1009,18 @@ static struct libscols_table *chunk_table(const struct out_table *t)
 	return tb;
 }
 
+/* Makes the text of a chunk: its lines, cut to the widths of the first
+ * chunk (on a terminal), printed by libsmartcols. */
 static void chunk_job(void *ctx, int worker, size_t i)
 {
-	struct chunk *c = (struct chunk *)ctx + i;
+	struct share *c = (struct share *)ctx + i;
+	const struct out_table *t = c->t;
 
 	(void)worker;
+	for (size_t r = c->from; r < c->to; r++)
+		add_line(t, c->tb, t->kept[r]);
+	if (!t->fmt.raw && !t->fmt.pairs)
+		fit_lines(t, c->tb, t->w, t->nat);
 	if (scols_print_table_to_string(c->tb, &c->text)) {
 		free(c->text);
 		c->text = NULL;
@@ -992,7 +1033,7 @@ static void chunk_job(void *ctx, int worker, size_t i)
 static bool print_chunks(struct out_table *t, size_t from)
 {
 	int n = t->jobs, made = 0;
-	struct chunk c[n];
+	struct share c[n];
 	char *locale = NULL;
 
 	while (made < n && (c[made].tb = chunk_table(t)))
@@ -1002,10 +1043,10 @@ static bool print_chunks(struct out_table *t, size_t from)
 	while (made == n && from < t->nkept) {
 		int k = 0;
 		for (; k < n && from < t->nkept; k++) {
-			for (int r = 0; r < t->chunk && from < t->nkept; r++)
-				add_line(t, c[k].tb, t->kept[from++]);
-			if (!t->fmt.raw && !t->fmt.pairs)
-				fit_lines(t, c[k].tb, t->w, t->nat);
+			c[k].t = t;
+			c[k].from = from;
+			from = t->nkept - from > (size_t)t->chunk ? from + (size_t)t->chunk : t->nkept;
+			c[k].to = from;
 		}
 		thp_jobs_run(k, (size_t)k, chunk_job, c);
 		for (int i = 0; i < k; i++) {
