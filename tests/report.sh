@@ -283,8 +283,20 @@ expect "capture of 4,000 processes: SIGINT while it records ends thp (exit 130) 
 	awk -v rc="$sig_rc" -v s="$sig_s" -v max="$sig_max" 'BEGIN { exit !(rc == 130 && s < max) }'
 expect "capture ended by SIGINT: no archive and no staging directory left (left: $sig_left)" [ "$sig_left" = none ]
 sig_during KILL --root "$tmp/procs" capture -o "$tmp/sig/cap.tar.gz"
-sig_ready=
 expect "capture killed by SIGKILL while it records: its staging directory is removed after it (left: $sig_left)" [ "$sig_left" = none ]
+# SIGKILL once the archive's temporary file is there (beside the archive or
+# in the staging directory), while it is packed: nothing of it stays
+capture_packing() {
+	set -- "$tmp"/sig/.cap.tar.gz.* "$tmp"/sig/.thp-capture*/.cap.tar.gz.*
+	[ -e "$1" ] || [ -e "$2" ] || return 1
+	packing=seen
+}
+packing=unseen
+sig_ready=capture_packing
+sig_during KILL --root "$tmp/procs" capture -o "$tmp/sig/cap.tar.gz"
+sig_ready=
+expect "capture killed by SIGKILL while it packs: it was packing (the archive's temporary file was $packing)" [ "$packing" = seen ]
+expect "capture killed by SIGKILL while it packs: its temporary file is removed after it (left: $sig_left)" [ "$sig_left" = none ]
 expect "hostile archives wrote nothing outside" [ -z "$(ls -A "$tmp/outside")" ]
 expect "hostile archives: no climbing file in the temporary directory's parent" [ ! -e "$tmp/outside-climb" ]
 expect "hostile archives: no climbing file beside the unpacked directory" [ ! -e "$tmp/t/outside-climb" ]

@@ -200,9 +200,11 @@ static int capture_into(const struct thp_ctx *ctx, int dir, const char *prefix, 
 	if (!err)
 		err = thp_capture(&ctx->root, out, o, r);
 	thp_signals_hold(&held); /* for the archive's temporary file, or the rename */
-	if (!err && archive)
-		err = thp_file_write_with(dir, name, 0600, fill_archive, &p);
-	else if (!err)
+	if (!err && archive) /* written in the staging directory: its remover takes what a kill leaves */
+		err = thp_file_write_with(p.dir, name, 0600, fill_archive, &p);
+	if (!err && archive && renameat(p.dir, name, dir, name) != 0)
+		err = -errno;
+	else if (!err && !archive)
 		err = rename_new(p.dir, stem, dir, name);
 	thp_signals_release(&held);
 	if (out >= 0)
