@@ -359,6 +359,26 @@ struct change {
 	char rel[256];
 };
 
+/* Whether the pools of SIZE A on node NA and of SIZE B on node NB (-1: the
+ * host's) may not both be given: the same pool twice, or a size host-wide and
+ * per node (the host's pool is the sum of the nodes'). Returns 2 after saying
+ * why, or 0: a usage error, as the same key twice in 'thp set'. */
+static int given_twice(uint64_t a, int na, uint64_t b, int nb)
+{
+	char s[64], node[24] = "";
+
+	if (a != b || (na >= 0 && nb >= 0 && na != nb))
+		return 0;
+	if (na >= 0)
+		snprintf(node, sizeof(node), "node%d:", na);
+	if (na == nb)
+		thp_err("%s%s is given twice; nothing was changed", node, out_size_spec(s, sizeof(s), a));
+	else
+		thp_err("the %s pool is given host-wide and per node; the host's is the sum of the "
+			"nodes': give one or the other", out_size_spec(s, sizeof(s), a));
+	return 2;
+}
+
 /* Parses "SIZE=PAGES" into *SIZE and *PAGES. Returns 0, or prints why and
  * returns 2. */
 static int parse_assign(const char *arg, uint64_t *size, uint64_t *pages)
@@ -469,11 +489,6 @@ static int validate(const struct thp_ctx *ctx, const struct thp_hugetlb *h, stru
 		const struct thp_hpool *p = pool_for(h, c[i].size, o->node);
 		if (!p)
 			return 1;
-		for (int j = 0; j < i; j++)
-			if (c[j].size == c[i].size) {
-				thp_err("%s given twice", out_size_spec(b, sizeof(b), c[i].size));
-				return 1;
-			}
 		if (p->err) {
 			thp_err("cannot read the %s pool: %s",
 				out_size_spec(b, sizeof(b), c[i].size), thp_strerror(p->err));
@@ -755,9 +770,13 @@ static int set(struct thp_ctx *ctx, struct thp_hugetlb *h, char **args, int narg
 		return 2;
 	}
 	memset(c, 0, sizeof(c));
-	for (int i = 0; i < nargs; i++)
+	for (int i = 0; i < nargs; i++) {
 		if (parse_assign(args[i], &c[i].size, &c[i].want))
 			return thp_usage_error("hugetlb");
+		for (int j = 0; j < i; j++)
+			if (given_twice(c[j].size, o->node, c[i].size, o->node))
+				return 2;
+	}
 	if (!o->dry_run && (rc = thp_change_begin(ctx, "changing a pool")) != 0)
 		return rc;
 	if (!o->dry_run && thp_recover_pools(ctx, false, NULL))
@@ -823,29 +842,13 @@ static int current_pools(const struct thp_hugetlb *h, int node, struct thp_pool 
 	return n;
 }
 
-/* Checks the N pools V against H: each there, once, not both host-wide and
- * per node, and within RAM. Returns 0 or 1 after saying why not. */
+/* Checks the N pools V against H: each there and within RAM. Returns 0 or 1
+ * after saying why not. */
 static int persist_check(const struct thp_hugetlb *h, const struct thp_pool *v, int n, bool bytes)
 {
-	char b[64];
-
-	for (int i = 0; i < n; i++) {
-		if (!pool_for(h, v[i].size, v[i].node) ||
-		    too_many(h, v[i].size, v[i].pages, bytes))
+	for (int i = 0; i < n; i++)
+		if (!pool_for(h, v[i].size, v[i].node) || too_many(h, v[i].size, v[i].pages, bytes))
 			return 1;
-		for (int j = 0; j < i; j++) {
-			if (v[j].size != v[i].size || (v[j].node >= 0 && v[i].node >= 0 && v[j].node != v[i].node))
-				continue;
-			if (v[j].node == v[i].node)
-				thp_err("%s%s given twice", v[i].node >= 0 ? "a node's " : "",
-					out_size_spec(b, sizeof(b), v[i].size));
-			else
-				thp_err("the %s pool is given host-wide and per node; the "
-					"host's is the sum of the nodes': give one or the other",
-					out_size_spec(b, sizeof(b), v[i].size));
-			return 1;
-		}
-	}
 	return 0;
 }
 
@@ -950,9 +953,13 @@ static int persist(struct thp_ctx *ctx, const struct thp_hugetlb *h, char **args
 		thp_err("at most %d pools at once", PERSIST_MAX);
 		return 2;
 	}
-	for (int i = 0; i < nargs; i++)
+	for (int i = 0; i < nargs; i++) {
 		if (parse_pool(args[i], o->node, &v[i]))
 			return thp_usage_error("hugetlb");
+		for (int j = 0; j < i; j++)
+			if (given_twice(v[j].size, v[j].node, v[i].size, v[i].node))
+				return 2;
+	}
 	if (!nargs && !h->npools) {
 		thp_err("%s", no_pools(h));
 		return 1;
