@@ -63,6 +63,23 @@ expect "restore gives back the fixture exactly" put_back
 expect "diff after restore: exit 0" [ "$(rc_of "$THP" --root "$R" diff --root "$FX")" = 0 ]
 expect "set --save FILE, then restore FILE" sh -c "'$THP' --root '$R' set --save '$tmp/s' enabled=never > /dev/null && [ -s '$tmp/s' ] && '$THP' --root '$R' restore '$tmp/s' > '$tmp/out'"
 expect "restore FILE gives back the fixture" put_back
+# a command line of 400 characters, most of them two bytes in UTF-8 (e acute):
+# the state records it cut between two characters and ending in "...", for
+# either parity of the cut (a path one byte longer)
+e=$(printf '\303\251')
+for pre in a ab; do
+	long=$tmp/$pre
+	for i in 1 2 3 4 5; do long=$long/$(printf '%066d' 0 | sed "s/0/$e/g"); done
+	mkdir -p "$long"
+	"$THP" --root "$R" set --save "$long/s" enabled=never > /dev/null
+	cmd=$(sed -n 's/^command //p' "$long/s")
+	expect "command line of $(printf '%s' "thp --root $R set --save $long/s enabled=never" | wc -m) characters: recorded as valid UTF-8 ($pre)" \
+		sh -c 'printf %s "$1" | iconv -f UTF-8 -t UTF-8 > /dev/null 2>&1' - "$cmd"
+	expect "command line cut: ends in '...' within 255 bytes ($pre: $(printf %s "$cmd" | wc -c) bytes)" \
+		sh -c 'case $1 in "thp --root "*...) [ "$(printf %s "$1" | wc -c)" -le 255 ] ;; *) false ;; esac' - "$cmd"
+	"$THP" --root "$R" restore "$long/s" > "$tmp/out"
+	expect "restore of the file with the cut command line ($pre)" put_back
+done
 printf 'enabled=never\nbogus line\n' > "$tmp/bad"
 expect "restore of a malformed file: exit 1" [ "$(rc_of "$THP" --root "$R" restore "$tmp/bad")" = 1 ]
 expect "restore names the bad line" grep -q "line 2" "$tmp/out"

@@ -192,9 +192,11 @@ int thp_state_parse(const char *buf, size_t len, struct thp_state *s, int *line,
 	return why[0] ? -EINVAL : 0;
 }
 
+#define CUT_MARK "..." /* ends a command cut to fit */
+
 void thp_state_command(struct thp_state *s, const char *cmdline, size_t len)
 {
-	size_t n = 0;
+	size_t n = 0, end = sizeof(s->command) - sizeof(CUT_MARK);
 
 	s->command[0] = '\0';
 	for (size_t i = 0; i < len; i += strnlen(cmdline + i, len - i) + 1) {
@@ -202,6 +204,12 @@ void thp_state_command(struct thp_state *s, const char *cmdline, size_t len)
 		thp_put(s->command, sizeof(s->command), &n, "%s%.*s", i ? " " : "",
 		    (int)strnlen(slash ? slash + 1 : arg, len - i), slash ? slash + 1 : arg);
 	}
+	if (n < sizeof(s->command))
+		return;
+	/* cut before the character at END: back over at most 3 UTF-8 continuation bytes */
+	for (int k = 0; k < 3 && ((unsigned char)s->command[end] & 0xC0) == 0x80; k++)
+		end--;
+	memcpy(s->command + end, CUT_MARK, sizeof(CUT_MARK));
 }
 
 char *thp_state_format(const struct thp_state *s, const char *comment)

@@ -65,7 +65,8 @@ int thp_state_parse(const char *buf, size_t len, struct thp_state *s, int *line,
 
 /* Sets S's command from LEN bytes of /proc/PID/cmdline text (arguments
  * ending in NUL): the arguments joined by spaces, the program by its base
- * name ("thp set enabled=never"), cut to fit. */
+ * name ("thp set enabled=never"); one too long to fit is cut between two
+ * UTF-8 characters and ends in "...". */
 void thp_state_command(struct thp_state *s, const char *cmdline, size_t len);
 
 /* The file form of S (its values in their order), with COMMENT as '#'
