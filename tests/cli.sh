@@ -356,6 +356,7 @@ expect "metrics: allocstall by zone, named as in /proc/buddyinfo" sh -c "'$THP' 
 "$THP" --root $FX metrics > "$tmp/m1"
 expect_out "metrics --node-exporter-compat (deprecated): the same metrics" "cmp -s - '$tmp/m1'" "$THP" --root $FX metrics --node-exporter-compat 2> /dev/null
 expect "metrics --node-exporter-compat: says it is deprecated, exit 0" [ "$(rc_err "$THP" --root $FX metrics --node-exporter-compat)" = "0|thp: metrics: --node-exporter-compat is deprecated and does nothing: the /proc/meminfo families are always exported" ]
+expect "metrics --node-exporter-compat given twice: says it once" [ "$("$THP" --root $FX metrics --node-exporter-compat --node-exporter-compat 2>&1 > /dev/null | grep -c deprecated)" = 1 ]
 expect "metrics: the doctor's findings" sh -c "'$THP' --root tests/fixtures/doctor-redis-thp-on metrics | grep -q '^thp_doctor_findings{id=\"latency-server-thp-on\",severity=\"warn\"} 2'"
 expect "metrics: drift from what boot applies" sh -c "'$THP' --root tests/fixtures/doctor-persist-drift metrics | grep -q '^thp_persist_drift_settings [1-9]'"
 expect_absent "metrics --no-doctor: no findings" '^thp_doctor_\|^thp_persist' "$THP" --root tests/fixtures/doctor-redis-thp-on metrics --no-doctor

@@ -157,13 +157,17 @@ int thp_getopt(int argc, char **argv, const char *opts, const struct option *lo)
 
 int thp_metrics_opt(int c, const char *arg, struct thp_metrics_opts *o)
 {
+	static bool compat_said; /* once however often it is given */
+
 	switch (c) {
 	case 't':
 		return thp_opt_int("--top", arg, 0, TOP_MAX, &o->top) ? 0 : 2;
 	case THP_OPT_PIDS: o->pids = true; return 0;
 	case THP_OPT_NODE_EXPORTER_COMPAT:
-		thp_err("--node-exporter-compat is deprecated and does nothing: the /proc/meminfo "
-			"families are always exported");
+		if (!compat_said)
+			thp_err("--node-exporter-compat is deprecated and does nothing: the /proc/meminfo "
+				"families are always exported");
+		compat_said = true;
 		return 0;
 	case THP_OPT_NO_DOCTOR: o->doctor = false; return 0;
 	default: return 1;
