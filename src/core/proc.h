@@ -210,7 +210,9 @@ int thp_smaps_read(const struct thp_root *root, pid_t pid, thp_vma_fn fn, void *
  * or -errno. */
 int thp_maps_query(const struct thp_root *root, pid_t pid, uint64_t page_size, thp_vma_fn fn, void *ctx);
 
-/* Calls FN for each numeric entry of ROOT/proc. Returns 0 or -errno of the listing. */
+/* Calls FN for each numeric entry of ROOT/proc until FN returns non-zero, which
+ * stops the walk: FN keeps why in CTX. Returns 0 (also when FN stopped it) or
+ * -errno of the listing. */
 int thp_proc_each(const struct thp_root *root, int (*fn)(pid_t pid, void *ctx), void *ctx);
 
 /* True when ERR means the process exited while it was being read. */
