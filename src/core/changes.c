@@ -22,60 +22,84 @@ void thp_setting_value(const struct thp_setting *s, char *buf, size_t cap)
 		buf[0] = '\0';
 }
 
-/* Reads the setting of key K into CS, skipping files the kernel lacks. */
-static void add(const struct thp_root *root, struct thp_changes *cs, const struct thp_key *k)
+/* Puts the setting of key K into OUT: as ST read it (Z: its page size's
+ * entry), or read from PATH below ROOT when ST has none: a place ST did not
+ * read (khugepaged and vm after thp_status_read_policy()), or a file its
+ * listing lacked. */
+static void setting_of(const struct thp_root *root, const struct thp_status *st, const struct thp_size *z,
+		       const struct thp_key *k, const char *path, struct thp_setting *out)
 {
-	struct thp_change *c;
+	const char *f = k->d->file;
+	const struct thp_setting *s = NULL;
 
-	if (cs->n >= THP_KV_MAX)
+	if (k->d->place == THP_PLACE_TOP)
+		s = thp_setting_find(st->settings, st->nsettings, f);
+	else if (k->d->place == THP_PLACE_KHUGEPAGED)
+		s = thp_setting_find(st->khugepaged, st->nkhugepaged, f);
+	else if (k->d->place == THP_PLACE_VM)
+		s = thp_setting_find(st->vm, st->nvm, f);
+	else if (z && strcmp(f, "enabled") == 0)
+		s = &z->enabled;
+	else if (z && strcmp(f, "shmem_enabled") == 0)
+		s = &z->shmem_enabled;
+	if (s) {
+		*out = *s;
 		return;
-	c = &cs->v[cs->n];
-	memset(c, 0, sizeof(*c));
-	c->k = *k;
-	thp_key_format(k, c->key, sizeof(c->key));
-	thp_key_path(k, c->path, sizeof(c->path));
-	thp_setting_read(root, c->path, k->d->file, &c->cur);
-	if (c->cur.kind == THP_MISSING)
-		return;
-	thp_setting_expect(k->d, &c->cur);
-	thp_setting_value(&c->cur, c->old, sizeof(c->old));
-	cs->n++;
+	}
+	thp_setting_read(root, path, f, out);
+	thp_setting_expect(k->d, out);
 }
 
-/* Adds every setting thp writes at place P (for page size SIZE) in table order. */
-static void add_place(const struct thp_root *root, struct thp_changes *cs, enum thp_place p,
-		      uint64_t size)
+/* Adds every setting thp writes at place P (Z: of that page size) to CS in
+ * table order, skipping files the kernel lacks. */
+static void add_place(const struct thp_root *root, const struct thp_status *st, struct thp_changes *cs,
+		      enum thp_place p, const struct thp_size *z)
 {
-	for (int i = 0; i < thp_nsetting_descs; i++) {
-		struct thp_key k = { &thp_setting_descs[i], size };
-		if (k.d->place == p && (k.d->flags & THP_SET))
-			add(root, cs, &k);
+	for (int i = 0; i < thp_nsetting_descs && cs->n < THP_KV_MAX; i++) {
+		struct thp_key k = { &thp_setting_descs[i], z ? z->bytes : 0 };
+		struct thp_change *c = &cs->v[cs->n];
+
+		if (k.d->place != p || !(k.d->flags & THP_SET))
+			continue;
+		memset(c, 0, sizeof(*c));
+		c->k = k;
+		thp_key_format(&k, c->key, sizeof(c->key));
+		thp_key_path(&k, c->path, sizeof(c->path));
+		setting_of(root, st, z, &k, c->path, &c->cur);
+		if (c->cur.kind == THP_MISSING)
+			continue;
+		thp_setting_value(&c->cur, c->old, sizeof(c->old));
+		cs->n++;
 	}
+}
+
+int thp_changes_of(const struct thp_root *root, const struct thp_status *st, struct thp_changes *cs)
+{
+	memset(cs, 0, sizeof(*cs));
+	if (!st->dir || st->redhat)
+		return st->redhat ? -EOPNOTSUPP : -ENOENT;
+	if (thp_status_ptes_per_pmd(st))
+		cs->ptes_max = thp_status_ptes_per_pmd(st) - 1;
+	for (int p = 0; p < THP_PLACE_COUNT; p++) {
+		if (p != THP_PLACE_SIZE)
+			add_place(root, st, cs, (enum thp_place)p, NULL);
+		for (int i = 0; p == THP_PLACE_SIZE && i < st->nsizes; i++)
+			add_place(root, st, cs, THP_PLACE_SIZE, &st->sizes[i]);
+	}
+	return 0;
 }
 
 int thp_changes_read(const struct thp_root *root, struct thp_changes *cs)
 {
 	struct thp_status *st = malloc(sizeof(*st));
+	int err;
 
 	if (!st)
 		return -ENOMEM;
-	memset(cs, 0, sizeof(*cs));
-	thp_status_read_policy(root, st); /* the sizes and the PMD size are all it needs */
-	if (!st->dir || st->redhat) {
-		int err = st->redhat ? -EOPNOTSUPP : -ENOENT;
-		free(st);
-		return err;
-	}
-	if (thp_status_ptes_per_pmd(st))
-		cs->ptes_max = thp_status_ptes_per_pmd(st) - 1;
-	for (int p = 0; p < THP_PLACE_COUNT; p++) {
-		if (p != THP_PLACE_SIZE)
-			add_place(root, cs, (enum thp_place)p, 0);
-		for (int i = 0; p == THP_PLACE_SIZE && i < st->nsizes; i++)
-			add_place(root, cs, THP_PLACE_SIZE, st->sizes[i].bytes);
-	}
+	thp_status_read_policy(root, st); /* the settings and sizes; khugepaged and vm are read after */
+	err = thp_changes_of(root, st, cs);
 	free(st);
-	return 0;
+	return err;
 }
 
 void thp_changes_read_why(const struct thp_root *root, int err, char *why, size_t cap)

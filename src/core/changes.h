@@ -49,6 +49,10 @@ struct thp_changes {
  * -EOPNOTSUPP for RHEL 6's redhat_transparent_hugepage, or -ENOMEM. */
 int thp_changes_read(const struct thp_root *root, struct thp_changes *cs);
 
+/* thp_changes_read() from ST, read below ROOT by thp_status_read() or
+ * thp_status_read_policy(): only the settings ST lacks are read. */
+int thp_changes_of(const struct thp_root *root, const struct thp_status *st, struct thp_changes *cs);
+
 /* Says in WHY (CAP bytes) why thp_changes_read() below ROOT failed with ERR. */
 void thp_changes_read_why(const struct thp_root *root, int err, char *why, size_t cap);
 

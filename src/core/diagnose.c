@@ -256,11 +256,12 @@ void thp_pools_journal_read_host(const struct thp_root *root, struct thp_host_jo
 	free(pj);
 }
 
-/* Reads what the rules need of the writable settings: persistence and the journals. */
-static void read_settings(const struct thp_root *root, struct thp_host *h)
+/* Reads what the rules need of the writable settings (as ST holds them):
+ * persistence and the journals. */
+static void read_settings(const struct thp_root *root, const struct thp_status *st, struct thp_host *h)
 {
 	struct thp_changes *cs = malloc(sizeof(*cs));
-	bool read = cs && thp_changes_read(root, cs) == 0;
+	bool read = cs && thp_changes_of(root, st, cs) == 0;
 
 	memset(&h->persist, 0, sizeof(h->persist));
 	if (read)
@@ -310,7 +311,7 @@ int thp_diagnose(const struct thp_root *root, double sample, thp_sample_fn tick,
 	/* the scan thp_status_read() would have made, from the one of the processes */
 	if (thp_status_holds_pmd(d->st))
 		d->st->procs = h->rollups;
-	read_settings(root, h);
+	read_settings(root, d->st, h);
 	thp_doctor_run(h, d->r);
 	return 0;
 }
