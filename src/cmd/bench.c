@@ -1145,13 +1145,8 @@ static void put_result(struct bench *b, const char *mode, const char *enabled)
 	if (!b->fmt.raw && !out_json_on())
 		print_chart(b);
 	put_timeline(b);
-	out_put(OUT_JSON, "reading", NULL, ov_str(b->reading));
-	out_put(OUT_JSON, "note", NULL, ov_str(b->note[0] ? b->note : NULL));
-	if (!out_json_on()) {
-		out_wrap("Reading: ", b->reading, 100);
-		if (b->note[0])
-			out_wrap("Note: ", b->note, 100);
-	}
+	out_wrapped(OUT_ANY, "reading", "Reading: ", ov_str(b->reading), 100);
+	out_wrapped(b->note[0] ? OUT_ANY : OUT_JSON, "note", "Note: ", ov_str(b->note[0] ? b->note : NULL), 100);
 	out_end();
 }
 

@@ -261,30 +261,42 @@ static void print_skipped(const struct thp_cskipped *sk)
 		       sk->small == 1 ? "mapping" : "mappings");
 }
 
-/* The sums under the table, and each errno's explanation once (text). */
-static void put_sums(const struct thp_pstatus *ps, uint64_t pmd, const struct thp_ctarget *t,
-		     const struct result *r, int n)
+/* The sums under the table: the size of the N ranges T, and AnonHugePages of
+ * their mappings (each once) before and after, members anonhuge_before and
+ * anonhuge_after. */
+static void put_sums(const struct thp_ctarget *t, int n)
 {
-	bool bytes = out_bytes_on();
-	char b[3][64];
-	uint64_t total = 0, before = 0, after = 0, empty = 0;
-	int shown_err[8] = { 0 }, nerr = 0;
+	uint64_t total = 0, before = 0, after = 0;
 
 	for (int i = 0; i < n; i++) {
 		total += t[i].end - t[i].start;
-		empty += t[i].blocks - t[i].populated;
 		/* a mapping with several spans counts once */
 		if (i == 0 || t[i].vma_start != t[i - 1].vma_start) {
 			before += t[i].before.anon_huge;
 			after += t[i].after.anon_huge;
 		}
 	}
-	printf("\n  %s in %d %s; AnonHugePages of these mappings %s -> %s\n",
-	       out_size(b[0], 64, total, bytes), n, n == 1 ? "range" : "ranges",
-	       out_size(b[1], 64, before, bytes), out_size(b[2], 64, after, bytes));
+	out_put(OUT_FP, NULL, "\n  %s", ov_size(total));
+	out_text(" in %d %s; ", n, n == 1 ? "range" : "ranges");
+	out_put(OUT_ANY, "anonhuge_before", "AnonHugePages of these mappings %s", ov_size(before));
+	out_put(OUT_ANY, "anonhuge_after", " -> %s\n", ov_size(after));
+}
+
+/* Under the sums, in text: the blocks left alone, and each errno's
+ * explanation once (in JSON each range has its blocks and explanation). */
+static void print_notes(const struct thp_pstatus *ps, uint64_t pmd, const struct thp_ctarget *t,
+			const struct result *r, int n)
+{
+	bool bytes = out_bytes_on();
+	char b[64];
+	uint64_t empty = 0;
+	int shown_err[8] = { 0 }, nerr = 0;
+
+	for (int i = 0; i < n; i++)
+		empty += t[i].blocks - t[i].populated;
 	if (empty)
 		out_note("BLOCKS counts the %s blocks with a page in them / all; the %" PRIu64
-			 " without one %s left alone", out_size(b[0], 64, pmd, bytes), empty,
+			 " without one %s left alone", out_size(b, sizeof(b), pmd, bytes), empty,
 			 empty == 1 ? "was" : "were");
 	for (int i = 0; i < n; i++) {
 		bool seen = false;
@@ -293,8 +305,8 @@ static void put_sums(const struct thp_pstatus *ps, uint64_t pmd, const struct th
 		if (!r[i].err || seen || nerr == 8)
 			continue;
 		shown_err[nerr++] = r[i].err;
-		snprintf(b[0], 64, "  %s:", errno_name(r[i].err));
-		out_wrap(b[0], explain(r[i].err, &t[i], ps), 90);
+		snprintf(b, sizeof(b), "  %s:", errno_name(r[i].err));
+		out_wrap(b, explain(r[i].err, &t[i], ps), 90);
 	}
 }
 
@@ -309,8 +321,8 @@ static int print(const struct fmt *f, pid_t pid, const struct thp_pstatus *ps, u
 
 	for (int i = 0; i < n; i++)
 		total += t[i].end - t[i].start;
-	out_doc_begin(f->f.json, f->f.bytes, "thp-collapse/2");
-	out_put(OUT_FP, NULL, "Collapsing %s", ov_size(total));
+	out_doc_begin(f->f.json, f->f.bytes, "thp-collapse/3");
+	out_put(OUT_ANY, "size", "Collapsing %s", ov_size(total));
 	out_put(OUT_ANY, "pid", " of PID %s", ov_int(pid));
 	out_put(OUT_ANY, "comm", " (%s)", ov_str(ps->name));
 	out_put(OUT_ANY, "pmd_size", " into %s pages with MADV_COLLAPSE\n\n", ov_size(pmd));
@@ -318,8 +330,9 @@ static int print(const struct fmt *f, pid_t pid, const struct thp_pstatus *ps, u
 	for (int i = 0; i < n; i++)
 		out_table_add(tb, &t[i]);
 	out_table_close(tb, 2);
+	put_sums(t, n);
 	if (!out_json_on())
-		put_sums(ps, pmd, t, r, n);
+		print_notes(ps, pmd, t, r, n);
 	out_put(OUT_JSON, "skipped_nohugepage", NULL, ov_int(sk->nohuge));
 	out_put(OUT_JSON, "skipped_small", NULL, ov_int(sk->small));
 	if (!out_json_on())

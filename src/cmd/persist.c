@@ -109,8 +109,8 @@ static int put_writers(const struct thp_persisted *p)
 			snprintf(what, sizeof(what), "%s at boot%s, a value not known here: it %s", w->key, from, w->unknown);
 		else
 			snprintf(what, sizeof(what), "%s=%s at boot%s", w->key, w->value, from);
-		if (!out_json_on() && asprintf(&line, "%stuned writes %s (%s %s, profile '%s')", o ? "second writer: " : "",
-					       what, where(p, w->source, w->line, at, sizeof(at)), w->option, p->tuned) >= 0)
+		if (asprintf(&line, "%stuned writes %s (%s %s, profile '%s')", o ? "second writer: " : "", what,
+			     where(p, w->source, w->line, at, sizeof(at)), w->option, p->tuned) >= 0)
 			out_put(OUT_FP, NULL, "%s\n", ov_str(line));
 		free(line);
 	}

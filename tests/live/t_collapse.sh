@@ -26,7 +26,8 @@ else
 			expect "collapse exits 0" [ "$rc" = 0 ]
 			expect "collapse: AnonHugePages 0 -> 64 MiB (got ${after} kB)" [ "$after" = 65536 ]
 			expect "collapse --json reports collapsed" jq -e '[.ranges[].result] | all(. == "collapsed")' "$cj" > /dev/null
-			expect "collapse --json: schema 2, every column a key" jq -e '.schema == "thp-collapse/2" and (.ranges[0] | has("range") and has("rss_before") and has("explanation"))' "$cj" > /dev/null
+			expect "collapse --json: schema 3, every column a key" jq -e '.schema == "thp-collapse/3" and (.ranges[0] | has("range") and has("rss_before") and has("explanation"))' "$cj" > /dev/null
+			expect "collapse --json: the sums, each mapping once" jq -e '.size == ([.ranges[].size] | add) and .anonhuge_before == 0 and .anonhuge_after == 67108864' "$cj" > /dev/null
 			expect "collapse --json AnonHugePages after" jq -e '[.ranges[].anonhuge_after] | add == 67108864' "$cj" > /dev/null
 			expect "collapse --json leaves the untouched block" jq -e '[.ranges[] | .blocks - .populated_blocks] | add == 1' "$cj" > /dev/null
 		fi
