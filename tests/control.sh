@@ -414,6 +414,10 @@ expect "--node N: the node of pools without a prefix" sh -c "'$THP' --root '$R' 
 printf 'w /sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages - - - - 7\n' > "$R/etc/tmpfiles.d/db.conf"
 expect "persist --check reads another file's node pool" sh -c "'$THP' --root '$R' persist --check --json | jq -c '.drift[] | select(.key == \"hugetlb.node0.2M\") | [.persisted, .running, .source]' | grep -qx '\[\"7\",\"512\",\"/etc/tmpfiles.d/db.conf\"\]'"
 rm "$R/etc/tmpfiles.d/db.conf"
+# a file of another writer that thp has nothing for is left alone, and named in "left"
+fresh_pools
+echo '# written by the admin' > "$TMPF"
+expect "hugetlb persist --json: the file thp did not write is left, and named in left" sh -c "'$THP' --root '$R' hugetlb persist --json 2M=512 | jq -c '[.schema, (.written | map(sub(\".*/etc/\"; \"\"))), (.left | map(sub(\".*/etc/\"; \"\")))]' | grep -qxF '[\"thp-hugetlb-persist/2\",[\"sysctl.d/90-thp-hugetlb.conf\"],[\"tmpfiles.d/thp-hugetlb.conf\"]]'"
 # refusals: nothing written
 fresh_pools
 for bad in 2M 2M=x =5 2M=-1 node:2M=1 nodeX:2M=1 node01:2M=1 3Q=1; do

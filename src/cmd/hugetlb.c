@@ -809,7 +809,7 @@ static int set(struct thp_ctx *ctx, struct thp_hugetlb *h, char **args, int narg
 
 /* The pools 'hugetlb persist' keeps at boot, at most: every size, host-wide and on a few nodes. */
 #define PERSIST_MAX 64
-#define PERSIST_SCHEMA "thp-hugetlb-persist/1"
+#define PERSIST_SCHEMA "thp-hugetlb-persist/2"
 
 /* Parses "[nodeN:]SIZE=PAGES" (NODE: the node without a prefix, -1: the host)
  * into P. Returns 0, or prints why and returns 2. */
@@ -861,6 +861,24 @@ static int by_node_size(const void *a, const void *b)
 	return (x->size > y->size) - (x->size < y->size);
 }
 
+/* The boot file F left as it was because thp did not write it (and has
+ * nothing for it). */
+static bool left_alone(const struct thp_boot_file *f)
+{
+	return f->done == THP_BOOT_KEPT && !f->text && f->cur;
+}
+
+/* Member KEY: the paths of the N files F in state DONE (THP_BOOT_KEPT: those
+ * left alone). */
+static void put_paths(const char *key, const struct thp_boot_file *f, int n, int done)
+{
+	out_arr(key);
+	for (int i = 0; i < n; i++)
+		if ((int)f[i].done == done && (done != THP_BOOT_KEPT || left_alone(&f[i])))
+			out_put(OUT_JSON, NULL, NULL, ov_str(f[i].shown));
+	out_end();
+}
+
 /* What 'hugetlb persist' says after writing F (N files) for the NP pools
  * with command-line options OPTS. */
 static int persist_report(const struct thp_ctx *ctx, const struct thp_boot_file *f, int n, int np,
@@ -871,22 +889,15 @@ static int persist_report(const struct thp_ctx *ctx, const struct thp_boot_file 
 
 	out_doc_begin(ctx->json, false, PERSIST_SCHEMA);
 	out_put(OUT_JSON, "pools", NULL, ov_int(np));
-	out_arr("written");
-	for (int i = 0; i < n; i++)
-		if (f[i].done == THP_BOOT_WRITTEN)
-			out_put(OUT_JSON, NULL, NULL, ov_str(f[i].shown));
-	out_end();
-	out_arr("removed");
-	for (int i = 0; i < n; i++)
-		if (f[i].done == THP_BOOT_REMOVED)
-			out_put(OUT_JSON, NULL, NULL, ov_str(f[i].shown));
-	out_end();
+	put_paths("written", f, n, THP_BOOT_WRITTEN);
+	put_paths("removed", f, n, THP_BOOT_REMOVED);
+	put_paths("left", f, n, THP_BOOT_KEPT);
 	for (int i = 0; i < n; i++) {
 		if (f[i].done == THP_BOOT_WRITTEN)
 			out_text("wrote %s: %s sizes %s at every boot\n", f[i].shown, by[i], what[i]);
 		else if (f[i].done == THP_BOOT_REMOVED)
 			out_text("removed %s: no pool it sized is given\n", f[i].shown);
-		else if (!f[i].text && f[i].cur)
+		else if (left_alone(&f[i]))
 			out_text("left %s alone: thp did not write it\n", f[i].shown);
 	}
 	out_put(OUT_JSON, "cmdline", NULL, ov_str(opts));
