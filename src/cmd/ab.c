@@ -16,12 +16,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../control/change.h"
 #include "../control/control.h"
 #include "../control/modes.h"
 #include "../core/exp.h"
 #include "../core/parse.h"
 #include "../core/proc.h"
 #include "../core/tlbcount.h"
+#include "../render/change.h"
 #include "../render/render.h"
 #include "../render/term.h"
 #include "cmd.h"
@@ -522,7 +524,7 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 	struct thp_busy busy;
 	struct thp_setting en;
 	char span[96], why[4400] = "";
-	int c, rc, failed = 0, last = 0, all[NARM];
+	int c, rc = 0, failed = 0, last = 0, all[NARM];
 
 	optind = 0;
 	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
@@ -577,9 +579,12 @@ int cmd_ab(struct thp_ctx *ctx, int argc, char **argv)
 	thp_busy_sample(&ctx->root, 250, &busy);
 	snprintf(span, sizeof(span), "for %d run%s of the command under each mode", a.n,
 		 a.n == 1 ? "" : "s");
-	if ((modes_switching(&a.modes) && (thp_change_begin(ctx, "switching the THP policy") ||
-					    thp_recover(ctx, false))) ||
-	    modes_begin(&ctx->root, &a.modes, why, sizeof(why))) {
+	if (modes_switching(&a.modes) && (rc = thp_change_begin(ctx, "switching the THP policy")) == 0) {
+		struct thp_recovery *r = thp_recover(&ctx->root, false);
+		rc = thp_recovery_report(r);
+		free(r);
+	}
+	if (rc || modes_begin(&ctx->root, &a.modes, why, sizeof(why))) {
 		if (why[0])
 			thp_err("%s", why);
 		free(a.runs);

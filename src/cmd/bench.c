@@ -12,11 +12,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../control/change.h"
 #include "../control/control.h"
 #include "../control/modes.h"
 #include "../core/exp.h"
 #include "../core/parse.h"
 #include "../core/tlbcount.h"
+#include "../render/change.h"
 #include "../render/render.h"
 #include "../render/term.h"
 #include "cmd.h"
@@ -1255,9 +1257,12 @@ static int bench_modes(struct bench *b, const struct modes *m)
 		return 1;
 	snprintf(span, sizeof(span), "for %d repetition%s of '%s' under each mode", b->reps,
 		 b->reps == 1 ? "" : "s", b->x->name);
-	if ((modes_switching(m) && (thp_change_begin(b->ctx, "switching the THP policy") ||
-				     thp_recover(b->ctx, false))) ||
-	    modes_begin(&b->ctx->root, m, why, sizeof(why))) {
+	if (modes_switching(m) && (rc = thp_change_begin(b->ctx, "switching the THP policy")) == 0) {
+		struct thp_recovery *r = thp_recover(&b->ctx->root, false);
+		rc = thp_recovery_report(r);
+		free(r);
+	}
+	if (rc || modes_begin(&b->ctx->root, m, why, sizeof(why))) {
 		if (why[0])
 			thp_err("%s", why);
 		return 1;

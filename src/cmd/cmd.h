@@ -86,21 +86,6 @@ int thp_change_begin(const struct thp_ctx *ctx, const char *what);
  * interrupted it ends thp after the rollback. */
 int thp_change_run(struct thp_ctx *ctx, struct thp_changes *cs, const char *saved, bool user_file);
 
-/* Before a change: deals with the journal an earlier thp left.
- * None, or one from an earlier boot (removed): nothing to do. One of a
- * change that did not finish: its settings are put back now (with DRY, only
- * said). Returns 0 when the change may go on, or 1 after explaining why not
- * (a change still running, a damaged journal, a failed put-back). */
-int thp_recover(struct thp_ctx *ctx, bool dry);
-
-/* Before a change (holding the writers' lock): puts back the
- * pools of a 'thp hugetlb set' that did not finish (its journal,
- * THP_POOLS_JOURNAL), and removes the journal; with DRY, only says so.
- * *FOUND (when FOUND is non-NULL) tells whether there was such a journal.
- * Returns 0 when the change may go on, or 1 after explaining why not (a
- * damaged or unreadable journal, a failed put-back). */
-int thp_recover_pools(struct thp_ctx *ctx, bool dry, bool *found);
-
 int cmd_bench(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_ab(struct thp_ctx *ctx, int argc, char **argv);
 

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../control/change.h"
 #include "../control/control.h"
 #include "../control/journal.h"
 #include "../core/arg.h"
@@ -19,6 +20,7 @@
 #include "../core/numa.h"
 #include "../core/parse.h"
 #include "../core/persist.h"
+#include "../render/change.h"
 #include "../render/persist.h"
 #include "../render/render.h"
 #include "cmd.h"
@@ -779,8 +781,13 @@ static int set(struct thp_ctx *ctx, struct thp_hugetlb *h, char **args, int narg
 	}
 	if (!o->dry_run && (rc = thp_change_begin(ctx, "changing a pool")) != 0)
 		return rc;
-	if (!o->dry_run && thp_recover_pools(ctx, false, NULL))
-		return 1;
+	if (!o->dry_run) {
+		struct thp_pools_recovery *r = thp_recover_pools(&ctx->root, false);
+		rc = thp_pools_recovery_report(r);
+		free(r);
+		if (rc)
+			return rc;
+	}
 	if (!o->dry_run)
 		thp_hugetlb_read(&ctx->root, h); /* again: the writer before, or its journal, changed it */
 	if (validate(ctx, h, c, nargs, o) || (!o->dry_run && journal_pools(ctx, c, nargs, o)))

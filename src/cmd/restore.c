@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../control/change.h"
 #include "../control/control.h"
 #include "../control/journal.h"
 #include "../render/change.h"
@@ -180,6 +181,7 @@ static int from_journal(struct thp_ctx *ctx, struct thp_state_file *f, bool dry,
 int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 {
 	struct thp_state_file *f = malloc(sizeof(*f));
+	struct thp_pools_recovery *pr;
 	const char *file = NULL;
 	char shown[4200], by[640];
 	bool dry = false, done = false, force = false, pools = false;
@@ -205,17 +207,24 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 	file = optind < argc ? argv[optind] : NULL;
 	if (!dry && (rc = thp_change_begin(ctx, "changing THP settings")) != 0)
 		goto out;
-	rc = 1;
-	if (thp_recover_pools(ctx, dry, &pools))
+	pr = thp_recover_pools(&ctx->root, dry);
+	rc = thp_pools_recovery_report(pr);
+	pools = pr && pr->what != THP_POOLS_NONE;
+	free(pr);
+	if (rc)
 		goto out;
 	if (!file) {
 		rc = from_journal(ctx, f, dry, &done);
 		if (done)
 			goto out;
-		rc = 1;
-	} else if (thp_recover(ctx, dry)) {
-		goto out; /* FILE applies to the host as it was before an unfinished change */
+	} else { /* FILE applies to the host as it was before an unfinished change */
+		struct thp_recovery *r = thp_recover(&ctx->root, dry);
+		rc = thp_recovery_report(r);
+		free(r);
+		if (rc)
+			goto out;
 	}
+	rc = 1;
 	thp_saved_path(ctx, file, shown, sizeof(shown));
 	if (file)
 		thp_state_load_user(&ctx->root, file, f);

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../control/change.h"
 #include "../control/control.h"
 #include "../control/journal.h"
 #include "../core/changes.h"
@@ -217,8 +218,11 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 	 * below may put back a change that did not finish */
 	if (!rc && !dry && (thp_changes_count(cs) || !ctx->root.live || geteuid() == 0))
 		rc = thp_change_begin(ctx, "changing THP settings");
-	if (!rc && thp_recover(ctx, dry))
-		rc = 1;
+	if (!rc) {
+		struct thp_recovery *r = thp_recover(&ctx->root, dry);
+		rc = thp_recovery_report(r);
+		free(r);
+	}
 	if (!rc && !dry) { /* again, after what the recovery put back */
 		free(cs);
 		cs = thp_changes_load(&ctx->root);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../control/change.h"
 #include "../control/control.h"
 #include "change.h"
 #include "msg.h"
@@ -128,4 +129,109 @@ void thp_journal_damaged(const char *journal, const struct thp_state_file *f)
 	else
 		thp_err("the journal '%s' is damaged: %s; nothing was changed", journal, f->why);
 	thp_err("look at it, set what it should hold with 'thp set', then remove it");
+}
+
+/* "'thp bench --modes always' (pid 4242)" for the journal F. */
+static const char *who(const struct thp_state_file *f, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "'%s' (pid %d)", f->s.command[0] ? f->s.command : "thp", (int)f->s.owner);
+	return buf;
+}
+
+int thp_recovery_report(const struct thp_recovery *r)
+{
+	char by[320];
+
+	if (!r) {
+		thp_err("out of memory");
+		return 1;
+	}
+	switch (r->what) {
+	case THP_RECOVERY_NONE:
+		break;
+	case THP_RECOVERY_RUNNING:
+		thp_err("%s is changing THP settings now (journal '%s'); wait until it ends",
+			who(&r->f, by, sizeof(by)), r->journal);
+		break;
+	case THP_RECOVERY_DAMAGED:
+		thp_journal_damaged(r->journal, &r->f);
+		break;
+	case THP_RECOVERY_OTHER_BOOT:
+		if (r->err)
+			thp_err("cannot remove '%s', left from an earlier boot: %s", r->journal,
+				thp_file_strerror(r->err));
+		else
+			thp_err("%s '%s', left by %s in an earlier boot: the kernel has started afresh since",
+				r->dry ? "would remove" : "removed", r->journal, who(&r->f, by, sizeof(by)));
+		break;
+	case THP_RECOVERY_UNFINISHED:
+		thp_err("%s did not finish; a change first puts back the settings it had changed (journal '%s')",
+			who(&r->f, by, sizeof(by)), r->journal);
+		break;
+	case THP_RECOVERY_REFUSED:
+		thp_err("the journal '%s' of %s: %s; nothing was changed", r->journal,
+			who(&r->f, by, sizeof(by)), r->why);
+		break;
+	case THP_RECOVERY_FAILED:
+		thp_change_explain(&r->cs, r->err, r->signo, r->journal);
+		if (r->signo)
+			return thp_die_by(r->signo);
+		break;
+	case THP_RECOVERY_KEPT:
+		thp_err("put back the settings that %s had changed, but cannot remove its "
+			"journal '%s': %s; remove it", who(&r->f, by, sizeof(by)), r->journal,
+			thp_file_strerror(r->err));
+		break;
+	case THP_RECOVERY_PUT_BACK:
+		if (r->n)
+			thp_err("%s did not finish; put back the %d setting%s it had changed",
+				who(&r->f, by, sizeof(by)), r->n, r->n == 1 ? "" : "s");
+		else
+			thp_err("%s did not finish; the settings it had changed were back already",
+				who(&r->f, by, sizeof(by)));
+		break;
+	}
+	return thp_recovery_ok(r) ? 0 : 1;
+}
+
+int thp_pools_recovery_report(const struct thp_pools_recovery *r)
+{
+	char at[32] = "";
+
+	if (!r) {
+		thp_err("out of memory");
+		return 1;
+	}
+	switch (r->what) {
+	case THP_POOLS_NONE:
+		break;
+	case THP_POOLS_UNREADABLE:
+		thp_err("cannot read the journal '%s': %s; nothing was changed", r->journal,
+			thp_file_strerror(r->err));
+		break;
+	case THP_POOLS_DAMAGED:
+		if (r->line)
+			snprintf(at, sizeof(at), ": line %d", r->line);
+		thp_err("the journal '%s' is damaged%s; nothing was changed: look at it, set the "
+			"pools it names with 'thp hugetlb set', then remove it", r->journal, at);
+		break;
+	case THP_POOLS_UNFINISHED:
+		thp_err("'%s' (pid %d) did not finish; the %d pools it had changed would be put "
+			"back first (journal '%s')", r->j.command, (int)r->j.owner, r->j.n, r->journal);
+		break;
+	case THP_POOLS_STUCK:
+		thp_err("'%s' (pid %d) did not finish, and %d of the pools it had changed cannot be "
+			"put back (journal '%s'); nothing was changed", r->j.command, (int)r->j.owner,
+			r->n, r->journal);
+		break;
+	case THP_POOLS_KEPT:
+		thp_err("put back the pools of '%s', but cannot remove its journal '%s': %s; remove "
+			"it", r->j.command, r->journal, thp_file_strerror(r->err));
+		break;
+	case THP_POOLS_PUT_BACK:
+		thp_err("'%s' (pid %d) did not finish; put back the %d pools it had changed",
+			r->j.command, (int)r->j.owner, r->j.n);
+		break;
+	}
+	return thp_pools_recovery_ok(r) ? 0 : 1;
 }

@@ -21,4 +21,16 @@ void thp_change_explain(const struct thp_changes *cs, int err, int signo, const 
 /* Explains that the journal (shown as JOURNAL) is damaged. */
 void thp_journal_damaged(const char *journal, const struct thp_state_file *f);
 
+struct thp_recovery;
+struct thp_pools_recovery;
+
+/* Says on stderr what the recovery R of the settings' journal found and did
+ * (NULL: out of memory), and returns the exit status it means: 0 when the
+ * change may go on, else 1, or ends thp by the signal that interrupted the
+ * put-back (thp_die_by) once said. */
+int thp_recovery_report(const struct thp_recovery *r);
+
+/* The same for the recovery R of the pools' journal. */
+int thp_pools_recovery_report(const struct thp_pools_recovery *r);
+
 #endif

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* change.h - a change of the host's THP settings as one transaction, the
+ * API of every command that writes settings or pools ('thp set', 'thp
+ * restore', 'thp persist', 'thp hugetlb set', the modes of 'thp bench' and
+ * 'thp ab'): first what a journal an earlier run left asks for (the
+ * settings' and the pools'), then the change (journal, apply with read-back
+ * and rollback, journal removed). Nothing here prints: each step returns
+ * what happened, which render/change.h puts in words. */
+#ifndef THP_CONTROL_CHANGE_H
+#define THP_CONTROL_CHANGE_H
+
+#include <stdbool.h>
+
+#include "../core/changes.h"
+#include "../core/hugetlb.h"
+#include "../core/state.h"
+
+/* What the settings' journal an earlier run left was, and what became of it. */
+enum thp_recovery_case {
+	THP_RECOVERY_NONE,       /* no journal (or no state directory of thp's) */
+	THP_RECOVERY_RUNNING,    /* its writer is changing settings now */
+	THP_RECOVERY_DAMAGED,    /* unreadable (f.err) or damaged (f.line, f.why) */
+	THP_RECOVERY_OTHER_BOOT, /* left in an earlier boot: removed (DRY: would be);
+				    err: the removal failed */
+	THP_RECOVERY_UNFINISHED, /* (DRY) a change did not finish: would be put back */
+	THP_RECOVERY_REFUSED,    /* this kernel refuses a value it holds: why */
+	THP_RECOVERY_FAILED,     /* putting it back failed: cs, err, signo */
+	THP_RECOVERY_KEPT,       /* put back, but the journal stays: err */
+	THP_RECOVERY_PUT_BACK,   /* put back n settings (0: they were back already) */
+};
+
+struct thp_recovery {
+	enum thp_recovery_case what;
+	bool dry;                /* only looked */
+	char journal[4200];      /* its path as shown */
+	struct thp_state_file f; /* the journal as read */
+	struct thp_changes cs;   /* the put-back */
+	int err, signo, n;
+	char why[512];
+};
+
+/* Before a change, holding the writers' lock: deals with the settings'
+ * journal an earlier run left below ROOT. One from an earlier boot is
+ * removed; one of a change that did not finish is put back (with DRY, only
+ * looked at). Returns what happened (malloc'd), or NULL when out of memory. */
+struct thp_recovery *thp_recover(const struct thp_root *root, bool dry);
+
+/* Whether the change may go on after R: no journal, or one dealt with. */
+bool thp_recovery_ok(const struct thp_recovery *r);
+
+/* What the pools' journal of a 'thp hugetlb set' that did not finish was. */
+enum thp_pools_recovery_case {
+	THP_POOLS_NONE,       /* no journal */
+	THP_POOLS_UNREADABLE, /* err */
+	THP_POOLS_DAMAGED,    /* at line (0: the file as a whole) */
+	THP_POOLS_UNFINISHED, /* (DRY) its pools would be put back */
+	THP_POOLS_STUCK,      /* n of its pools do not hold their size again */
+	THP_POOLS_KEPT,       /* put back, but the journal stays: err */
+	THP_POOLS_PUT_BACK,   /* its pools hold their sizes again */
+};
+
+struct thp_pools_recovery {
+	enum thp_pools_recovery_case what;
+	char journal[4200];         /* its path as shown */
+	struct thp_pools_journal j; /* the journal as read */
+	int err, line, n;
+};
+
+/* Before a change, holding the writers' lock: puts back the pools of a 'thp
+ * hugetlb set' that did not finish (THP_POOLS_JOURNAL below ROOT) and
+ * removes its journal; with DRY, only looks. Returns what happened
+ * (malloc'd), or NULL when out of memory. */
+struct thp_pools_recovery *thp_recover_pools(const struct thp_root *root, bool dry);
+
+/* Whether the change may go on after R: no journal, or one dealt with. */
+bool thp_pools_recovery_ok(const struct thp_pools_recovery *r);
+
+#endif
