@@ -53,7 +53,6 @@ int cmd_serve(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_report(struct thp_ctx *ctx, int argc, char **argv);
 
 struct thp_changes;
-struct thp_state_file;
 
 /* Reads the settings below ROOT that thp writes (malloc'd), or explains why
  * not and returns NULL. */
@@ -62,12 +61,6 @@ struct thp_changes *thp_changes_load(const struct thp_root *root);
 /* Asks CS for the KEY=VALUE arguments ARGV[0..ARGC) of command CMD. Returns 0,
  * or the exit status (2) after explaining a malformed or refused one. */
 int thp_want_args(struct thp_changes *cs, int argc, char **argv, const char *cmd);
-
-/* The saved state as shown to the user: FILE, or the default below the root. */
-void thp_saved_path(const struct thp_ctx *ctx, const char *file, char *buf, size_t cap);
-
-/* REL below the root as shown to the user: "/run/thp/journal", "DIR/run/thp/journal". */
-void thp_shown_path(const struct thp_ctx *ctx, const char *rel, char *buf, size_t cap);
 
 /* How long a writer waits for another to end before it gives up. */
 #define THP_LOCK_WAIT_MS 10000
@@ -78,13 +71,6 @@ void thp_shown_path(const struct thp_ctx *ctx, const char *rel, char *buf, size_
  * another writer to end. Returns 0, or the exit status after saying why not
  * (1 naming the holder when it did not end in time). */
 int thp_change_begin(const struct thp_ctx *ctx, const char *what);
-
-/* Makes the wanted changes of CS as one transaction: the journal first,
- * then every write read back and rolled back on failure or a signal; reports
- * them (SAVED: where the previous state is, as shown; FILE:
- * a file the user named). Returns the exit status; a signal that
- * interrupted it ends thp after the rollback. */
-int thp_change_run(struct thp_ctx *ctx, struct thp_changes *cs, const char *saved, bool user_file);
 
 int cmd_bench(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_ab(struct thp_ctx *ctx, int argc, char **argv);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../control/change.h"
 #include "../core/changes.h"
 #include "../core/state.h"
 #include "../render/render.h"
@@ -57,7 +58,7 @@ static int load_other(const struct thp_ctx *ctx, const char *other, const char *
 	f = malloc(sizeof(*f));
 	if (!f)
 		return -ENOMEM;
-	thp_saved_path(ctx, file, label, cap);
+	thp_saved_path(&ctx->root, file, label, cap);
 	if (file)
 		thp_state_load_user(&ctx->root, file, f);
 	else

@@ -725,7 +725,7 @@ static int journal_pools(struct thp_ctx *ctx, const struct change *c, int n, con
 		j.v[i] = (struct thp_pool_pages){ c[i].size, o->node, c[i].before };
 	if ((err = thp_pools_journal_push(&ctx->root, &j)) == 0)
 		return 0;
-	thp_shown_path(ctx, THP_POOLS_JOURNAL, shown, sizeof(shown));
+	thp_root_shown(&ctx->root, THP_POOLS_JOURNAL, shown, sizeof(shown));
 	thp_err("cannot write the journal '%s': %s; nothing was changed", shown,
 		thp_file_strerror(err));
 	return 1;
@@ -741,7 +741,7 @@ static int end_pools(struct thp_ctx *ctx, const struct change *c, int n)
 
 	if (n < 2)
 		return 0;
-	thp_shown_path(ctx, THP_POOLS_JOURNAL, shown, sizeof(shown));
+	thp_root_shown(&ctx->root, THP_POOLS_JOURNAL, shown, sizeof(shown));
 	for (int i = 0; i < n; i++)
 		if (c[i].stuck) {
 			thp_err("the journal '%s' stays: the next 'thp hugetlb set' puts the "

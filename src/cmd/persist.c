@@ -379,7 +379,7 @@ static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp
 	if (file)
 		snprintf(shown, sizeof(shown), "%s", file);
 	else
-		thp_shown_path(ctx, path, shown, sizeof(shown));
+		thp_root_shown(&ctx->root, path, shown, sizeof(shown));
 	if (!text) {
 		thp_err("out of memory");
 		return 1;

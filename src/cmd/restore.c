@@ -96,7 +96,10 @@ static int put_back(struct thp_ctx *ctx, const struct thp_state_file *f, const c
 		thp_change_report(ctx->json, cs, dry, 0, NULL, false);
 		rc = 0;
 	} else if (!journal) {
-		rc = thp_change_run(ctx, cs, NULL, false);
+		struct thp_run run;
+
+		thp_change_run(&ctx->root, cs, &run);
+		rc = thp_run_report(ctx->json, cs, &run, NULL, false);
 	} else {
 		err = thp_changes_apply(&ctx->root, cs, &signo);
 		thp_change_report(ctx->json, cs, false, err, NULL, false);
@@ -151,7 +154,7 @@ static int from_journal(struct thp_ctx *ctx, struct thp_state_file *f, bool dry,
 	int err;
 
 	*done = true;
-	thp_shown_path(ctx, THP_JOURNAL, shown, sizeof(shown));
+	thp_root_shown(&ctx->root, THP_JOURNAL, shown, sizeof(shown));
 	thp_state_load(&ctx->root, THP_JOURNAL, f);
 	switch (f->status) {
 	case THP_STATE_ABSENT:
@@ -225,7 +228,7 @@ int cmd_restore(struct thp_ctx *ctx, int argc, char **argv)
 			goto out;
 	}
 	rc = 1;
-	thp_saved_path(ctx, file, shown, sizeof(shown));
+	thp_saved_path(&ctx->root, file, shown, sizeof(shown));
 	if (file)
 		thp_state_load_user(&ctx->root, file, f);
 	else

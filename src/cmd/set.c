@@ -234,13 +234,16 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 		free(cs);
 		return rc;
 	}
-	thp_saved_path(ctx, file, saved, sizeof(saved));
+	thp_saved_path(&ctx->root, file, saved, sizeof(saved));
 	if ((rc = save_state(ctx, cs, file)) != 0) {
 		thp_err("cannot save the previous state to '%s': %s; nothing was changed", saved,
 			thp_file_strerror(rc));
 		rc = 1;
 	} else {
-		rc = thp_change_run(ctx, cs, saved, file != NULL);
+		struct thp_run run;
+
+		thp_change_run(&ctx->root, cs, &run);
+		rc = thp_run_report(ctx->json, cs, &run, saved, file != NULL);
 	}
 	free(cs);
 	return rc;

@@ -231,19 +231,6 @@ int thp_live_only(const struct thp_ctx *ctx, const char *what)
 	return thp_usage_error(ctx->cmd);
 }
 
-void thp_shown_path(const struct thp_ctx *ctx, const char *rel, char *buf, size_t cap)
-{
-	thp_root_shown(&ctx->root, rel, buf, cap);
-}
-
-void thp_saved_path(const struct thp_ctx *ctx, const char *file, char *buf, size_t cap)
-{
-	if (file)
-		snprintf(buf, cap, "%s", file);
-	else
-		thp_shown_path(ctx, THP_SAVED, buf, cap);
-}
-
 int thp_change_begin(const struct thp_ctx *ctx, const char *what)
 {
 	struct thp_lock_holder h;
@@ -255,7 +242,7 @@ int thp_change_begin(const struct thp_ctx *ctx, const char *what)
 	err = thp_writer_lock(&ctx->root, THP_LOCK_WAIT_MS, &h);
 	if (!err)
 		return 0;
-	thp_shown_path(ctx, THP_LOCK, lock, sizeof(lock));
+	thp_root_shown(&ctx->root, THP_LOCK, lock, sizeof(lock));
 	if (err == -EBUSY && h.pid)
 		thp_err("another thp is changing THP settings or pools: '%s' (pid %d) holds '%s' "
 			"and did not end within %d s; nothing was changed",

@@ -4,10 +4,46 @@
 #include "change.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "control.h"
 #include "journal.h"
+
+/* True when a setting of CS could not be put back after a failure. */
+static bool any_stuck(const struct thp_changes *cs)
+{
+	for (int i = 0; i < cs->n; i++)
+		if (cs->v[i].result == THP_CHANGE_STUCK)
+			return true;
+	return false;
+}
+
+int thp_change_run(const struct thp_root *root, struct thp_changes *cs, struct thp_run *r)
+{
+	struct thp_journal j;
+
+	memset(r, 0, sizeof(*r));
+	thp_root_shown(root, THP_JOURNAL, r->journal, sizeof(r->journal));
+	r->journal_err = thp_journal_push(&j, root, cs);
+	if (r->journal_err)
+		return 1;
+	r->err = thp_changes_apply(root, cs, &r->signo);
+	/* the host holds one complete state, the old or the new: the journal is done */
+	r->stuck = any_stuck(cs);
+	if (!r->stuck)
+		r->drop_err = thp_journal_drop(&j);
+	return r->err || r->drop_err ? 1 : 0;
+}
+
+void thp_saved_path(const struct thp_root *root, const char *file, char *buf, size_t cap)
+{
+	if (file)
+		snprintf(buf, cap, "%s", file);
+	else
+		thp_root_shown(root, THP_SAVED, buf, cap);
+}
 
 /* Puts back the settings that the unfinished change of R->f had changed,
  * and removes its journal. */

@@ -15,6 +15,27 @@
 #include "../core/hugetlb.h"
 #include "../core/state.h"
 
+/* What a change of settings did (thp_change_run). */
+struct thp_run {
+	char journal[4200]; /* the journal's path as shown */
+	int journal_err;    /* the journal could not be written (-EEXIST: another thp
+			       started a change meanwhile): nothing was changed */
+	int err, signo;     /* of the writes (thp_changes_apply): each change of
+			       CS says whether it was rolled back or is stuck */
+	bool stuck;         /* a setting could not be put back: the journal stays */
+	int drop_err;       /* the journal could not be removed */
+};
+
+/* Makes the wanted changes of CS below ROOT as one transaction: the journal
+ * first, then every write read back, all rolled back on a failure or on
+ * SIGINT, SIGTERM or SIGHUP (the handlers only note it), then the journal
+ * removed unless a setting is stuck. Says in R what happened; returns 0 when
+ * every change took and the journal is gone. */
+int thp_change_run(const struct thp_root *root, struct thp_changes *cs, struct thp_run *r);
+
+/* The saved state as shown to the user: FILE, or the default below ROOT. */
+void thp_saved_path(const struct thp_root *root, const char *file, char *buf, size_t cap);
+
 /* What the settings' journal an earlier run left was, and what became of it. */
 enum thp_recovery_case {
 	THP_RECOVERY_NONE,       /* no journal (or no state directory of thp's) */

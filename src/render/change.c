@@ -131,6 +131,32 @@ void thp_journal_damaged(const char *journal, const struct thp_state_file *f)
 	thp_err("look at it, set what it should hold with 'thp set', then remove it");
 }
 
+int thp_run_report(bool json, const struct thp_changes *cs, const struct thp_run *r, const char *saved,
+		   bool user_file)
+{
+	if (r->journal_err) {
+		thp_err("cannot write the journal '%s': %s%s; nothing was changed", r->journal,
+			r->journal_err == -EEXIST ? "another thp started a change meanwhile"
+						  : thp_file_strerror(r->journal_err),
+			thp_root_hint(r->journal_err));
+		return 1;
+	}
+	thp_change_report(json, cs, false, r->err, saved, user_file);
+	if (r->drop_err && !r->err)
+		thp_err("cannot remove the journal '%s': %s; it holds the settings as they were before "
+			"this change, which the next change or 'thp restore' puts back: remove it to keep "
+			"this change", r->journal, thp_file_strerror(r->drop_err));
+	else if (r->drop_err)
+		thp_err("cannot remove the journal '%s': %s; remove it", r->journal,
+			thp_file_strerror(r->drop_err));
+	if (!r->err)
+		return r->drop_err ? 1 : 0;
+	thp_change_explain(cs, r->err, r->signo, r->stuck ? r->journal : saved);
+	if (r->stuck)
+		thp_err("'thp restore' puts back what the journal holds");
+	return r->signo ? thp_die_by(r->signo) : 1;
+}
+
 /* "'thp bench --modes always' (pid 4242)" for the journal F. */
 static const char *who(const struct thp_state_file *f, char *buf, size_t cap)
 {

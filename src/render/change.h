@@ -21,8 +21,16 @@ void thp_change_explain(const struct thp_changes *cs, int err, int signo, const 
 /* Explains that the journal (shown as JOURNAL) is damaged. */
 void thp_journal_damaged(const char *journal, const struct thp_state_file *f);
 
+struct thp_run;
 struct thp_recovery;
 struct thp_pools_recovery;
+
+/* Reports the change R of CS made (thp_change_report, with SAVED and
+ * USER_FILE), and explains on stderr what failed. Returns the exit status:
+ * 0, 1, or ends thp by the signal that interrupted the change once it was
+ * rolled back (thp_die_by). */
+int thp_run_report(bool json, const struct thp_changes *cs, const struct thp_run *r, const char *saved,
+		   bool user_file);
 
 /* Says on stderr what the recovery R of the settings' journal found and did
  * (NULL: out of memory), and returns the exit status it means: 0 when the
