@@ -54,22 +54,16 @@ int cmd_report(struct thp_ctx *ctx, int argc, char **argv);
 
 struct thp_changes;
 
-/* Reads the settings below ROOT that thp writes (malloc'd), or explains why
- * not and returns NULL. */
-struct thp_changes *thp_changes_load(const struct thp_root *root);
-
 /* Asks CS for the KEY=VALUE arguments ARGV[0..ARGC) of command CMD. Returns 0,
  * or the exit status (2) after explaining a malformed or refused one. */
 int thp_want_args(struct thp_changes *cs, int argc, char **argv, const char *cmd);
 
-/* How long a writer waits for another to end before it gives up. */
-#define THP_LOCK_WAIT_MS 10000
-
 /* Before the first change of a writing command (WHAT, as for
  * thp_need_root): needs root on the live host, refuses an archive root, and
- * takes the writers' lock below the root, waiting up to THP_LOCK_WAIT_MS for
- * another writer to end. Returns 0, or the exit status after saying why not
- * (1 naming the holder when it did not end in time). */
+ * takes the writers' lock below the root, waiting up to THP_LOCK_WAIT_MS
+ * (control/change.h) for another writer to end. Returns 0, or the exit
+ * status after saying why not (1 naming the holder when it did not end in
+ * time). */
 int thp_change_begin(const struct thp_ctx *ctx, const char *what);
 
 int cmd_bench(struct thp_ctx *ctx, int argc, char **argv);

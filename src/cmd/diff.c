@@ -9,6 +9,7 @@
 #include "../control/change.h"
 #include "../core/changes.h"
 #include "../core/state.h"
+#include "../render/change.h"
 #include "../render/render.h"
 #include "cmd.h"
 #include "opt.h"
@@ -47,9 +48,11 @@ static int load_other(const struct thp_ctx *ctx, const char *other, const char *
 		snprintf(label, cap, "%s", other);
 		if (thp_rootarg_open(&r, &a, other, "root"))
 			return -EINVAL;
-		cs = thp_changes_load(&r);
+		err = thp_change_load(&r, &cs);
+		if (err)
+			thp_change_load_failed(&r, err);
 		thp_rootarg_close(&r, &a);
-		if (!cs)
+		if (err)
 			return -ENOENT;
 		thp_changes_snapshot(cs, l);
 		free(cs);
@@ -161,7 +164,7 @@ int cmd_diff(struct thp_ctx *ctx, int argc, char **argv)
 	struct thp_changes *cs = NULL;
 	char label[4200];
 	bool all = false;
-	int c, ndiff = 0, rc = 1;
+	int c, ndiff = 0, rc = 1, err;
 
 	optind = 0;
 	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
@@ -178,8 +181,12 @@ int cmd_diff(struct thp_ctx *ctx, int argc, char **argv)
 		rc = thp_usage_error("diff");
 		goto out;
 	}
-	if (!mine || !theirs || !(cs = thp_changes_load(&ctx->root)))
+	if (!mine || !theirs)
 		goto out;
+	if ((err = thp_change_load(&ctx->root, &cs)) != 0) {
+		thp_change_load_failed(&ctx->root, err);
+		goto out;
+	}
 	thp_changes_snapshot(cs, mine);
 	if (load_other(ctx, other, file, theirs, label, sizeof(label)))
 		goto out;

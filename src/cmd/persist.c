@@ -9,10 +9,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../control/change.h"
 #include "../control/control.h"
 #include "../control/journal.h"
 #include "../core/drift.h"
 #include "../core/persist.h"
+#include "../render/change.h"
 #include "../render/persist.h"
 #include "../render/render.h"
 #include "cmd.h"
@@ -438,7 +440,7 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 	struct thp_changes *cs = NULL;
 	struct thp_kvlist *l = NULL;
 	bool dry = false, force = false;
-	int c, rc = 1, nvm = 0;
+	int c, rc = 1, nvm = 0, err;
 
 	optind = 0;
 	while ((c = thp_opt_next(ctx, &decl, argc, argv)) != -1) {
@@ -471,8 +473,9 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 		return thp_usage_error("persist");
 	}
 	l = calloc(1, sizeof(*l));
-	cs = thp_changes_load(&ctx->root);
-	if (!cs || !l)
+	if ((err = thp_change_load(&ctx->root, &cs)) != 0)
+		thp_change_load_failed(&ctx->root, err);
+	if (err || !l)
 		goto out;
 	if (mode == CHECK) {
 		rc = check(ctx, cs);

@@ -84,12 +84,12 @@ static const char *whose(const struct thp_state_file *f, char *buf, size_t cap)
 static int put_back(struct thp_ctx *ctx, const struct thp_state_file *f, const char *shown,
 		    bool journal, bool dry)
 {
-	struct thp_changes *cs = thp_changes_load(&ctx->root);
+	struct thp_changes *cs;
 	char why[512];
-	int bad, rc = 1, err, signo = 0;
+	int bad, rc = 1, err = thp_change_load(&ctx->root, &cs), signo = 0;
 
-	if (!cs)
-		return 1;
+	if (err)
+		return thp_change_load_failed(&ctx->root, err);
 	if (thp_changes_want_list(cs, &f->s.values, &bad, why, sizeof(why)) != 0) {
 		thp_err("'%s' line %d: %s; nothing was changed", shown, f->s.values.v[bad].line, why);
 	} else if (dry || thp_changes_count(cs) == 0) {

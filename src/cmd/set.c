@@ -88,12 +88,12 @@ static void accepted(const struct thp_changes *cs, const struct thp_change *c, c
  * per-size setting) with the values it accepts. */
 static int list_keys(const struct thp_ctx *ctx)
 {
-	struct thp_changes *cs = thp_changes_load(&ctx->root);
 	const struct thp_setting_desc *listed[THP_KV_MAX];
-	int nlisted = 0;
+	struct thp_changes *cs;
+	int nlisted = 0, err = thp_change_load(&ctx->root, &cs);
 
-	if (!cs)
-		return 1;
+	if (err)
+		return thp_change_load_failed(&ctx->root, err);
 	out_doc_begin(ctx->json, false, "thp-set-keys/1");
 	out_arr("keys");
 	for (int i = 0; i < cs->n; i++) {
@@ -163,11 +163,11 @@ out:
 /* Only --save FILE: records the current state. */
 static int save_only(const struct thp_ctx *ctx, const char *file)
 {
-	struct thp_changes *cs = thp_changes_load(&ctx->root);
-	int err;
+	struct thp_changes *cs;
+	int err = thp_change_load(&ctx->root, &cs);
 
-	if (!cs)
-		return 1;
+	if (err)
+		return thp_change_load_failed(&ctx->root, err);
 	err = save_state(ctx, cs, file);
 	free(cs);
 	if (err) {
@@ -210,9 +210,8 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	if (optind >= argc)
 		return save_only(ctx, file);
-	cs = thp_changes_load(&ctx->root);
-	if (!cs)
-		return 1;
+	if ((rc = thp_change_load(&ctx->root, &cs)) != 0)
+		return thp_change_load_failed(&ctx->root, rc);
 	rc = thp_want_args(cs, argc - optind, argv + optind, "set");
 	/* the lock also with nothing to change, where it may be had: the recovery
 	 * below may put back a change that did not finish */
@@ -225,8 +224,8 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	if (!rc && !dry) { /* again, after what the recovery put back */
 		free(cs);
-		cs = thp_changes_load(&ctx->root);
-		rc = cs ? thp_want_args(cs, argc - optind, argv + optind, "set") : 1;
+		rc = thp_change_load(&ctx->root, &cs);
+		rc = rc ? thp_change_load_failed(&ctx->root, rc) : thp_want_args(cs, argc - optind, argv + optind, "set");
 	}
 	if (rc || dry || thp_changes_count(cs) == 0) {
 		if (!rc)

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* target.c - what a command is pointed at: one process, refused in one wording
  * when it has no memory to look at, and the --root tree, a directory or a
- * capture archive unpacked for as long as thp runs, with its paths as shown
- * and the THP settings below it; what a command needs before it may change
- * it (root, the writers' lock) */
+ * capture archive unpacked for as long as thp runs; what a command needs
+ * before it may change it (root, the writers' lock) */
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,12 +14,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../control/change.h"
 #include "../control/control.h"
-#include "../core/changes.h"
 #include "../core/proc.h"
 #include "../core/status.h"
 #include "../core/state.h"
 #include "../core/unpack.h"
+#include "../render/change.h"
 #include "cmd.h"
 #include "target.h"
 
@@ -41,21 +41,6 @@ int thp_pid_target(const struct thp_ctx *ctx, pid_t pid, bool kthread_ok,
 	else
 		return 0;
 	return 1;
-}
-
-struct thp_changes *thp_changes_load(const struct thp_root *root)
-{
-	struct thp_changes *cs = malloc(sizeof(*cs));
-	int err = cs ? thp_changes_read(root, cs) : -ENOMEM;
-	char why[4400];
-
-	if (err) {
-		thp_changes_read_why(root, err, why, sizeof(why));
-		thp_err("%s", why);
-		free(cs);
-		return NULL;
-	}
-	return cs;
 }
 
 /* Runs in a process of its own until thp ends, however it ends (pipe P then
@@ -234,26 +219,9 @@ int thp_live_only(const struct thp_ctx *ctx, const char *what)
 int thp_change_begin(const struct thp_ctx *ctx, const char *what)
 {
 	struct thp_lock_holder h;
-	char lock[4200];
-	int rc = thp_need_root(ctx, what), err;
+	int rc = thp_need_root(ctx, what);
 
-	if (rc)
-		return rc;
-	err = thp_writer_lock(&ctx->root, THP_LOCK_WAIT_MS, &h);
-	if (!err)
-		return 0;
-	thp_root_shown(&ctx->root, THP_LOCK, lock, sizeof(lock));
-	if (err == -EBUSY && h.pid)
-		thp_err("another thp is changing THP settings or pools: '%s' (pid %d) holds '%s' "
-			"and did not end within %d s; nothing was changed",
-			h.command[0] ? h.command : "thp", (int)h.pid, lock, THP_LOCK_WAIT_MS / 1000);
-	else if (err == -EBUSY)
-		thp_err("another thp holds '%s' and did not end within %d s; nothing was changed",
-			lock, THP_LOCK_WAIT_MS / 1000);
-	else
-		thp_err("cannot take the lock '%s': %s%s; nothing was changed", lock,
-			thp_file_strerror(err), thp_root_hint(err));
-	return 1;
+	return rc ? rc : thp_lock_report(&ctx->root, thp_writer_lock(&ctx->root, THP_LOCK_WAIT_MS, &h), &h);
 }
 
 int modes_need_thp(const struct thp_ctx *ctx)

@@ -11,6 +11,19 @@
 #include "control.h"
 #include "journal.h"
 
+int thp_change_load(const struct thp_root *root, struct thp_changes **cs)
+{
+	int err;
+
+	*cs = malloc(sizeof(**cs));
+	err = *cs ? thp_changes_read(root, *cs) : -ENOMEM;
+	if (err) {
+		free(*cs);
+		*cs = NULL;
+	}
+	return err;
+}
+
 /* True when a setting of CS could not be put back after a failure. */
 static bool any_stuck(const struct thp_changes *cs)
 {

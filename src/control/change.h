@@ -15,6 +15,13 @@
 #include "../core/hugetlb.h"
 #include "../core/state.h"
 
+/* How long a writer waits for another to end before it gives up. */
+#define THP_LOCK_WAIT_MS 10000
+
+/* Reads the settings below ROOT that a change writes into *CS (malloc'd;
+ * NULL on failure). Returns 0 or -errno (thp_changes_read_why says why). */
+int thp_change_load(const struct thp_root *root, struct thp_changes **cs);
+
 /* What a change of settings did (thp_change_run). */
 struct thp_run {
 	char journal[4200]; /* the journal's path as shown */

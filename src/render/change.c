@@ -131,6 +131,35 @@ void thp_journal_damaged(const char *journal, const struct thp_state_file *f)
 	thp_err("look at it, set what it should hold with 'thp set', then remove it");
 }
 
+int thp_change_load_failed(const struct thp_root *root, int err)
+{
+	char why[4400];
+
+	thp_changes_read_why(root, err, why, sizeof(why));
+	thp_err("%s", why);
+	return 1;
+}
+
+int thp_lock_report(const struct thp_root *root, int err, const struct thp_lock_holder *h)
+{
+	char lock[4200];
+
+	if (!err)
+		return 0;
+	thp_root_shown(root, THP_LOCK, lock, sizeof(lock));
+	if (err == -EBUSY && h->pid)
+		thp_err("another thp is changing THP settings or pools: '%s' (pid %d) holds '%s' "
+			"and did not end within %d s; nothing was changed",
+			h->command[0] ? h->command : "thp", (int)h->pid, lock, THP_LOCK_WAIT_MS / 1000);
+	else if (err == -EBUSY)
+		thp_err("another thp holds '%s' and did not end within %d s; nothing was changed",
+			lock, THP_LOCK_WAIT_MS / 1000);
+	else
+		thp_err("cannot take the lock '%s': %s%s; nothing was changed", lock,
+			thp_file_strerror(err), thp_root_hint(err));
+	return 1;
+}
+
 int thp_run_report(bool json, const struct thp_changes *cs, const struct thp_run *r, const char *saved,
 		   bool user_file)
 {

@@ -21,8 +21,19 @@ void thp_change_explain(const struct thp_changes *cs, int err, int signo, const 
 /* Explains that the journal (shown as JOURNAL) is damaged. */
 void thp_journal_damaged(const char *journal, const struct thp_state_file *f);
 
+struct thp_lock_holder;
 struct thp_run;
 struct thp_recovery;
+
+/* Says why the settings below ROOT could not be read (ERR of
+ * thp_change_load). Returns 1, the exit status. */
+int thp_change_load_failed(const struct thp_root *root, int err);
+
+/* Says why the writers' lock below ROOT was not taken (ERR of
+ * thp_writer_lock, with the holder H when it is -EBUSY). Returns 1, the exit
+ * status, or 0 when ERR is 0. */
+int thp_lock_report(const struct thp_root *root, int err, const struct thp_lock_holder *h);
+
 struct thp_pools_recovery;
 
 /* Reports the change R of CS made (thp_change_report, with SAVED and
