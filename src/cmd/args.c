@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* args.c - the arguments of every command: options read by getopt with one
  * style of message, numbers read by core/arg.h and refused with one message
- * that names the option, the value and what it accepts, the options metrics
- * and serve share, and the KEY=VALUE operands of a change */
+ * that names the option, the value and what it accepts, and the options
+ * metrics and serve share */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "../core/arg.h"
-#include "../core/changes.h"
 #include "../core/metrics.h"
 #include "../control/modes.h"
 #include "../render/render.h"
@@ -172,29 +171,6 @@ int thp_metrics_opt(int c, const char *arg, struct thp_metrics_opts *o)
 	case THP_OPT_NO_DOCTOR: o->doctor = false; return 0;
 	default: return 1;
 	}
-}
-
-int thp_want_args(struct thp_changes *cs, int argc, char **argv, const char *cmd)
-{
-	char why[512];
-
-	for (int i = 0; i < argc; i++) {
-		char *eq = strchr(argv[i], '=');
-		int err;
-
-		if (!eq || eq == argv[i] || !eq[1]) {
-			thp_err("'%s' is not KEY=VALUE", argv[i]);
-			return thp_usage_error(cmd);
-		}
-		*eq = '\0';
-		err = thp_changes_want(cs, argv[i], eq + 1, why, sizeof(why));
-		*eq = '=';
-		if (err) {
-			thp_err("%s; nothing was changed", why);
-			return 2;
-		}
-	}
-	return 0;
 }
 
 int modes_parse(const char *list, const char *const *allowed, struct modes *m)

@@ -52,11 +52,6 @@ int cmd_metrics(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_serve(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_report(struct thp_ctx *ctx, int argc, char **argv);
 
-struct thp_changes;
-
-/* Asks CS for the KEY=VALUE arguments ARGV[0..ARGC) of command CMD. Returns 0,
- * or the exit status (2) after explaining a malformed or refused one. */
-int thp_want_args(struct thp_changes *cs, int argc, char **argv, const char *cmd);
 
 /* Before the first change of a writing command (WHAT, as for
  * thp_need_root): needs root on the live host, refuses an archive root, and

@@ -439,6 +439,7 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 	const char *file = NULL, *given = NULL, *writes = NULL;
 	struct thp_changes *cs = NULL;
 	struct thp_kvlist *l = NULL;
+	char why[512];
 	bool dry = false, force = false;
 	int c, rc = 1, nvm = 0, err;
 
@@ -481,7 +482,8 @@ int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)
 		rc = check(ctx, cs);
 		goto out;
 	}
-	rc = thp_want_args(cs, argc - optind, argv + optind, "persist");
+	rc = thp_want_report(thp_change_want_args(cs, argc - optind, argv + optind, why, sizeof(why)), why,
+			     "persist");
 	if (rc)
 		goto out;
 	for (int i = 0; i < cs->n; i++) {

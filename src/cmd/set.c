@@ -185,7 +185,7 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 {
 	const char *file = NULL;
 	struct thp_changes *cs;
-	char saved[4200];
+	char saved[4200], why[512];
 	bool dry = false, list = false;
 	int c, rc;
 
@@ -212,7 +212,7 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 		return save_only(ctx, file);
 	if ((rc = thp_change_load(&ctx->root, &cs)) != 0)
 		return thp_change_load_failed(&ctx->root, rc);
-	rc = thp_want_args(cs, argc - optind, argv + optind, "set");
+	rc = thp_want_report(thp_change_want_args(cs, argc - optind, argv + optind, why, sizeof(why)), why, "set");
 	/* the lock also with nothing to change, where it may be had: the recovery
 	 * below may put back a change that did not finish */
 	if (!rc && !dry && (thp_changes_count(cs) || !ctx->root.live || geteuid() == 0))
@@ -222,10 +222,12 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 		rc = thp_recovery_report(r);
 		free(r);
 	}
-	if (!rc && !dry) { /* again, after what the recovery put back */
+	if (!rc && !dry) { /* again, under the lock: a writer before, or the recovery, changed them */
 		free(cs);
 		rc = thp_change_load(&ctx->root, &cs);
-		rc = rc ? thp_change_load_failed(&ctx->root, rc) : thp_want_args(cs, argc - optind, argv + optind, "set");
+		rc = rc ? thp_change_load_failed(&ctx->root, rc)
+			: thp_want_report(thp_change_want_args(cs, argc - optind, argv + optind, why, sizeof(why)),
+					  why, "set");
 	}
 	if (rc || dry || thp_changes_count(cs) == 0) {
 		if (!rc)

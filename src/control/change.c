@@ -24,6 +24,25 @@ int thp_change_load(const struct thp_root *root, struct thp_changes **cs)
 	return err;
 }
 
+int thp_change_want_args(struct thp_changes *cs, int argc, char **argv, char *why, size_t cap)
+{
+	for (int i = 0; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+		int err;
+
+		if (!eq || eq == argv[i] || !eq[1]) {
+			snprintf(why, cap, "'%s' is not KEY=VALUE", argv[i]);
+			return -EBADMSG;
+		}
+		*eq = '\0';
+		err = thp_changes_want(cs, argv[i], eq + 1, why, cap);
+		*eq = '=';
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 /* True when a setting of CS could not be put back after a failure. */
 static bool any_stuck(const struct thp_changes *cs)
 {

@@ -22,6 +22,11 @@
  * NULL on failure). Returns 0 or -errno (thp_changes_read_why says why). */
 int thp_change_load(const struct thp_root *root, struct thp_changes **cs);
 
+/* Asks CS for the KEY=VALUE arguments ARGV[0..ARGC) (thp_changes_want).
+ * Returns 0, -EBADMSG when one is not KEY=VALUE, or the error of the one
+ * refused; WHY (CAP bytes) says which and why. */
+int thp_change_want_args(struct thp_changes *cs, int argc, char **argv, char *why, size_t cap);
+
 /* What a change of settings did (thp_change_run). */
 struct thp_run {
 	char journal[4200]; /* the journal's path as shown */

@@ -140,6 +140,18 @@ int thp_change_load_failed(const struct thp_root *root, int err)
 	return 1;
 }
 
+int thp_want_report(int err, const char *why, const char *cmd)
+{
+	if (!err)
+		return 0;
+	if (err == -EBADMSG) {
+		thp_err("%s", why);
+		return thp_usage_error(cmd);
+	}
+	thp_err("%s; nothing was changed", why);
+	return 2;
+}
+
 int thp_lock_report(const struct thp_root *root, int err, const struct thp_lock_holder *h)
 {
 	char lock[4200];

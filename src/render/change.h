@@ -29,6 +29,10 @@ struct thp_recovery;
  * thp_change_load). Returns 1, the exit status. */
 int thp_change_load_failed(const struct thp_root *root, int err);
 
+/* Says why the KEY=VALUE arguments of command CMD were refused (ERR and WHY
+ * of thp_change_want_args). Returns the exit status: 0 when ERR is 0, else 2. */
+int thp_want_report(int err, const char *why, const char *cmd);
+
 /* Says why the writers' lock below ROOT was not taken (ERR of
  * thp_writer_lock, with the holder H when it is -EBUSY). Returns 1, the exit
  * status, or 0 when ERR is 0. */
