@@ -52,15 +52,6 @@ int cmd_metrics(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_serve(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_report(struct thp_ctx *ctx, int argc, char **argv);
 
-
-/* Before the first change of a writing command (WHAT, as for
- * thp_need_root): needs root on the live host, refuses an archive root, and
- * takes the writers' lock below the root, waiting up to THP_LOCK_WAIT_MS
- * (control/change.h) for another writer to end. Returns 0, or the exit
- * status after saying why not (1 naming the holder when it did not end in
- * time). */
-int thp_change_begin(const struct thp_ctx *ctx, const char *what);
-
 int cmd_bench(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_ab(struct thp_ctx *ctx, int argc, char **argv);
 

@@ -25,6 +25,7 @@
 #include "../render/render.h"
 #include "cmd.h"
 #include "opt.h"
+#include "target.h"
 
 #define SETS_MAX THP_HSIZES_MAX
 /* The highest NUMA node number Linux has (MAX_NUMNODES is at most 1 << 10). */

@@ -19,6 +19,7 @@
 #include "../render/render.h"
 #include "cmd.h"
 #include "opt.h"
+#include "target.h"
 
 #define TMPFILES_DIR THP_TMPFILES_DIR
 #define TMPFILES_NAME THP_TMPFILES_NAME

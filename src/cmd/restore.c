@@ -16,6 +16,7 @@
 #include "../render/render.h"
 #include "cmd.h"
 #include "opt.h"
+#include "target.h"
 
 static const struct thp_opt opts[] = {
 	THP_OPT_LONG('n', "dry-run", NULL, "show the changes, write nothing"),

@@ -17,6 +17,7 @@
 #include "../render/render.h"
 #include "cmd.h"
 #include "opt.h"
+#include "target.h"
 
 /* Prints the keys of the settings table, with their meaning. */
 static void print_keys(void)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* target.h - what a command works on, for the commands that share it
  * (target.c): the --root tree or capture archive, a process, and whether
- * the host may be read or changed at all */
+ * the host may be read or changed at all, and the writers' lock */
 #ifndef THP_TARGET_H
 #define THP_TARGET_H
 
@@ -63,6 +63,14 @@ int thp_need_root(const struct thp_ctx *ctx, const char *what);
  * NULL: the whole command, as main's LIVE_ONLY) and returns 2, the exit
  * status of a usage error. */
 int thp_live_only(const struct thp_ctx *ctx, const char *what);
+
+/* Before the first change of a writing command (WHAT, as for
+ * thp_need_root): needs root on the live host, refuses an archive root, and
+ * takes the writers' lock below the root, waiting up to THP_LOCK_WAIT_MS
+ * (control/change.h) for another writer to end. Returns 0, or the exit
+ * status after saying why not (1 naming the holder when it did not end in
+ * time). */
+int thp_change_begin(const struct thp_ctx *ctx, const char *what);
 
 /* For a command that measures THP: prints that this kernel has none and
  * returns 1 when its THP directory is absent, before anything is changed;
