@@ -278,12 +278,12 @@ void out_table_stream(struct out_table *t, int n, int indent);
  * rows, the same text as one table but without holding every cell. */
 void out_table_keep(struct out_table *t);
 #define OUT_TABLE_CHUNK 2048
-/* Measures and prints a kept table on JOBS threads: the widths of its
- * columns a share of its rows on each, and its chunks after the first a
- * round of JOBS at a time, each chunk's lines made and printed to text on a
- * thread of its own, the texts written in their order: the same text as on
- * one thread. The getters of its columns are called on those threads at
- * once: they must be safe to. */
+/* Measures and prints a kept table on JOBS threads, each taking the next
+ * chunk of rows as it ends one: the widths of its columns over each chunk,
+ * then its chunks after the first, a round of a few a thread at a time,
+ * each chunk's lines made and printed to text on one thread, the texts
+ * written in their order: the same text as on one thread. The getters of
+ * its columns are called on those threads at once: they must be safe to. */
 void out_table_jobs(struct out_table *t, int jobs);
 /* Ends T: prints its text with every line indented by INDENT spaces, or
  * ends its JSON array; frees T. */

@@ -959,25 +959,26 @@ static void widths_job(void *ctx, int worker, size_t i)
 }
 
 /* Fills NAT with the widest cell (and header) of every column of T over the
- * rows it kept, a share of them on each of T->JOBS threads. */
-static void kept_widths(struct out_table *t, size_t *nat)
+ * rows it kept, a chunk of them at a time on T->JOBS threads (each takes the
+ * next as it ends one: one held up by the scheduler holds up no share of
+ * the others). */
+static void kept_widths(struct out_table *t, size_t *nat, size_t chunk)
 {
-	int n = t->jobs > 1 ? t->jobs : 1, nc = t->ncols;
-	struct share x[n];
-	size_t *w = calloc((size_t)n * (size_t)(nc ? nc : 1), sizeof(*w));
+	size_t n = (t->nkept + chunk - 1) / chunk, nc = (size_t)t->ncols;
+	struct share *x = calloc(n, sizeof(*x));
+	size_t *w = calloc(n * (nc ? nc : 1), sizeof(*w));
 
 	header_widths(t, nat);
-	if (!w) {
+	for (size_t k = 0; x && w && k < n; k++)
+		x[k] = (struct share){ t, k * chunk, k + 1 < n ? (k + 1) * chunk : t->nkept, w + k * nc, NULL, NULL };
+	if (x && w)
+		thp_jobs_run(t->jobs > 1 ? t->jobs : 1, n, widths_job, x);
+	else
 		rows_widths(t, 0, t->nkept, nat);
-		return;
-	}
-	for (int k = 0; k < n; k++)
-		x[k] = (struct share){ t, t->nkept * (size_t)k / (size_t)n, t->nkept * (size_t)(k + 1) / (size_t)n,
-				       w + (size_t)k * (size_t)nc, NULL, NULL };
-	thp_jobs_run(n, (size_t)n, widths_job, x);
-	for (int k = 0; k < n; k++)
-		for (int i = 0; i < nc; i++)
+	for (size_t k = 0; x && w && k < n; k++)
+		for (size_t i = 0; i < nc; i++)
 			nat[i] = x[k].w[i] > nat[i] ? x[k].w[i] : nat[i];
+	free(x);
 	free(w);
 }
 
@@ -1027,13 +1028,24 @@ static void chunk_job(void *ctx, int worker, size_t i)
 	}
 }
 
+/* Chunks a round of the printing of a kept table: a few for each thread,
+ * each taking the next as it ends one (one held up by the scheduler holds
+ * up no share of the others), and at most ROUND_MAX (their texts are held
+ * until the round ends: some 200 KB a chunk of ps). */
+#define ROUND_CHUNKS 4
+#define ROUND_MAX 64
+
 /* Prints the kept rows of T from FROM on (its first chunk printed) on
- * T->JOBS threads, a chunk each (see out_table_jobs()). False, nothing
- * printed, when out of memory. */
+ * T->JOBS threads, ROUND_CHUNKS chunks a thread a round (see
+ * out_table_jobs()). False, nothing printed, when out of memory. */
 static bool print_chunks(struct out_table *t, size_t from)
 {
-	int n = t->jobs, made = 0;
-	struct share c[n];
+	size_t left = (t->nkept - from + (size_t)t->chunk - 1) / (size_t)t->chunk;
+	int n = t->jobs < ROUND_MAX / ROUND_CHUNKS ? t->jobs * ROUND_CHUNKS : ROUND_MAX, made = 0;
+	struct share c[ROUND_MAX];
+
+	if ((size_t)n > left)
+		n = (int)left;
 	char *locale = NULL;
 
 	while (made < n && (c[made].tb = chunk_table(t)))
@@ -1048,7 +1060,7 @@ static bool print_chunks(struct out_table *t, size_t from)
 			from = t->nkept - from > (size_t)t->chunk ? from + (size_t)t->chunk : t->nkept;
 			c[k].to = from;
 		}
-		thp_jobs_run(k, (size_t)k, chunk_job, c);
+		thp_jobs_run(t->jobs, (size_t)k, chunk_job, c);
 		for (int i = 0; i < k; i++) {
 			print_text(c[i].text, t->fmt.raw ? 0 : t->indent);
 			c[i].text = NULL;
@@ -1073,7 +1085,7 @@ static void add_kept(struct out_table *t, int indent)
 
 	if (t->nkept > (size_t)chunk && !t->chunk &&
 	    (t->nat = malloc(sizeof(*t->nat) * (size_t)(t->ncols ? t->ncols : 1)))) {
-		kept_widths(t, t->nat);
+		kept_widths(t, t->nat, (size_t)chunk);
 		out_table_stream(t, chunk, indent);
 	}
 	/* the first chunk fits the widths to the terminal (T->W) */
