@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* change.h - a change of the host's THP settings as one transaction, the
- * API of every command that writes settings or pools ('thp set', 'thp
- * restore', 'thp persist', 'thp hugetlb set', the modes of 'thp bench' and
- * 'thp ab'): first what a journal an earlier run left asks for (the
- * settings' and the pools'), then the change (journal, apply with read-back
- * and rollback, journal removed). Nothing here prints: each step returns
- * what happened, which render/change.h puts in words. */
+/* change.h - a change of the host's THP settings as one transaction: the
+ * settings loaded and the values asked for ('thp set', 'thp restore', 'thp
+ * persist', 'thp diff'), what a journal an earlier run left asks for first
+ * (the settings' and the pools': also 'thp hugetlb set' and the modes of
+ * 'thp bench' and 'thp ab'), then the change (journal, apply with read-back
+ * and rollback, journal removed: 'thp set', 'thp restore FILE'). Nothing
+ * here prints: each step returns what happened, which render/change.h puts
+ * in words. */
 #ifndef THP_CONTROL_CHANGE_H
 #define THP_CONTROL_CHANGE_H
 
