@@ -271,6 +271,8 @@ HF=$tmp/hugetlb
 cp -a tests/fixtures/hugetlb-numa "$HF"
 P2=$HF/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
 P1=$HF/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages
+expect_out "hugetlb set --dry-run --json: the pages in use and reserved, below which the pool cannot shrink (as the text says)" "jq -e -c '[.schema, (.changes[0] | .in_use, .reserved)] == [\"thp-hugetlb-set/2\", 730, 100]'" "$THP" --root "$HF" hugetlb set --dry-run --json 2M=1
+expect_out "hugetlb set --dry-run --json --node: a node's pool has no reserved count" "jq -e -c '.changes[0] | [.in_use, .reserved] == [312, null]'" "$THP" --root "$HF" hugetlb set --dry-run --json --node 1 2M=100
 expect "hugetlb set writes the pool" sh -c "'$THP' --root '$HF' hugetlb set 2M=1100 > '$tmp/out' && [ -s '$tmp/out' ]"
 expect "hugetlb set wrote 1100" [ "$(cat "$P2")" = 1100 ]
 expect "hugetlb set prints the undo" grep -qx 'undo: thp hugetlb set 2M=1030' "$tmp/out"

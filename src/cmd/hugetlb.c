@@ -626,14 +626,18 @@ static void explain_short(const struct thp_hugetlb *h, const struct change *c, c
 	       out_size_spec(b[1], 32, c->size), c->want);
 }
 
-/* Change X as JSON: the pool, its file, the sizes before, asked and after,
- * the error, the free blocks before and the time the write took. */
-static void change_json(const struct change *x)
+/* Change X as JSON: the pool, its file, the sizes before, the pages in use
+ * and reserved when validated (below which it cannot shrink; reserved null
+ * for a node's pool, HOST false), asked and after, the error, the free
+ * blocks before and the time the write took. */
+static void change_json(const struct change *x, bool host)
 {
 	out_obj(NULL);
 	out_put(OUT_JSON, "size", NULL, ov_size(x->size));
 	out_put(OUT_JSON, "file", NULL, ov_str(x->rel));
 	out_put(OUT_JSON, "before", NULL, ov_count(x->before));
+	out_put(OUT_JSON, "in_use", NULL, ov_count(x->in_use));
+	out_put(OUT_JSON, "reserved", NULL, ov_if(host, ov_count(x->resv)));
 	out_put(OUT_JSON, "requested", NULL, ov_count(x->want));
 	out_put(OUT_JSON, "after", NULL, ov_if(x->written && !x->err, ov_count(x->after)));
 	out_put(OUT_JSON, "error", NULL, ov_str(x->err ? strerror(-x->err) : NULL));
@@ -684,12 +688,12 @@ static int report_set(const struct thp_hugetlb *h, const struct change *c, int n
 
 	if (o->node >= 0)
 		snprintf(where, sizeof(where), " on node %d", o->node);
-	out_doc_begin(o->fmt.json, o->fmt.bytes, "thp-hugetlb-set/1");
+	out_doc_begin(o->fmt.json, o->fmt.bytes, "thp-hugetlb-set/2");
 	out_put(OUT_JSON, "dry_run", NULL, ov_bool(o->dry_run));
 	out_put(OUT_JSON, "node", NULL, ov_if(o->node >= 0, ov_int(o->node)));
 	out_arr("changes");
 	for (int i = 0; i < n; i++) {
-		change_json(&c[i]);
+		change_json(&c[i], o->node < 0);
 		if (!out_json_on())
 			change_text(h, &c[i], where, o);
 	}
