@@ -1028,20 +1028,22 @@ static void chunk_job(void *ctx, int worker, size_t i)
 	}
 }
 
-/* Chunks a round of the printing of a kept table: a few for each thread,
- * each taking the next as it ends one (one held up by the scheduler holds
- * up no share of the others), and at most ROUND_MAX (their texts are held
- * until the round ends: some 200 KB a chunk of ps). */
-#define ROUND_CHUNKS 4
+/* Parts a round of the printing of a kept table: ROUND_PARTS for each
+ * thread, each part a ROUND_PARTS-th of a chunk, each thread taking the next
+ * part as it ends one (one held up by the scheduler holds up no share of the
+ * others), as many rows held as a chunk a thread; and at most ROUND_MAX
+ * parts. */
+#define ROUND_PARTS 4
 #define ROUND_MAX 64
 
 /* Prints the kept rows of T from FROM on (its first chunk printed) on
- * T->JOBS threads, ROUND_CHUNKS chunks a thread a round (see
+ * T->JOBS threads, in rounds of ROUND_PARTS parts of a chunk a thread (see
  * out_table_jobs()). False, nothing printed, when out of memory. */
 static bool print_chunks(struct out_table *t, size_t from)
 {
-	size_t left = (t->nkept - from + (size_t)t->chunk - 1) / (size_t)t->chunk;
-	int n = t->jobs < ROUND_MAX / ROUND_CHUNKS ? t->jobs * ROUND_CHUNKS : ROUND_MAX, made = 0;
+	size_t rows = t->chunk > ROUND_PARTS ? (size_t)t->chunk / ROUND_PARTS : 1;
+	size_t left = (t->nkept - from + rows - 1) / rows;
+	int n = t->jobs < ROUND_MAX / ROUND_PARTS ? t->jobs * ROUND_PARTS : ROUND_MAX, made = 0;
 	struct share c[ROUND_MAX];
 
 	if ((size_t)n > left)
@@ -1057,7 +1059,7 @@ static bool print_chunks(struct out_table *t, size_t from)
 		for (; k < n && from < t->nkept; k++) {
 			c[k].t = t;
 			c[k].from = from;
-			from = t->nkept - from > (size_t)t->chunk ? from + (size_t)t->chunk : t->nkept;
+			from = t->nkept - from > rows ? from + rows : t->nkept;
 			c[k].to = from;
 		}
 		thp_jobs_run(t->jobs, (size_t)k, chunk_job, c);
