@@ -282,6 +282,8 @@ lint: | $(B)/.deps-lint
 	tests/lint-prefix.sh
 	tests/lint-docs.sh
 	tests/layers.sh
+	@$(MAKE) -s $(B)/libthp.a
+	tests/leaves.sh $(B)
 	@$(MAKE) -s -j$$(nproc) lint-files
 lint-files: build/lint/cppcheck $(TIDY_STAMP)
 build/lint/cppcheck: $(wildcard src/*.c src/*/*.c src/*/*.h) | $(B)/.deps-lint

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../control/control.h"
 #include "../core/capture.h"
 #include "../core/proc.h"
 #include "../core/status.h"

@@ -4,10 +4,8 @@
 #define THP_CMD_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <sys/types.h>
 
-#include "../control/control.h"
 #include "../core/root.h"
 #include "../render/msg.h"
 
@@ -47,11 +45,9 @@ int cmd_diff(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_persist(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_ps(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_show(struct thp_ctx *ctx, int argc, char **argv);
-
 int cmd_metrics(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_serve(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_report(struct thp_ctx *ctx, int argc, char **argv);
-
 int cmd_bench(struct thp_ctx *ctx, int argc, char **argv);
 int cmd_ab(struct thp_ctx *ctx, int argc, char **argv);
 

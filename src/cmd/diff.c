@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../control/change.h"
+#include "../control/control.h"
 #include "../core/changes.h"
 #include "../core/state.h"
 #include "../render/change.h"

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../control/control.h"
 #include "../render/prom.h"
 #include "cmd.h"
 #include "opt.h"
