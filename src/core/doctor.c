@@ -274,6 +274,35 @@ static void comm_of(const struct thp_root *root, const struct thp_pstatus *ps, c
 	snprintf(buf, THP_COMM_MAX, "%s", ps->name);
 }
 
+/* True when the host has more than one node and P has static huge pages: its
+ * numa_maps is read (read_numa_maps) and its allowed CPUs kept. */
+static bool numa_looked_at(const struct thp_host *h, const struct thp_host_proc *p)
+{
+	return h->numa->n > 1 && p->has_rollup && p->r.hugetlb;
+}
+
+/* Keeps of S and R what the rules read in P (with THP off, who turned it
+ * off). Returns 0 or -ENOMEM. */
+static int keep_proc(const struct thp_root *root, const struct thp_host *h, const struct thp_pstatus *s,
+		     const struct thp_rollup *r, struct thp_host_proc *p)
+{
+	p->ps = (struct thp_host_status){ .pid = s->pid, .ppid = s->ppid, .thp_enabled = s->thp_enabled,
+					  .has_pte = s->has_pte, .pte = s->pte, .rss_shmem = s->rss_shmem };
+	p->r = (struct thp_host_rollup){ .rss = r->rss, .anon_huge = r->anon_huge, .shmem_pmd = r->shmem_pmd,
+					 .hugetlb = thp_rollup_hugetlb(r) };
+	comm_of(root, s, p->comm);
+	if (s->thp_enabled == 0) {
+		struct thp_pstatus o;
+		thp_thp_origin(root, s, &o);
+		p->origin.pid = o.pid;
+		if (!(p->origin.name = strdup(o.name)))
+			return -ENOMEM;
+	}
+	if (numa_looked_at(h, p) && !(p->cpus_allowed = strdup(s->cpus_allowed)))
+		return -ENOMEM;
+	return 0;
+}
+
 /* Reads one process into the host's list: its status and smaps_rollup;
  * kernel threads and processes that exit meanwhile are skipped. */
 static int read_proc(pid_t pid, void *ctx)
@@ -281,6 +310,8 @@ static int read_proc(pid_t pid, void *ctx)
 	struct proc_scan *sc = ctx;
 	struct thp_host *h = sc->h;
 	struct thp_host_proc *p;
+	struct thp_pstatus s;
+	struct thp_rollup r = { 0 };
 	int err;
 
 	if (h->nprocs == sc->cap) {
@@ -293,28 +324,21 @@ static int read_proc(pid_t pid, void *ctx)
 		h->procs = v;
 		sc->cap = cap;
 	}
-	p = &h->procs[h->nprocs];
-	memset(p, 0, sizeof(*p));
-	err = thp_pstatus_read(sc->root, pid, &p->ps);
+	err = thp_pstatus_read(sc->root, pid, &s);
 	if (err) {
 		thp_denied_add(&h->unreadable, pid, err);
 		thp_procs_add(&h->rollups, pid, err, NULL);
 		return 0;
 	}
-	if (thp_pstatus_kthread(&p->ps))
+	if (thp_pstatus_kthread(&s))
 		return 0;
-	comm_of(sc->root, &p->ps, p->comm);
-	err = thp_rollup_read(sc->root, pid, &p->r);
+	err = thp_rollup_read(sc->root, pid, &r);
+	thp_procs_add(&h->rollups, pid, err, &r);
+	p = &h->procs[h->nprocs++];
+	memset(p, 0, sizeof(*p));
 	p->has_rollup = err == 0;
-	thp_procs_add(&h->rollups, pid, err, &p->r);
-	if (p->ps.thp_enabled == 0) {
-		struct thp_pstatus o;
-		thp_thp_origin(sc->root, &p->ps, &o);
-		p->origin.pid = o.pid;
-		snprintf(p->origin.name, sizeof(p->origin.name), "%s", o.name);
-	}
-	h->nprocs++;
-	return 0;
+	sc->err = keep_proc(sc->root, h, &s, &r, p);
+	return sc->err ? 1 : 0;
 }
 
 /* Reads what the rules about programs look at of P (its command line, once,
@@ -353,17 +377,16 @@ static int read_program(const struct thp_root *root, struct thp_host_proc *p)
 	return 0;
 }
 
-/* Where the static huge pages of P are (numa_maps), when it has any. */
+/* Where the static huge pages of P are (numa_maps), when it has any (numa_looked_at). */
 static void read_numa_maps(const struct thp_root *root, const struct thp_numa *n, struct thp_host_proc *p)
 {
 	struct thp_numa_maps m;
 
 	p->hugetlb_node = -1;
-	if (!p->has_rollup || !(p->r.private_hugetlb + p->r.shared_hugetlb) ||
-	    thp_numa_maps_read(root, p->ps.pid, &m) != 0)
+	if (!p->cpus_allowed || thp_numa_maps_read(root, p->ps.pid, &m) != 0)
 		return;
 	p->hugetlb_numa = m.total;
-	p->hugetlb_remote = thp_numa_remote(n, p->ps.cpus_allowed, &m);
+	p->hugetlb_remote = thp_numa_remote(n, p->cpus_allowed, &m);
 	for (int i = 0; i < THP_NUMA_MAX; i++)
 		if (m.hugetlb[i] && (p->hugetlb_node < 0 || m.hugetlb[i] > m.hugetlb[p->hugetlb_node]))
 			p->hugetlb_node = i;
@@ -440,8 +463,11 @@ void thp_host_free(struct thp_host *h)
 	free(h->buddy);
 	free(h->hugetlb);
 	free(h->numa);
-	for (int i = 0; i < h->nprocs; i++)
+	for (int i = 0; i < h->nprocs; i++) {
 		free((void *)h->procs[i].prog);
+		free((void *)h->procs[i].cpus_allowed);
+		free((void *)h->procs[i].origin.name);
+	}
 	free(h->procs);
 	h->buddy = NULL;
 	h->hugetlb = NULL;

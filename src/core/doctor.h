@@ -80,16 +80,33 @@ struct thp_host_program {
 	char text[];                /* the three strings */
 };
 
-/* One user-space process as the rules see it. */
+/* What the rules read of a process's status. */
+struct thp_host_status {
+	pid_t pid, ppid;
+	int thp_enabled;            /* as in struct thp_pstatus */
+	bool has_pte;               /* VmPTE was shown */
+	uint64_t pte, rss_shmem;    /* VmPTE, RssShmem in bytes */
+};
+
+/* What the rules read of a process's smaps_rollup. */
+struct thp_host_rollup {
+	uint64_t rss, anon_huge, shmem_pmd;
+	uint64_t hugetlb;           /* Private_Hugetlb + Shared_Hugetlb */
+};
+
+/* One user-space process as the rules see it, kept small: a host holds one
+ * per process. */
 struct thp_host_proc {
-	struct thp_pstatus ps;
+	struct thp_host_status ps;
 	bool has_rollup;            /* R could be read */
-	struct thp_rollup r;
+	struct thp_host_rollup r;
 	char comm[THP_COMM_MAX];
 	const struct thp_host_program *prog; /* NULL when not read (not the head of its family) */
+	const char *cpus_allowed;   /* Cpus_allowed_list, kept only where numa_maps is read
+				       (static huge pages, more than one node); else NULL */
 	struct {                    /* with THP off: who turned it off (may be PS itself) */
 		pid_t pid;
-		char name[THP_COMM_MAX];
+		const char *name;   /* NULL with THP on */
 	} origin;
 	uint64_t hugetlb_numa;      /* static huge pages per numa_maps (more than one node only) */
 	uint64_t hugetlb_remote;    /* ... of them on nodes none of its allowed CPUs belong to */

@@ -269,7 +269,7 @@ static const struct database {
 static void database(const struct thp_host *h, const struct thp_host_proc *p,
 		     const struct database *d, struct thp_findings *out)
 {
-	uint64_t hugetlb = p->r.private_hugetlb + p->r.shared_hugetlb, total = 0;
+	uint64_t hugetlb = p->r.hugetlb, total = 0;
 	struct thp_finding *f;
 	char src[64];
 
@@ -524,7 +524,7 @@ void rule_remote_hugetlb(const struct thp_host *h, struct thp_findings *out)
 		finding_title(f, "%s (pid %d) holds most of its static huge pages on nodes whose CPUs it does not run on.",
 			      p->comm, (int)p->ps.pid);
 		snprintf(src, sizeof(src), "/proc/%d/status", (int)p->ps.pid);
-		ev_text(f, src, "Cpus_allowed_list", "%s", p->ps.cpus_allowed);
+		ev_text(f, src, "Cpus_allowed_list", "%s", p->cpus_allowed);
 		snprintf(src, sizeof(src), "/proc/%d/numa_maps", (int)p->ps.pid);
 		ev_ratio(f, src, "static huge pages on other nodes", p->hugetlb_remote, p->hugetlb_numa);
 		ev_text(f, src, "most of them on", "node %d", p->hugetlb_node);

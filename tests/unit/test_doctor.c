@@ -202,7 +202,7 @@ static void inherited(void **state)
 		p[i].ps.thp_enabled = 0;
 		snprintf(p[i].comm, sizeof(p[i].comm), i ? "child" : "launcher");
 		p[i].origin.pid = 10;
-		snprintf(p[i].origin.name, sizeof(p[i].origin.name), "launcher");
+		p[i].origin.name = "launcher";
 	}
 	r = run(&h);
 	f = find(r, "thp-disabled-inherited");
