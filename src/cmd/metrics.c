@@ -32,15 +32,10 @@ static const struct thp_cmd_opts decl = {
 	.in_order = true,
 };
 
-struct textfile {
-	const struct thp_root *root;
-	const struct thp_metrics_opts *o;
-};
-
+/* Writes the metrics ARG (struct thp_metrics) to the file FD. */
 static int fill_textfile(int fd, void *arg)
 {
-	const struct textfile *t = arg;
-	int dup_fd = dup(fd), err;
+	int dup_fd = dup(fd), err = 0;
 	FILE *f = dup_fd < 0 ? NULL : fdopen(dup_fd, "w");
 
 	if (!f) {
@@ -49,27 +44,25 @@ static int fill_textfile(int fd, void *arg)
 			close(dup_fd);
 		return err;
 	}
-	err = out_prom_metrics(f, t->root, t->o);
-	if (fflush(f) != 0 && !err)
+	out_prom_host(f, arg);
+	if (fflush(f) != 0)
 		err = -errno;
 	if (fclose(f) != 0 && !err)
 		err = -errno;
 	return err;
 }
 
-/* Writes the metrics to PATH, readable by everyone (node_exporter), through a
+/* Writes the metrics M to PATH, readable by everyone (node_exporter), through a
  * temporary file in the same directory and a rename, so a reader never sees a
  * partial file. Returns 0 or -errno. */
-static int write_textfile(const struct thp_root *root, const struct thp_metrics_opts *o,
-			  const char *path)
+static int write_textfile(struct thp_metrics *m, const char *path)
 {
-	struct textfile t = { root, o };
 	const char *name;
 	int dir = thp_file_dir(path, &name), err;
 
 	if (dir < 0)
 		return dir;
-	err = thp_file_write_with(dir, name, 0644, fill_textfile, &t);
+	err = thp_file_write_with(dir, name, 0644, fill_textfile, m);
 	close(dir);
 	return err;
 }
@@ -77,6 +70,7 @@ static int write_textfile(const struct thp_root *root, const struct thp_metrics_
 int cmd_metrics(struct thp_ctx *ctx, int argc, char **argv)
 {
 	struct thp_metrics_opts o = THP_METRICS_OPTS_INIT;
+	struct thp_metrics m;
 	const char *textfile = NULL;
 	int c, err;
 
@@ -97,18 +91,13 @@ int cmd_metrics(struct thp_ctx *ctx, int argc, char **argv)
 		thp_err("the output is the Prometheus text format; --json does not apply");
 		return thp_usage_error("metrics");
 	}
-	if (textfile) {
-		err = write_textfile(&ctx->root, &o, textfile);
-		if (err) {
-			thp_err("cannot write '%s': %s", textfile, thp_file_strerror(err));
-			return 1;
-		}
-		return 0;
-	}
-	err = out_prom_metrics(stdout, &ctx->root, &o);
-	if (err) {
+	err = thp_metrics_read(&ctx->root, &o, &m);
+	if (err)
 		thp_err("%s", strerror(-err));
-		return 1;
-	}
-	return 0;
+	else if (textfile && (err = write_textfile(&m, textfile)) != 0)
+		thp_err("cannot write '%s': %s", textfile, thp_file_strerror(err));
+	else if (!textfile)
+		out_prom_host(stdout, &m);
+	thp_metrics_free(&m);
+	return err ? 1 : 0;
 }

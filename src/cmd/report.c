@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../core/doctor.h"
 #include "../core/fleet.h"
 #include "../core/unpack.h"
 #include "../render/doctor.h"
@@ -62,20 +63,18 @@ static void skip(void *ctx, const char *source, const char *why)
 static int take_status(struct report *rp, const struct thp_root *root, const struct thp_status *st,
 		       const char *shown)
 {
+	struct thp_status_extra *x = thp_status_extra_read(root, st);
 	char *text = NULL;
 	int n = -ENOMEM;
 
-	if (out_doc_mem(THP_STATUS_SCHEMA) == 0) {
-		int rc = thp_status_print(root, st);
+	if (x && out_doc_mem(THP_STATUS_SCHEMA) == 0) {
+		thp_status_print(root, st, x);
 		text = out_doc_mem_end();
-		if (rc) {
-			free(text);
-			text = NULL;
-		}
 	}
 	if (text)
 		n = thp_fleet_parse(&rp->fleet, text, strlen(text), shown, skip, rp);
 	free(text);
+	free(x);
 	return n;
 }
 

@@ -162,6 +162,7 @@ static void put_last_scrape(FILE *f, uint64_t ns)
 static enum MHD_Result serve_metrics(struct server *s, struct MHD_Connection *conn)
 {
 	uint64_t t0 = now_ns();
+	struct thp_metrics m;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -169,7 +170,10 @@ static enum MHD_Result serve_metrics(struct server *s, struct MHD_Connection *co
 
 	if (!f)
 		return reply_text(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
-	err = out_prom_metrics(f, s->root, &s->opts);
+	err = thp_metrics_read(s->root, &s->opts, &m);
+	if (!err)
+		out_prom_host(f, &m);
+	thp_metrics_free(&m);
 	put_last_scrape(f, atomic_load(&s->last_ns));
 	if (fclose(f) || err) {
 		free(buf);

@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 
+#include "../core/doctor.h"
 #include "../core/status.h"
 #include "../render/render.h"
 #include "../render/status.h"
@@ -57,6 +58,7 @@ static int features_show(const struct thp_ctx *ctx)
 int cmd_status(struct thp_ctx *ctx, int argc, char **argv)
 {
 	struct opts o = { .procs = true };
+	struct thp_status_extra *x;
 	struct thp_status *st;
 	int c, rc;
 
@@ -81,9 +83,16 @@ int cmd_status(struct thp_ctx *ctx, int argc, char **argv)
 		return 1;
 	}
 	thp_status_read(&ctx->root, st, o.procs);
-	out_doc_begin(ctx->json, o.bytes, THP_STATUS_SCHEMA);
-	rc = thp_status_print(&ctx->root, st);
-	rc = out_doc_end() ? 1 : rc;
+	x = thp_status_extra_read(&ctx->root, st);
+	if (x) {
+		out_doc_begin(ctx->json, o.bytes, THP_STATUS_SCHEMA);
+		thp_status_print(&ctx->root, st, x);
+		rc = out_doc_end() ? 1 : 0;
+	} else {
+		thp_err("out of memory");
+		rc = 1;
+	}
+	free(x);
 	free(st);
 	return rc;
 }

@@ -256,6 +256,25 @@ void thp_pools_journal_read_host(const struct thp_root *root, struct thp_host_jo
 	free(pj);
 }
 
+struct thp_status_extra *thp_status_extra_read(const struct thp_root *root, const struct thp_status *st)
+{
+	struct thp_status_extra *x = calloc(1, sizeof(*x));
+	struct thp_changes *cs;
+
+	if (!x)
+		return NULL;
+	thp_numa_read(root, st->pmd_size, st->page_size, &x->numa);
+	thp_journal_read(root, NULL, &x->journal);
+	if (x->journal.status != THP_STATE_ABSENT && x->journal.status != THP_STATE_DAMAGED &&
+	    (cs = malloc(sizeof(*cs))) != NULL) {
+		if (thp_changes_of(root, st, cs) == 0)
+			thp_journal_read(root, cs, &x->journal);
+		free(cs);
+	}
+	thp_pools_journal_read_host(root, &x->pools_journal);
+	return x;
+}
+
 /* Reads what the rules need of the writable settings (as ST holds them):
  * persistence and the journals. */
 static void read_settings(const struct thp_root *root, const struct thp_status *st, struct thp_host *h)

@@ -235,6 +235,17 @@ void thp_journal_read(const struct thp_root *root, const struct thp_changes *cs,
  * size differs from the journaled one. */
 void thp_pools_journal_read_host(const struct thp_root *root, struct thp_host_journal *j);
 
+/* What 'thp status' shows beside the status: the NUMA nodes and the
+ * journals a change left. */
+struct thp_status_extra {
+	struct thp_numa numa;
+	struct thp_host_journal journal, pools_journal;
+};
+
+/* Reads it below ROOT for ST (as thp_status_read() read it). Returns it
+ * (to free()), or NULL when out of memory. */
+struct thp_status_extra *thp_status_extra_read(const struct thp_root *root, const struct thp_status *st);
+
 /* A host read as 'thp doctor' reads it (status, processes, pools, what boot
  * applies), and the findings of the rules on it. */
 struct thp_diagnosis {

@@ -532,14 +532,3 @@ void out_prom_host(FILE *f, const struct thp_metrics *m)
 	put_top(f, m->top, m->pids);
 	put_doctor(f, m->findings, m->persist);
 }
-
-int out_prom_metrics(FILE *f, const struct thp_root *root, const struct thp_metrics_opts *o)
-{
-	struct thp_metrics m;
-	int err = thp_metrics_read(root, o, &m);
-
-	if (!err)
-		out_prom_host(f, &m);
-	thp_metrics_free(&m);
-	return err;
-}

@@ -34,9 +34,4 @@ const char *out_prom_snake(char *buf, size_t cap, const char *text);
  * drift. */
 void out_prom_host(FILE *f, const struct thp_metrics *m);
 
-/* Reads the host below ROOT with options O (thp_metrics_read) and writes
- * every family of it to F (out_prom_host). Returns 0 or -ENOMEM (nothing
- * written). */
-int out_prom_metrics(FILE *f, const struct thp_root *root, const struct thp_metrics_opts *o);
-
 #endif

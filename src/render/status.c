@@ -3,17 +3,14 @@
  * the kernel, the policies, the counters since boot and the boot settings,
  * in text and as the thp-status document; and the kernel's THP features */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "../core/changes.h"
 #include "../core/doctor.h"
 #include "../core/features.h"
 #include "../core/numa.h"
 #include "../core/settings.h"
 #include "../core/state.h"
 #include "../core/vm.h"
-#include "msg.h"
 #include "render.h"
 #include "status.h"
 
@@ -133,21 +130,6 @@ static void journal_line(const struct thp_host_journal *j, const struct journal_
 		buf[0] = '\0';
 	}
 }
-
-/* Reads the journal below the root of CTX into J, with the running values. */
-static void read_journal(const struct thp_root *root, struct thp_host_journal *j)
-{
-	struct thp_changes *cs;
-
-	thp_journal_read(root, NULL, j);
-	if (j->status == THP_STATE_ABSENT || j->status == THP_STATE_DAMAGED)
-		return;
-	cs = malloc(sizeof(*cs));
-	if (cs && thp_changes_read(root, cs) == 0)
-		thp_journal_read(root, cs, j);
-	free(cs);
-}
-
 
 /* The options of a table of the status: text without headings (HEADINGS
  * false: each column as wide as its cells) or with, sizes exact with
@@ -712,9 +694,9 @@ static void put_journal(const struct thp_root *root, const char *key, const char
 		out_wrapped(OUT_FP, NULL, "Pending:", ov_str(pending), WIDTH);
 }
 
-static void put_verdict(const struct thp_root *root, const struct thp_status *st)
+static void put_verdict(const struct thp_root *root, const struct thp_status *st,
+			const struct thp_status_extra *x)
 {
-	struct thp_host_journal j;
 	char policy[1024], now[1024];
 
 	out_verdict(st, policy, sizeof(policy), now, sizeof(now));
@@ -722,24 +704,16 @@ static void put_verdict(const struct thp_root *root, const struct thp_status *st
 	out_wrapped(OUT_ANY, "policy", "THP:", ov_str(policy), WIDTH);
 	out_wrapped(now[0] ? OUT_ANY : OUT_JSON, "now", "Now:", ov_str(now), WIDTH);
 	out_end();
-	read_journal(root, &j);
-	put_journal(root, "journal", THP_JOURNAL, &j, &settings_kind);
-	thp_pools_journal_read_host(root, &j);
-	put_journal(root, "pools_journal", THP_POOLS_JOURNAL, &j, &pools_kind);
+	put_journal(root, "journal", THP_JOURNAL, &x->journal, &settings_kind);
+	put_journal(root, "pools_journal", THP_POOLS_JOURNAL, &x->pools_journal, &pools_kind);
 }
 
-int thp_status_print(const struct thp_root *root, const struct thp_status *st)
+void thp_status_print(const struct thp_root *root, const struct thp_status *st,
+		      const struct thp_status_extra *x)
 {
-	struct thp_numa *n = calloc(1, sizeof(*n));
-
-	if (!n) {
-		thp_err("out of memory");
-		return 1;
-	}
-	thp_numa_read(root, st->pmd_size, st->page_size, n);
 	out_put(OUT_JSON, "root", NULL, ov_str(root->path));
 	out_put(OUT_JSON, "host", NULL, ov_str(st->hostname[0] ? st->hostname : NULL));
-	put_verdict(root, st);
+	put_verdict(root, st, x);
 	put_kernel(st);
 	if (st->dir)
 		out_text("\nGlobal policy (/%s)\n", st->dir);
@@ -751,14 +725,12 @@ int thp_status_print(const struct thp_root *root, const struct thp_status *st)
 		out_text("  unknown: %s\n", thp_strerror(st->khugepaged_err ? st->khugepaged_err : -2));
 	put_settings("khugepaged", st, st->khugepaged, st->nkhugepaged, true, false);
 	put_vm(st);
-	put_numa(st, n);
+	put_numa(st, &x->numa);
 	put_vmstat(st);
 	put_meminfo(st, false);
 	put_meminfo(st, true);
 	put_boot(st);
 	put_procs(&st->procs);
-	free(n);
-	return 0;
 }
 
 /* Whether the kernel has feature F: yes, no, or unknown (null in JSON). */

@@ -7,12 +7,14 @@
 #include "../core/root.h"
 #include "../core/status.h"
 
-/* Prints the status ST, read below ROOT, in the document begun with
- * out_doc_begin() (schema THP_STATUS_SCHEMA); reads below ROOT the NUMA
- * nodes and the journals it shows with it. Returns 0, or 1 when out of
- * memory. */
+struct thp_status_extra;
+
+/* Prints the status ST, read below ROOT, with X (the NUMA nodes and the
+ * journals, thp_status_extra_read()) in the document begun with
+ * out_doc_begin() (schema THP_STATUS_SCHEMA). */
 #define THP_STATUS_SCHEMA "thp-status/2"
-int thp_status_print(const struct thp_root *root, const struct thp_status *st);
+void thp_status_print(const struct thp_root *root, const struct thp_status *st,
+		      const struct thp_status_extra *x);
 
 /* Prints the kernel's THP features that ST (read below ROOT) shows, and
  * since which Linux, as the document THP_FEATURES_SCHEMA (JSON when JSON). */
