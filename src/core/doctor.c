@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobs.h"
+
 /* Every rule, in the order findings of equal severity are listed. */
 static const thp_rule_fn rules[] = {
 	rule_always_always,
@@ -257,11 +259,26 @@ static void read_line(const struct thp_root *root, const char *rel, char *buf, s
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
+/* Processes are read this many at a time, on every CPU (thp_jobs_run): the
+ * kernel builds each smaps_rollup as it is read, the most of a scrape. */
+#define PROC_BATCH 4096
+
+/* What the reading of one process gave: its status and smaps_rollup. */
+struct proc_read {
+	pid_t pid;
+	int status_err, rollup_err; /* rollup_err: not read for a kernel thread */
+	struct thp_pstatus s;
+	struct thp_rollup r;
+};
+
 struct proc_scan {
 	const struct thp_root *root;
 	struct thp_host *h;
 	int cap;
 	int err;
+	int jobs;
+	size_t n;                  /* processes listed in BATCH */
+	struct proc_read *batch;   /* PROC_BATCH of them */
 };
 
 /* The command name of process PS into BUF (THP_COMM_MAX bytes): the Name of
@@ -303,41 +320,66 @@ static int keep_proc(const struct thp_root *root, const struct thp_host *h, cons
 	return 0;
 }
 
-/* Reads one process into the host's list: its status and smaps_rollup;
- * kernel threads and processes that exit meanwhile are skipped. */
-static int read_proc(pid_t pid, void *ctx)
+/* Reads process I of the batch CTX (a thread of thp_jobs_run()). */
+static void read_job(void *ctx, int worker, size_t i)
 {
-	struct proc_scan *sc = ctx;
+	struct proc_read *pr = &((struct proc_scan *)ctx)->batch[i];
+	const struct thp_root *root = ((struct proc_scan *)ctx)->root;
+
+	(void)worker;
+	memset(&pr->r, 0, sizeof(pr->r));
+	pr->status_err = thp_pstatus_read(root, pr->pid, &pr->s);
+	if (!pr->status_err && !thp_pstatus_kthread(&pr->s))
+		pr->rollup_err = thp_rollup_read(root, pr->pid, &pr->r);
+}
+
+/* Keeps the process PR read into the host's list; kernel threads and
+ * processes that exited meanwhile are skipped. Returns 0 or -ENOMEM. */
+static int keep_read(struct proc_scan *sc, const struct proc_read *pr)
+{
 	struct thp_host *h = sc->h;
 	struct thp_host_proc *p;
-	struct thp_pstatus s;
-	struct thp_rollup r = { 0 };
-	int err;
 
+	if (pr->status_err) {
+		thp_denied_add(&h->unreadable, pr->pid, pr->status_err);
+		thp_procs_add(&h->rollups, pr->pid, pr->status_err, NULL);
+		return 0;
+	}
+	if (thp_pstatus_kthread(&pr->s))
+		return 0;
 	if (h->nprocs == sc->cap) {
 		int cap = sc->cap ? sc->cap * 2 : 256;
 		void *v = realloc(h->procs, (size_t)cap * sizeof(*h->procs));
-		if (!v) {
-			sc->err = -ENOMEM;
-			return 1;
-		}
+		if (!v)
+			return -ENOMEM;
 		h->procs = v;
 		sc->cap = cap;
 	}
-	err = thp_pstatus_read(sc->root, pid, &s);
-	if (err) {
-		thp_denied_add(&h->unreadable, pid, err);
-		thp_procs_add(&h->rollups, pid, err, NULL);
-		return 0;
-	}
-	if (thp_pstatus_kthread(&s))
-		return 0;
-	err = thp_rollup_read(sc->root, pid, &r);
-	thp_procs_add(&h->rollups, pid, err, &r);
+	thp_procs_add(&h->rollups, pr->pid, pr->rollup_err, &pr->r);
 	p = &h->procs[h->nprocs++];
 	memset(p, 0, sizeof(*p));
-	p->has_rollup = err == 0;
-	sc->err = keep_proc(sc->root, h, &s, &r, p);
+	p->has_rollup = pr->rollup_err == 0;
+	return keep_proc(sc->root, h, &pr->s, &pr->r, p);
+}
+
+/* Reads the processes of SC's batch on every CPU and keeps them in the
+ * order they were listed. */
+static void read_batch(struct proc_scan *sc)
+{
+	thp_jobs_run(sc->jobs, sc->n, read_job, sc);
+	for (size_t i = 0; i < sc->n && !sc->err; i++)
+		sc->err = keep_read(sc, &sc->batch[i]);
+	sc->n = 0;
+}
+
+/* Lists process PID in the batch, and reads the batch when it is full. */
+static int list_proc(pid_t pid, void *ctx)
+{
+	struct proc_scan *sc = ctx;
+
+	sc->batch[sc->n++].pid = pid;
+	if (sc->n == PROC_BATCH)
+		read_batch(sc);
 	return sc->err ? 1 : 0;
 }
 
@@ -411,7 +453,7 @@ bool thp_host_family_head(const struct thp_host *h, const struct thp_host_proc *
 int thp_host_read(const struct thp_root *root, struct thp_host *h)
 {
 	char buf[128], vendor[128], product[128], *cpu;
-	struct proc_scan sc = { root, h, 0, 0 };
+	struct proc_scan sc = { .root = root, .h = h, .jobs = thp_jobs_default() };
 	const char *name;
 
 	h->uptime = 0;
@@ -447,7 +489,13 @@ int thp_host_read(const struct thp_root *root, struct thp_host *h)
 	memset(&h->unreadable, 0, sizeof(h->unreadable));
 	memset(&h->rollups, 0, sizeof(h->rollups));
 	h->procs = NULL;
-	h->rollups.scanned = thp_proc_each(root, read_proc, &sc) == 0;
+	sc.batch = malloc(PROC_BATCH * sizeof(*sc.batch));
+	if (!sc.batch)
+		return -ENOMEM;
+	h->rollups.scanned = thp_proc_each(root, list_proc, &sc) == 0;
+	if (!sc.err)
+		read_batch(&sc);
+	free(sc.batch);
 	if (h->nprocs > 1)
 		qsort(h->procs, (size_t)h->nprocs, sizeof(*h->procs), cmp_pid);
 	for (int i = 0; !sc.err && i < h->nprocs; i++)
