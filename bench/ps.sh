@@ -34,6 +34,7 @@ for n in ${BENCH_PS_N:-1000 10000}; do
 	"$SPAWN" "$n" 10 < "$out/hold" > "$out/ready" 9>&- &
 	i=0
 	while ! grep -q ready "$out/ready" 2>/dev/null && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	grep -q ready "$out/ready" 2> /dev/null || { echo "bench/ps.sh: $SPAWN did not start $n processes (make build/bench/spawn)" >&2; exit 1; }
 	procs=$(ls -d /proc/[0-9]* | wc -l)
 	echo "== $procs processes ($n spawned)"
 	bench/interleave.py --runs "${BENCH_RUNS:-10}" \

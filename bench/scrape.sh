@@ -24,6 +24,7 @@ exec 9<> "$out/hold"
 "$SPAWN" "$N" 10 < "$out/hold" > "$out/ready" 9>&- &
 i=0
 while ! grep -q ready "$out/ready" 2> /dev/null && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
+grep -q ready "$out/ready" 2> /dev/null || { echo "bench/scrape.sh: $SPAWN did not start $N processes (make build/bench/spawn)" >&2; exit 1; }
 echo "== $(ls -d /proc/[0-9]* 2> /dev/null | wc -l) processes ($N spawned), $RUNS runs of each command, interleaved"
 : > "$out/ps"
 : > "$out/metrics"
