@@ -218,31 +218,22 @@ static void status_field(struct thp_pstatus *s, size_t k, const char *v, bool *p
 	}
 }
 
-/* The number of status_keys. */
-#define NSTATUS (sizeof(status_keys) / sizeof(status_keys[0]))
-_Static_assert(NSTATUS <= 16, "a key is a bit of uint16_t");
-
 int thp_pstatus_parse(const char *buf, struct thp_pstatus *s)
 {
 	bool pid_seen = false;
-	uint16_t by_len[32] = { 0 }; /* the keys of each length shorter than 32, a bit each */
 
 	memset(s, 0, sizeof(*s));
 	s->uid = (uid_t)-1;
 	s->thp_enabled = s->kthread = -1;
-	for (size_t k = 0; k < NSTATUS; k++)
-		if (status_keys[k].len < 32)
-			by_len[status_keys[k].len] |= (uint16_t)(1u << k);
 	for (const char *p = buf; *p;) {
 		const char *nl = strchrnul(p, '\n'), *colon = memchr(p, ':', (size_t)(nl - p));
 		size_t klen = colon ? (size_t)(colon - p) : 0;
 
-		for (unsigned m = klen < 32 ? by_len[klen] : 0; m; m &= m - 1) {
-			size_t k = (size_t)__builtin_ctz(m);
+		for (size_t k = 0; colon && k < sizeof(status_keys) / sizeof(status_keys[0]); k++) {
 			const char *v = colon + 1;
 			char val[256];
 			size_t off, n;
-			if (p[0] != status_keys[k].key[0] || memcmp(p, status_keys[k].key, klen) != 0)
+			if (status_keys[k].len != klen || memcmp(p, status_keys[k].key, klen) != 0)
 				continue;
 			while (v < nl && (*v == ' ' || *v == '\t'))
 				v++;
