@@ -14,6 +14,10 @@
 # tree, in src/ and in tests/ (as "DIR/"), and the files it names in an entry
 # of src/ are in that directory.
 #
+# Formatting: the manual, built by scdoc, formats without a troff warning
+# (a table cell too narrow for its word: "can't break line") at 60, 80 and
+# 120 columns.
+#
 # MAN and README name other files to check (default: the tree's).
 cd "$(dirname "$0")/.." || exit 1
 man=${MAN:-man/thp.1.scd}
@@ -65,6 +69,16 @@ $readme: the Layout section does not name $d"
 	done
 else
 	echo "lint-docs: SKIP the README's layout: not a git checkout (the file list comes from git)"
+fi
+
+if command -v scdoc > /dev/null && command -v groff > /dev/null; then
+	for w in 60 80 120; do
+		warn=$(scdoc < "$man" | groff -k -t -man -ww -z -Tutf8 -rLL=${w}n 2>&1 | head -3)
+		[ -z "$warn" ] || bad="$bad
+$man: troff warns at $w columns: $warn"
+	done
+else
+	echo "lint-docs: SKIP the manual's formatting: it needs scdoc and groff"
 fi
 
 [ -z "$bad" ] || { echo "lint-docs: the manual or README does not follow the tree:$bad"; exit 1; }
