@@ -360,12 +360,18 @@ expect_out "metrics --node-exporter-compat (deprecated): the same metrics" "cmp 
 expect "metrics --node-exporter-compat: says it is deprecated, exit 0" [ "$(rc_err "$THP" --root $FX metrics --node-exporter-compat)" = "0|thp: metrics: --node-exporter-compat is deprecated and does nothing: the /proc/meminfo families are always exported" ]
 expect "metrics --node-exporter-compat given twice: says it once" [ "$("$THP" --root $FX metrics --node-exporter-compat --node-exporter-compat 2>&1 > /dev/null | grep -c deprecated)" = 1 ]
 # a scrape reads each file of the THP directory once (the doctor's settings
-# are the status's); the directory itself is listed for the settings and the sizes
+# are the status's); the directory itself is listed once, for the settings and
+# the sizes together, by a scrape and by status
 if strace -f -qq -o /dev/null true 2> /dev/null; then
 	strace -f -qq -o "$tmp/metrics.trace" -e trace=openat,openat2 "$THP" --root tests/fixtures/live-6.18 metrics > /dev/null
 	grep -v O_DIRECTORY "$tmp/metrics.trace" | sed -n 's|.*"\(sys/kernel/mm/transparent_hugepage/[^"]*\)".*|\1|p' | sort > "$tmp/metrics.opened"
 	expect "metrics reads each of the $(sort -u "$tmp/metrics.opened" | wc -l) THP files once ($(wc -l < "$tmp/metrics.opened") opens)" \
 		sh -c '[ -s "$1" ] && [ -z "$(uniq -d "$1")" ]' - "$tmp/metrics.opened"
+	strace -f -qq -o "$tmp/status.trace" -e trace=openat,openat2 "$THP" --root tests/fixtures/live-6.18 status > /dev/null
+	for t in metrics status; do
+		expect "$t lists the THP directory once" \
+			[ "$(grep -c '"sys/kernel/mm/transparent_hugepage",.*O_DIRECTORY' "$tmp/$t.trace")" = 1 ]
+	done
 else
 	skip "metrics reads each THP file once: strace cannot trace here"
 fi

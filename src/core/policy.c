@@ -127,40 +127,6 @@ static int cmp_counter(const void *a, const void *b)
 	return strcmp(((const struct thp_counter *)a)->name, ((const struct thp_counter *)b)->name);
 }
 
-/* Reads every regular file of directory DIR into V (at most MAX), skipping SKIP.
- * Returns the count, or -errno when the directory cannot be listed. */
-static int read_settings_dir(const struct thp_root *root, const char *dir, struct thp_setting *v,
-			     int max, const char *skip, enum thp_place place)
-{
-	char path[512];
-	struct dirent *de;
-	DIR *d = thp_opendir(root, dir);
-	int n = 0;
-
-	if (!d)
-		return -errno;
-	while ((de = readdir(d)) && n < max) {
-		const struct thp_setting_desc *known =
-			thp_setting_desc_find(place, de->d_name, strlen(de->d_name));
-		bool is_known = known != NULL;
-
-		if (de->d_name[0] == '.' || (skip && strcmp(de->d_name, skip) == 0))
-			continue;
-		if (de->d_type == DT_DIR && !is_known)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		thp_setting_read(root, path, de->d_name, &v[n]);
-		if (!is_known && v[n].kind == THP_ERROR && v[n].err == -EISDIR)
-			continue;
-		if (is_known)
-			thp_setting_expect(known, &v[n]);
-		n++;
-	}
-	closedir(d);
-	qsort_r(v, (size_t)n, sizeof(*v), cmp_setting, &place);
-	return n;
-}
-
 /* Reads hugepages-<size>kB/stats/ counters into Z. */
 static void read_stats(const struct thp_root *root, const char *sizedir, struct thp_size *z)
 {
@@ -221,40 +187,86 @@ static void read_size_file(const struct thp_root *root, const char *sizedir, con
 	thp_setting_expect(thp_setting_desc_find(THP_PLACE_SIZE, file, strlen(file)), s);
 }
 
-static void read_sizes(const struct thp_root *root, struct thp_status *st, bool stats)
+/* The per-size directories found while listing the THP directory (NULL when
+ * listing another): read into ST, with their stats when STATS. */
+struct size_dirs {
+	struct thp_status *st;
+	bool stats;
+};
+
+/* Reads per-size directory NAME (of KB kB) of SD->st's directory into its
+ * next size, while there is room. */
+static void read_size(const struct thp_root *root, struct size_dirs *sd, const char *name, uint64_t kb)
 {
 	char path[512];
-	struct dirent *de;
-	DIR *d = thp_opendir(root, st->dir);
+	struct thp_status *st = sd->st;
+	struct thp_size *z = &st->sizes[st->nsizes];
+
+	if (kb > UINT64_MAX / 1024 || st->nsizes == THP_SIZES_MAX)
+		return;
+	memset(z, 0, sizeof(*z));
+	z->bytes = kb * 1024;
+	snprintf(path, sizeof(path), "%s/%s", st->dir, name);
+	read_size_file(root, path, "enabled", &z->enabled);
+	read_size_file(root, path, "shmem_enabled", &z->shmem_enabled);
+	if (sd->stats)
+		read_stats(root, path, z);
+	st->nsizes++;
+}
+
+/* Orders the sizes read and resolves their effective policies, once the
+ * top-level settings are read. */
+static void sizes_resolve(struct thp_status *st)
+{
 	const char *top_anon = thp_setting_word(thp_status_setting(st, "enabled"));
 	const char *top_shmem = thp_setting_word(thp_status_setting(st, "shmem_enabled"));
 
-	if (!d) {
-		st->sizes_err = -errno;
-		return;
-	}
-	while ((de = readdir(d)) && st->nsizes < THP_SIZES_MAX) {
-		uint64_t kb = thp_parse_size_dir(de->d_name);
-		struct thp_size *z = &st->sizes[st->nsizes];
-
-		if (!kb || kb > UINT64_MAX / 1024)
-			continue;
-		memset(z, 0, sizeof(*z));
-		z->bytes = kb * 1024;
-		snprintf(path, sizeof(path), "%s/%s", st->dir, de->d_name);
-		read_size_file(root, path, "enabled", &z->enabled);
-		read_size_file(root, path, "shmem_enabled", &z->shmem_enabled);
-		if (stats)
-			read_stats(root, path, z);
-		st->nsizes++;
-	}
-	closedir(d);
 	qsort(st->sizes, (size_t)st->nsizes, sizeof(st->sizes[0]), cmp_size);
 	for (int i = 0; i < st->nsizes; i++) {
 		struct thp_size *z = &st->sizes[i];
 		z->anon_effective = resolve(&z->enabled, top_anon);
 		z->shmem_effective = shmem_effective(st, z, top_shmem);
 	}
+}
+
+/* Reads every regular file of directory DIR into V (at most MAX), skipping
+ * SKIP, and with SD each per-size directory into SD->st. Returns the count,
+ * or -errno when the directory cannot be listed. */
+static int read_settings_dir(const struct thp_root *root, const char *dir, struct thp_setting *v,
+			     int max, const char *skip, enum thp_place place, struct size_dirs *sd)
+{
+	char path[512];
+	struct dirent *de;
+	DIR *d = thp_opendir(root, dir);
+	int n = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		const struct thp_setting_desc *known =
+			thp_setting_desc_find(place, de->d_name, strlen(de->d_name));
+		bool is_known = known != NULL;
+		uint64_t kb = sd ? thp_parse_size_dir(de->d_name) : 0;
+
+		if (kb) {
+			read_size(root, sd, de->d_name, kb);
+			continue;
+		}
+		if (n == max || de->d_name[0] == '.' || (skip && strcmp(de->d_name, skip) == 0))
+			continue;
+		if (de->d_type == DT_DIR && !is_known)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		thp_setting_read(root, path, de->d_name, &v[n]);
+		if (!is_known && v[n].kind == THP_ERROR && v[n].err == -EISDIR)
+			continue;
+		if (is_known)
+			thp_setting_expect(known, &v[n]);
+		n++;
+	}
+	closedir(d);
+	qsort_r(v, (size_t)n, sizeof(*v), cmp_setting, &place);
+	return n;
 }
 
 const char *thp_policy_dir(const struct thp_root *root, bool *redhat)
@@ -288,15 +300,18 @@ void thp_policy_read(const struct thp_root *root, struct thp_status *st, bool al
 	thp_setting_read(root, path, "hpage_pmd_size", &pmd);
 	if (pmd.kind == THP_INT)
 		st->pmd_size = pmd.num;
+	/* one listing: the settings and the per-size directories */
+	struct size_dirs sd = { st, all };
 	int n = read_settings_dir(root, st->dir, st->settings, THP_SETTINGS_MAX, "hpage_pmd_size",
-			      THP_PLACE_TOP);
+			      THP_PLACE_TOP, &sd);
 	st->nsettings = n < 0 ? 0 : n;
-	read_sizes(root, st, all);
+	st->sizes_err = n < 0 ? n : 0;
+	sizes_resolve(st);
 	if (!all)
 		return;
 	snprintf(path, sizeof(path), "%s/khugepaged", st->dir);
 	n = read_settings_dir(root, path, st->khugepaged, THP_SETTINGS_MAX, NULL,
-			      THP_PLACE_KHUGEPAGED);
+			      THP_PLACE_KHUGEPAGED, NULL);
 	st->nkhugepaged = n < 0 ? 0 : n;
 	st->khugepaged_err = n < 0 ? n : 0;
 }
