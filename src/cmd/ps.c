@@ -760,20 +760,41 @@ static void folio_merge(struct thp_folio_stats **into, struct thp_folio_stats **
 	*from = NULL;
 }
 
-/* Folds rows with the same --by key into the first of them, named by the
- * key. */
-static void group_rows(struct scan *sc)
+/* Orders the indexes of SC's rows by their --by key, then by index (qsort_r). */
+static int cmp_key(const void *a, const void *b, void *arg)
 {
-	size_t out = 0;
+	struct scan *sc = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int d = strcmp(group_key(sc, &sc->rows[x]), group_key(sc, &sc->rows[y]));
 
+	return d ? d : (x > y) - (x < y);
+}
+
+/* Folds rows with the same --by key into the first of them, named by the
+ * key. The rows' indexes sorted by key find each row's first (n log n, where
+ * comparing every row with every group was n x groups). Returns 0 or -ENOMEM. */
+static int group_rows(struct scan *sc)
+{
+	size_t out = 0, *slot = malloc(sc->n * sizeof(*slot)), *first = malloc(sc->n * sizeof(*first));
+
+	if (sc->n && (!slot || !first)) {
+		free(slot);
+		free(first);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < sc->n; i++)
+		slot[i] = i;
+	qsort_r(slot, sc->n, sizeof(*slot), cmp_key, sc);
+	for (size_t k = 0; k < sc->n; k++) {
+		const char *key = group_key(sc, &sc->rows[slot[k]]);
+		bool same = k && strcmp(group_key(sc, &sc->rows[slot[k - 1]]), key) == 0;
+		first[slot[k]] = same ? first[slot[k - 1]] : slot[k];
+	}
+	/* slot[I]: where the group of first row I goes */
 	for (size_t i = 0; i < sc->n; i++) {
 		struct row *r = &sc->rows[i];
-		const char *key = group_key(sc, r);
-		size_t j;
-		for (j = 0; j < out; j++)
-			if (strcmp(group_key(sc, &sc->rows[j]), key) == 0)
-				break;
-		if (j == out) {
+		if (first[i] == i) {
+			slot[i] = out;
 			sc->rows[out] = *r;
 			if (out != i) { /* the group owns them now */
 				r->f = NULL;
@@ -783,7 +804,7 @@ static void group_rows(struct scan *sc)
 			sc->rows[out].cmd = sc->o->by == BY_CGROUP ? r->cgroup : sc->o->by == BY_USER ? r->user : r->name;
 			out++;
 		} else {
-			struct row *g = &sc->rows[j];
+			struct row *g = &sc->rows[slot[first[i]]];
 			row_add(g, r);
 			folio_merge(&g->f, &r->f);
 			free(r->origin);
@@ -791,6 +812,9 @@ static void group_rows(struct scan *sc)
 		}
 	}
 	sc->n = out;
+	free(slot);
+	free(first);
+	return 0;
 }
 
 /* Sums the rows into T; its folio sums, when a row has any, go to F. */
@@ -1143,8 +1167,11 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	if (o.by_size)
 		pick_sizes(&sc);
-	if (o.by)
-		group_rows(&sc);
+	if (o.by && (err = group_rows(&sc))) {
+		thp_err("cannot group processes: %s", thp_strerror(err));
+		rc = 1;
+		goto out;
+	}
 	sort_scan = &sc;
 	sort_col = o.sort;
 	if (sc.n)
