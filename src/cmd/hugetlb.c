@@ -5,29 +5,26 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../control/change.h"
 #include "../control/control.h"
-#include "../control/journal.h"
 #include "../core/arg.h"
 #include "../core/hugetlb.h"
 #include "../core/numa.h"
-#include "../core/parse.h"
 #include "../core/persist.h"
 #include "../render/change.h"
 #include "../render/persist.h"
+#include "../render/pools.h"
 #include "../render/render.h"
 #include "cmd.h"
 #include "opt.h"
 #include "target.h"
 
-#define SETS_MAX THP_HSIZES_MAX
+#define SETS_MAX THP_POOLS_MAX
 /* The highest NUMA node number Linux has (MAX_NUMNODES is at most 1 << 10). */
 #define NODE_MAX 1023
 /* The largest size 'hugetlb plan' accepts: 4 PiB, what 52-bit physical
@@ -347,21 +344,6 @@ static int show(struct thp_ctx *ctx, const struct thp_hugetlb *h, const struct o
 	return out_doc_end() ? 1 : 0;
 }
 
-/* One requested pool size, and what the kernel made of it. */
-struct change {
-	uint64_t size;
-	uint64_t want, before, after;
-	uint64_t in_use; /* pages faulted in when validated */
-	uint64_t resv;   /* free pages promised to mappings then (host pools only) */
-	uint64_t blocks; /* free buddy blocks of SIZE before the write */
-	double secs;
-	int blocks_err;
-	int err;
-	bool written;
-	bool stuck; /* written, and putting it back after a failure failed */
-	char rel[256];
-};
-
 /* Whether the pools of SIZE A on node NA and of SIZE B on node NB (-1: the
  * host's) may not both be given: the same pool twice, or a size host-wide and
  * per node (the host's pool is the sum of the nodes'). Returns 2 after saying
@@ -481,292 +463,48 @@ static const struct thp_hpool *pool_for(const struct thp_hugetlb *h, uint64_t si
 	return nd >= 0 ? &h->nodes[nd].pools[i] : &h->pools[i];
 }
 
-/* Checks every change against H before anything is written. Returns 0 or 1. */
-static int validate(const struct thp_ctx *ctx, const struct thp_hugetlb *h, struct change *c, int n,
-		    const struct opts *o)
+/* Checks every pool of PC against H before anything is written, and notes
+ * what the change and its report need: each pool's size before and file in
+ * PC, the pages it holds and the free blocks in SEEN. Returns 0 or 1. */
+static int validate(const struct thp_ctx *ctx, const struct thp_hugetlb *h, struct thp_pools_change *pc,
+		    struct thp_pool_seen *seen, const struct opts *o)
 {
 	char b[64];
 	int err;
 
-	for (int i = 0; i < n; i++) {
-		const struct thp_hpool *p = pool_for(h, c[i].size, o->node);
+	for (int i = 0; i < pc->n; i++) {
+		struct thp_pool_change *c = &pc->v[i];
+		const struct thp_hpool *p = pool_for(h, c->size, o->node);
 		if (!p)
 			return 1;
 		if (p->err) {
 			thp_err("cannot read the %s pool: %s",
-				out_size_spec(b, sizeof(b), c[i].size), thp_strerror(p->err));
+				out_size_spec(b, sizeof(b), c->size), thp_strerror(p->err));
 			return 1;
 		}
-		if (too_many(h, c[i].size, c[i].want, o->fmt.bytes))
+		if (too_many(h, c->size, c->want, o->fmt.bytes))
 			return 1;
-		c[i].before = p->total;
-		c[i].in_use = p->total >= p->free ? p->total - p->free : 0;
-		c[i].resv = o->node >= 0 ? 0 : p->resv;
-		thp_hugetlb_path(c[i].rel, sizeof(c[i].rel), c[i].size, o->node);
-		if (!o->dry_run && (err = writable(&ctx->root, c[i].rel))) {
-			thp_err("cannot write '/%s': %s%s", c[i].rel, strerror(-err), thp_root_hint(err));
+		c->before = p->total;
+		seen[i].in_use = p->total >= p->free ? p->total - p->free : 0;
+		seen[i].resv = o->node >= 0 ? 0 : p->resv;
+		thp_hugetlb_path(c->rel, sizeof(c->rel), c->size, o->node);
+		if (!o->dry_run && (err = writable(&ctx->root, c->rel))) {
+			thp_err("cannot write '/%s': %s%s", c->rel, strerror(-err), thp_root_hint(err));
 			return 1;
 		}
-		c[i].blocks_err = thp_buddy_blocks(&ctx->root, o->node, c[i].size, h->page_size,
-						   &c[i].blocks);
+		seen[i].blocks_err = thp_buddy_blocks(&ctx->root, o->node, c->size, h->page_size,
+						      &seen[i].blocks);
 	}
 	return 0;
-}
-
-/* "3 pages are in use and 1 more is reserved by a mapping that has not
- * faulted it in": the pages of X's pool the kernel will not free. */
-static const char *held(const struct change *x, char *buf, size_t cap)
-{
-	char a[32], r[32];
-	bool one = x->resv == 1;
-
-	cnt(a, sizeof(a), x->in_use);
-	cnt(r, sizeof(r), x->resv);
-	if (!x->resv)
-		snprintf(buf, cap, "%s page%s in use", a, x->in_use == 1 ? " is" : "s are");
-	else if (!x->in_use)
-		snprintf(buf, cap, "%s page%s reserved by %s that ha%s not faulted %s in", r,
-			 one ? " is" : "s are", one ? "a mapping" : "mappings", one ? "s" : "ve", one ? "it" : "them");
-	else
-		snprintf(buf, cap, "%s page%s in use and %s more %s reserved by %s that ha%s not faulted %s in",
-			 a, x->in_use == 1 ? " is" : "s are", r, one ? "is" : "are", one ? "a mapping" : "mappings",
-			 one ? "s" : "ve", one ? "it" : "them");
-	return buf;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* Reads nr_hugepages of a change back into *V. */
-static int read_back(const struct thp_ctx *ctx, const struct change *c, uint64_t *v)
-{
-	char buf[64];
-	ssize_t n = thp_read_buf(&ctx->root, c->rel, buf, sizeof(buf));
-
-	return n < 0 ? (int)n : thp_parse_u64(buf, v);
-}
-
-/* Writes every change; on a failed write, puts the pools already written back.
- * Returns 0 or the failed write's -errno. */
-static int apply(const struct thp_ctx *ctx, struct change *c, int n)
-{
-	char val[32];
-
-	for (int i = 0; i < n; i++) {
-		double t0 = now();
-		snprintf(val, sizeof(val), "%" PRIu64, c[i].want);
-		c[i].err = thp_write_file(&ctx->root, c[i].rel, val);
-		c[i].secs = now() - t0;
-		if (!c[i].err)
-			c[i].err = read_back(ctx, &c[i], &c[i].after);
-		c[i].written = true;
-		if (!c[i].err)
-			continue;
-		int err = c[i].err;
-		for (int j = i; j >= 0; j--) {
-			snprintf(val, sizeof(val), "%" PRIu64, c[j].before);
-			thp_write_file(&ctx->root, c[j].rel, val);
-			/* what counts is what the pool holds now, whatever the write returned */
-			c[j].stuck = read_back(ctx, &c[j], &c[j].after) != 0 || c[j].after != c[j].before;
-		}
-		return err;
-	}
-	return 0;
-}
-
-/* True when a pool of the N changes C could not be put back. */
-static bool stuck(const struct change *c, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (c[i].stuck)
-			return true;
-	return false;
-}
-
-static void undo_line(char *buf, size_t cap, const struct change *c, int n, const struct opts *o)
-{
-	size_t len = (size_t)snprintf(buf, cap, "thp hugetlb set");
-	char s[32];
-
-	for (int i = 0; i < n && len < cap; i++)
-		len += (size_t)snprintf(buf + len, cap - len, " %s=%" PRIu64,
-					out_size_spec(s, sizeof(s), c[i].size), c[i].before);
-	if (o->node >= 0 && len < cap)
-		snprintf(buf + len, cap - len, " --node %d", o->node);
-}
-
-/* Explains why the kernel gave fewer pages than asked. */
-static void explain_short(const struct thp_hugetlb *h, const struct change *c, const struct opts *o)
-{
-	char b[3][32];
-
-	if (c->blocks_err == -ERANGE) {
-		printf("  a %s page needs a physically contiguous range larger than the buddy allocator\n"
-		       "  hands out; a running system rarely has one free: reserve them at boot with\n"
-		       "  hugepagesz=%s hugepages=%" PRIu64 "\n",
-		       sz(b[0], 32, c->size, o), out_size_spec(b[1], 32, c->size), c->want);
-		return;
-	}
-	printf("  the kernel reclaims and compacts while it fills a pool: it found no more free\n"
-	       "  %s ranges, so memory is fragmented or in use", sz(b[0], 32, c->size, o));
-	if (!c->blocks_err)
-		printf(" (before the write: %s free %s blocks in\n  /proc/buddyinfo",
-		       cnt(b[1], 32, c->blocks), sz(b[2], 32, c->size, o));
-	if (h->mem_available)
-		printf("%s MemAvailable %s", c->blocks_err ? " (before the write:" : ",",
-		       sz(b[1], 32, h->mem_available, o));
-	if (!c->blocks_err || h->mem_available)
-		putchar(')');
-	printf("\n  to get more: stop memory users or run 'echo 1 > /proc/sys/vm/compact_memory' and\n"
-	       "  retry, or reserve at boot with hugepagesz=%s hugepages=%" PRIu64 "\n",
-	       out_size_spec(b[1], 32, c->size), c->want);
-}
-
-/* Change X as JSON: the pool, its file, the sizes before, the pages in use
- * and reserved when validated (below which it cannot shrink; reserved null
- * for a node's pool, HOST false), asked and after, the error, the free
- * blocks before and the time the write took. */
-static void change_json(const struct change *x, bool host)
-{
-	out_obj(NULL);
-	out_put(OUT_JSON, "size", NULL, ov_size(x->size));
-	out_put(OUT_JSON, "file", NULL, ov_str(x->rel));
-	out_put(OUT_JSON, "before", NULL, ov_count(x->before));
-	out_put(OUT_JSON, "in_use", NULL, ov_count(x->in_use));
-	out_put(OUT_JSON, "reserved", NULL, ov_if(host, ov_count(x->resv)));
-	out_put(OUT_JSON, "requested", NULL, ov_count(x->want));
-	out_put(OUT_JSON, "after", NULL, ov_if(x->written && !x->err, ov_count(x->after)));
-	out_put(OUT_JSON, "error", NULL, ov_str(x->err ? strerror(-x->err) : NULL));
-	out_put(OUT_JSON, "free_blocks_before", NULL, ov_if(!x->blocks_err, ov_count(x->blocks)));
-	out_put(OUT_JSON, "seconds", NULL, ov_if(x->written, ov_num(x->secs, -1)));
-	out_end();
-}
-
-/* Change X in words (in pools WHERE); after a failed write, the error. */
-static void change_text(const struct thp_hugetlb *h, const struct change *x, const char *where, const struct opts *o)
-{
-	char b[4][32], hb[160];
-
-	if (o->dry_run) {
-		out_text("%s pool%s: %s -> %s pages (%s), would write /%s\n", sz(b[0], 32, x->size, o), where,
-			 cnt(b[1], 32, x->before), cnt(b[2], 32, x->want), sz(b[3], 32, x->want * x->size, o), x->rel);
-		if (x->want < x->in_use + x->resv)
-			out_text("  %s: the pool cannot shrink below %s pages now\n", held(x, hb, sizeof(hb)),
-				 cnt(b[2], 32, x->in_use + x->resv));
-		return;
-	}
-	if (!x->written)
-		return; /* a pool before it failed: left as it was */
-	if (x->err) {
-		thp_err("cannot write '/%s': %s", x->rel, strerror(-x->err));
-		return;
-	}
-	out_text("%s pool%s: %s -> %s pages (%s) in %.2f s", sz(b[0], 32, x->size, o), where, cnt(b[1], 32, x->before),
-		 cnt(b[2], 32, x->after), sz(b[3], 32, x->after * x->size, o), x->secs);
-	if (x->after < x->want) {
-		out_text(", asked %s: %s short\n", cnt(b[1], 32, x->want), cnt(b[2], 32, x->want - x->after));
-		explain_short(h, x, o);
-	} else if (x->after > x->want) {
-		out_text(", asked %s: %s pages stay as surplus pages (%s before the write);\n"
-			 "  they return to the kernel when their users unmap them\n",
-			 cnt(b[1], 32, x->want), cnt(b[2], 32, x->after - x->want), held(x, hb, sizeof(hb)));
-	} else {
-		out_text("\n");
-	}
-}
-
-/* What 'hugetlb set' did to the N changes C (ERR: a write failed), and how
- * to undo it (UNDO). Returns the exit status of the output. */
-static int report_set(const struct thp_hugetlb *h, const struct change *c, int n, const struct opts *o,
-		      const char *undo, int err)
-{
-	char where[32] = "";
-
-	if (o->node >= 0)
-		snprintf(where, sizeof(where), " on node %d", o->node);
-	out_doc_begin(o->fmt.json, o->fmt.bytes, "thp-hugetlb-set/2");
-	out_put(OUT_JSON, "dry_run", NULL, ov_bool(o->dry_run));
-	out_put(OUT_JSON, "node", NULL, ov_if(o->node >= 0, ov_int(o->node)));
-	out_arr("changes");
-	for (int i = 0; i < n; i++) {
-		change_json(&c[i], o->node < 0);
-		if (!out_json_on())
-			change_text(h, &c[i], where, o);
-	}
-	out_end();
-	out_put(OUT_JSON, "undo", NULL, ov_str(undo));
-	if (err && stuck(c, n))
-		thp_err("some pools could not be put back after the failure; to put "
-			"them back: %s", undo);
-	else if (err)
-		out_text("nothing changed: every pool written before the failure was put back\n");
-	else if (!o->dry_run)
-		out_text("undo: %s\n", undo);
-	return out_doc_end() ? 1 : 0;
-}
-
-/* Journals the pools of the N changes C before the first write, when there
- * are several (one pool's write takes or fails as a whole). Returns 0, or 1
- * after saying why not. */
-static int journal_pools(struct thp_ctx *ctx, const struct change *c, int n, const struct opts *o)
-{
-	struct thp_pools_journal j = { .owner = getpid(), .n = n };
-	struct thp_state *s = calloc(1, sizeof(*s));
-	char shown[4200];
-	int err;
-
-	if (n < 2 || !s) {
-		free(s);
-		return s || n < 2 ? 0 : 1;
-	}
-	thp_state_own_command(s);
-	snprintf(j.command, sizeof(j.command), "%s", s->command);
-	free(s);
-	for (int i = 0; i < n; i++)
-		j.v[i] = (struct thp_pool_pages){ c[i].size, o->node, c[i].before };
-	if ((err = thp_pools_journal_push(&ctx->root, &j)) == 0)
-		return 0;
-	thp_root_shown(&ctx->root, THP_POOLS_JOURNAL, shown, sizeof(shown));
-	thp_err("cannot write the journal '%s': %s; nothing was changed", shown,
-		thp_file_strerror(err));
-	return 1;
-}
-
-/* After the writes of the N changes C: the pools hold the old sizes or the
- * new ones, unless one is stuck: the journal goes, or stays for the next
- * 'hugetlb set'. Returns 0, or 1 after saying what stays. */
-static int end_pools(struct thp_ctx *ctx, const struct change *c, int n)
-{
-	char shown[4200];
-	int err;
-
-	if (n < 2)
-		return 0;
-	thp_root_shown(&ctx->root, THP_POOLS_JOURNAL, shown, sizeof(shown));
-	for (int i = 0; i < n; i++)
-		if (c[i].stuck) {
-			thp_err("the journal '%s' stays: the next 'thp hugetlb set' puts the "
-				"pools back first", shown);
-			return 1;
-		}
-	if ((err = thp_pools_journal_remove(&ctx->root)) == 0)
-		return 0;
-	thp_err("cannot remove the journal '%s': %s; the next 'thp hugetlb set' would put "
-		"back the pools it holds: remove it to keep this change", shown, thp_file_strerror(err));
-	return 1;
 }
 
 static int set(struct thp_ctx *ctx, struct thp_hugetlb *h, char **args, int nargs,
 	       const struct opts *o)
 {
-	struct change c[SETS_MAX];
-	char undo[256];
-	sigset_t block, old;
-	int rc = 0, err, kept;
+	struct thp_pools_change pc = { .node = o->node };
+	struct thp_pool_seen seen[SETS_MAX];
+	struct thp_pools_run run;
+	int rc;
 
 	if (nargs == 0) {
 		thp_err("expected SIZE=PAGES such as 2M=512");
@@ -776,12 +514,13 @@ static int set(struct thp_ctx *ctx, struct thp_hugetlb *h, char **args, int narg
 		thp_err("at most %d sizes at once", SETS_MAX);
 		return 2;
 	}
-	memset(c, 0, sizeof(c));
-	for (int i = 0; i < nargs; i++) {
-		if (parse_assign(args[i], &c[i].size, &c[i].want))
+	memset(seen, 0, sizeof(seen));
+	for (pc.n = 0; pc.n < nargs; pc.n++) {
+		struct thp_pool_change *c = &pc.v[pc.n];
+		if (parse_assign(args[pc.n], &c->size, &c->want))
 			return thp_usage_error("hugetlb");
-		for (int j = 0; j < i; j++)
-			if (given_twice(c[j].size, o->node, c[i].size, o->node))
+		for (int j = 0; j < pc.n; j++)
+			if (given_twice(pc.v[j].size, o->node, c->size, o->node))
 				return 2;
 	}
 	if (!o->dry_run && (rc = thp_change_begin(ctx, "changing a pool")) != 0)
@@ -795,28 +534,12 @@ static int set(struct thp_ctx *ctx, struct thp_hugetlb *h, char **args, int narg
 	}
 	if (!o->dry_run)
 		thp_hugetlb_read(&ctx->root, h); /* again: the writer before, or its journal, changed it */
-	if (validate(ctx, h, c, nargs, o) || (!o->dry_run && journal_pools(ctx, c, nargs, o)))
+	if (validate(ctx, h, &pc, seen, o))
 		return 1;
-	undo_line(undo, sizeof(undo), c, nargs, o);
-
-	/* a signal waits until every pool is written or rolled back */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigaddset(&block, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	err = o->dry_run ? 0 : apply(ctx, c, nargs);
-	kept = o->dry_run ? 0 : end_pools(ctx, c, nargs);
-
-	rc = report_set(h, c, nargs, o, undo, err);
-	for (int i = 0; i < nargs; i++)
-		if (!o->dry_run && c[i].after != c[i].want)
-			rc = 1;
-	if (err || kept)
-		rc = 1;
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return rc;
+	if (o->dry_run)
+		return thp_pools_report(&o->fmt, h, &pc, seen, NULL);
+	thp_pools_run(&ctx->root, &pc, &run);
+	return thp_pools_report(&o->fmt, h, &pc, seen, &run);
 }
 
 /* The pools 'hugetlb persist' keeps at boot, at most: every size, host-wide and on a few nodes. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* change.c - a change of THP settings as one transaction, and what a new
- * change does first with the journals an earlier run left */
+ * change does first with the settings' journal an earlier run left (the
+ * pools' are in pools.c) */
 #include "change.h"
 
 #include <errno.h>
@@ -132,37 +133,4 @@ bool thp_recovery_ok(const struct thp_recovery *r)
 	default:
 		return false;
 	}
-}
-
-struct thp_pools_recovery *thp_recover_pools(const struct thp_root *root, bool dry)
-{
-	struct thp_pools_recovery *r = calloc(1, sizeof(*r));
-	char *buf = NULL;
-
-	if (!r)
-		return NULL;
-	thp_root_shown(root, THP_POOLS_JOURNAL, r->journal, sizeof(r->journal));
-	r->err = thp_read(root, THP_POOLS_JOURNAL, &buf, NULL);
-	if (r->err == -ENOENT || r->err == -ENOTDIR)
-		r->what = THP_POOLS_NONE;
-	else if (r->err)
-		r->what = THP_POOLS_UNREADABLE;
-	else if (thp_pools_journal_parse(buf, &r->j, &r->line) != 0)
-		r->what = THP_POOLS_DAMAGED;
-	else if (dry)
-		r->what = THP_POOLS_UNFINISHED;
-	else if ((r->n = thp_pools_put_back(root, &r->j)) != 0)
-		r->what = THP_POOLS_STUCK;
-	else if ((r->err = thp_pools_journal_remove(root)) != 0)
-		r->what = THP_POOLS_KEPT;
-	else
-		r->what = THP_POOLS_PUT_BACK;
-	free(buf);
-	return r;
-}
-
-bool thp_pools_recovery_ok(const struct thp_pools_recovery *r)
-{
-	return r->what == THP_POOLS_NONE || r->what == THP_POOLS_UNFINISHED ||
-	       r->what == THP_POOLS_PUT_BACK;
 }

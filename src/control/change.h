@@ -4,9 +4,9 @@
  * persist', 'thp diff'), what a journal an earlier run left asks for first
  * (the settings' and the pools': also 'thp hugetlb set' and the modes of
  * 'thp bench' and 'thp ab'), then the change (journal, apply with read-back
- * and rollback, journal removed: 'thp set', 'thp restore FILE'). Nothing
- * here prints: each step returns what happened, which render/change.h puts
- * in words. */
+ * and rollback, journal removed: 'thp set', 'thp restore FILE'; of pools:
+ * 'thp hugetlb set'). Nothing here prints: each step returns what happened,
+ * which render/change.h and render/pools.h put in words. */
 #ifndef THP_CONTROL_CHANGE_H
 #define THP_CONTROL_CHANGE_H
 
@@ -108,5 +108,49 @@ struct thp_pools_recovery *thp_recover_pools(const struct thp_root *root, bool d
 
 /* Whether the change may go on after R: no journal, or one dealt with. */
 bool thp_pools_recovery_ok(const struct thp_pools_recovery *r);
+
+/* One pool of a 'thp hugetlb set': the caller gives its page SIZE, its pages
+ * BEFORE, the pages it WANTs and its nr_hugepages file REL below the root
+ * (thp_hugetlb_path); thp_pools_run says what became of it. */
+struct thp_pool_change {
+	uint64_t size, before, want;
+	char rel[256];
+	uint64_t after; /* read back after the write, or after the put-back */
+	double secs;    /* the write took */
+	int err;        /* -errno of the write or of its read-back */
+	bool written;   /* tried: the pools after a failed one are left alone */
+	bool stuck;     /* written, and putting it back after a failure failed */
+};
+
+/* The pools of one 'thp hugetlb set', in write order: all of NUMA node NODE,
+ * or (-1) host-wide. */
+struct thp_pools_change {
+	int node;
+	int n;
+	struct thp_pool_change v[THP_POOLS_MAX];
+};
+
+/* What a resize of pools did (thp_pools_run). */
+struct thp_pools_run {
+	char journal[4200]; /* the pools' journal's path as shown */
+	bool journaled;     /* several pools: their sizes were journaled first */
+	int journal_err;    /* the journal could not be written: nothing was changed */
+	int err;            /* of the failed write: the pools written before it, and it,
+			       were put back; each pool says whether it is stuck */
+	bool stuck;         /* a pool could not be put back: the journal stays */
+	int drop_err;       /* the journal could not be removed */
+	int signo;          /* SIGINT, SIGTERM, SIGHUP or SIGQUIT arrived meanwhile */
+};
+
+/* Resizes the pools of PC below ROOT as one change, holding the writers'
+ * lock: the pools' sizes journaled first when there are several
+ * (THP_POOLS_JOURNAL, never replacing one), then each written and read
+ * back, and on a failed write every pool written put back; then the journal
+ * removed unless a pool is stuck. SIGINT, SIGTERM, SIGHUP and SIGQUIT wait
+ * until the writes are done (a live pool stops filling when one is pending):
+ * the first that arrived is taken off and said in R, for the caller to end
+ * by once it has reported (thp_die_by). Says in R what happened; returns 0
+ * when every write took and the journal is gone. */
+int thp_pools_run(const struct thp_root *root, struct thp_pools_change *pc, struct thp_pools_run *r);
 
 #endif

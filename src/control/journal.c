@@ -139,25 +139,6 @@ int thp_boot_journal_remove(const struct thp_root *root)
 	return err == -ENOENT ? 0 : err;
 }
 
-int thp_pools_put_back(const struct thp_root *root, const struct thp_pools_journal *j)
-{
-	int stuck = 0;
-
-	for (int i = 0; i < j->n; i++) {
-		char rel[256], val[32];
-		uint64_t now;
-
-		thp_hugetlb_path(rel, sizeof(rel), j->v[i].size, j->v[i].node);
-		snprintf(val, sizeof(val), "%llu", (unsigned long long)j->v[i].pages);
-		thp_write_file(root, rel, val);
-		/* what counts is what the pool holds now, whatever the write returned */
-		if (thp_read_buf(root, rel, val, sizeof(val)) < 0 || thp_parse_u64(val, &now) != 0 ||
-		    now != j->v[i].pages)
-			stuck++;
-	}
-	return stuck;
-}
-
 int thp_journal_pop(struct thp_journal *j, struct thp_changes *cs, int *signo, char *why,
 		    size_t cap, int *drop_err)
 {

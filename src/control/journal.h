@@ -60,10 +60,6 @@ int thp_pools_journal_push(const struct thp_root *root, const struct thp_pools_j
 /* Removes the pools journal below ROOT; none is no error. Returns 0 or -errno. */
 int thp_pools_journal_remove(const struct thp_root *root);
 
-/* Writes the pools of J back to their sizes and reads each back. Returns
- * how many do not hold their size again (0: all are back). */
-int thp_pools_put_back(const struct thp_root *root, const struct thp_pools_journal *j);
-
 struct thp_boot_journal;
 
 /* Writes J as the boot files' journal below ROOT (core/persist.h), never
