@@ -114,6 +114,30 @@ else
 	expect "failure midway leaves no journal" [ ! -e "$R/run/thp/journal" ]
 fi
 
+# A previous state that cannot be saved, a journal that cannot be written:
+# nothing is written, and with --json the document says so (ok false, every
+# setting not written; saved null when nothing was saved)
+fresh
+expect_exit "set --json, the previous state cannot be saved: exit 1" 1 \
+	"$THP" --root "$R" set --json --save "$tmp/nodir/saved" enabled=always defrag=never > "$tmp/out" 2> "$tmp/err"
+expect "... the document: not ok, nothing saved, nothing written" jq -e \
+	'.ok == false and .saved == null and ([.changes[].result] == ["not written", "not written"])' "$tmp/out" > /dev/null
+expect "... standard error says why" grep -q "^thp: set: cannot save the previous state to '$tmp/nodir/saved': No such file or directory; nothing was changed$" "$tmp/err"
+expect "... nothing changed" same_as_fixture
+if strace -f -qq -o /dev/null true 2> /dev/null; then
+	fresh
+	# the journal is the one file renamed in run/thp (the state goes elsewhere)
+	expect_exit "set --json, the journal cannot be written: exit 1" 1 \
+		strace -qq -o /dev/null -P "$R/run/thp" -e trace=renameat2 -e inject=renameat2:error=EIO:when=1 \
+		"$THP" --root "$R" set --json --save "$tmp/saved" enabled=always > "$tmp/out" 2> "$tmp/err"
+	expect "... the document: not ok, saved, nothing written" jq -e \
+		--arg saved "$tmp/saved" '.ok == false and .saved == $saved and ([.changes[].result] == ["not written"])' "$tmp/out" > /dev/null
+	expect "... standard error says why" grep -q "cannot write the journal '$R/run/thp/journal': Input/output error; nothing was changed" "$tmp/err"
+	expect "... nothing changed" same_as_fixture
+else
+	skip "set --json, the journal cannot be written: no strace"
+fi
+
 # A rollback that fails too: strace fails the fourth rename in the THP
 # directory (enabled, defrag, then the rollback of defrag and of enabled: a
 # tree's setting is written through a temporary file renamed over it); thp

@@ -238,6 +238,7 @@ int cmd_set(struct thp_ctx *ctx, int argc, char **argv)
 	}
 	thp_saved_path(&ctx->root, file, saved, sizeof(saved));
 	if ((rc = save_state(ctx, cs, file)) != 0) {
+		thp_change_report(ctx->json, cs, false, rc, NULL, false);
 		thp_err("cannot save the previous state to '%s': %s; nothing was changed", saved,
 			thp_file_strerror(rc));
 		rc = 1;

@@ -176,6 +176,7 @@ int thp_run_report(bool json, const struct thp_changes *cs, const struct thp_run
 		   bool user_file)
 {
 	if (r->journal_err) {
+		thp_change_report(json, cs, false, r->journal_err, saved, user_file);
 		thp_err("cannot write the journal '%s': %s%s; nothing was changed", r->journal,
 			r->journal_err == -EEXIST ? "another thp started a change meanwhile"
 						  : thp_file_strerror(r->journal_err),
