@@ -131,9 +131,10 @@ san-thp:
 	$(MAKE) B=build/san SAN=1 $(SAN_THP)
 
 # Live tests change or depend on host-wide THP state: one suite at a time per host.
+# LIVE="tests/live/t_NAME.sh ..." runs only those files, with the suite's set-up and restore.
 LOCK := flock /tmp/thp-live.lock
 live: $(B)/thp $(B)/tests/hog $(B)/tests/nothp $(B)/tests/oddname san-thp | $(B)/.deps-test
-	THP=$(B)/thp SAN_THP=$(SAN_THP) HOG=$(B)/tests/hog NOTHP=$(B)/tests/nothp ODDNAME=$(B)/tests/oddname $(LOCK) tests/live/run.sh
+	THP=$(B)/thp SAN_THP=$(SAN_THP) HOG=$(B)/tests/hog NOTHP=$(B)/tests/nothp ODDNAME=$(B)/tests/oddname $(LOCK) tests/live/run.sh $(LIVE)
 
 # The kernel matrix: Debian 12's 6.1 kernels booted under QEMU with several boot
 # options and NUMA layouts, every command checked against each guest's own

@@ -140,9 +140,8 @@ struct scan {
 	struct thp_denied unreadable;
 	int missing;
 	uint64_t seen;                 /* processes looked at, for the progress count */
-	pid_t *batch;                  /* processes to read, BATCH at most */
-	struct thp_pstatus *given;     /* -p: the batch's statuses, read when their ids were checked */
-	size_t nbatch;
+	struct batch *b;               /* [2]: one listed while the workers read the other */
+	int cur;                       /* the one listed */
 	int err;                       /* -ENOMEM: the scan stopped */
 	struct out_progress progress;
 	int folio_err;
@@ -369,19 +368,17 @@ static int proc_figures(struct scan *sc, struct thp_folio_reader *fr, const stru
 	return err;
 }
 
-/* Reads the status of process I of the batch into SL (with -p, takes it as
- * read), and its command (name or line), when it passes the filters they
- * answer. */
-static void scan_head(struct scan *sc, size_t i, struct slot *sl)
+/* Reads the status of process PID into SL (GIVEN: -p read it), and its
+ * command (name or line), when it passes the filters they answer. */
+static void scan_head(struct scan *sc, pid_t pid, const struct thp_pstatus *given, struct slot *sl)
 {
 	const struct opts *o = sc->o;
 	const struct thp_pstatus *st = &sl->st;
-	pid_t pid = sc->batch[i];
 	char cmd[4096];
 	int err = 0;
 
-	if (sc->given)
-		sl->st = sc->given[i];
+	if (given)
+		sl->st = *given;
 	else
 		err = thp_pstatus_read(sc->root, pid, &sl->st);
 	if (err || thp_pstatus_kthread(st))
@@ -464,17 +461,23 @@ static int slot_strings(struct scan *sc, const struct slot *sl, struct row *row)
 }
 
 /* Processes read at a time by the workers, kept in order after (2.3 MB of
- * slots; the workers wait for each other twice a batch, where a worker that
- * the scheduler took off its CPU holds the others up). */
+ * slots a batch; the main thread lists the next batch meanwhile, then
+ * reads with them). */
 #define BATCH 4096
 
-/* A batch of processes: SLOTS in the order they were listed, ORDER the
+/* A batch of processes: PIDS (with -p, GIVEN their statuses) in the order
+ * they were listed, SLOTS what was read of each; for page walks, ORDER the
  * listed ones by resident memory, largest first, as the workers take them
- * (a large process taken last would keep one worker busy alone). */
+ * (a large process taken last would keep one worker busy alone); RUN the
+ * threads reading it. */
 struct batch {
 	struct scan *sc;
+	pid_t *pids;
+	struct thp_pstatus *given;
+	size_t n;
 	struct slot *slots;
 	size_t *order, norder;
+	struct thp_jobs run;
 };
 
 static void head_job(void *ctx, int worker, size_t i)
@@ -482,7 +485,7 @@ static void head_job(void *ctx, int worker, size_t i)
 	struct batch *b = ctx;
 
 	(void)worker;
-	scan_head(b->sc, i, &b->slots[i]);
+	scan_head(b->sc, b->pids[i], b->given ? &b->given[i] : NULL, &b->slots[i]);
 }
 
 static void rest_job(void *ctx, int worker, size_t i)
@@ -490,7 +493,18 @@ static void rest_job(void *ctx, int worker, size_t i)
 	struct batch *b = ctx;
 	struct scan *sc = b->sc;
 
-	scan_rest(sc, sc->fr ? thp_folio_reader_worker(sc->fr, worker) : NULL, &b->slots[b->order[i]]);
+	scan_rest(sc, thp_folio_reader_worker(sc->fr, worker), &b->slots[b->order[i]]);
+}
+
+/* Reads process I of batch CTX whole, without a page walk (the kernel has
+ * just made its status when its smaps_rollup is read). */
+static void read_job(void *ctx, int worker, size_t i)
+{
+	struct batch *b = ctx;
+
+	head_job(ctx, worker, i);
+	if (b->slots[i].listed)
+		scan_rest(b->sc, NULL, &b->slots[i]);
 }
 
 static const struct slot *sort_slots;
@@ -507,10 +521,10 @@ static int cmp_size(const void *a, const void *b)
 }
 
 /* B's listed processes into its ORDER, largest first. */
-static void order_batch(struct batch *b, size_t n)
+static void order_batch(struct batch *b)
 {
 	b->norder = 0;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < b->n; i++)
 		if (b->slots[i].listed)
 			b->order[b->norder++] = i;
 	sort_slots = b->slots;
@@ -539,46 +553,94 @@ static int take_slot(struct scan *sc, pid_t pid, struct slot *sl)
 	return err;
 }
 
-/* Reads the processes of the batch over the workers and keeps their rows in
- * the batch's order. Returns 0 or -ENOMEM. */
-static int scan_batch(struct scan *sc)
+/* Starts reading batch B on the workers; for page walks, after its
+ * statuses (read on every worker, waited for) put them in order. */
+static void batch_start(struct scan *sc, struct batch *b)
 {
-	size_t n = sc->nbatch ? sc->nbatch : 1;
-	struct batch b = { sc, calloc(n, sizeof(*b.slots)), calloc(n, sizeof(*b.order)), 0 };
-	int err = 0;
-
-	if (!b.slots || !b.order) {
-		free(b.slots);
-		free(b.order);
-		return -ENOMEM;
+	if (!sc->fr) {
+		thp_jobs_start(&b->run, sc->jobs, b->n, read_job, b);
+		return;
 	}
-	thp_jobs_run(sc->jobs, sc->nbatch, head_job, &b);
-	order_batch(&b, sc->nbatch);
-	thp_jobs_run(sc->jobs, b.norder, rest_job, &b);
-	for (size_t i = 0; i < sc->nbatch; i++) {
-		if (err)
-			free_slot(&b.slots[i]);
-		else
-			err = take_slot(sc, sc->batch[i], &b.slots[i]);
-	}
-	free(b.slots);
-	free(b.order);
-	sc->nbatch = 0;
-	return err;
+	thp_jobs_run(sc->jobs, b->n, head_job, b);
+	order_batch(b);
+	thp_jobs_start(&b->run, sc->jobs, b->norder, rest_job, b);
 }
 
-/* Adds process PID to the batch, and reads the batch when it is full. */
+/* Reads what is left of batch B (started) with the workers and keeps its
+ * rows in its order, or lets them go once the scan failed (SC's ERR, set
+ * to -ENOMEM when it fails here). */
+static void batch_end(struct scan *sc, struct batch *b)
+{
+	if (!b->n)
+		return;
+	thp_jobs_finish(&b->run);
+	for (size_t i = 0; i < b->n; i++) {
+		if (sc->err)
+			free_slot(&b->slots[i]);
+		else
+			sc->err = take_slot(sc, b->pids[i], &b->slots[i]);
+	}
+	memset(b->slots, 0, b->n * sizeof(*b->slots));
+	b->n = 0;
+}
+
+/* Ends the batch the workers read and starts the one listed; the listing
+ * goes on into the other. Returns SC's ERR. */
+static int next_batch(struct scan *sc)
+{
+	struct batch *b = &sc->b[sc->cur];
+
+	batch_end(sc, &sc->b[!sc->cur]);
+	if (sc->err) {
+		b->n = 0;
+		return sc->err;
+	}
+	batch_start(sc, b);
+	sc->cur = !sc->cur;
+	return 0;
+}
+
+/* Adds process PID to the batch listed, and starts reading it when it is
+ * full. */
 static int add_pid(pid_t pid, void *ctx)
 {
 	struct scan *sc = ctx;
+	struct batch *b = &sc->b[sc->cur];
 
-	sc->batch[sc->nbatch++] = pid;
-	if (sc->nbatch == BATCH)
-		sc->err = scan_batch(sc);
-	return sc->err;
+	b->pids[b->n++] = pid;
+	return b->n == BATCH ? next_batch(sc) : 0;
 }
 
-/* Number column C of row R. */
+/* Makes SC's two batches, with room for statuses when GIVEN. Returns 0 or
+ * -ENOMEM. */
+static int batches_new(struct scan *sc, bool given)
+{
+	if (!(sc->b = calloc(2, sizeof(*sc->b))))
+		return -ENOMEM;
+	for (int k = 0; k < 2; k++) {
+		struct batch *b = &sc->b[k];
+		b->sc = sc;
+		b->pids = malloc(BATCH * sizeof(*b->pids));
+		b->slots = calloc(BATCH, sizeof(*b->slots));
+		b->order = malloc(BATCH * sizeof(*b->order));
+		b->given = given ? malloc(BATCH * sizeof(*b->given)) : NULL;
+		if (!b->pids || !b->slots || !b->order || (given && !b->given))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void batches_free(struct scan *sc)
+{
+	for (int k = 0; sc->b && k < 2; k++) {
+		free(sc->b[k].pids);
+		free(sc->b[k].slots);
+		free(sc->b[k].order);
+		free(sc->b[k].given);
+	}
+	free(sc->b);
+}
+
 static uint64_t row_num(const struct row *r, enum col c)
 {
 	switch (c) {
@@ -1136,18 +1198,18 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 		err = thp_folio_reader_jobs(sc.fr, o.jobs);
 	}
 	sc.jobs = o.jobs;
-	sc.batch = malloc(BATCH * sizeof(*sc.batch));
-	if (o.pids)
-		sc.given = malloc(BATCH * sizeof(*sc.given));
-	if (err || !sc.batch || (o.pids && !sc.given)) {
-		thp_err("cannot prepare %d walks: %s", o.jobs, thp_strerror(err ? err : -ENOMEM));
+	if (!err)
+		err = batches_new(&sc, o.pids != NULL);
+	if (err) {
+		thp_err("cannot prepare %d walks: %s", o.jobs, thp_strerror(err));
 		rc = 1;
 		goto out;
 	}
 	out_progress_init(&sc.progress);
 	if (o.pids) {
 		for (int i = 0; !sc.err && i < o.npids; i++) {
-			if (thp_pid_target(ctx, o.pids[i], false, &sc.given[sc.nbatch]))
+			struct batch *b = &sc.b[sc.cur];
+			if (thp_pid_target(ctx, o.pids[i], false, &b->given[b->n]))
 				sc.missing++;
 			else
 				add_pid(o.pids[i], &sc);
@@ -1155,8 +1217,9 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	} else {
 		err = thp_proc_each(&ctx->root, add_pid, &sc);
 	}
-	if (!err && !sc.err && sc.nbatch)
-		sc.err = scan_batch(&sc);
+	if (!err && !sc.err)
+		next_batch(&sc);
+	batch_end(&sc, &sc.b[!sc.cur]);
 	if (!err)
 		err = sc.err;
 	out_progress_end(&sc.progress);
@@ -1194,8 +1257,7 @@ out:
 		free_row(&sc.rows[i]);
 	free(sc.rows);
 	free(sc.arena);
-	free(sc.batch);
-	free(sc.given);
+	batches_free(&sc);
 	free(sc.host);
 	thp_folio_reader_close(sc.fr);
 	free_opts(&o);

@@ -24,47 +24,53 @@ int thp_jobs_default(void)
 	return n < 1 ? 1 : n > THP_JOBS_MAX ? THP_JOBS_MAX : n;
 }
 
-struct run {
-	thp_job_fn fn;
-	void *ctx;
-	size_t n;
-	atomic_size_t next; /* the next item to take */
-};
-
-struct worker {
-	struct run *run;
+struct thp_worker {
+	struct thp_jobs *j;
 	int id;
 	pthread_t thread;
 };
 
 static void *work(void *arg)
 {
-	struct worker *w = arg;
-	struct run *r = w->run;
+	struct thp_worker *w = arg;
+	struct thp_jobs *j = w->j;
 
-	for (size_t i; (i = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed)) < r->n;)
-		r->fn(r->ctx, w->id, i);
+	for (size_t i; (i = atomic_fetch_add_explicit(&j->next, 1, memory_order_relaxed)) < j->n;)
+		j->fn(j->ctx, w->id, i);
 	return NULL;
+}
+
+void thp_jobs_start(struct thp_jobs *j, int jobs, size_t n, thp_job_fn fn, void *ctx)
+{
+	*j = (struct thp_jobs){ .fn = fn, .ctx = ctx, .n = n, .started = 1 };
+	atomic_init(&j->next, 0);
+	if ((size_t)jobs > n)
+		jobs = (int)n;
+	j->w = jobs > 1 ? calloc((size_t)jobs, sizeof(*j->w)) : NULL; /* [0] the calling thread's */
+	for (int i = 1; j->w && i < jobs; i++) {
+		j->w[i] = (struct thp_worker){ j, i, 0 };
+		if (pthread_create(&j->w[i].thread, NULL, work, &j->w[i]))
+			break;
+		j->started++;
+	}
+}
+
+void thp_jobs_finish(struct thp_jobs *j)
+{
+	struct thp_worker one = { j, 0, 0 };
+
+	work(&one);
+	for (int i = 1; i < j->started; i++)
+		pthread_join(j->w[i].thread, NULL);
+	free(j->w);
+	j->w = NULL;
+	j->started = 0;
 }
 
 void thp_jobs_run(int jobs, size_t n, thp_job_fn fn, void *ctx)
 {
-	struct run r = { .fn = fn, .ctx = ctx, .n = n };
-	struct worker one = { &r, 0, 0 }, *w;
-	int started = 1;
+	struct thp_jobs j;
 
-	atomic_init(&r.next, 0);
-	if ((size_t)jobs > n)
-		jobs = (int)n;
-	w = jobs > 1 ? calloc((size_t)jobs, sizeof(*w)) : NULL; /* [0] unused: the calling thread is ONE */
-	for (int i = 1; w && i < jobs; i++) {
-		w[i] = (struct worker){ &r, i, 0 };
-		if (pthread_create(&w[i].thread, NULL, work, &w[i]))
-			break;
-		started++;
-	}
-	work(&one);
-	for (int i = 1; i < started; i++)
-		pthread_join(w[i].thread, NULL);
-	free(w);
+	thp_jobs_start(&j, jobs, n, fn, ctx);
+	thp_jobs_finish(&j);
 }

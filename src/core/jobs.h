@@ -5,6 +5,7 @@
 #ifndef THP_JOBS_H
 #define THP_JOBS_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #define THP_JOBS_MAX 1024
@@ -23,5 +24,20 @@ typedef void (*thp_job_fn)(void *ctx, int worker, size_t item);
  * cannot be started leaves its share to the others. Returns when every item
  * is done. */
 void thp_jobs_run(int jobs, size_t n, thp_job_fn fn, void *ctx);
+
+/* thp_jobs_run() in two steps, for a caller with other work meanwhile:
+ * thp_jobs_start() starts the threads but for the calling one, which takes
+ * its share in thp_jobs_finish(), returning when every item is done. J is
+ * the caller's until then. */
+struct thp_jobs {
+	thp_job_fn fn;
+	void *ctx;
+	size_t n;
+	atomic_size_t next; /* the next item to take */
+	struct thp_worker *w;
+	int started;        /* threads running, the calling one counted */
+};
+void thp_jobs_start(struct thp_jobs *j, int jobs, size_t n, thp_job_fn fn, void *ctx);
+void thp_jobs_finish(struct thp_jobs *j);
 
 #endif

@@ -153,13 +153,14 @@ void out_table_fitted(struct out_table *t)
 		own_cols(t);
 }
 
-/* Sets cell I of line LN to V escaped for a terminal. */
-static void set_cell(struct libscols_line *ln, int i, const char *v)
+/* Sets cell I of line LN to V, escaped for a terminal unless PLAIN (see
+ * plain_words()). */
+static void set_cell(struct libscols_line *ln, int i, const char *v, bool plain)
 {
 	char *e;
 
 	v = v ? v : "";
-	e = out_esc_dup(v, strlen(v), OUT_ESC_TEXT);
+	e = plain ? strdup(v) : out_esc_dup(v, strlen(v), OUT_ESC_TEXT);
 	if (!e || scols_line_refer_data(ln, (size_t)i, e))
 		free(e);
 }
@@ -171,7 +172,7 @@ void out_table_row(struct out_table *t, const char *const *values)
 	if (!ln)
 		return;
 	for (int i = 0; i < t->ncols; i++)
-		set_cell(ln, i, values[i]);
+		set_cell(ln, i, values[i], false);
 }
 
 static void table_free(struct out_table *t);
@@ -278,6 +279,13 @@ static void chunk_flush(struct out_table *t, bool full);
 
 /* Adds ROW as a line of T's columns to libsmartcols table TB. False when out
  * of memory. */
+/* Whether the words of value V in text are the table's own (a number and
+ * its unit), which need no escaping, unlike text from a process or a file. */
+static bool plain_words(const struct out_val *v)
+{
+	return !v->text && v->kind != OUT_TEXT && v->kind != OUT_WORDLIST;
+}
+
 static bool add_line(const struct out_table *t, struct libscols_table *tb, const void *row)
 {
 	char buf[1024], words[1024];
@@ -285,7 +293,7 @@ static bool add_line(const struct out_table *t, struct libscols_table *tb, const
 
 	for (int i = 0; ln && i < t->ncols; i++) {
 		struct out_val v = cell_val(t, i, row, buf, sizeof(buf));
-		set_cell(ln, i, out_val_text(&v, t->fmt.bytes, words, sizeof(words)));
+		set_cell(ln, i, out_val_text(&v, t->fmt.bytes, words, sizeof(words)), plain_words(&v));
 		if (v.hue && *out_color(v.hue - 1)) {
 			scols_table_enable_colors(tb, 1);
 			scols_cell_set_color(scols_line_get_cell(ln, (size_t)i), out_color(v.hue - 1));
@@ -397,12 +405,12 @@ void out_cell(struct out_table *t, int col, const char *text, struct json_object
 		t->vals[i] = val;
 	} else {
 		json_object_put(val);
-		set_cell(t->ln, i, text);
+		set_cell(t->ln, i, text, false);
 	}
 	/* a column selected twice shows the same value */
 	for (int k = i + 1; k < t->ncols; k++)
 		if (t->sel[k] == col && !t->rows)
-			set_cell(t->ln, k, text);
+			set_cell(t->ln, k, text, false);
 }
 
 void out_cell_u64(struct out_table *t, int col, uint64_t v)
@@ -945,7 +953,7 @@ static void rows_widths(const struct out_table *t, size_t from, size_t to, size_
 		for (int i = 0; i < t->ncols; i++) {
 			struct out_val v = cell_val(t, i, t->kept[r], buf, sizeof(buf));
 			const char *s = out_val_text(&v, t->fmt.bytes, words, sizeof(words));
-			size_t n = s ? out_escape(NULL, 0, s, strlen(s), OUT_ESC_TEXT) : 0;
+			size_t n = !s ? 0 : plain_words(&v) ? strlen(s) : out_escape(NULL, 0, s, strlen(s), OUT_ESC_TEXT);
 			w[i] = n > w[i] ? n : w[i];
 		}
 }

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Live tests: thp against the running kernel. Every check that needs a kernel
 # feature or root says why when it is skipped.
+#   tests/live/run.sh [tests/live/t_NAME.sh...]   (default: all of them)
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 # As root, the host's THP settings are saved first (thp set --save) and put
@@ -21,7 +22,8 @@ live_traps() {
 }
 live_traps
 live_trapfile=$(mktemp)
-for t in tests/live/t_*.sh; do
+[ $# -gt 0 ] || set -- tests/live/t_*.sh
+for t in "$@"; do
 	. "$t"
 	# each file leaves the traps that put the host back (live_traps)
 	trap > "$live_trapfile"
