@@ -69,7 +69,7 @@ static int parse_digits(const char **pp, uint64_t *v)
 		return -EINVAL;
 	for (; isdigit((unsigned char)*p); p++) {
 		unsigned d = (unsigned)(*p - '0');
-		if (x > (UINT64_MAX - d) / 10)
+		if (x > UINT64_MAX / 10 || (x == UINT64_MAX / 10 && d > UINT64_MAX % 10))
 			return -ERANGE;
 		x = x * 10 + d;
 	}
@@ -153,7 +153,7 @@ int thp_parse_meminfo(const char *buf, thp_kv_fn fn, void *ctx)
 				while (unit < end && *unit == ' ')
 					unit++;
 				int ok = 1;
-				if (unit + 2 <= end && strncmp(unit, "kB", 2) == 0) {
+				if (unit + 2 <= end && unit[0] == 'k' && unit[1] == 'B') {
 					unit += 2;
 					if (v > UINT64_MAX / 1024)
 						ok = 0;

@@ -189,13 +189,22 @@ static const struct {
 };
 
 /* Stores value V of the key status_keys[K] in S; *PID_SEEN: a Pid was read. */
+/* Copies string V into DST (CAP bytes), cut to fit. */
+static void copy_cut(char *dst, size_t cap, const char *v)
+{
+	size_t n = strnlen(v, cap - 1);
+
+	memcpy(dst, v, n);
+	dst[n] = '\0';
+}
+
 static void status_field(struct thp_pstatus *s, size_t k, const char *v, bool *pid_seen)
 {
 	long x = 0;
 	bool num = status_int(v, &x) == 0;
 
 	switch (k) {
-	case 0: snprintf(s->name, sizeof(s->name), "%s", v); break;
+	case 0: copy_cut(s->name, sizeof(s->name), v); break;
 	case 1:
 		if (num) {
 			s->pid = (pid_t)x;
@@ -213,8 +222,8 @@ static void status_field(struct thp_pstatus *s, size_t k, const char *v, bool *p
 	case 10: status_kb(v, &s->rss); break;
 	case 11: status_kb(v, &s->rss_anon); break;
 	case 12: status_kb(v, &s->hugetlb); break;
-	case 13: snprintf(s->cpus_allowed, sizeof(s->cpus_allowed), "%s", v); break;
-	default: snprintf(s->mems_allowed, sizeof(s->mems_allowed), "%s", v); break;
+	case 13: copy_cut(s->cpus_allowed, sizeof(s->cpus_allowed), v); break;
+	default: copy_cut(s->mems_allowed, sizeof(s->mems_allowed), v); break;
 	}
 }
 
@@ -233,7 +242,8 @@ int thp_pstatus_parse(const char *buf, struct thp_pstatus *s)
 			const char *v = colon + 1;
 			char val[256];
 			size_t off, n;
-			if (status_keys[k].len != klen || memcmp(p, status_keys[k].key, klen) != 0)
+			if (status_keys[k].len != klen || status_keys[k].key[0] != *p ||
+			    memcmp(p, status_keys[k].key, klen) != 0)
 				continue;
 			while (v < nl && (*v == ' ' || *v == '\t'))
 				v++;
