@@ -375,6 +375,43 @@ if strace -f -qq -o /dev/null true 2> /dev/null; then
 else
 	skip "metrics reads each THP file once: strace cannot trace here"
 fi
+# /proc whose listing fails part way (strace fails with EIO the read of it
+# that would end it): a command that lists the processes says so on stderr
+# and exits 1; serve says so and answers without the per-process metrics
+if strace -f -qq -o /dev/null true 2> /dev/null; then
+	eio_args="-f -qq -o /dev/null -e trace=getdents64 -e inject=getdents64:error=EIO:when=2"
+	# eio ROOT ARG...: thp --root ROOT ARG..., the listing of ROOT/proc failed
+	# shellcheck disable=SC2086
+	eio() { _r=$1; shift; strace $eio_args -P "$_r/proc" "$THP" --root "$_r" "$@"; }
+	cp -a tests/fixtures/procs-6.18 "$tmp/eio"
+	cp -a tests/fixtures/hugetlb-numa "$tmp/eio-hugetlb"
+	for c in "ps --all|no process is shown" "status|the processes holding huge pages are not shown" \
+		"doctor|the findings may miss processes" "metrics|the per-process metrics are left out" \
+		"metrics --no-doctor|the per-process metrics are left out" \
+		"hugetlb|the processes that map pool pages are not shown"; do
+		cmd=${c%|*} r=$tmp/eio
+		[ "$cmd" = hugetlb ] && r=$tmp/eio-hugetlb
+		# shellcheck disable=SC2086
+		expect "$cmd, /proc not listed to its end: exit 1, says so" \
+			[ "$(rc_errs eio "$r" $cmd)" = "1|thp: ${cmd%% *}: cannot list the processes in '$r/proc': Input/output error; ${c#*|}" ]
+	done
+	# shellcheck disable=SC2086
+	strace $eio_args -P "$tmp/eio/proc" "$THP" --root "$tmp/eio" serve --listen 127.0.0.1:0 2> "$tmp/serve.err" &
+	spid=$! port=
+	for _ in $(seq 200); do
+		port=$(sed -n 's|^thp: serving http://127.0.0.1:\([0-9]*\)/metrics$|\1|p' "$tmp/serve.err")
+		[ -n "$port" ] && break
+		sleep 0.05
+	done
+	curl -sf --max-time 30 -o "$tmp/scrape" "http://127.0.0.1:$port/metrics"
+	kill $(pgrep -P $spid) $spid 2> /dev/null
+	wait $spid
+	expect "serve, /proc not listed to its end: the scrape leaves out the per-process metrics" \
+		sh -c 'grep -q "^thp_build_info" "$1" && ! grep -q "^thp_processes_with_anon_huge" "$1"' - "$tmp/scrape"
+	expect "... and serve says why on stderr" grep -qx "thp: serve: cannot list the processes in '$tmp/eio/proc': Input/output error; the per-process metrics are left out of this scrape" "$tmp/serve.err"
+else
+	skip "commands on a /proc not listed to its end: strace cannot trace here"
+fi
 expect "metrics: the doctor's findings" sh -c "'$THP' --root tests/fixtures/doctor-redis-thp-on metrics | grep -q '^thp_doctor_findings{id=\"latency-server-thp-on\",severity=\"warn\"} 2'"
 expect "metrics: drift from what boot applies" sh -c "'$THP' --root tests/fixtures/doctor-persist-drift metrics | grep -q '^thp_persist_drift_settings [1-9]'"
 expect_absent "metrics --no-doctor: no findings" '^thp_doctor_\|^thp_persist' "$THP" --root tests/fixtures/doctor-redis-thp-on metrics --no-doctor

@@ -100,6 +100,10 @@ int cmd_doctor(struct thp_ctx *ctx, int argc, char **argv)
 		out_doc_begin(ctx->json, false, THP_DOCTOR_SCHEMA);
 		thp_doctor_print(&ctx->root, &d, min, rc);
 		rc = out_doc_end() ? 1 : rc;
+		if (d.h.rollups.err) {
+			thp_procs_unlisted(&ctx->root, d.h.rollups.err, "the findings may miss processes");
+			rc = 1;
+		}
 	}
 	thp_diagnosis_free(&d);
 	return rc;

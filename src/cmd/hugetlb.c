@@ -341,7 +341,13 @@ static int show(struct thp_ctx *ctx, const struct thp_hugetlb *h, const struct o
 		print_users(u, n, denied, err, o);
 	}
 	free(u);
-	return out_doc_end() ? 1 : 0;
+	if (out_doc_end())
+		return 1;
+	if (err) {
+		thp_procs_unlisted(&ctx->root, err, "the processes that map pool pages are not shown");
+		return 1;
+	}
+	return 0;
 }
 
 /* Whether the pools of SIZE A on node NA and of SIZE B on node NB (-1: the

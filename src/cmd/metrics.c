@@ -98,6 +98,10 @@ int cmd_metrics(struct thp_ctx *ctx, int argc, char **argv)
 		thp_err("cannot write '%s': %s", textfile, thp_file_strerror(err));
 	else if (!textfile)
 		out_prom_host(stdout, &m);
+	if (!err && m.procs_err) {
+		thp_procs_unlisted(&ctx->root, m.procs_err, "the per-process metrics are left out");
+		err = m.procs_err;
+	}
 	thp_metrics_free(&m);
 	return err ? 1 : 0;
 }

@@ -1224,7 +1224,7 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 		err = sc.err;
 	out_progress_end(&sc.progress);
 	if (err) {
-		thp_err("cannot list processes: %s", thp_strerror(err));
+		thp_procs_unlisted(&ctx->root, err, "no process is shown");
 		rc = 1;
 		goto out;
 	}

@@ -173,6 +173,8 @@ static enum MHD_Result serve_metrics(struct server *s, struct MHD_Connection *co
 	err = thp_metrics_read(s->root, &s->opts, &m);
 	if (!err)
 		out_prom_host(f, &m);
+	if (!err && m.procs_err)
+		thp_procs_unlisted(s->root, m.procs_err, "the per-process metrics are left out of this scrape");
 	thp_metrics_free(&m);
 	put_last_scrape(f, atomic_load(&s->last_ns));
 	if (fclose(f) || err) {

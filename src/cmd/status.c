@@ -88,6 +88,10 @@ int cmd_status(struct thp_ctx *ctx, int argc, char **argv)
 		out_doc_begin(ctx->json, o.bytes, THP_STATUS_SCHEMA);
 		thp_status_print(&ctx->root, st, x);
 		rc = out_doc_end() ? 1 : 0;
+		if (st->procs.err) {
+			thp_procs_unlisted(&ctx->root, st->procs.err, "the processes holding huge pages are not shown");
+			rc = 1;
+		}
 	} else {
 		thp_err("out of memory");
 		rc = 1;

@@ -492,7 +492,8 @@ int thp_host_read(const struct thp_root *root, struct thp_host *h)
 	sc.batch = malloc(PROC_BATCH * sizeof(*sc.batch));
 	if (!sc.batch)
 		return -ENOMEM;
-	h->rollups.scanned = thp_proc_each(root, list_proc, &sc) == 0;
+	h->rollups.err = thp_proc_each(root, list_proc, &sc);
+	h->rollups.scanned = !h->rollups.err;
 	if (!sc.err)
 		read_batch(&sc);
 	free(sc.batch);

@@ -11,7 +11,8 @@
 
 /* The top entries of O into T from the processes H read (with the doctor),
  * or, without H, from a scan of their smaps_rollup; none when the host holds
- * no PMD-mapped anonymous THP at all (then no process can rank). */
+ * no PMD-mapped anonymous THP at all (then no process can rank). Returns 0,
+ * -ENOMEM, or -errno of listing /proc. */
 static int read_top(const struct thp_root *root, const struct thp_status *st, const struct thp_host *h,
 		    const struct thp_metrics_opts *o, struct thp_top *t)
 {
@@ -24,6 +25,8 @@ static int read_top(const struct thp_root *root, const struct thp_status *st, co
 		return 0;
 	if (!h)
 		return o->pids ? thp_top_anon_huge(root, o->top, t) : thp_top_by_comm(root, o->top, t);
+	if (h->rollups.err)
+		return h->rollups.err;
 	v = calloc((size_t)h->rollups.with_huge + 1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
@@ -55,6 +58,7 @@ int thp_metrics_read(const struct thp_root *root, const struct thp_metrics_opts 
 		m->hugetlb = m->d.h.hugetlb;
 		m->findings = m->d.r;
 		m->persist = &m->d.h.persist;
+		m->procs_err = m->d.h.rollups.err;
 	} else if ((m->own_st = malloc(sizeof(*m->own_st))) && (m->own_buddy = malloc(sizeof(*m->own_buddy))) &&
 		   (m->own_hugetlb = malloc(sizeof(*m->own_hugetlb)))) {
 		thp_status_read(root, m->own_st, false);
@@ -68,6 +72,8 @@ int thp_metrics_read(const struct thp_root *root, const struct thp_metrics_opts 
 	if (!err && o->top > 0) {
 		err = read_top(root, m->st, o->doctor ? &m->d.h : NULL, o, &m->own_top);
 		m->top = err ? NULL : &m->own_top;
+		if (err && err != -ENOMEM)
+			m->procs_err = err;
 	}
 	return err == -ENOMEM ? err : 0;
 }

@@ -28,6 +28,9 @@ struct thp_metrics {
 	bool pids;                              /* TOP holds processes, not command names */
 	const struct thp_findings *findings;    /* the doctor's findings */
 	const struct thp_host_persist *persist; /* the settings against what boot applies */
+	int procs_err;                          /* -errno when /proc could not be listed to its
+						 * end: then TOP is NULL, and the findings
+						 * leave out the processes */
 	/* what the members above point into, freed by thp_metrics_free() */
 	struct thp_diagnosis d;
 	struct thp_status *own_st;
@@ -40,8 +43,8 @@ struct thp_metrics {
  * host as thp_diagnose() reads it; without, the status, buddyinfo and pools
  * alone. The top entries come from the processes the doctor read, or from a
  * scan of their smaps_rollup; none when the host holds no PMD-mapped
- * anonymous THP, or when they cannot be read. Returns 0 or -ENOMEM; free M
- * in both cases. */
+ * anonymous THP, or when they cannot be read (M->procs_err says why, when
+ * /proc could not be listed). Returns 0 or -ENOMEM; free M in both cases. */
 int thp_metrics_read(const struct thp_root *root, const struct thp_metrics_opts *o, struct thp_metrics *m);
 void thp_metrics_free(struct thp_metrics *m);
 

@@ -106,20 +106,28 @@ int thp_proc_each(const struct thp_root *root, int (*fn)(pid_t pid, void *ctx), 
 {
 	struct dirent *de;
 	DIR *d = thp_opendir(root, "proc");
+	int err = 0;
 
 	if (!d)
 		return -errno;
-	while ((de = readdir(d))) {
+	for (;;) {
 		char *end;
-		long pid = strtol(de->d_name, &end, 10);
+		long pid;
 
+		errno = 0; /* readdir's end and its error differ by errno alone */
+		de = readdir(d);
+		if (!de) {
+			err = -errno;
+			break;
+		}
+		pid = strtol(de->d_name, &end, 10);
 		if (*end || pid <= 0 || de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
 		if (fn((pid_t)pid, ctx))
 			break;
 	}
 	closedir(d);
-	return 0;
+	return err;
 }
 
 bool thp_proc_gone(int err)

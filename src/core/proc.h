@@ -212,7 +212,8 @@ int thp_maps_query(const struct thp_root *root, pid_t pid, uint64_t page_size, t
 
 /* Calls FN for each numeric entry of ROOT/proc until FN returns non-zero, which
  * stops the walk: FN keeps why in CTX. Returns 0 (also when FN stopped it) or
- * -errno of the listing. */
+ * -errno of the listing: of opening /proc, or of a read of it that failed part
+ * way (FN has then seen only the processes listed before). */
 int thp_proc_each(const struct thp_root *root, int (*fn)(pid_t pid, void *ctx), void *ctx);
 
 /* True when ERR means the process exited while it was being read. */

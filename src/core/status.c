@@ -128,8 +128,8 @@ int thp_status_read(const struct thp_root *root, struct thp_status *st, bool sca
 	thp_tlb_reach_read(root, &st->reach);
 	if (scan && thp_status_holds_pmd(st)) {
 		struct scan sc = { root, &st->procs };
-		if (thp_proc_each(root, count_proc, &sc) == 0)
-			st->procs.scanned = true;
+		st->procs.err = thp_proc_each(root, count_proc, &sc);
+		st->procs.scanned = !st->procs.err;
 	}
 	return 0;
 }

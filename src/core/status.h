@@ -62,7 +62,8 @@ struct thp_boot_param {
 
 /* Summary of a scan of every process's smaps_rollup. */
 struct thp_procs {
-	bool scanned;       /* false when skipped (nothing PMD-mapped system-wide) */
+	bool scanned;       /* false when skipped (nothing PMD-mapped system-wide) or ERR */
+	int err;            /* -errno when /proc could not be listed to its end, else 0 */
 	int with_huge;      /* processes with AnonHugePages > 0 */
 	int readable;
 	struct thp_denied unreadable; /* permission denied */

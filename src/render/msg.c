@@ -52,6 +52,14 @@ int thp_stdout_done(int rc)
 	return 1;
 }
 
+void thp_procs_unlisted(const struct thp_root *root, int err, const char *then)
+{
+	char proc[4200];
+
+	thp_root_shown(root, "proc", proc, sizeof(proc));
+	thp_err("cannot list the processes in '%s': %s; %s", proc, thp_strerror(err), then);
+}
+
 void thp_err_cmd(const char *cmd)
 {
 	err_cmd = cmd;

@@ -21,6 +21,10 @@ const char *thp_root_hint(int err);
  * how many paths were refused for that), then closes R. */
 void thp_root_done(struct thp_root *r);
 
+/* Says that the processes below ROOT could not be listed to the end (ERR,
+ * -errno), and THEN: what the command leaves out for that. */
+void thp_procs_unlisted(const struct thp_root *root, int err, const char *then);
+
 /* Handles an unknown option or stray argument: prints a hint, returns 2. */
 int thp_usage_error(const char *cmd);
 
