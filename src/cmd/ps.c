@@ -141,7 +141,7 @@ struct scan {
 	int missing;
 	uint64_t seen;                 /* processes looked at, for the progress count */
 	struct batch *b;               /* [2]: one listed while the workers read the other */
-	int cur;                       /* the one listed */
+	struct thp_batches q;
 	int err;                       /* -ENOMEM: the scan stopped */
 	struct out_progress progress;
 	int folio_err;
@@ -468,16 +468,13 @@ static int slot_strings(struct scan *sc, const struct slot *sl, struct row *row)
 /* A batch of processes: PIDS (with -p, GIVEN their statuses) in the order
  * they were listed, SLOTS what was read of each; for page walks, ORDER the
  * listed ones by resident memory, largest first, as the workers take them
- * (a large process taken last would keep one worker busy alone); RUN the
- * threads reading it. */
+ * (a large process taken last would keep one worker busy alone). */
 struct batch {
 	struct scan *sc;
 	pid_t *pids;
 	struct thp_pstatus *given;
-	size_t n;
 	struct slot *slots;
 	size_t *order, norder;
-	struct thp_jobs run;
 };
 
 static void head_job(void *ctx, int worker, size_t i)
@@ -520,11 +517,11 @@ static int cmp_size(const void *a, const void *b)
 	return (i > j) - (i < j);
 }
 
-/* B's listed processes into its ORDER, largest first. */
-static void order_batch(struct batch *b)
+/* The listed ones of B's N processes into its ORDER, largest first. */
+static void order_batch(struct batch *b, size_t n)
 {
 	b->norder = 0;
-	for (size_t i = 0; i < b->n; i++)
+	for (size_t i = 0; i < n; i++)
 		if (b->slots[i].listed)
 			b->order[b->norder++] = i;
 	sort_slots = b->slots;
@@ -553,68 +550,55 @@ static int take_slot(struct scan *sc, pid_t pid, struct slot *sl)
 	return err;
 }
 
-/* Starts reading batch B on the workers; for page walks, after its
- * statuses (read on every worker, waited for) put them in order. */
-static void batch_start(struct scan *sc, struct batch *b)
+/* Starts reading the N processes of batch K of scan CTX on RUN; for page
+ * walks, after their statuses (read on every worker, waited for) put them
+ * in order. */
+static void start_batch(void *ctx, int k, size_t n, struct thp_jobs *run)
 {
+	struct scan *sc = ctx;
+	struct batch *b = &sc->b[k];
+
 	if (!sc->fr) {
-		thp_jobs_start(&b->run, sc->jobs, b->n, read_job, b);
+		thp_jobs_start(run, sc->jobs, n, read_job, b);
 		return;
 	}
-	thp_jobs_run(sc->jobs, b->n, head_job, b);
-	order_batch(b);
-	thp_jobs_start(&b->run, sc->jobs, b->norder, rest_job, b);
+	thp_jobs_run(sc->jobs, n, head_job, b);
+	order_batch(b, n);
+	thp_jobs_start(run, sc->jobs, b->norder, rest_job, b);
 }
 
-/* Reads what is left of batch B (started) with the workers and keeps its
- * rows in its order, or lets them go once the scan failed (SC's ERR, set
- * to -ENOMEM when it fails here). */
-static void batch_end(struct scan *sc, struct batch *b)
+/* Keeps the rows of the N processes of batch K of scan CTX (read) in their
+ * order, or lets them go once the scan failed (ERR, set to -ENOMEM when it
+ * fails here). Returns ERR. */
+static int keep_batch(void *ctx, int k, size_t n)
 {
-	if (!b->n)
-		return;
-	thp_jobs_finish(&b->run);
-	for (size_t i = 0; i < b->n; i++) {
+	struct scan *sc = ctx;
+	struct batch *b = &sc->b[k];
+
+	for (size_t i = 0; i < n; i++) {
 		if (sc->err)
 			free_slot(&b->slots[i]);
 		else
 			sc->err = take_slot(sc, b->pids[i], &b->slots[i]);
 	}
-	memset(b->slots, 0, b->n * sizeof(*b->slots));
-	b->n = 0;
+	memset(b->slots, 0, n * sizeof(*b->slots));
+	return sc->err;
 }
 
-/* Ends the batch the workers read and starts the one listed; the listing
- * goes on into the other. Returns SC's ERR. */
-static int next_batch(struct scan *sc)
-{
-	struct batch *b = &sc->b[sc->cur];
-
-	batch_end(sc, &sc->b[!sc->cur]);
-	if (sc->err) {
-		b->n = 0;
-		return sc->err;
-	}
-	batch_start(sc, b);
-	sc->cur = !sc->cur;
-	return 0;
-}
-
-/* Adds process PID to the batch listed, and starts reading it when it is
- * full. */
+/* Lists process PID to be read. */
 static int add_pid(pid_t pid, void *ctx)
 {
 	struct scan *sc = ctx;
-	struct batch *b = &sc->b[sc->cur];
 
-	b->pids[b->n++] = pid;
-	return b->n == BATCH ? next_batch(sc) : 0;
+	sc->b[sc->q.cur].pids[thp_batch_slot(&sc->q)] = pid;
+	return thp_batch_added(&sc->q);
 }
 
 /* Makes SC's two batches, with room for statuses when GIVEN. Returns 0 or
  * -ENOMEM. */
 static int batches_new(struct scan *sc, bool given)
 {
+	sc->q = (struct thp_batches){ .size = BATCH, .start = start_batch, .keep = keep_batch, .ctx = sc };
 	if (!(sc->b = calloc(2, sizeof(*sc->b))))
 		return -ENOMEM;
 	for (int k = 0; k < 2; k++) {
@@ -1208,8 +1192,7 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	out_progress_init(&sc.progress);
 	if (o.pids) {
 		for (int i = 0; !sc.err && i < o.npids; i++) {
-			struct batch *b = &sc.b[sc.cur];
-			if (thp_pid_target(ctx, o.pids[i], false, &b->given[b->n]))
+			if (thp_pid_target(ctx, o.pids[i], false, &sc.b[sc.q.cur].given[thp_batch_slot(&sc.q)]))
 				sc.missing++;
 			else
 				add_pid(o.pids[i], &sc);
@@ -1217,9 +1200,7 @@ int cmd_ps(struct thp_ctx *ctx, int argc, char **argv)
 	} else {
 		err = thp_proc_each(&ctx->root, add_pid, &sc);
 	}
-	if (!err && !sc.err)
-		next_batch(&sc);
-	batch_end(&sc, &sc.b[!sc.cur]);
+	thp_batch_end(&sc.q);
 	if (!err)
 		err = sc.err;
 	out_progress_end(&sc.progress);

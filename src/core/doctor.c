@@ -259,8 +259,9 @@ static void read_line(const struct thp_root *root, const char *rel, char *buf, s
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
-/* Processes are read this many at a time, on every CPU (thp_jobs_run): the
- * kernel builds each smaps_rollup as it is read, the most of a scrape. */
+/* Processes are read this many at a time, on every CPU (thp_batches; the
+ * next ones are listed meanwhile): the kernel builds each smaps_rollup as
+ * it is read, the most of a scrape. */
 #define PROC_BATCH 4096
 
 /* What the reading of one process gave: its status and smaps_rollup. */
@@ -271,14 +272,22 @@ struct proc_read {
 	struct thp_rollup r;
 };
 
+struct proc_scan;
+
+/* A batch of PROC_BATCH processes of scan SC. */
+struct proc_batch {
+	struct proc_scan *sc;
+	struct proc_read *r;
+};
+
 struct proc_scan {
 	const struct thp_root *root;
 	struct thp_host *h;
 	int cap;
 	int err;
 	int jobs;
-	size_t n;                  /* processes listed in BATCH */
-	struct proc_read *batch;   /* PROC_BATCH of them */
+	struct proc_batch b[2]; /* one listed while the other is read */
+	struct thp_batches q;
 };
 
 /* The command name of process PS into BUF (THP_COMM_MAX bytes): the Name of
@@ -320,11 +329,11 @@ static int keep_proc(const struct thp_root *root, const struct thp_host *h, cons
 	return 0;
 }
 
-/* Reads process I of the batch CTX (a thread of thp_jobs_run()). */
+/* Reads process I of batch CTX (on a thread of thp_jobs_start()). */
 static void read_job(void *ctx, int worker, size_t i)
 {
-	struct proc_read *pr = &((struct proc_scan *)ctx)->batch[i];
-	const struct thp_root *root = ((struct proc_scan *)ctx)->root;
+	struct proc_read *pr = &((struct proc_batch *)ctx)->r[i];
+	const struct thp_root *root = ((struct proc_batch *)ctx)->sc->root;
 
 	(void)worker;
 	memset(&pr->r, 0, sizeof(pr->r));
@@ -362,25 +371,32 @@ static int keep_read(struct proc_scan *sc, const struct proc_read *pr)
 	return keep_proc(sc->root, h, &pr->s, &pr->r, p);
 }
 
-/* Reads the processes of SC's batch on every CPU and keeps them in the
- * order they were listed. */
-static void read_batch(struct proc_scan *sc)
+/* Starts reading the N processes of batch K of scan CTX on every CPU. */
+static void start_batch(void *ctx, int k, size_t n, struct thp_jobs *run)
 {
-	thp_jobs_run(sc->jobs, sc->n, read_job, sc);
-	for (size_t i = 0; i < sc->n && !sc->err; i++)
-		sc->err = keep_read(sc, &sc->batch[i]);
-	sc->n = 0;
+	struct proc_scan *sc = ctx;
+
+	thp_jobs_start(run, sc->jobs, n, read_job, &sc->b[k]);
 }
 
-/* Lists process PID in the batch, and reads the batch when it is full. */
+/* Keeps the N processes of batch K of scan CTX, read, in the order they
+ * were listed. Returns 0 or -ENOMEM. */
+static int keep_batch(void *ctx, int k, size_t n)
+{
+	struct proc_scan *sc = ctx;
+
+	for (size_t i = 0; i < n && !sc->err; i++)
+		sc->err = keep_read(sc, &sc->b[k].r[i]);
+	return sc->err;
+}
+
+/* Lists process PID to be read. */
 static int list_proc(pid_t pid, void *ctx)
 {
 	struct proc_scan *sc = ctx;
 
-	sc->batch[sc->n++].pid = pid;
-	if (sc->n == PROC_BATCH)
-		read_batch(sc);
-	return sc->err ? 1 : 0;
+	sc->b[sc->q.cur].r[thp_batch_slot(&sc->q)].pid = pid;
+	return thp_batch_added(&sc->q) ? 1 : 0;
 }
 
 /* Reads what the rules about programs look at of P (its command line, once,
@@ -455,6 +471,7 @@ int thp_host_read(const struct thp_root *root, struct thp_host *h)
 	char buf[128], vendor[128], product[128], *cpu;
 	struct proc_scan sc = { .root = root, .h = h, .jobs = thp_jobs_default() };
 	const char *name;
+	bool room;
 
 	h->uptime = 0;
 	h->virt[0] = '\0';
@@ -489,14 +506,19 @@ int thp_host_read(const struct thp_root *root, struct thp_host *h)
 	memset(&h->unreadable, 0, sizeof(h->unreadable));
 	memset(&h->rollups, 0, sizeof(h->rollups));
 	h->procs = NULL;
-	sc.batch = malloc(PROC_BATCH * sizeof(*sc.batch));
-	if (!sc.batch)
+	sc.q = (struct thp_batches){ .size = PROC_BATCH, .start = start_batch, .keep = keep_batch, .ctx = &sc };
+	for (int k = 0; k < 2; k++)
+		sc.b[k] = (struct proc_batch){ &sc, malloc(PROC_BATCH * sizeof(*sc.b[k].r)) };
+	room = sc.b[0].r && sc.b[1].r;
+	if (room) {
+		h->rollups.err = thp_proc_each(root, list_proc, &sc);
+		h->rollups.scanned = !h->rollups.err;
+		thp_batch_end(&sc.q);
+	}
+	free(sc.b[0].r);
+	free(sc.b[1].r);
+	if (!room)
 		return -ENOMEM;
-	h->rollups.err = thp_proc_each(root, list_proc, &sc);
-	h->rollups.scanned = !h->rollups.err;
-	if (!sc.err)
-		read_batch(&sc);
-	free(sc.batch);
 	if (h->nprocs > 1)
 		qsort(h->procs, (size_t)h->nprocs, sizeof(*h->procs), cmp_pid);
 	for (int i = 0; !sc.err && i < h->nprocs; i++)

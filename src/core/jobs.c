@@ -74,3 +74,46 @@ void thp_jobs_run(int jobs, size_t n, thp_job_fn fn, void *ctx)
 	thp_jobs_start(&j, jobs, n, fn, ctx);
 	thp_jobs_finish(&j);
 }
+
+/* Waits for batch B (started) and keeps it. */
+static void batch_done(struct thp_batches *q, int b)
+{
+	int err;
+
+	if (!q->n[b])
+		return;
+	thp_jobs_finish(&q->run);
+	err = q->keep(q->ctx, b, q->n[b]);
+	q->err = q->err ? q->err : err;
+	q->n[b] = 0;
+}
+
+/* Ends the batch being done, and starts the one listed. */
+static void batch_next(struct thp_batches *q)
+{
+	int b = q->cur;
+
+	batch_done(q, !b);
+	if (q->err) {
+		q->n[b] = 0;
+		return;
+	}
+	if (q->n[b])
+		q->start(q->ctx, b, q->n[b], &q->run);
+	q->cur = !b;
+}
+
+int thp_batch_added(struct thp_batches *q)
+{
+	if (++q->n[q->cur] == q->size)
+		batch_next(q);
+	return q->err;
+}
+
+int thp_batch_end(struct thp_batches *q)
+{
+	if (!q->err)
+		batch_next(q);
+	batch_done(q, !q->cur);
+	return q->err;
+}

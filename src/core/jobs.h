@@ -40,4 +40,35 @@ struct thp_jobs {
 void thp_jobs_start(struct thp_jobs *j, int jobs, size_t n, thp_job_fn fn, void *ctx);
 void thp_jobs_finish(struct thp_jobs *j);
 
+/* Items listed one at a time and done a batch at a time on threads: while
+ * the threads do one batch, the calling thread lists the next, then does
+ * its share. The caller keeps two batches (0 and 1) of SIZE items each;
+ * START starts batch B's N items on RUN (with thp_jobs_start(), after a
+ * first pass over them if it needs one); KEEP takes them, done, on the
+ * calling thread, in order, and returns 0 or an error that ends the
+ * listing (ERR; the batch still being done is kept after it, to let go). */
+struct thp_batches {
+	size_t size;
+	void (*start)(void *ctx, int b, size_t n, struct thp_jobs *run);
+	int (*keep)(void *ctx, int b, size_t n);
+	void *ctx;
+	int cur;             /* the batch listed */
+	size_t n[2];         /* the items of each */
+	struct thp_jobs run; /* the other one's */
+	int err;
+};
+
+/* Where the next item listed goes: index thp_batch_slot() of batch Q->CUR. */
+static inline size_t thp_batch_slot(const struct thp_batches *q)
+{
+	return q->n[q->cur];
+}
+
+/* Counts the item placed at thp_batch_slot(), and starts its batch when it
+ * is full. Returns Q's ERR. */
+int thp_batch_added(struct thp_batches *q);
+
+/* Starts the batch listed, and waits for both. Returns Q's ERR. */
+int thp_batch_end(struct thp_batches *q);
+
 #endif
