@@ -279,13 +279,16 @@ expect "hugetlb set prints the undo" grep -qx 'undo: thp hugetlb set 2M=1030' "$
 expect_out "hugetlb set --node writes the node's pool" "grep -q '^2 MiB pool on node 1: .* -> 7 pages'" "$THP" --root "$HF" hugetlb set 2M=7 --node 1
 expect "node 1 pool is 7" [ "$(cat "$HF/sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages")" = 7 ]
 # (a page count that is no number, a size given twice are usage errors, 2;
-# a pool or node the tree lacks, more pages than memory are refused, 1)
+# so are a size without a pool and more pages than RAM, values the kernel
+# would refuse, as in 'thp set'; a node the tree lacks is refused, 1)
 hs() { rc_err "$THP" --root "$HF" hugetlb set "$@"; }
 expect "hugetlb set 2M=abc: exit 2" [ "$(hs 2M=abc)" = "2|thp: hugetlb set: number of pages 'abc' is not a whole number in decimal" ]
-expect "hugetlb set 5M=1 is refused" [ "$(hs 5M=1)" = "1|thp: hugetlb set: no 5M pool; this kernel has 2M, 1G" ]
+expect "hugetlb set 5M=1: exit 2, the sizes there are" [ "$(hs 5M=1)" = "2|thp: hugetlb set: no 5M pool; this kernel has 2M, 1G" ]
+expect "hugetlb set 2M=1 5M=1 --dry-run: exit 2" [ "$(hs 2M=1 5M=1 --dry-run)" = "2|thp: hugetlb set: no 5M pool; this kernel has 2M, 1G" ]
 expect "hugetlb set 2M=1 2M=2 is refused" [ "$(hs 2M=1 2M=2)" = "2|thp: hugetlb set: 2M is given twice; nothing was changed" ]
 expect "hugetlb set 2M=1 2048K=2 is refused" [ "$(hs 2M=1 2048K=2)" = "2|thp: hugetlb set: 2M is given twice; nothing was changed" ]
-expect "hugetlb set 1G=1000 is refused" [ "$(hs 1G=1000 | sed 's/ more than .*//')" = "1|thp: hugetlb set: 1G=1000 asks for 1000 GiB," ]
+expect "hugetlb set 1G=1000: exit 2, more than RAM" [ "$(hs 1G=1000)" = "2|thp: hugetlb set: 1G=1000 asks for 1000 GiB, more than the 23.5 GiB of RAM (at most 23 pages of 1G)" ]
+expect "hugetlb set 2M=1 1G=1000 --node 1: exit 2" [ "$(hs 2M=1 1G=1000 --node 1 | cut -d'|' -f1)" = 2 ]
 expect "hugetlb set 2M=1 --node 9 is refused" [ "$(hs 2M=1 --node 9)" = "1|thp: hugetlb set: no NUMA node 9 on this host (nodes 0, 1)" ]
 expect "refused sets wrote nothing" [ "$(cat "$P2")" = 1100 ]
 expect "--dry-run writes nothing" sh -c "'$THP' --root '$HF' hugetlb set 2M=5 --dry-run > /dev/null && [ \$(cat '$P2') = 1100 ]"

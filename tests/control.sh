@@ -487,6 +487,12 @@ want="0
 thp: restore: 'thp hugetlb set 2M=1100 32M=2' (pid 999999) did not finish; the 2 pools it had changed would be put back first (journal '$R/run/thp/pools.journal')"
 expect_sh "a killed hugetlb set: restore --dry-run says what it would put back, and changes nothing" \
 	'[ "$(rc_of "$THP" --root "$R" restore --dry-run; head -1 "$tmp/out")" = "$want" ] && [ "$(cat "$P2/nr_hugepages") $(cat "$P32/nr_hugepages")" = "1100 2" ] && [ -f "$R/run/thp/pools.journal" ]'
+# a refused 'hugetlb set' (a size without a pool, more pages than RAM: exit
+# 2) changes nothing, not even the pools of that journal
+for bad in 32K=1 1G=99999; do
+	expect_sh "a killed hugetlb set, then a refused 'hugetlb set $bad': exit 2, the journal and its pools left as they are" \
+		'[ "$(rc_of "$THP" --root "$R" hugetlb set '"$bad"')" = 2 ] && [ "$(cat "$P2/nr_hugepages") $(cat "$P32/nr_hugepages")" = "1100 2" ] && cmp -s "$tmp/pj.ok" "$R/run/thp/pools.journal"'
+done
 expect "a killed hugetlb set: restore exits 0" [ "$(rc_of "$THP" --root "$R" restore)" = 0 ]
 expect "a killed hugetlb set: restore says what it put back" grep -qx "thp: restore: 'thp hugetlb set 2M=1100 32M=2' (pid 999999) did not finish; put back the 2 pools it had changed" "$tmp/out"
 expect_sh "a killed hugetlb set: restore put both pools back" '[ "$(cat "$P2/nr_hugepages") $(cat "$P32/nr_hugepages")" = "1030 8" ]'

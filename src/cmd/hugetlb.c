@@ -406,14 +406,19 @@ static const char *size_list(const struct thp_hugetlb *h, char *buf, size_t cap)
 	return buf;
 }
 
-/* 0 when REL below ROOT may be opened for writing, else -errno. */
-static int writable(const struct thp_root *root, const char *rel)
+/* 0 when every pool file of PC may be opened for writing, else 1 after
+ * saying which may not. */
+static int writable(const struct thp_ctx *ctx, const struct thp_pools_change *pc)
 {
-	int fd = thp_root_openat(root, rel, O_WRONLY | O_NONBLOCK, 0);
+	for (int i = 0; i < pc->n; i++) {
+		int fd = thp_root_openat(&ctx->root, pc->v[i].rel, O_WRONLY | O_NONBLOCK, 0);
 
-	if (fd < 0)
-		return fd;
-	close(fd);
+		if (fd < 0) {
+			thp_err("cannot write '/%s': %s%s", pc->v[i].rel, strerror(-fd), thp_root_hint(fd));
+			return 1;
+		}
+		close(fd);
+	}
 	return 0;
 }
 
@@ -442,62 +447,62 @@ static bool too_many(const struct thp_hugetlb *h, uint64_t size, uint64_t pages,
 	return true;
 }
 
-/* The pool of SIZE of H, NODE's (-1: the host's), or NULL after saying
- * why there is none. */
-static const struct thp_hpool *pool_for(const struct thp_hugetlb *h, uint64_t size, int node)
+/* Points *P at the pool of SIZE of H, NODE's (-1: the host's). Returns 0,
+ * or after saying why there is none: 1 when H has no pools or no node NODE,
+ * 2 when it has no pool of SIZE (there), which the kernel would refuse. */
+static int pool_for(const struct thp_hugetlb *h, uint64_t size, int node, const struct thp_hpool **p)
 {
 	char b[64], list[128];
 	int i, nd = -1;
 
 	if (!h->npools) {
 		thp_err("%s", no_pools(h));
-		return NULL;
+		return 1;
 	}
 	if (node >= 0 && (nd = thp_hugetlb_node(h, node)) < 0) {
 		no_node(h, node);
-		return NULL;
+		return 1;
 	}
 	if ((i = thp_hugetlb_find(h, size)) < 0) {
 		thp_err("no %s pool; this kernel has %s", out_size_spec(b, sizeof(b), size),
 			size_list(h, list, sizeof(list)));
-		return NULL;
+		return 2;
 	}
 	if (nd >= 0 && !h->nodes[nd].pools[i].size) {
 		thp_err("node %d has no %s pool", node, out_size_spec(b, sizeof(b), size));
-		return NULL;
+		return 2;
 	}
-	return nd >= 0 ? &h->nodes[nd].pools[i] : &h->pools[i];
+	*p = nd >= 0 ? &h->nodes[nd].pools[i] : &h->pools[i];
+	return 0;
 }
 
 /* Checks every pool of PC against H before anything is written, and notes
  * what the change and its report need: each pool's size before and file in
- * PC, the pages it holds and the free blocks in SEEN. Returns 0 or 1. */
+ * PC, the pages it holds and the free blocks in SEEN. Returns 0, or after
+ * saying why not 2 for a pool or a number of pages the kernel would refuse
+ * (no pool of that size, more pages than RAM), else 1. */
 static int validate(const struct thp_ctx *ctx, const struct thp_hugetlb *h, struct thp_pools_change *pc,
 		    struct thp_pool_seen *seen, const struct opts *o)
 {
+	const struct thp_hpool *p;
 	char b[64];
-	int err;
+	int rc;
 
 	for (int i = 0; i < pc->n; i++) {
 		struct thp_pool_change *c = &pc->v[i];
-		const struct thp_hpool *p = pool_for(h, c->size, o->node);
-		if (!p)
-			return 1;
+		if ((rc = pool_for(h, c->size, o->node, &p)) != 0)
+			return rc;
 		if (p->err) {
 			thp_err("cannot read the %s pool: %s",
 				out_size_spec(b, sizeof(b), c->size), thp_strerror(p->err));
 			return 1;
 		}
 		if (too_many(h, c->size, c->want, o->fmt.bytes))
-			return 1;
+			return 2;
 		c->before = p->total;
 		seen[i].in_use = p->total >= p->free ? p->total - p->free : 0;
 		seen[i].resv = o->node >= 0 ? 0 : p->resv;
 		thp_hugetlb_path(c->rel, sizeof(c->rel), c->size, o->node);
-		if (!o->dry_run && (err = writable(&ctx->root, c->rel))) {
-			thp_err("cannot write '/%s': %s%s", c->rel, strerror(-err), thp_root_hint(err));
-			return 1;
-		}
 		seen[i].blocks_err = thp_buddy_blocks(&ctx->root, o->node, c->size, h->page_size,
 						      &seen[i].blocks);
 	}
@@ -529,21 +534,21 @@ static int set(struct thp_ctx *ctx, struct thp_hugetlb *h, char **args, int narg
 			if (given_twice(pc.v[j].size, o->node, c->size, o->node))
 				return 2;
 	}
-	if (!o->dry_run && (rc = thp_change_begin(ctx, "changing a pool")) != 0)
+	/* refused before the lock, as before a change that did not finish is put back */
+	if ((rc = validate(ctx, h, &pc, seen, o)) != 0)
 		return rc;
-	if (!o->dry_run) {
-		struct thp_pools_recovery *r = thp_recover_pools(&ctx->root, false);
-		rc = thp_pools_recovery_report(r);
-		free(r);
-		if (rc)
-			return rc;
-	}
-	if (!o->dry_run)
-		thp_hugetlb_read(&ctx->root, h); /* again: the writer before, or its journal, changed it */
-	if (validate(ctx, h, &pc, seen, o))
-		return 1;
 	if (o->dry_run)
 		return thp_pools_report(&o->fmt, h, &pc, seen, NULL);
+	if ((rc = thp_change_begin(ctx, "changing a pool")) != 0)
+		return rc;
+	struct thp_pools_recovery *r = thp_recover_pools(&ctx->root, false);
+	rc = thp_pools_recovery_report(r);
+	free(r);
+	if (rc)
+		return rc;
+	thp_hugetlb_read(&ctx->root, h); /* again: the writer before, or its journal, changed it */
+	if ((rc = validate(ctx, h, &pc, seen, o)) != 0 || (rc = writable(ctx, &pc)) != 0)
+		return rc;
 	thp_pools_run(&ctx->root, &pc, &run);
 	return thp_pools_report(&o->fmt, h, &pc, seen, &run);
 }
@@ -587,8 +592,10 @@ static int current_pools(const struct thp_hugetlb *h, int node, struct thp_pool 
  * after saying why not. */
 static int persist_check(const struct thp_hugetlb *h, const struct thp_pool *v, int n, bool bytes)
 {
+	const struct thp_hpool *p;
+
 	for (int i = 0; i < n; i++)
-		if (!pool_for(h, v[i].size, v[i].node) || too_many(h, v[i].size, v[i].pages, bytes))
+		if (pool_for(h, v[i].size, v[i].node, &p) || too_many(h, v[i].size, v[i].pages, bytes))
 			return 1;
 	return 0;
 }
