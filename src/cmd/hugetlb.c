@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../control/boot.h"
 #include "../control/change.h"
 #include "../control/control.h"
 #include "../core/arg.h"
@@ -696,6 +697,22 @@ static bool persist_texts(const struct thp_pool *v, int np, uint64_t default_siz
 	return (*opts = thp_pools_format(v, np, default_size, THP_POOL_CMDLINE)) != NULL;
 }
 
+/* Puts back the files of a 'hugetlb persist' that did not finish, then
+ * writes the N files F (FORCE: also over files thp did not write), saying
+ * what failed. Returns the exit status. */
+static int persist_write(const struct thp_ctx *ctx, struct thp_boot_file *f, int n, bool force)
+{
+	struct thp_boot_back b;
+	struct thp_boot_run r;
+	int rc;
+
+	thp_boot_files_recover(&ctx->root, f, n, &b);
+	if ((rc = thp_boot_back_report(&b)) != 0)
+		return rc;
+	thp_boot_files_write(&ctx->root, f, n, force, &r);
+	return thp_boot_run_report(f, &r);
+}
+
 /* 'hugetlb persist': keeps the pools of ARGS (none: the pools now) at boot. */
 static int persist(struct thp_ctx *ctx, const struct thp_hugetlb *h, char **args, int nargs,
 		   const struct opts *o, bool force)
@@ -738,8 +755,7 @@ static int persist(struct thp_ctx *ctx, const struct thp_hugetlb *h, char **args
 	else if (o->dry_run)
 		rc = persist_dry(ctx, f, nf, opts);
 	else if ((rc = thp_change_begin(ctx, "writing what boot applies")) == 0 &&
-		 (rc = thp_boot_files_write(&ctx->root, f, nf, force, thp_err)) == 0 &&
-		 (rc = persist_report(ctx, f, nf, n, opts)))
+		 (rc = persist_write(ctx, f, nf, force)) == 0 && (rc = persist_report(ctx, f, nf, n, opts)))
 		for (int i = 0; i < nf; i++) /* the files are changed all the same */
 			if (f[i].done != THP_BOOT_KEPT)
 				thp_err("%s %s, but the report cannot be printed",

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../core/persist.h"
+#include "boot.h"
 #include "control.h"
 #include "journal.h"
 
@@ -31,9 +32,10 @@ static int boot_file_put(const struct thp_root *root, const struct thp_boot_file
 	return err;
 }
 
-/* Puts the files F[0..N) that were changed back as they were; says which
- * cannot be. Returns how many cannot. */
-static int boot_files_undo(const struct thp_root *root, struct thp_boot_file *f, int n, thp_say_fn say)
+/* Puts the files F[0..N) that were changed back as they were; the error of
+ * each that cannot be goes to R. Returns how many cannot. */
+static int boot_files_undo(const struct thp_root *root, struct thp_boot_file *f, int n,
+			   struct thp_boot_run *r)
 {
 	int stuck = 0;
 
@@ -41,18 +43,19 @@ static int boot_files_undo(const struct thp_root *root, struct thp_boot_file *f,
 		int err = f[i].done == THP_BOOT_KEPT ? 0 : boot_file_put(root, &f[i], f[i].cur);
 		if (err == -ENOENT && !f[i].cur)
 			err = 0;
-		if (err) {
-			say("cannot put back '%s' as it was either: %s", f[i].shown, thp_file_strerror(err));
+		r->undo_err[i] = err;
+		if (err)
 			stuck++;
-		} else {
+		else
 			f[i].done = THP_BOOT_KEPT;
-		}
 	}
 	return stuck;
 }
 
-/* Puts the files of J back as they were. Returns how many cannot be (said on stderr). */
-static int journal_put_back(const struct thp_root *root, const struct thp_boot_journal *j, thp_say_fn say)
+/* Puts the files of J back as they were; the error of each that cannot be
+ * goes to B. Returns how many cannot. */
+static int journal_put_back(const struct thp_root *root, const struct thp_boot_journal *j,
+			    struct thp_boot_back *b)
 {
 	int stuck = 0;
 
@@ -62,15 +65,16 @@ static int journal_put_back(const struct thp_root *root, const struct thp_boot_j
 		int err;
 
 		snprintf(dir, sizeof(dir), "%s", j->v[i].path);
+		snprintf(b->v[i].path, sizeof(b->v[i].path), "%s", j->v[i].path);
 		slash = strrchr(dir, '/');
 		f.name = slash ? slash + 1 : dir;
 		if (slash)
 			*slash = '\0';
 		err = slash ? boot_file_put(root, &f, j->v[i].text) : -EINVAL;
-		if (err && !(err == -ENOENT && !j->v[i].text)) {
-			say("cannot put back '/%s': %s", j->v[i].path, thp_file_strerror(err));
-			stuck++;
-		}
+		if (err == -ENOENT && !j->v[i].text)
+			err = 0;
+		b->v[i].put_err = err;
+		stuck += err != 0;
 	}
 	return stuck;
 }
@@ -91,40 +95,36 @@ static bool journal_ours(const struct thp_boot_journal *j, const struct thp_boot
 	return true;
 }
 
-/* Puts back the files of a change of the N files F that did not finish (its
- * journal is there; this thp holds the writers' lock). Returns 0, or 1 after
- * saying why the change cannot go on. */
-static int boot_files_recover(const struct thp_root *root, const struct thp_boot_file *files, int nfiles,
-			      thp_say_fn say)
+int thp_boot_files_recover(const struct thp_root *root, const struct thp_boot_file *files, int nfiles,
+			   struct thp_boot_back *b)
 {
 	struct thp_boot_journal *j = malloc(sizeof(*j));
-	char shown[4200], at[32] = "", *buf = NULL;
-	int line = 0, rc = 1, err = j ? thp_read(root, THP_BOOT_JOURNAL, &buf, NULL) : -ENOMEM;
+	char *buf = NULL;
+	int err = j ? thp_read(root, THP_BOOT_JOURNAL, &buf, NULL) : -ENOMEM;
 
-	thp_root_shown(root, THP_BOOT_JOURNAL, shown, sizeof(shown));
+	memset(b, 0, sizeof(*b));
+	thp_root_shown(root, THP_BOOT_JOURNAL, b->journal, sizeof(b->journal));
 	if (err == -ENOENT || err == -ENOTDIR) {
-		rc = 0;
+		b->what = THP_BOOT_BACK_NONE;
 	} else if (err) {
-		say("cannot read the journal '%s': %s; nothing was changed", shown, thp_file_strerror(err));
-	} else if (thp_boot_journal_parse(buf, j, &line) != 0 || !journal_ours(j, files, nfiles)) {
-		if (line)
-			snprintf(at, sizeof(at), ": line %d", line);
-		say("the journal '%s' is damaged%s; nothing was changed: look at it, put the files it "
-			"names back as they were, then remove it", shown, at);
-	} else if (journal_put_back(root, j, say)) {
-		say("'%s' (pid %d) did not finish, and not every file it had changed can be put back "
-			"(journal '%s'); nothing was changed", j->command, (int)j->owner, shown);
-	} else if ((err = thp_boot_journal_remove(root)) != 0) {
-		say("put back the files of '%s', but cannot remove its journal '%s': %s; remove it",
-			j->command, shown, thp_file_strerror(err));
+		b->what = THP_BOOT_BACK_UNREADABLE;
+		b->err = err;
+	} else if (thp_boot_journal_parse(buf, j, &b->line) != 0 || !journal_ours(j, files, nfiles)) {
+		b->what = THP_BOOT_BACK_DAMAGED;
 	} else {
-		say("'%s' (pid %d) did not finish; put back the %d files it had changed", j->command,
-			(int)j->owner, j->n);
-		rc = 0;
+		snprintf(b->command, sizeof(b->command), "%s", j->command);
+		b->owner = j->owner;
+		b->n = j->n;
+		if (journal_put_back(root, j, b))
+			b->what = THP_BOOT_BACK_STUCK;
+		else if ((b->err = thp_boot_journal_remove(root)) != 0)
+			b->what = THP_BOOT_BACK_KEPT;
+		else
+			b->what = THP_BOOT_BACK_PUT_BACK;
 	}
 	free(buf);
 	free(j);
-	return rc;
+	return b->what == THP_BOOT_BACK_NONE || b->what == THP_BOOT_BACK_PUT_BACK ? 0 : 1;
 }
 
 /* Journals the files of F that change (more than one), as they are. Returns 0 or -errno. */
@@ -161,8 +161,9 @@ static bool boot_file_changes(const struct thp_boot_file *f)
 }
 
 /* Writes every file of F that changes, in order; on a failure puts back the
- * ones before and says so. Returns 0, or 1 after saying what stays. */
-static int boot_files_put(const struct thp_root *root, struct thp_boot_file *f, int n, thp_say_fn say)
+ * ones before (THP_BOOT_FAILED in R). Returns 0, or 1 after a failure. */
+static int boot_files_put(const struct thp_root *root, struct thp_boot_file *f, int n,
+			  struct thp_boot_run *r)
 {
 	int err = 0, i;
 
@@ -177,49 +178,41 @@ static int boot_files_put(const struct thp_root *root, struct thp_boot_file *f, 
 	}
 	if (!err)
 		return 0;
-	i--;
-	say("cannot %s '%s': %s%s", f[i].text ? "write" : "remove", f[i].shown, thp_file_strerror(err),
-		err == -EACCES || err == -EPERM ? " (run as root)"
-		: err == -ENOENT ? " (thp creates no directory for it)" : "");
-	if (boot_files_undo(root, f, i, say))
-		return -1;
-	say("nothing was changed");
+	r->what = THP_BOOT_FAILED;
+	r->file = i - 1;
+	r->err = err;
+	r->stuck = boot_files_undo(root, f, r->file, r) != 0;
 	return 1;
 }
 
 int thp_boot_files_write(const struct thp_root *root, struct thp_boot_file *f, int n, bool force,
-			 thp_say_fn say)
+			 struct thp_boot_run *r)
 {
-	char shown[4200];
-	int rc, changes = 0, err;
+	int changes = 0, rc;
 
-	if ((rc = boot_files_recover(root, f, n, say)) != 0)
-		return rc;
+	memset(r, 0, sizeof(*r));
+	thp_root_shown(root, THP_BOOT_JOURNAL, r->journal, sizeof(r->journal));
 	for (int i = 0; i < n; i++)
 		free(f[i].cur);
 	thp_boot_files_read(root, f, n); /* again: the writer before may have changed them */
 	for (int i = 0; i < n; i++) {
 		if (f[i].text && thp_boot_file_theirs(&f[i]) && !force) {
-			say("'%s' exists and was not written by thp; move it away, or --force; nothing "
-				"was changed", f[i].shown);
+			r->what = THP_BOOT_FOREIGN;
+			r->file = i;
 			return 1;
 		}
 		changes += boot_file_changes(&f[i]);
 	}
-	thp_root_shown(root, THP_BOOT_JOURNAL, shown, sizeof(shown));
-	if ((err = boot_files_journal(root, f, n, changes)) != 0) {
-		say("cannot write the journal '%s': %s; nothing was changed", shown, thp_file_strerror(err));
+	if ((r->err = boot_files_journal(root, f, n, changes)) != 0) {
+		r->what = THP_BOOT_NO_JOURNAL;
 		return 1;
 	}
-	rc = boot_files_put(root, f, n, say);
-	if (rc < 0) {
-		say("the journal '%s' stays: the next change of these files puts them back first", shown);
+	rc = boot_files_put(root, f, n, r);
+	if (r->stuck)
 		return 1;
-	}
-	if (changes > 1 && (err = thp_boot_journal_remove(root)) != 0) {
-		say("cannot remove the journal '%s': %s; the next change of these files would put back "
-			"what it holds: remove it to keep this change", shown, thp_file_strerror(err));
-		return 1;
-	}
-	return rc;
+	if (changes > 1)
+		r->drop_err = thp_boot_journal_remove(root);
+	if (!rc)
+		r->what = THP_BOOT_CHANGED;
+	return rc || r->drop_err ? 1 : 0;
 }

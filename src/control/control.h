@@ -31,25 +31,6 @@ struct thp_changes;
  * failure's -errno, or -EINTR with *SIGNO set. */
 int thp_changes_apply(const struct thp_root *root, struct thp_changes *cs, int *signo);
 
-/* Says what failed, for a caller to print ("cannot write 'x': Reason"), as
- * render's thp_err() does: what a writer of several steps reports beyond an
- * error number. */
-typedef void (*thp_say_fn)(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-struct thp_boot_file;
-
-/* Replaces each of the N files F (read with thp_boot_files_read) below ROOT
- * by its text, or removes it when its text is NULL and thp wrote it: first
- * puts back the files of such a change that did not finish (its journal,
- * THP_BOOT_JOURNAL), then, with more than one file to change, journals them
- * as they are; each file goes through a temporary file renamed over it, and
- * the files already changed are put back when a later one fails. A file
- * that thp did not write is replaced only with FORCE. The caller holds the
- * writers' lock. Returns 0, or 1 after SAY said why nothing was changed, or
- * what stays. */
-int thp_boot_files_write(const struct thp_root *root, struct thp_boot_file *f, int n, bool force,
-			 thp_say_fn say);
-
 /* THP mode of a process, as PR_GET_THP_DISABLE reports it. */
 enum thp_mode {
 	THP_MODE_ENABLED = 0,        /* THP as the host policy allows */

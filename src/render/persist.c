@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* persist.c - the files that boot applies as 'thp persist' and 'thp hugetlb
- * persist' show them before writing (--dry-run --json) */
+ * persist' show them before writing (--dry-run --json), and what writing
+ * them did */
+#include <errno.h>
 #include <string.h>
 
+#include "../control/boot.h"
+#include "../control/control.h"
+#include "msg.h"
 #include "persist.h"
 #include "render.h"
 
@@ -26,4 +31,82 @@ void thp_boot_files_put(const char *key, const struct thp_boot_file *f, int n)
 		out_end();
 	}
 	out_end();
+}
+
+int thp_boot_back_report(const struct thp_boot_back *b)
+{
+	char at[32] = "";
+
+	switch (b->what) {
+	case THP_BOOT_BACK_NONE:
+		break;
+	case THP_BOOT_BACK_UNREADABLE:
+		thp_err("cannot read the journal '%s': %s; nothing was changed", b->journal,
+			thp_file_strerror(b->err));
+		break;
+	case THP_BOOT_BACK_DAMAGED:
+		if (b->line)
+			snprintf(at, sizeof(at), ": line %d", b->line);
+		thp_err("the journal '%s' is damaged%s; nothing was changed: look at it, put the files it "
+			"names back as they were, then remove it", b->journal, at);
+		break;
+	case THP_BOOT_BACK_STUCK:
+		for (int i = 0; i < b->n; i++)
+			if (b->v[i].put_err)
+				thp_err("cannot put back '/%s': %s", b->v[i].path,
+					thp_file_strerror(b->v[i].put_err));
+		thp_err("'%s' (pid %d) did not finish, and not every file it had changed can be put back "
+			"(journal '%s'); nothing was changed", b->command, (int)b->owner, b->journal);
+		break;
+	case THP_BOOT_BACK_KEPT:
+		thp_err("put back the files of '%s', but cannot remove its journal '%s': %s; remove it",
+			b->command, b->journal, thp_file_strerror(b->err));
+		break;
+	case THP_BOOT_BACK_PUT_BACK:
+		thp_err("'%s' (pid %d) did not finish; put back the %d files it had changed", b->command,
+			(int)b->owner, b->n);
+		break;
+	}
+	return b->what == THP_BOOT_BACK_NONE || b->what == THP_BOOT_BACK_PUT_BACK ? 0 : 1;
+}
+
+/* Says that the file SHOWN cannot be written (VERB: "write", "remove") for
+ * ERR, then TAIL. */
+static void cannot_write(const char *verb, const char *shown, int err, const char *tail)
+{
+	thp_err("cannot %s '%s': %s%s%s", verb, shown, thp_file_strerror(err),
+		err == -EACCES || err == -EPERM ? " (run as root)"
+		: err == -ENOENT ? " (thp creates no directory for it)" : "", tail);
+}
+
+int thp_boot_run_report(const struct thp_boot_file *f, const struct thp_boot_run *r)
+{
+	switch (r->what) {
+	case THP_BOOT_CHANGED:
+		break;
+	case THP_BOOT_FOREIGN:
+		thp_err("'%s' exists and was not written by thp; move it away, or --force; nothing "
+			"was changed", f[r->file].shown);
+		break;
+	case THP_BOOT_NO_JOURNAL:
+		thp_err("cannot write the journal '%s': %s; nothing was changed", r->journal,
+			thp_file_strerror(r->err));
+		break;
+	case THP_BOOT_FAILED:
+		cannot_write(f[r->file].text ? "write" : "remove", f[r->file].shown, r->err, "");
+		for (int i = r->file - 1; i >= 0; i--)
+			if (r->undo_err[i])
+				thp_err("cannot put back '%s' as it was either: %s", f[i].shown,
+					thp_file_strerror(r->undo_err[i]));
+		if (r->stuck)
+			thp_err("the journal '%s' stays: the next change of these files puts them back first",
+				r->journal);
+		else
+			thp_err("nothing was changed");
+		break;
+	}
+	if (r->drop_err)
+		thp_err("cannot remove the journal '%s': %s; the next change of these files would put back "
+			"what it holds: remove it to keep this change", r->journal, thp_file_strerror(r->drop_err));
+	return r->what == THP_BOOT_CHANGED && !r->drop_err ? 0 : 1;
 }

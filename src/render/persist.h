@@ -18,4 +18,17 @@ void thp_boot_file_put(const char *shown, const char *text, const char *cur, boo
  * in text. */
 void thp_boot_files_put(const char *key, const struct thp_boot_file *f, int n);
 
+struct thp_boot_back;
+struct thp_boot_run;
+
+/* Says on stderr what became of the journal of a change of boot files that
+ * did not finish (B, of thp_boot_files_recover). Returns the exit status: 0
+ * when the change may go on, else 1. */
+int thp_boot_back_report(const struct thp_boot_back *b);
+
+/* Says on stderr what the change R of the boot files F (thp_boot_files_write)
+ * could not do; nothing when every file changed. Returns the exit status: 0
+ * when every file changed and no journal stays, else 1. */
+int thp_boot_run_report(const struct thp_boot_file *f, const struct thp_boot_run *r);
+
 #endif
