@@ -195,6 +195,34 @@ cp "$tmp/rx/sys/kernel/mm/transparent_hugepage/defrag" "$tmp/rx.set" 2> /dev/nul
 expect "capture of a tree: restore on the copy" [ "$(rc_err "$THP" --root "$tmp/rx" restore)" = "0|" ]
 expect_sh "capture of a tree: set changed the copy, restore put it back" \
 	'grep -q "\[defer\]" "$tmp/rx.set" && cmp -s "$RX/sys/kernel/mm/transparent_hugepage/defrag" "$tmp/rx/sys/kernel/mm/transparent_hugepage/defrag"'
+# a capture records the units that write THP settings, which persist reads,
+# with only those lines (no Environment=), and the links that enable them;
+# a unit that writes none is not recorded
+UX=$tmp/units
+U=etc/systemd/system
+cp -a $FX "$UX"
+mkdir -p "$UX/$U/multi-user.target.wants"
+printf '[Unit]\nDescription=Disable THP\n\n[Service]\nType=oneshot\nEnvironment=TOKEN=SECRET-4711\nExecStart=/bin/sh -c "echo never > /sys/kernel/mm/transparent_hugepage/enabled"\n' \
+	> "$UX/$U/disable-thp.service"
+ln -s ../disable-thp.service "$UX/$U/multi-user.target.wants/disable-thp.service"
+printf "# Transparent Huge Pages settings, written by 'thp persist --systemd'.\n[Service]\nEnvironmentFile=/etc/SECRET.env\nExecStart=/bin/sh -c 'echo defer > /sys/kernel/mm/transparent_hugepage/defrag'\n" \
+	> "$UX/$U/thp.service"
+printf '[Service]\nEnvironment=SECRET=hunter3\nExecStart=/usr/bin/app\n' > "$UX/$U/app.service"
+ln -s ../app.service "$UX/$U/multi-user.target.wants/app.service"
+"$THP" --root "$UX" persist --check --json > "$tmp/ux.want"
+"$THP" --root "$UX" capture --no-procs -o "$tmp/ux" > /dev/null
+"$THP" --root "$tmp/ux" persist --check --json > "$tmp/ux.got"
+expect_sh "capture of units: persist --check on the copy reports the enabled unit and thp.service (not enabled) as on the tree" \
+	'jq -e ".sources == [\"/$U/disable-thp.service\"] and .units_not_enabled == [\"/$U/thp.service\"]" "$tmp/ux.want" > /dev/null && cmp -s "$tmp/ux.want" "$tmp/ux.got"'
+expect_sh "capture of units: the link that enables the unit is recorded" \
+	'[ -f "$tmp/ux/$U/multi-user.target.wants/disable-thp.service" ]'
+expect_sh "capture of units: no other line of a unit (Environment=, EnvironmentFile=)" \
+	'[ -s "$tmp/ux/$U/disable-thp.service" ] && [ -s "$tmp/ux/$U/thp.service" ] && ! grep -rq SECRET "$tmp/ux"'
+expect_sh "capture of units: a unit that writes no THP setting is not recorded, nor its link" \
+	'[ -d "$tmp/ux/$U/multi-user.target.wants" ] && [ ! -e "$tmp/ux/$U/app.service" ] && [ ! -e "$tmp/ux/$U/multi-user.target.wants/app.service" ]'
+expect_sh "capture of units: thp.service written by thp persist stays thp's in the copy" \
+	'"$THP" --root "$UX" persist --systemd --dry-run --json enabled=never | jq -e ".foreign == false" > /dev/null &&
+	"$THP" --root "$tmp/ux" persist --systemd --dry-run --json enabled=never | jq -e ".foreign == false" > /dev/null'
 env MALLOC_CONF=thp:never THP_TEST_SECRET=hunter2 sleep 30 &
 spid=$!
 # (until it runs sleep: before, its environment is this shell's)

@@ -44,7 +44,11 @@ static void recorded_help(void)
 {
 	print_words("    ", thp_capture_host_paths);
 	puts("    etc/passwd: only the users of the recorded processes (name, uid, group)\n"
-	     "and, as empty files (what counts is that they are there):");
+	     "    etc/systemd/system/*.service that write THP settings, and thp.service:\n"
+	     "        only their lines that write them (echo VALUE > PATH), as ExecStart\n"
+	     "        lines, and section headers; every other line is left empty\n"
+	     "and, as empty files (what counts is that they are there):\n"
+	     "    etc/systemd/system/*.wants/UNIT of each of those units");
 	print_words("    ", thp_capture_presence_paths);
 	puts("and per process, below proc/PID/ (unless --no-procs):");
 	print_words("    ", thp_capture_proc_files);

@@ -31,7 +31,6 @@
 #define SYSCTL_DIR THP_SYSCTLD_DIR
 #define SYSCTL_NAME THP_SYSCTLD_NAME
 #define SYSCTL_DEFAULT SYSCTL_DIR "/" SYSCTL_NAME
-#define OURS "written by 'thp persist"
 
 enum mode { TMPFILES, SYSTEMD, CMDLINE, CHECK, SYSCTL /* chosen by vm.* keys, not an option */ };
 
@@ -275,7 +274,7 @@ static void cmdline(const struct thp_ctx *ctx, const struct thp_kvlist *l)
 /* True when CUR, the text of the file to write (NULL: there is none), was not written by thp. */
 static bool foreign(const char *cur)
 {
-	return cur && !strstr(cur, OURS);
+	return cur && !strstr(cur, THP_PERSIST_MARK);
 }
 
 /* 'persist --dry-run': the file TEXT, to go to SHOWN (CUR: as it is); in

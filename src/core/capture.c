@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "persist.h"
 #include "proc.h"
 #include "users.h"
 
@@ -58,7 +59,6 @@ const char *const thp_capture_host_paths[] = {
 	"run/tmpfiles.d/*.conf",
 	"usr/local/lib/tmpfiles.d/*.conf",
 	"usr/lib/tmpfiles.d/*.conf",
-	"etc/systemd/system/thp.service",
 	"proc/sys/kernel/ostype",
 	"proc/sys/kernel/version",
 	"proc/sys/kernel/arch",
@@ -83,7 +83,6 @@ const char *const thp_capture_host_paths[] = {
 };
 
 const char *const thp_capture_presence_paths[] = {
-	"etc/systemd/system/*.wants/thp.service",
 	"etc/systemd/system/*.wants/tuned.service",
 	NULL,
 };
@@ -226,8 +225,11 @@ static int copy_node(struct ctx *c, const char *rel)
 	struct stat sb;
 	int fd;
 
-	if (c->part == PRESENCE)
-		return thp_stat(c->root, rel, &sb, AT_SYMLINK_NOFOLLOW) == 0 ? write_new(c, rel, "", 0) : 0;
+	if (c->part == PRESENCE) /* once, when a unit's links name it again */
+		return thp_stat(c->root, rel, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+			       faccessat(c->out, rel, F_OK, AT_SYMLINK_NOFOLLOW) != 0
+			       ? write_new(c, rel, "", 0)
+			       : 0;
 	if (c->part == HOST && masked(c, rel))
 		return write_new(c, rel, "", 0);
 	if (thp_stat(c->root, rel, &sb, 0) < 0 || !(sb.st_mode & 0444))
@@ -257,6 +259,36 @@ static bool has_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
+/* Calls FN with C, DIR/NAME and ARG for each NAME in directory DIR that GLOB
+ * matches (but names starting with '.'), until one fails; returns that. */
+static int each_match(struct ctx *c, const char *dir, const char *glob,
+		      int (*fn)(struct ctx *c, const char *rel, const char *arg), const char *arg)
+{
+	DIR *d = thp_opendir(c->root, dir);
+	struct dirent *de;
+	char rel[4096];
+	int err = 0;
+
+	if (!d)
+		return 0;
+	while (!err && (de = readdir(d))) {
+		if (de->d_name[0] == '.' || fnmatch(glob, de->d_name, 0) != 0 ||
+		    (size_t)snprintf(rel, sizeof(rel), "%s/%s", dir, de->d_name) >= sizeof(rel))
+			continue;
+		err = fn(c, rel, arg);
+	}
+	closedir(d);
+	return err;
+}
+
+static int copy_pattern(struct ctx *c, const char *prefix, const char *pattern);
+
+/* Copies REL/REST, or REL itself when REST is NULL. */
+static int copy_rest(struct ctx *c, const char *rel, const char *rest)
+{
+	return rest ? copy_pattern(c, rel, rest) : copy_node(c, rel);
+}
+
 /* Copies PREFIX/PATTERN, where any component of PATTERN (a constant of this
  * file) may hold a glob; names read from disk are joined literally, never
  * matched again. An empty PATTERN (after a final '/') makes PREFIX only. */
@@ -265,9 +297,6 @@ static int copy_pattern(struct ctx *c, const char *prefix, const char *pattern)
 	const char *slash = strchr(pattern, '/'), *rest = slash ? slash + 1 : NULL;
 	size_t n = slash ? (size_t)(slash - pattern) : strlen(pattern);
 	char rel[4096], comp[256];
-	struct dirent *de;
-	DIR *d;
-	int err = 0;
 
 	if (!*pattern)
 		return make_dir(c, prefix);
@@ -275,20 +304,47 @@ static int copy_pattern(struct ctx *c, const char *prefix, const char *pattern)
 		return 0;
 	memcpy(comp, pattern, n);
 	comp[n] = '\0';
-	if (!has_glob(comp)) {
-		snprintf(rel, sizeof(rel), "%s%s%s", prefix, *prefix ? "/" : "", comp);
-		return rest ? copy_pattern(c, rel, rest) : copy_node(c, rel);
-	}
-	d = thp_opendir(c->root, prefix);
-	if (!d)
+	if (has_glob(comp))
+		return each_match(c, prefix, comp, copy_rest, rest);
+	snprintf(rel, sizeof(rel), "%s%s%s", prefix, *prefix ? "/" : "", comp);
+	return copy_rest(c, rel, rest);
+}
+
+/* Records the link to unit NAME in the *.wants directory REL, when it is
+ * there: what enables the unit. */
+static int copy_wants(struct ctx *c, const char *rel, const char *name)
+{
+	char link[4096];
+
+	if ((size_t)snprintf(link, sizeof(link), "%s/%s", rel, name) >= sizeof(link))
 		return 0;
-	while (!err && (de = readdir(d))) {
-		if (de->d_name[0] == '.' || fnmatch(comp, de->d_name, 0) != 0 ||
-		    (size_t)snprintf(rel, sizeof(rel), "%s/%s", prefix, de->d_name) >= sizeof(rel))
-			continue;
-		err = rest ? copy_pattern(c, rel, rest) : copy_node(c, rel);
+	return copy_node(c, link);
+}
+
+/* Records the unit REL of THP_UNIT_DIR when it writes THP settings, or is
+ * named ALWAYS (thp.service, which 'thp persist --systemd' replaces): only
+ * what thp_unit_record keeps of it (a masked unit: an empty file), and the
+ * links that enable it. */
+static int copy_unit(struct ctx *c, const char *rel, const char *always)
+{
+	const char *name = strrchr(rel, '/') + 1;
+	char *buf = NULL, *text;
+	int found = 0, err = masked(c, rel) ? 0 : thp_read(c->root, rel, &buf, NULL);
+
+	if (err) {
+		unreadable(c, rel, err);
+		return 0;
 	}
-	closedir(d);
+	text = thp_unit_record(buf ? buf : "", &found);
+	free(buf);
+	if (!text)
+		return -ENOMEM;
+	if (found || strcmp(name, always) == 0) {
+		err = write_new(c, rel, text, strlen(text));
+		if (!err)
+			err = each_match(c, THP_UNIT_DIR, "*.wants", copy_wants, name);
+	}
+	free(text);
 	return err;
 }
 
@@ -426,6 +482,8 @@ int thp_capture(const struct thp_root *root, int out, const struct thp_capture_o
 	c->part = PRESENCE;
 	for (size_t i = 0; !err && thp_capture_presence_paths[i]; i++)
 		err = copy_pattern(c, "", thp_capture_presence_paths[i]);
+	if (!err) /* each with the links that enable it, recorded as presence */
+		err = each_match(c, THP_UNIT_DIR, "*.service", copy_unit, THP_UNIT_NAME);
 	c->part = PROCS;
 	if (!err && opts->procs)
 		err = copy_procs(c, opts);

@@ -37,8 +37,9 @@ struct thp_capture_result {
 };
 
 /* Copies every file thp reads from ROOT into the empty directory OUT (an open
- * descriptor), with only thp_environ_names of each environment (proc.h), and
- * writes an etc/passwd naming the users of the recorded processes only.
+ * descriptor), with only thp_environ_names of each environment (proc.h) and
+ * only the lines of systemd units that write THP settings (thp_unit_record,
+ * persist.h: the units that set them, and thp.service), and writes an etc/passwd naming the users of the recorded processes only.
  * Files are created 0600 and directories 0700, exclusively. Names found on
  * disk are taken literally; a link to a file is recorded as the file it leads
  * to inside ROOT, links to directories are not followed. Returns 0 or -errno of the first failure to write below OUT;

@@ -209,15 +209,23 @@ char *thp_sysctl_format(const struct thp_kvlist *l)
 			  sysctl_put, "");
 }
 
-int thp_unit_parse(const char *buf, struct thp_kvlist *l)
+/* One "echo VALUE > PATH" of a unit or script, on line LINE, that writes the
+ * setting or pool KEY. */
+struct unit_echo {
+	int line;
+	char key[THP_KEY_MAX], value[THP_VALUE_MAX], path[512];
+};
+
+/* Calls FN with each echo of BUF that writes a setting or a pool, in order,
+ * and ARG; returns how many there are. */
+static int unit_echoes(const char *buf, void (*fn)(const struct unit_echo *e, void *arg), void *arg)
 {
 	int found = 0;
 
 	for (const char *p = strstr(buf, "echo "); p; p = strstr(p + 1, "echo ")) {
 		const char *v = p + 5, *q;
-		char value[THP_VALUE_MAX], path[512], key[THP_KEY_MAX];
+		struct unit_echo e = { .line = 1 };
 		size_t vlen, plen;
-		int line = 1;
 
 		if (p > buf && !isspace((unsigned char)p[-1]) && p[-1] != '\'' && p[-1] != '"' &&
 		    p[-1] != ';')
@@ -228,23 +236,98 @@ int thp_unit_parse(const char *buf, struct thp_kvlist *l)
 		q = v + vlen;
 		while (*q == ' ')
 			q++;
-		if (*q != '>' || !vlen || vlen >= sizeof(value))
+		if (*q != '>' || !vlen || vlen >= sizeof(e.value))
 			continue;
 		while (*q == '>' || *q == ' ')
 			q++;
 		plen = strcspn(q, " \t\n'\";\\");
-		if (plen >= sizeof(path))
+		if (plen >= sizeof(e.path))
 			continue;
-		snprintf(path, sizeof(path), "%.*s", (int)plen, q);
-		if (thp_boot_path_key(path, key, sizeof(key)) != 0)
+		snprintf(e.path, sizeof(e.path), "%.*s", (int)plen, q);
+		if (thp_boot_path_key(e.path, e.key, sizeof(e.key)) != 0)
 			continue;
-		snprintf(value, sizeof(value), "%.*s", (int)vlen, v);
+		snprintf(e.value, sizeof(e.value), "%.*s", (int)vlen, v);
 		for (const char *c = buf; c < p; c++)
-			line += *c == '\n';
-		thp_kv_set(l, key, value, line);
+			e.line += *c == '\n';
+		fn(&e, arg);
 		found++;
 	}
 	return found;
+}
+
+static void unit_set(const struct unit_echo *e, void *arg)
+{
+	thp_kv_set(arg, e->key, e->value, e->line);
+}
+
+int thp_unit_parse(const char *buf, struct thp_kvlist *l)
+{
+	return unit_echoes(buf, unit_set, l);
+}
+
+/* A unit's record being written (thp_unit_record). */
+struct unit_record {
+	FILE *f;
+	int found; /* echoes so far */
+	int echoes; /* on the line being written */
+};
+
+static void record_echo(const struct unit_echo *e, void *arg)
+{
+	struct unit_record *r = arg;
+
+	fprintf(r->f, "%secho %s > %s", r->echoes++ ? "; " : "ExecStart=/bin/sh -c '", e->value, e->path);
+}
+
+/* True when [S, S+LEN) is a section header: "[Service]". */
+static bool section_header(const char *s, size_t len)
+{
+	static const char name[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-";
+
+	thp_trim(&s, &len);
+	return len > 2 && s[0] == '[' && s[len - 1] == ']' && strspn(s + 1, name) == len - 2;
+}
+
+/* Writes the record of line [S, S+LEN) of a unit. */
+static int record_line(const char *s, size_t len, int line, void *arg)
+{
+	struct unit_record *r = arg;
+	char *text = strndup(s, len);
+
+	(void)line;
+	if (!text)
+		return -ENOMEM;
+	r->echoes = 0;
+	r->found += unit_echoes(text, record_echo, r);
+	if (r->echoes)
+		fputc('\'', r->f);
+	else if (section_header(s, len))
+		fputs(text, r->f);
+	else if (text[0] == '#' && strstr(text, THP_PERSIST_MARK))
+		fputs("# " THP_PERSIST_MARK "'", r->f);
+	fputc('\n', r->f);
+	free(text);
+	return 0;
+}
+
+char *thp_unit_record(const char *buf, int *found)
+{
+	struct unit_record r = { .found = 0 };
+	char *s = NULL, *out;
+	size_t n;
+	int err;
+
+	r.f = open_memstream(&s, &n);
+	if (!r.f)
+		return NULL;
+	err = thp_each_line(buf, record_line, &r);
+	out = close_stream(r.f, &s);
+	if (err) {
+		free(out);
+		return NULL;
+	}
+	*found = r.found;
+	return out;
 }
 
 static void unit_put(FILE *f, const struct thp_kv *kv)

@@ -40,6 +40,15 @@ char *thp_sysctl_format(const struct thp_kvlist *l);
  * unit or script (and those that size a pool) into L, a later one winning. Returns the number found. */
 int thp_unit_parse(const char *buf, struct thp_kvlist *l);
 
+/* What a capture records of unit BUF (the lines that thp_unit_parse reads,
+ * nothing that may hold a secret): on each line where thp_unit_parse finds
+ * writes, only those ("ExecStart=/bin/sh -c 'echo VALUE > PATH; ...'");
+ * section headers ("[Service]") as they are; THP_PERSIST_MARK for a comment
+ * that holds it; every other line (Environment=, other commands) left empty,
+ * so that lines keep their numbers. It parses as BUF does. Sets *FOUND to the
+ * number of writes. Malloc'd; NULL when out of memory. */
+char *thp_unit_record(const char *buf, int *found);
+
 /* A systemd oneshot unit writing L in its order. */
 char *thp_unit_format(const struct thp_kvlist *l);
 
@@ -57,6 +66,9 @@ int thp_cmdline_parse(const char *cmdline, const uint64_t *sizes, int nsizes, st
  * tmpfiles.d file, or the command-line options ("" when none). Malloc'd;
  * NULL when out of memory. */
 char *thp_pools_format(const struct thp_pool *v, int n, uint64_t default_size, enum thp_pool_boot b);
+
+/* What a file that 'thp persist' wrote holds (in its first comment). */
+#define THP_PERSIST_MARK "written by 'thp persist"
 
 /* Where 'thp persist' writes below the root, by default (sysctl.d: vm.* keys). */
 #define THP_TMPFILES_DIR "etc/tmpfiles.d"

@@ -2,7 +2,8 @@
 /* fuzz_persist.c - saved states and journals, tmpfiles.d drop-ins, units and
  * kernel command lines (their pools too) as 'thp restore' and 'thp persist
  * --check' read them, and the boot files' journal; a state or journal that
- * parses must format and parse back to the same */
+ * parses must format and parse back to the same, and what a capture records
+ * of a unit must parse as the unit does */
 #include "core/persist.h"
 #include "core/state.h"
 #include "fuzz.h"
@@ -38,6 +39,24 @@ static void boot_journal(const char *s)
 	free(copy);
 }
 
+/* What a capture records of unit S parses as S does, on the same lines; L
+ * is S's. */
+static void unit_record(const char *s, struct thp_kvlist *l)
+{
+	static struct thp_kvlist back;
+	int found, n = thp_unit_parse(s, l);
+	char *r = thp_unit_record(s, &found);
+
+	memset(&back, 0, sizeof(back));
+	if (!r || found != n || thp_unit_parse(r, &back) != n)
+		abort();
+	same(l, &back);
+	for (int i = 0; i < l->n; i++)
+		if (l->v[i].line != back.v[i].line)
+			abort();
+	free(r);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const uint64_t sizes[] = { 16 << 10, 64 << 10, 2 << 20, 1 << 30 };
@@ -60,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&l, 0, sizeof(l));
 	thp_tmpfiles_parse(s, &l);
 	memset(&l, 0, sizeof(l));
-	thp_unit_parse(s, &l);
+	unit_record(s, &l);
 	memset(&l, 0, sizeof(l));
 	thp_cmdline_parse(s, sizes, 4, &l);
 	memset(&l, 0, sizeof(l));

@@ -61,6 +61,11 @@ printf '[main]\ninclude=throughput-performance\n[vm]\ntransparent_hugepages=alwa
 printf '[variables]\nre=aarch64\n[vm.arm]\ntype=vm\nuname_regex=${re}\ntransparent_hugepages=never\n[sysctl]\nvm.watermark_scale_factor = 200\n' \
 	> "$out/.base/usr/lib/tuned/throughput-performance/tuned.conf"
 ln -s /usr/lib/systemd/system/tuned.service "$out/.base/etc/systemd/system/multi-user.target.wants/"
+# an enabled unit that writes a THP setting (which persist reads and capture
+# records): damaged as the rest
+printf '[Service]\nExecStart=/bin/sh -c "echo never > /%s/enabled"\n' sys/kernel/mm/transparent_hugepage \
+	> "$out/.base/etc/systemd/system/disable-thp.service"
+ln -s ../disable-thp.service "$out/.base/etc/systemd/system/multi-user.target.wants/"
 
 # a process with a page map, the page flags and the memory blocks of two nodes
 # (from the folios-numa fixture), for the page walk of --folios
@@ -82,6 +87,9 @@ cp -a "$out/.base/sys/kernel/mm/hugepages" "$o/hugepages"
 echo "w /$T/defrag - - - - $HOSTILE_SECRET" > "$o/tmpfiles.d/secret.conf"
 echo thp-test > "$o/tuned/active_profile"
 printf '[sysctl]\nvm.watermark_scale_factor = %s\n' "$HOSTILE_SECRET" > "$o/tuned/thp-test/tuned.conf"
+mkdir -p "$o/systemd/system/multi-user.target.wants"
+printf '[Service]\nExecStart=/bin/sh -c "echo %s > /%s/enabled"\n' "$HOSTILE_SECRET" "$T" > "$o/systemd/system/disable-thp.service"
+ln -s ../disable-thp.service "$o/systemd/system/multi-user.target.wants/"
 
 perl -e 'srand(8); print map { chr(int rand 256) } 1 .. 4096' > "$out/.garbage"
 perl -e 'print "a" x (1 << 20)' > "$out/.longline"

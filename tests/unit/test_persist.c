@@ -245,6 +245,53 @@ static void unit_file(void **state)
 	assert_int_equal(thp_kv_get(&l, "khugepaged.defrag")->line, 6);
 }
 
+/* What a capture records of a unit: its writes on their lines, its section
+ * headers and thp's mark, nothing else; it parses as the unit does. */
+static void unit_record(void **state)
+{
+	static const char unit[] =
+		"# Transparent Huge Pages settings, written by 'thp persist --systemd'.\n"
+		"[Unit]\n"
+		"Description=secret plans\n"
+		"[Service]\n"
+		"Environment=TOKEN=s3cret\n"
+		"ExecStart=/usr/bin/env TOKEN=s3cret /bin/sh -c 'echo never > /sys/kernel/mm/transparent_hugepage/enabled;"
+		"echo 1 >/sys/kernel/mm/transparent_hugepage/khugepaged/defrag'\n"
+		"ExecStart=/bin/sh -c \\\n"
+		"  \"echo 512 > /proc/sys/vm/nr_hugepages\"\n"
+		"ExecStart=/bin/sh -c 'echo always > /sys/kernel/mm/transparent_hugepage/enabled'";
+	struct thp_kvlist l = { 0 }, back = { 0 };
+	int found = -1;
+	char *r = thp_unit_record(unit, &found);
+	(void)state;
+
+	assert_non_null(r);
+	assert_string_equal(r, "# written by 'thp persist'\n"
+			       "[Unit]\n"
+			       "\n"
+			       "[Service]\n"
+			       "\n"
+			       "ExecStart=/bin/sh -c 'echo never > /sys/kernel/mm/transparent_hugepage/enabled; "
+			       "echo 1 > /sys/kernel/mm/transparent_hugepage/khugepaged/defrag'\n"
+			       "\n"
+			       "ExecStart=/bin/sh -c 'echo 512 > /proc/sys/vm/nr_hugepages'\n"
+			       "ExecStart=/bin/sh -c 'echo always > /sys/kernel/mm/transparent_hugepage/enabled'\n");
+	assert_int_equal(found, thp_unit_parse(unit, &l));
+	assert_int_equal(found, 4);
+	assert_int_equal(thp_unit_parse(r, &back), found);
+	assert_int_equal(back.n, l.n);
+	for (int i = 0; i < l.n; i++) {
+		assert_string_equal(back.v[i].key, l.v[i].key);
+		assert_string_equal(back.v[i].value, l.v[i].value);
+		assert_int_equal(back.v[i].line, l.v[i].line);
+	}
+	free(r);
+	r = thp_unit_record("[Service]\nExecStart=/bin/true\n", &found);
+	assert_string_equal(r, "[Service]\n\n");
+	assert_int_equal(found, 0);
+	free(r);
+}
+
 static void cmdline(void **state)
 {
 	static const uint64_t sizes[] = { 16384, 32768, 65536, 131072, 2097152 };
@@ -653,7 +700,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(keys),      cmocka_unit_test(kvlist),
 		cmocka_unit_test(state_file), cmocka_unit_test(cksum), cmocka_unit_test(tmpfiles),
-		cmocka_unit_test(unit_file), cmocka_unit_test(cmdline),
+		cmocka_unit_test(unit_file), cmocka_unit_test(unit_record), cmocka_unit_test(cmdline),
 		cmocka_unit_test(persist_round_trip), cmocka_unit_test(change_checks),
 		cmocka_unit_test(sysctl_parse),
 		cmocka_unit_test(drift),     cmocka_unit_test(pool_keys),
