@@ -132,6 +132,18 @@ for fx in persist-tuned persist-tuned-cycle persist-tuned-longline persist-tuned
 	"$THP" --root "$tmp/pc-$fx" persist --check > "$tmp/pc-b" 2>&1
 	expect_sh "persist --check on a capture of $fx gives the same answer" '[ -s "$tmp/pc-a" ] && cmp -s "$tmp/pc-a" "$tmp/pc-b"'
 done
+# profile_dirs of tuned-main.conf: the active profile is looked up only in
+# its directories, and a capture records the profiles there
+PD=$tmp/pd
+cp -a tests/fixtures/persist-tuned "$PD"
+mkdir -p "$PD/opt/site"
+mv "$PD/etc/tuned/thp-test" "$PD/opt/site/thp-test"
+printf 'profile_dirs = /usr/lib/tuned,/opt/site\n' > "$PD/etc/tuned/tuned-main.conf"
+"$THP" --root "$PD" persist --check > "$tmp/pd-a" 2>&1
+expect_sh "persist --check reads the profile of a profile_dirs directory" "grep -q '^enabled .* /opt/site/thp-test/tuned.conf:6\$' '$tmp/pd-a'"
+"$THP" --root "$PD" capture -o "$tmp/pd-cap" > /dev/null
+"$THP" --root "$tmp/pd-cap" persist --check > "$tmp/pd-b" 2>&1
+expect_sh "capture records the profiles of profile_dirs" "[ -s '$tmp/pd-cap/opt/site/thp-test/tuned.conf' ] && cmp -s '$tmp/pd-a' '$tmp/pd-b'"
 # a capture keeps no secrets: of an environment only the variables thp reads
 # (listed by 'capture --help' and the manual); command lines unless --no-cmdline
 names=$("$THP" capture --help | sed -n '/only these variables:/{n;p;}')

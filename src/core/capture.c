@@ -15,6 +15,7 @@
 
 #include "persist.h"
 #include "proc.h"
+#include "tuned.h"
 #include "users.h"
 
 const char *const thp_capture_host_paths[] = {
@@ -348,6 +349,39 @@ static int copy_unit(struct ctx *c, const char *rel, const char *always)
 	return err;
 }
 
+/* Copies the tuned.conf of each profile in the directories tuned looks
+ * profiles up in (profile_dirs of the host's tuned-main.conf, recorded
+ * before), but for those recorded already: tuned's default directories are
+ * host paths. Names read from disk are joined literally. */
+static int copy_tuned_profiles(struct ctx *c)
+{
+	struct thp_tuned_dirs *d = malloc(sizeof(*d));
+	int err = 0;
+
+	if (!d)
+		return -ENOMEM;
+	thp_tuned_dirs_read(c->root, d);
+	for (int i = 0; !err && i < d->n; i++) {
+		DIR *dir = thp_opendir(c->root, d->d[i][0] ? d->d[i] : ".");
+		struct dirent *de;
+
+		while (dir && !err && (de = readdir(dir))) {
+			char rel[4096];
+
+			if (de->d_name[0] == '.' ||
+			    (size_t)snprintf(rel, sizeof(rel), "%s%s%s/tuned.conf", d->d[i], d->d[i][0] ? "/" : "",
+					     de->d_name) >= sizeof(rel) ||
+			    faccessat(c->out, rel, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+				continue;
+			err = copy_node(c, rel);
+		}
+		if (dir)
+			closedir(dir);
+	}
+	free(d);
+	return err;
+}
+
 /* Records the variables of thp_environ_names that process PID has. */
 static int copy_environ(struct ctx *c, pid_t pid)
 {
@@ -479,6 +513,8 @@ int thp_capture(const struct thp_root *root, int out, const struct thp_capture_o
 	*c = (struct ctx){ .root = root, .out = out, .res = res };
 	for (size_t i = 0; !err && thp_capture_host_paths[i]; i++)
 		err = copy_pattern(c, "", thp_capture_host_paths[i]);
+	if (!err)
+		err = copy_tuned_profiles(c);
 	c->part = PRESENCE;
 	for (size_t i = 0; !err && thp_capture_presence_paths[i]; i++)
 		err = copy_pattern(c, "", thp_capture_presence_paths[i]);

@@ -57,6 +57,7 @@ struct load {
 	struct vars *vars;
 	int depth;
 	bool failed; /* T->problem says why nothing is known */
+	struct thp_tuned_dirs dirs;
 };
 
 /* What a unit's regular expressions are matched against. */
@@ -84,7 +85,9 @@ struct file_parse {
 	int longline;    /* the first line left out as too long; 0: none */
 };
 
-static const char *const profile_dirs[] = { "etc/tuned/profiles", "etc/tuned", "usr/lib/tuned/profiles",
+/* Where tuned looks profiles up when tuned-main.conf sets no profile_dirs,
+ * the first one winning: the layouts of tuned 2.24 and of earlier ones. */
+static const char *const default_dirs[] = { "etc/tuned/profiles", "etc/tuned", "usr/lib/tuned/profiles",
 					    "usr/lib/tuned" };
 
 static __attribute__((format(printf, 2, 3))) void fail(struct load *ld, const char *fmt, ...)
@@ -117,6 +120,39 @@ static bool word_eq(const char *s, size_t n, const char *w)
 static bool starts(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Joins A, B and C ("" or NULL: none) into the path below the root that
+ * tuned opens, normalized as Python's os.path.normpath reads an absolute
+ * one: empty and "." components dropped, ".." taking the one before it off
+ * and none above the root; so no path leaves the root but by a link, which
+ * thp_root_openat() does not follow out of a recorded tree. False when the
+ * path is CAP bytes or longer. */
+static bool norm_path(char *out, size_t cap, const char *a, const char *b, const char *c)
+{
+	const char *parts[] = { a, b, c };
+	size_t n = 0;
+
+	for (size_t i = 0; i < 3; i++)
+		for (const char *p = parts[i] ? parts[i] : ""; *p;) {
+			size_t len = strcspn(p, "/");
+
+			if (word_eq(p, len, "..")) {
+				while (n && out[n - 1] != '/')
+					n--;
+				n -= n > 0;
+			} else if (len && !word_eq(p, len, ".")) {
+				if (n + (n > 0) + len >= cap)
+					return false;
+				if (n)
+					out[n++] = '/';
+				memcpy(out + n, p, len);
+				n += len;
+			}
+			p += len + (p[len] == '/');
+		}
+	out[n] = '\0';
+	return true;
 }
 
 /* A name tuned accepts for a profile: letters, digits, '_', '.', '-'. */
@@ -409,20 +445,22 @@ static void load_includes(struct load *ld, const char *list, const char *by, int
 	ld->depth--;
 }
 
-/* Reads the file of profile NAME that tuned would read: the first of
- * profile_dirs not read already. Returns its buffer (index in *FILE), or
- * NULL after fail(). */
+/* Reads the file of profile NAME that tuned would read: the first of the
+ * profile directories not read already. Returns its buffer (index in
+ * *FILE), or NULL after fail(). */
 static char *read_profile(struct load *ld, const char *name, size_t n, const char *by, int *file)
 {
 	struct thp_tuned *t = ld->t;
-	char path[160], *buf = NULL;
+	char path[sizeof(t->files[0]) - 1], nm[128], *buf = NULL;
 	bool again = false;
 	int err = -ENOENT;
 
-	for (size_t d = 0; d < sizeof(profile_dirs) / sizeof(profile_dirs[0]) && safe_name(name, n); d++) {
+	snprintf(nm, sizeof(nm), "%.*s", (int)n, name);
+	for (int d = 0; d < ld->dirs.n && safe_name(name, n); d++) {
 		bool read = false;
 
-		snprintf(path, sizeof(path), "%s/%.*s/tuned.conf", profile_dirs[d], (int)n, name);
+		if (!norm_path(path, sizeof(path), ld->dirs.d[d], nm, "tuned.conf"))
+			continue;
 		for (int i = 0; i < t->nfiles && !read; i++)
 			read = strcmp(t->files[i] + 1, path) == 0;
 		again = again || read;
@@ -432,9 +470,11 @@ static char *read_profile(struct load *ld, const char *name, size_t n, const cha
 		break;
 	}
 	if (err == -ENOENT || err == -ENOTDIR || err == -EISDIR) {
-		fail(ld, "profile '%.*s'%s%s cannot be loaded: %s; tuned applies none of its profiles", (int)n, name,
+		fail(ld, "profile '%s'%s%s cannot be loaded: %s%s; tuned applies none of its profiles", nm,
 		     by ? " included by " : "", by ? by : "",
-		     again ? "it is included again (an include cycle)" : "no such profile in /etc/tuned or /usr/lib/tuned");
+		     again ? "it is included again (an include cycle)" : "no such profile in ",
+		     again ? "" : ld->dirs.configured ? "the profile_dirs of /etc/tuned/tuned-main.conf"
+						  : "/etc/tuned or /usr/lib/tuned");
 		return NULL;
 	}
 	if (err) {
@@ -628,30 +668,107 @@ static void host_read(const struct thp_root *root, struct host *h)
 	}
 }
 
-/* reapply_sysctl = BOOL of tuned-main.conf, read as configobj reads a boolean. */
-static int main_conf_line(const char *s, size_t len, int line, void *ctx)
+/* What thp reads of tuned-main.conf. */
+struct main_conf {
+	bool reapply;
+	bool dirs_set;
+	char dirs[1024]; /* profile_dirs, as written */
+};
+
+/* Whether [V, V+VN) is a boolean of configobj's (0/false/no/off or
+ * 1/true/yes/on, any case): sets *B to it. */
+static void conf_bool(const char *v, size_t vn, bool *b)
 {
 	static const char *const no[] = { "0", "false", "no", "off" }, *const yes[] = { "1", "true", "yes", "on" };
-	bool *reapply = ctx;
+
+	for (size_t i = 0; i < 4; i++) {
+		if (strlen(no[i]) == vn && strncasecmp(v, no[i], vn) == 0)
+			*b = false;
+		if (strlen(yes[i]) == vn && strncasecmp(v, yes[i], vn) == 0)
+			*b = true;
+	}
+}
+
+/* reapply_sysctl = BOOL (a '#' starts a comment, as configobj reads it)
+ * and profile_dirs = LIST of tuned-main.conf. */
+static int main_conf_line(const char *s, size_t len, int line, void *ctx)
+{
+	struct main_conf *mc = ctx;
 	const char *k, *v, *hash;
 	size_t kn, vn;
 
 	(void)line;
 	if (!thp_split_kv(s, len, &k, &kn, &v, &vn))
 		return 0;
+	if (word_eq(k, kn, "profile_dirs")) {
+		mc->dirs_set = true;
+		snprintf(mc->dirs, sizeof(mc->dirs), "%.*s", (int)vn, v);
+	}
 	if ((hash = memchr(v, '#', vn))) {
 		vn = (size_t)(hash - v);
 		thp_trim(&v, &vn);
 	}
-	if (!word_eq(k, kn, "reapply_sysctl"))
-		return 0;
-	for (size_t i = 0; i < 4; i++) {
-		if (strlen(no[i]) == vn && strncasecmp(v, no[i], vn) == 0)
-			*reapply = false;
-		if (strlen(yes[i]) == vn && strncasecmp(v, yes[i], vn) == 0)
-			*reapply = true;
-	}
+	if (word_eq(k, kn, "reapply_sysctl"))
+		conf_bool(v, vn, &mc->reapply);
 	return 0;
+}
+
+/* Sets D to the directories of LIST (comma-separated, a later one winning),
+ * the first one winning. */
+static void dirs_from_list(struct thp_tuned_dirs *d, const char *list)
+{
+	char in_order[THP_TUNED_DIRS_MAX][THP_TUNED_DIR_MAX];
+	int n = 0;
+
+	for (const char *p = list;;) {
+		size_t len = strcspn(p, ","), sn = len;
+		const char *s = p;
+		char raw[THP_TUNED_DIR_MAX];
+
+		thp_trim(&s, &sn);
+		if (sn >= sizeof(raw) || n == THP_TUNED_DIRS_MAX) {
+			d->cut = true;
+		} else {
+			snprintf(raw, sizeof(raw), "%.*s", (int)sn, s);
+			norm_path(in_order[n++], sizeof(in_order[0]), raw, NULL, NULL); /* never longer */
+		}
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	d->configured = true;
+	for (d->n = 0; d->n < n; d->n++)
+		snprintf(d->d[d->n], sizeof(d->d[0]), "%s", in_order[n - 1 - d->n]);
+}
+
+/* Reads tuned-main.conf below ROOT: *REAPPLY (true when not said) and D. */
+static void main_conf_read(const struct thp_root *root, bool *reapply, struct thp_tuned_dirs *d)
+{
+	struct main_conf *mc = calloc(1, sizeof(*mc));
+	char *conf = NULL;
+
+	memset(d, 0, sizeof(*d));
+	*reapply = true;
+	if (mc && thp_read(root, "etc/tuned/tuned-main.conf", &conf, NULL) == 0) {
+		mc->reapply = true;
+		thp_each_line(conf, main_conf_line, mc);
+		*reapply = mc->reapply;
+	}
+	if (mc && mc->dirs_set) {
+		dirs_from_list(d, mc->dirs);
+	} else {
+		for (d->n = 0; d->n < (int)(sizeof(default_dirs) / sizeof(default_dirs[0])); d->n++)
+			snprintf(d->d[d->n], sizeof(d->d[0]), "%s", default_dirs[d->n]);
+	}
+	free(conf);
+	free(mc);
+}
+
+void thp_tuned_dirs_read(const struct thp_root *root, struct thp_tuned_dirs *d)
+{
+	bool reapply;
+
+	main_conf_read(root, &reapply, d);
 }
 
 /* Appends the profile names of file REL (blank-separated) to T->profiles;
@@ -681,9 +798,9 @@ static int read_names(const struct thp_root *root, const char *rel, struct thp_t
 
 void thp_tuned_read(const struct thp_root *root, struct thp_tuned *t)
 {
-	struct load ld = { root, t, calloc(1, sizeof(struct units)), calloc(1, sizeof(struct vars)), 0, false };
+	struct load ld = { .root = root, .t = t, .merged = calloc(1, sizeof(struct units)), .vars = calloc(1, sizeof(struct vars)) };
 	struct host h = { 0 };
-	char *conf = NULL, cmdline[8192] = "";
+	char cmdline[8192] = "";
 	int err;
 
 	memset(t, 0, sizeof(*t));
@@ -699,9 +816,10 @@ void thp_tuned_read(const struct thp_root *root, struct thp_tuned *t)
 		free(ld.vars);
 		return;
 	}
-	if (thp_read(root, "etc/tuned/tuned-main.conf", &conf, NULL) == 0)
-		thp_each_line(conf, main_conf_line, &t->reapply_sysctl);
-	free(conf);
+	main_conf_read(root, &t->reapply_sysctl, &ld.dirs);
+	if (ld.dirs.cut)
+		note(&ld, "profile_dirs of /etc/tuned/tuned-main.conf names more than %d directories or one longer than %d "
+			  "bytes: left out", THP_TUNED_DIRS_MAX, THP_TUNED_DIR_MAX - 1);
 	if (thp_read_buf(root, "proc/cmdline", cmdline, sizeof(cmdline)) < 0)
 		cmdline[0] = '\0';
 	for (const char *p = t->profiles; !ld.failed && *p;) {

@@ -14,6 +14,17 @@
 #define THP_TUNED_DEPTH_MAX 8   /* includes nested in includes */
 #define THP_TUNED_LINE_MAX 4096 /* a longer line of a profile is left out */
 
+#define THP_TUNED_DIRS_MAX 8   /* directories of profile_dirs read */
+#define THP_TUNED_DIR_MAX 128   /* a longer one is left out */
+
+/* The directories tuned looks profiles up in. */
+struct thp_tuned_dirs {
+	int n;
+	char d[THP_TUNED_DIRS_MAX][THP_TUNED_DIR_MAX]; /* below the root, the first winning: "etc/tuned/profiles" */
+	bool configured; /* from profile_dirs of /etc/tuned/tuned-main.conf; else tuned's default */
+	bool cut;        /* profile_dirs names more, or longer, than thp reads */
+};
+
 /* One setting the profiles write. */
 struct thp_tuned_value {
 	char key[THP_KEY_MAX];
@@ -37,10 +48,16 @@ struct thp_tuned {
 	char problem[320];   /* why tuned applies nothing (n is 0), or what was left out; "" when none */
 };
 
+/* Reads into D the directories tuned looks profiles up in below ROOT: those
+ * of profile_dirs in /etc/tuned/tuned-main.conf (comma-separated, a later
+ * one winning; paths normalized as tuned does, none above the root), else
+ * /etc/tuned/profiles, /etc/tuned, /usr/lib/tuned/profiles and
+ * /usr/lib/tuned (the layouts of tuned 2.24 and of earlier ones). */
+void thp_tuned_dirs_read(const struct thp_root *root, struct thp_tuned_dirs *d);
+
 /* Reads the active profiles below ROOT into T: /etc/tuned/active_profile
  * (names separated by blanks) and post_loaded_profile, each looked up in
- * /etc/tuned/profiles, /etc/tuned, /usr/lib/tuned/profiles and
- * /usr/lib/tuned (tuned 2.23 and earlier), a file already read skipped as
+ * the directories of thp_tuned_dirs_read(), a file already read skipped as
  * tuned skips it. A profile tuned cannot load (missing, included again,
  * malformed) leaves T with no value and the reason in T->problem, as does a
  * file that cannot be read here. Never fails. */

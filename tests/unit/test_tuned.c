@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -28,14 +29,21 @@ static void put(const char *rel, const char *text)
 	put_file(dir, rel, text);
 }
 
-/* Reads the tree into T. */
-static void load(struct thp_tuned *t)
+/* Reads the tree SUB of the test directory into T. */
+static void load_in(struct thp_tuned *t, const char *sub)
 {
 	struct thp_root r;
+	char path[128];
 
-	assert_int_equal(thp_root_open(&r, dir), 0);
+	snprintf(path, sizeof(path), "%s/%s", dir, sub);
+	assert_int_equal(thp_root_open(&r, path), 0);
 	thp_tuned_read(&r, t);
 	thp_root_close(&r);
+}
+
+static void load(struct thp_tuned *t)
+{
+	load_in(t, ".");
 }
 
 /* The value tuned writes to KEY in T ("?" when unknown), or NULL. */
@@ -197,6 +205,78 @@ static void conditions(void **state)
 	free(t);
 }
 
+/* profile_dirs of tuned-main.conf: only its directories, a later one
+ * winning, each normalized as tuned does. */
+static void profile_dirs(void **state)
+{
+	struct thp_tuned *t = malloc(sizeof(*t));
+	struct thp_tuned_dirs d;
+	struct thp_root r;
+	(void)state;
+
+	put("etc/tuned/tuned-main.conf", "daemon = 1\nprofile_dirs = /usr/lib/tuned/profiles, opt//site/./x/../profiles/ ,"
+					  "/opt/empty\nreapply_sysctl = 0\n");
+	put("etc/tuned/active_profile", "p");
+	put("etc/tuned/p/tuned.conf", "[vm]\ntransparent_hugepages=madvise\n");
+	put("usr/lib/tuned/profiles/p/tuned.conf", "[vm]\ntransparent_hugepages=never\n");
+	put("opt/site/profiles/p/tuned.conf", "[main]\ninclude=q,p\n[vm]\ntransparent_hugepages=always\n");
+	put("usr/lib/tuned/profiles/q/tuned.conf", "[vm]\ntransparent_hugepage.defrag=defer\n");
+	load(t);
+	assert_string_equal(t->problem, "");
+	assert_false(t->reapply_sysctl);
+	assert_int_equal(t->nfiles, 3);
+	assert_string_equal(t->files[0], "/opt/site/profiles/p/tuned.conf");
+	assert_string_equal(t->files[1], "/usr/lib/tuned/profiles/q/tuned.conf");
+	assert_string_equal(t->files[2], "/usr/lib/tuned/profiles/p/tuned.conf");
+	assert_value(t, "enabled", "always");
+	assert_value(t, "defrag", "defer");
+	assert_int_equal(thp_root_open(&r, dir), 0);
+	thp_tuned_dirs_read(&r, &d);
+	thp_root_close(&r);
+	assert_true(d.configured);
+	assert_int_equal(d.n, 3);
+	assert_string_equal(d.d[0], "opt/empty");
+	assert_string_equal(d.d[1], "opt/site/profiles");
+	assert_string_equal(d.d[2], "usr/lib/tuned/profiles");
+	free(t);
+}
+
+/* A profile_dirs entry climbing out of the tree by '..' stays in it, as
+ * tuned's normpath keeps '/..' at '/'; one leaving it by a link is not
+ * followed. */
+static void profile_dirs_hostile(void **state)
+{
+	static const struct {
+		const char *dirs, *problem;
+	} c[] = {
+		{ "/../../out", "profile 'p' cannot be loaded: no such profile in the profile_dirs of "
+				"/etc/tuned/tuned-main.conf; tuned applies none of its profiles" },
+		{ "/etc/tuned/up", "cannot read /etc/tuned/up/p/tuned.conf: a link there points outside the recorded "
+				   "tree; what tuned writes is not known here" },
+		{ "/etc/tuned/abs", "cannot read /etc/tuned/abs/p/tuned.conf: a link there points outside the "
+				    "recorded tree; what tuned writes is not known here" },
+	};
+	struct thp_tuned *t = malloc(sizeof(*t));
+	char target[128], link[160];
+	(void)state;
+
+	put("out/p/tuned.conf", "[vm]\ntransparent_hugepages=always\n");
+	put("root/etc/tuned/active_profile", "p");
+	assert_int_equal(symlink("../../../out", strcat(strcpy(link, dir), "/root/etc/tuned/up")), 0);
+	snprintf(target, sizeof(target), "%s/out", dir);
+	assert_int_equal(symlink(target, strcat(strcpy(link, dir), "/root/etc/tuned/abs")), 0);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char conf[64];
+
+		snprintf(conf, sizeof(conf), "profile_dirs=%s\n", c[i].dirs);
+		put("root/etc/tuned/tuned-main.conf", conf);
+		load_in(t, "root");
+		assert_int_equal(t->n, 0);
+		assert_string_equal(t->problem, c[i].problem);
+	}
+	free(t);
+}
+
 /* Profiles tuned cannot load leave no value and say why. */
 static void cannot_load(void **state)
 {
@@ -242,6 +322,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(units, setup, teardown),
 		cmocka_unit_test_setup_teardown(conditions, setup, teardown),
 		cmocka_unit_test_setup_teardown(cannot_load, setup, teardown),
+		cmocka_unit_test_setup_teardown(profile_dirs, setup, teardown),
+		cmocka_unit_test_setup_teardown(profile_dirs_hostile, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
