@@ -342,6 +342,12 @@ expect_sh "the pool written before the failure is put back, and said so" \
 	"grep -qx 'nothing changed: every pool written before the failure was put back' '$tmp/rb.out' && [ \"\$(cat '$P2')\" = 1100 ]"
 expect_sh "the failed pool is unchanged, and said so" \
 	"grep -q '^nothing changed' '$tmp/rb.out' && [ \"\$(cat '$HF/one-gig')\" = 4 ]"
+# with --json the same errors go to stderr, beside the document's
+"$THP" --root "$HF" hugetlb set --json 2M=1200 1G=8 > "$tmp/rbj.out" 2> "$tmp/rbj.err"
+rc=$?
+expect "hugetlb set --json, a failed write: exit 1, the error on stderr" [ "$rc|$(paste -sd'|' "$tmp/rbj.err")" = "1|thp: hugetlb set: cannot write '/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages': Too many levels of symbolic links|thp: hugetlb set: nothing changed: every pool written before the failure was put back" ]
+expect_sh "hugetlb set --json, a failed write: the document names the error, and the pools are put back" \
+	"jq -e '[.changes[].error] == [null, \"Too many levels of symbolic links\"]' '$tmp/rbj.out' > /dev/null && [ \"\$(cat '$P2') \$(cat '$HF/one-gig')\" = '1100 4' ]"
 expect "hugetlb plan needs a size" [ "$(rc_err "$THP" --root "$HF" hugetlb plan | cut -d'|' -f1)" = 2 ]
 expect "hugetlb --margin belongs to plan" [ "$(rc_err "$THP" --root "$HF" hugetlb --margin 5 | cut -d'|' -f1)" = 2 ]
 # watch: bad values are usage errors, a missing replay tree is an error

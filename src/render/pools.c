@@ -118,8 +118,8 @@ static void change_json(const struct pool_line *l, bool host)
 	out_end();
 }
 
-/* Pool L in words (in pools WHERE) on the host H, planned (DRY) or written;
- * after a failed write, the error. */
+/* Pool L in words (in pools WHERE) on the host H, planned (DRY) or
+ * written. */
 static void change_text(const struct thp_hugetlb *h, const struct pool_line *l, const char *where, bool dry)
 {
 	const struct thp_pool_change *x = l->x;
@@ -134,12 +134,8 @@ static void change_text(const struct thp_hugetlb *h, const struct pool_line *l, 
 				 cnt(b[2], 32, l->s->in_use + l->s->resv));
 		return;
 	}
-	if (!x->written)
-		return; /* a pool before it failed: left as it was */
-	if (x->err) {
-		thp_err("cannot write '/%s': %s", x->rel, strerror(-x->err));
-		return;
-	}
+	if (!x->written || x->err)
+		return; /* a pool after a failed one is left as it was; the failed one is an error */
 	out_text("%s pool%s: %s -> %s pages (%s) in %.2f s", sz(b[0], 32, x->size, f), where, cnt(b[1], 32, x->before),
 		 cnt(b[2], 32, x->after), sz(b[3], 32, x->after * x->size, f), x->secs);
 	if (x->after < x->want) {
@@ -189,7 +185,9 @@ int thp_pools_report(const struct out_fmt *fmt, const struct thp_hugetlb *h, con
 		const struct pool_line l = { &pc->v[i], &seen[i], fmt };
 
 		change_json(&l, pc->node < 0);
-		if (!out_json_on())
+		if (l.x->written && l.x->err) /* in JSON too, beside the document's error */
+			thp_err("cannot write '/%s': %s", l.x->rel, strerror(-l.x->err));
+		else if (!out_json_on())
 			change_text(h, &l, where, !r);
 	}
 	out_end();
@@ -197,6 +195,8 @@ int thp_pools_report(const struct out_fmt *fmt, const struct thp_hugetlb *h, con
 	if (r && r->stuck)
 		thp_err("some pools could not be put back after the failure; to put "
 			"them back: %s", undo);
+	else if (r && r->err && out_json_on())
+		thp_err("nothing changed: every pool written before the failure was put back");
 	else if (r && r->err)
 		out_text("nothing changed: every pool written before the failure was put back\n");
 	else if (r)
