@@ -144,6 +144,13 @@ expect_sh "persist --check reads the profile of a profile_dirs directory" "grep 
 "$THP" --root "$PD" capture -o "$tmp/pd-cap" > /dev/null
 "$THP" --root "$tmp/pd-cap" persist --check > "$tmp/pd-b" 2>&1
 expect_sh "capture records the profiles of profile_dirs" "[ -s '$tmp/pd-cap/opt/site/thp-test/tuned.conf' ] && cmp -s '$tmp/pd-a' '$tmp/pd-b'"
+# include= of [variables]: tuned's value from the variables file it names
+VI=$tmp/vi
+cp -a tests/fixtures/persist-tuned "$VI"
+printf '[variables]\ninclude=${i:PROFILE_DIR}/site.conf\n[sysctl]\nvm.watermark_scale_factor=${wsf}\n' > "$VI/etc/tuned/thp-test/tuned.conf"
+printf 'wsf = 300  # site\n' > "$VI/etc/tuned/thp-test/site.conf"
+"$THP" --root "$VI" persist --check > "$tmp/vi-a" 2>&1
+expect_sh "persist --check reads a variable of [variables] include=" "grep -q '^vm.watermark_scale_factor  *300  *10  */etc/tuned/thp-test/tuned.conf:4\$' '$tmp/vi-a'"
 # a capture keeps no secrets: of an environment only the variables thp reads
 # (listed by 'capture --help' and the manual); command lines unless --no-cmdline
 names=$("$THP" capture --help | sed -n '/only these variables:/{n;p;}')

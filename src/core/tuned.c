@@ -74,6 +74,7 @@ struct file_parse {
 	struct units *f;
 	struct vars *vars;
 	int file;
+	char dir[160];   /* the profile's directory ("/etc/tuned/p"); "": a variables file */
 	enum section section;
 	int unit;        /* S_UNIT: index into f->u */
 	bool in_value;   /* the line before was an option: an indented line continues it */
@@ -264,6 +265,8 @@ static void section(struct file_parse *fp, const char *name, size_t n)
 	char buf[sizeof(f->u[0].name)];
 
 	fp->section = word_eq(name, n, "main") ? S_MAIN : word_eq(name, n, "variables") ? S_VARS : S_UNIT;
+	if (!fp->dir[0]) /* a variables file: every section's options are variables */
+		fp->section = S_VARS;
 	if (fp->section != S_UNIT)
 		return;
 	if (n >= sizeof(buf)) {
@@ -289,8 +292,8 @@ static void section(struct file_parse *fp, const char *name, size_t n)
 /* Option NAME = [V, V+VN) at LINE of the section being parsed. */
 static void option(struct file_parse *fp, const char *name, const char *v, size_t vn, int line)
 {
-	struct unit *u = &fp->f->u[fp->unit];
 	struct opt o = { .unit = fp->unit, .file = fp->file, .line = line };
+	struct unit *u;
 
 	if (fp->section == S_MAIN && strcmp(name, "include") == 0) {
 		snprintf(fp->include, sizeof(fp->include), "%.*s", (int)vn, v);
@@ -300,6 +303,7 @@ static void option(struct file_parse *fp, const char *name, const char *v, size_
 		var_set(fp->vars, name, v, vn);
 	if (fp->section != S_UNIT)
 		return;
+	u = &fp->f->u[fp->unit];
 	if (strcmp(name, "type") == 0 && vn < sizeof(u->type))
 		snprintf(u->type, sizeof(u->type), "%.*s", (int)vn, v);
 	else if (strcmp(name, "enabled") == 0)
@@ -313,6 +317,29 @@ static void option(struct file_parse *fp, const char *name, const char *v, size_
 	snprintf(o.name, sizeof(o.name), "%s", name);
 	copy_raw(o.value, v, vn);
 	fp->opt = opt_put(fp->f, fp->unit, &o);
+}
+
+#define PROFILE_DIR "${i:PROFILE_DIR}"
+
+/* Copies [V, V+VN) into OUT (RAW_MAX bytes) as copy_raw() does, with each
+ * ${i:PROFILE_DIR} replaced by DIR, as tuned reads a profile file. */
+static void profile_dir_expand(const char *v, size_t vn, const char *dir, char *out)
+{
+	size_t n = 0, tn = strlen(PROFILE_DIR);
+
+	for (size_t i = 0; i < vn;) {
+		bool at = vn - i >= tn && memcmp(v + i, PROFILE_DIR, tn) == 0;
+		size_t len = at ? strlen(dir) : 1;
+
+		if (n + len >= RAW_MAX) {
+			copy_raw(out, v, RAW_MAX);
+			return;
+		}
+		memcpy(out + n, at ? dir : v + i, len);
+		n += len;
+		i += at ? tn : 1;
+	}
+	out[n] = '\0';
 }
 
 /* Cuts a comment that a '#' after a blank starts, as tuned's parser does. */
@@ -372,6 +399,13 @@ static int conf_line(const char *s, size_t len, int line, void *ctx)
 	fp->in_value = true;
 	fp->opt = -1;
 	if (nn < sizeof(name)) {
+		char val[RAW_MAX];
+
+		if (fp->dir[0] && memmem(v, vn, PROFILE_DIR, strlen(PROFILE_DIR))) {
+			profile_dir_expand(v, vn, fp->dir, val);
+			v = val;
+			vn = strlen(val);
+		}
 		snprintf(name, sizeof(name), "%.*s", (int)nn, p);
 		option(fp, name, v, vn, line);
 	}
@@ -498,10 +532,11 @@ static void load_profile(struct load *ld, const char *name, size_t n, const char
 {
 	struct file_parse *fp = calloc(1, sizeof(*fp));
 	struct units *f = calloc(1, sizeof(*f));
+	struct vars *fv = calloc(1, sizeof(*fv));
 	char *buf = NULL;
 	int file = 0;
 
-	if (!fp || !f)
+	if (!fp || !f || !fv)
 		fail(ld, "out of memory");
 	else
 		buf = read_profile(ld, name, n, by, &file);
@@ -509,8 +544,9 @@ static void load_profile(struct load *ld, const char *name, size_t n, const char
 		const char *path = ld->t->files[file];
 
 		fp->f = f;
-		fp->vars = ld->vars;
+		fp->vars = fv;
 		fp->file = file;
+		snprintf(fp->dir, sizeof(fp->dir), "%.*s", (int)(strrchr(path, '/') - path), path);
 		fp->opt = -1;
 		thp_each_line(buf, conf_line, fp);
 		if (fp->bad)
@@ -523,10 +559,68 @@ static void load_profile(struct load *ld, const char *name, size_t n, const char
 			load_includes(ld, fp->include, path, fp->include_line);
 		if (!ld->failed)
 			merge_units(ld->merged, f);
+		for (int i = 0; !ld->failed && i < fv->n; i++) /* over those of its includes */
+			var_set(ld->vars, fv->name[i], fv->value[i], strlen(fv->value[i]));
 	}
 	free(buf);
 	free(fp);
 	free(f);
+	free(fv);
+}
+
+/* Adds the variables of file PATH (as written: relative to /, tuned's
+ * directory) to V, as tuned reads an include= of [variables]: name=value
+ * lines, in any section; a file it cannot parse gives none. */
+static void read_var_file(struct load *ld, const char *path, struct vars *v)
+{
+	struct file_parse *fp = calloc(1, sizeof(*fp));
+	struct vars *fv = calloc(1, sizeof(*fv));
+	char rel[sizeof(ld->t->files[0])], *buf = NULL;
+	int err = !norm_path(rel, sizeof(rel), path, NULL, NULL) ? -ENAMETOOLONG : 0;
+
+	if (!err)
+		err = thp_read(ld->root, rel, &buf, NULL);
+	if (!fp || !fv) {
+		fail(ld, "out of memory");
+	} else if (err) {
+		note(ld, "cannot read /%.*s, the variables file of [variables] include=: %s; a value using its "
+			 "variables is not known here", err == -ENAMETOOLONG ? 0 : (int)strlen(rel), rel,
+		     thp_read_strerror(err));
+	} else {
+		fp->vars = fv;
+		fp->section = S_VARS;
+		fp->opt = -1;
+		thp_each_line(buf, conf_line, fp);
+		if (fp->bad)
+			note(ld, "/%s ([variables] include=) cannot be parsed: line %d %s; tuned reads none of its variables",
+			     rel, fp->bad, fp->why);
+		for (int i = 0; !fp->bad && i < fv->n; i++)
+			var_set(v, fv->name[i], fv->value[i], strlen(fv->value[i]));
+	}
+	free(buf);
+	free(fp);
+	free(fv);
+}
+
+/* Replaces LD's variables with those tuned expands with: the merged
+ * [variables] in order, an include=FILE there adding FILE's where it
+ * stands (a later variable overriding an earlier one). */
+static void vars_include(struct load *ld)
+{
+	struct vars *v = calloc(1, sizeof(*v));
+
+	if (!v) {
+		fail(ld, "out of memory");
+		return;
+	}
+	for (int i = 0; i < ld->vars->n; i++) {
+		if (strcmp(ld->vars->name[i], "include") == 0)
+			read_var_file(ld, ld->vars->value[i], v);
+		else
+			var_set(v, ld->vars->name[i], ld->vars->value[i], strlen(ld->vars->value[i]));
+	}
+	*ld->vars = *v;
+	free(v);
 }
 
 /* The setting option NAME of a unit of plugin TYPE writes, into KEY;
@@ -827,6 +921,8 @@ void thp_tuned_read(const struct thp_root *root, struct thp_tuned *t)
 		load_profile(&ld, p, n, NULL);
 		p += n + (p[n] == ' ');
 	}
+	if (!ld.failed)
+		vars_include(&ld);
 	if (!ld.failed) {
 		host_read(root, &h);
 		resolve(t, ld.merged, ld.vars, &h, cmdline);

@@ -277,6 +277,78 @@ static void profile_dirs_hostile(void **state)
 	free(t);
 }
 
+/* include= of [variables]: the file's variables where the include stands,
+ * the profile's own after it winning; a child's variable over its parent's. */
+static void variables_include(void **state)
+{
+	struct thp_tuned *t = malloc(sizeof(*t));
+	(void)state;
+
+	put("etc/tuned/active_profile", "p");
+	put("etc/tuned/p/tuned.conf", "[main]\ninclude=b\n[variables]\ninclude=${i:PROFILE_DIR}/vars.conf\nmode=madvise\n"
+				      "[vm]\ntransparent_hugepages=${mode}\ntransparent_hugepage.defrag=${d}\n"
+				      "[sysctl]\nvm.min_free_kbytes=${kb}\nvm.watermark_scale_factor=${wsf}\n");
+	put("etc/tuned/p/vars.conf", "# site\nmode=always\nd = defer   # a comment\n[more]\nkb=2048\n");
+	put("usr/lib/tuned/b/tuned.conf", "[variables]\nwsf=150\nkb=1\n");
+	load(t);
+	assert_string_equal(t->problem, "");
+	assert_value(t, "enabled", "madvise");
+	assert_value(t, "defrag", "defer");
+	assert_value(t, "vm.min_free_kbytes", "2048");
+	assert_value(t, "vm.watermark_scale_factor", "150");
+	assert_int_equal(t->nfiles, 2);
+	/* a relative path is relative to tuned's directory, / */
+	put("etc/tuned/p/tuned.conf", "[main]\ninclude=b\n[variables]\nwsf=7\ninclude=site/v.conf\n"
+				      "[sysctl]\nvm.watermark_scale_factor=${wsf}\n");
+	put("site/v.conf", "wsf=300\n");
+	load(t);
+	assert_string_equal(t->problem, "");
+	assert_value(t, "vm.watermark_scale_factor", "300");
+	/* the child's own variable wins over the one of the profile it includes */
+	put("etc/tuned/p/tuned.conf", "[main]\ninclude=b\n[variables]\nwsf=7\n[sysctl]\nvm.watermark_scale_factor=${wsf}\n");
+	load(t);
+	assert_value(t, "vm.watermark_scale_factor", "7");
+	free(t);
+}
+
+/* A variables file tuned cannot read or parse gives no variable and is
+ * said; one out of the tree by '..' or a link is not read. */
+static void variables_include_bad(void **state)
+{
+	static const struct {
+		const char *include, *problem;
+	} c[] = {
+		{ "/etc/tuned/bad.conf", "/etc/tuned/bad.conf ([variables] include=) cannot be parsed: line 2 is "
+					 "neither a [section] nor name=value; tuned reads none of its variables" },
+		{ "/etc/tuned/none.conf", "cannot read /etc/tuned/none.conf, the variables file of [variables] include=: "
+					  "No such file or directory; a value using its variables is not known here" },
+		{ "../../../out/v.conf", "cannot read /out/v.conf, the variables file of [variables] include=: No such "
+					 "file or directory; a value using its variables is not known here" },
+		{ "/etc/tuned/up/v.conf", "cannot read /etc/tuned/up/v.conf, the variables file of [variables] "
+					  "include=: a link there points outside the recorded tree; a value using its "
+					  "variables is not known here" },
+	};
+	struct thp_tuned *t = malloc(sizeof(*t));
+	char link[160];
+	(void)state;
+
+	put("out/v.conf", "wsf=300\n");
+	put("root/etc/tuned/active_profile", "p");
+	put("root/etc/tuned/bad.conf", "wsf=300\njunk\n");
+	assert_int_equal(symlink("../../../out", strcat(strcpy(link, dir), "/root/etc/tuned/up")), 0);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char conf[256];
+
+		snprintf(conf, sizeof(conf), "[variables]\ninclude=%s\n[sysctl]\nvm.watermark_scale_factor=${wsf}\n",
+			 c[i].include);
+		put("root/etc/tuned/p/tuned.conf", conf);
+		load_in(t, "root");
+		assert_string_equal(t->problem, c[i].problem);
+		assert_string_equal(get(t, "vm.watermark_scale_factor")->unknown, "uses a variable");
+	}
+	free(t);
+}
+
 /* Profiles tuned cannot load leave no value and say why. */
 static void cannot_load(void **state)
 {
@@ -324,6 +396,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(cannot_load, setup, teardown),
 		cmocka_unit_test_setup_teardown(profile_dirs, setup, teardown),
 		cmocka_unit_test_setup_teardown(profile_dirs_hostile, setup, teardown),
+		cmocka_unit_test_setup_teardown(variables_include, setup, teardown),
+		cmocka_unit_test_setup_teardown(variables_include_bad, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
