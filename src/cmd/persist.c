@@ -1,17 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* persist.c - `thp persist`: keep THP settings across reboot, or check what is kept */
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "../control/boot.h"
 #include "../control/change.h"
-#include "../control/control.h"
-#include "../control/journal.h"
 #include "../core/drift.h"
 #include "../core/persist.h"
 #include "../render/change.h"
@@ -27,7 +22,6 @@
 #define UNIT_DIR THP_UNIT_DIR
 #define UNIT_NAME THP_UNIT_NAME
 #define UNIT_DEFAULT UNIT_DIR "/" UNIT_NAME
-#define UNIT_WANTS THP_UNIT_WANTS
 #define SYSCTL_DIR THP_SYSCTLD_DIR
 #define SYSCTL_NAME THP_SYSCTLD_NAME
 #define SYSCTL_DEFAULT SYSCTL_DIR "/" SYSCTL_NAME
@@ -271,164 +265,43 @@ static void cmdline(const struct thp_ctx *ctx, const struct thp_kvlist *l)
 	free(rest);
 }
 
-/* True when CUR, the text of the file to write (NULL: there is none), was not written by thp. */
-static bool foreign(const char *cur)
-{
-	return cur && !strstr(cur, THP_PERSIST_MARK);
-}
-
-/* 'persist --dry-run': the file TEXT, to go to SHOWN (CUR: as it is); in
- * JSON as thp_boot_file_put() has it. */
-static int dry_run(const struct thp_ctx *ctx, const char *shown, const char *text, const char *cur)
-{
-	out_doc_begin(ctx->json, false, "thp-persist-file/1");
-	out_put(OUT_JSON, "dry_run", NULL, ov_bool(true));
-	thp_boot_file_put(shown, text, cur, foreign(cur));
-	out_text("%s", text);
-	return out_doc_end() ? 1 : 0;
-}
-
-/* Enables the unit as 'systemctl enable' does: a link in UNIT_WANTS, which
- * is created when missing. Returns 0 or -errno. */
-static int enable_unit(const struct thp_ctx *ctx)
-{
-	int dir = thp_root_opendir_fd(&ctx->root, UNIT_DIR, 0), wants, err;
-
-	if (dir < 0)
-		return dir;
-	if (mkdirat(dir, UNIT_WANTS, 0755) != 0 && errno != EEXIST) {
-		err = -errno;
-		close(dir);
-		return err;
-	}
-	wants = openat(dir, UNIT_WANTS, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	err = wants < 0 ? -errno : thp_file_link(wants, "/" UNIT_DEFAULT, UNIT_NAME);
-	if (wants >= 0)
-		close(wants);
-	close(dir);
-	return err;
-}
-
-/* Writes the unit TEXT into DIR (shown as SHOWN) and enables it. When it
- * cannot be enabled, the unit is put back as it was (OLD; NULL: absent), so
- * that boot applies the old state or the new one, never a unit that nothing
- * starts. Returns 0, -errno of the unit's write, or -ECANCELED after saying
- * why it is not enabled. */
-static int write_unit(const struct thp_ctx *ctx, int dir, const char *text, const char *old,
-		      const char *shown)
-{
-	int err = thp_file_write(dir, UNIT_NAME, text, 0644), undo;
-
-	if (err || (err = enable_unit(ctx)) == 0)
-		return err;
-	undo = old ? thp_file_write(dir, UNIT_NAME, old, 0644)
-		   : unlinkat(dir, UNIT_NAME, 0) != 0 ? -errno : 0;
-	thp_err("cannot enable '%s' (a link in %s): %s", shown, UNIT_WANTS, thp_file_strerror(err));
-	if (undo)
-		thp_err("cannot put back the unit as it was either: %s; '%s' is written but not "
-			"enabled, so boot does not apply it", thp_file_strerror(undo), shown);
-	else
-		thp_err("put back the unit as it was; nothing was changed");
-	return -ECANCELED;
-}
-
-/* Opens the directory of FILE (a path the user named), or of the default file
- * of MODE below the root (which must exist), and points *NAME at the file's
- * name there. Returns the descriptor or -errno. */
-static int target_dir(const struct thp_ctx *ctx, enum mode mode, const char *file, const char **name)
-{
-	static const char *const dirs[] = { [TMPFILES] = TMPFILES_DIR, [SYSTEMD] = UNIT_DIR,
-					    [SYSCTL] = SYSCTL_DIR };
-	static const char *const names[] = { [TMPFILES] = TMPFILES_NAME, [SYSTEMD] = UNIT_NAME,
-					     [SYSCTL] = SYSCTL_NAME };
-
-	*name = names[mode];
-	return file ? thp_file_dir(file, name) : thp_root_opendir_fd(&ctx->root, dirs[mode], 0);
-}
-
-/* Says that N settings went to SHOWN (ENABLED: a unit, now enabled) and what
- * applies them. The command that applies them now is given on the live host
- * only: under --root it would act on this host, not on the tree. */
-static void written(const struct thp_ctx *ctx, enum mode mode, int n, const char *shown, bool enabled)
-{
-	static const char *const by[] = { [TMPFILES] = "systemd-tmpfiles", [SYSTEMD] = "systemd",
-					  [SYSCTL] = "systemd-sysctl" };
-
-	printf("wrote %d setting%s to %s%s\n%s applies it at every boot%s", n, n == 1 ? "" : "s",
-	       shown, enabled ? " and enabled it (basic.target.wants)" : "", by[mode],
-	       mode == SYSTEMD && !enabled ? " once it is installed and enabled" : "");
-	if (!ctx->root.live)
-		printf(" of the host below '%s'; nothing was applied to this host\n", ctx->root.path);
-	else if (mode == SYSTEMD)
-		printf("; to load it now: systemctl daemon-reload\n");
-	else if (mode == SYSCTL)
-		printf("; to apply it now: sysctl -p %s\n", shown);
-	else
-		printf("; to apply it now: systemd-tmpfiles --create %s\n", shown);
-}
-
+/* Writes the file of MODE (TMPFILES, SYSTEMD, SYSCTL) for the settings L:
+ * FILE, or the default below the root; with DRY only shows it. */
 static int write_out(const struct thp_ctx *ctx, enum mode mode, const struct thp_kvlist *l,
 		     const char *file, bool dry, bool force)
 {
-	const char *path = mode == SYSTEMD ? UNIT_DEFAULT : mode == SYSCTL ? SYSCTL_DEFAULT : TMPFILES_DEFAULT, *name;
-	char *text = mode == SYSTEMD ? thp_unit_format(l) : mode == SYSCTL ? thp_sysctl_format(l)
-									   : thp_tmpfiles_format(l);
-	char *cur = NULL;
-	char shown[4200];
-	bool theirs;
-	int dir, err;
+	static const char *const dirs[] = { [THP_PERSIST_TMPFILES] = TMPFILES_DIR,
+					    [THP_PERSIST_UNIT] = UNIT_DIR, [THP_PERSIST_SYSCTL] = SYSCTL_DIR };
+	static const char *const names[] = { [THP_PERSIST_TMPFILES] = TMPFILES_NAME,
+					     [THP_PERSIST_UNIT] = UNIT_NAME, [THP_PERSIST_SYSCTL] = SYSCTL_NAME };
+	enum thp_persist_kind kind = mode == SYSTEMD ? THP_PERSIST_UNIT
+				     : mode == SYSCTL ? THP_PERSIST_SYSCTL : THP_PERSIST_TMPFILES;
+	struct thp_boot_file f = { .dir = dirs[kind], .name = names[kind], .mark = THP_PERSIST_MARK };
+	struct thp_persist_run r;
+	bool unit = kind == THP_PERSIST_UNIT && !file;
+	int rc = 0;
 
-	if (file)
-		snprintf(shown, sizeof(shown), "%s", file);
-	else
-		thp_root_shown(&ctx->root, path, shown, sizeof(shown));
-	if (!text) {
+	f.text = kind == THP_PERSIST_UNIT ? thp_unit_format(l) : kind == THP_PERSIST_SYSCTL ? thp_sysctl_format(l)
+											  : thp_tmpfiles_format(l);
+	if (!f.text) {
 		thp_err("out of memory");
 		return 1;
 	}
-	if (file ? thp_read_user(file, &cur, NULL) : thp_read(&ctx->root, path, &cur, NULL))
-		cur = NULL; /* absent or unreadable: nothing of thp's or anyone's to keep */
+	if (file) {
+		snprintf(f.shown, sizeof(f.shown), "%s", file);
+		if (thp_read_user(file, &f.cur, NULL))
+			f.cur = NULL; /* absent or unreadable: nothing of thp's or anyone's to keep */
+	} else {
+		thp_boot_files_read(&ctx->root, &f, 1);
+	}
 	if (dry) {
-		err = dry_run(ctx, shown, text, cur);
-		free(text);
-		free(cur);
-		return err ? 1 : 0;
+		rc = thp_persist_dry(ctx->json, &f);
+	} else if (file || (rc = thp_change_begin(ctx, "writing what boot applies")) == 0) {
+		thp_persist_write(&ctx->root, &f, file, unit, force, &r);
+		rc = thp_persist_report(ctx->json, &ctx->root, kind, &f, l->n, unit, &r);
 	}
-	if (!file && (err = thp_change_begin(ctx, "writing what boot applies")) != 0) {
-		free(text);
-		free(cur);
-		return err;
-	}
-	dir = target_dir(ctx, mode, file, &name);
-	err = dir < 0 ? dir : thp_file_check(dir, name);
-	theirs = !err && !force && foreign(cur);
-	if (!err && !theirs && mode == SYSTEMD && !file)
-		err = write_unit(ctx, dir, text, cur, shown);
-	else if (!err && !theirs)
-		err = thp_file_write(dir, name, text, 0644);
-	free(cur);
-	if (dir >= 0)
-		close(dir);
-	free(text);
-	if (err == -ECANCELED)
-		return 1;
-	if (theirs) {
-		thp_err("'%s' exists and was not written by thp; move it away, use -o FILE, or --force",
-			shown);
-		return 1;
-	}
-	if (err) {
-		thp_err("cannot write '%s': %s%s; nothing was changed", shown, thp_file_strerror(err),
-			err == -EACCES || err == -EPERM ? " (run as root)"
-			: err == -ENOENT ? " (thp creates no directory for it)" : "");
-		return 1;
-	}
-	out_doc_begin(ctx->json, false, "thp-persist/1");
-	out_put(OUT_JSON, "written", NULL, ov_str(shown));
-	out_put(OUT_JSON, "settings", NULL, ov_int(l->n));
-	if (!ctx->json)
-		written(ctx, mode, l->n, shown, mode == SYSTEMD && !file);
-	return out_doc_end() ? 1 : 0;
+	thp_boot_files_free(&f, 1);
+	return rc;
 }
 
 int cmd_persist(struct thp_ctx *ctx, int argc, char **argv)

@@ -2,11 +2,14 @@
 /* boot.c - the files that boot applies (sysctl.d, tmpfiles.d) written as
  * one change: under a journal when more than one changes, each through a
  * temporary file renamed over it, the ones already changed put back when a
- * later one fails or a journal of an earlier change is found */
+ * later one fails or a journal of an earlier change is found; and the one
+ * file of 'thp persist', a unit enabled or put back as it was */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../core/persist.h"
@@ -215,4 +218,57 @@ int thp_boot_files_write(const struct thp_root *root, struct thp_boot_file *f, i
 	if (!rc)
 		r->what = THP_BOOT_CHANGED;
 	return rc || r->drop_err ? 1 : 0;
+}
+
+/* Enables the unit as 'systemctl enable' does: a link in THP_UNIT_WANTS below
+ * ROOT, which is created when missing. Returns 0 or -errno. */
+static int enable_unit(const struct thp_root *root)
+{
+	int dir = thp_root_opendir_fd(root, THP_UNIT_DIR, 0), wants, err;
+
+	if (dir < 0)
+		return dir;
+	if (mkdirat(dir, THP_UNIT_WANTS, 0755) != 0 && errno != EEXIST) {
+		err = -errno;
+		close(dir);
+		return err;
+	}
+	wants = openat(dir, THP_UNIT_WANTS, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	err = wants < 0 ? -errno : thp_file_link(wants, "/" THP_UNIT_DIR "/" THP_UNIT_NAME, THP_UNIT_NAME);
+	if (wants >= 0)
+		close(wants);
+	close(dir);
+	return err;
+}
+
+/* Puts NAME in DIR back as it was: OLD, or absent when OLD is NULL. Returns 0 or -errno. */
+static int put_back(int dir, const char *name, const char *old)
+{
+	if (old)
+		return thp_file_write(dir, name, old, 0644);
+	return unlinkat(dir, name, 0) != 0 ? -errno : 0;
+}
+
+int thp_persist_write(const struct thp_root *root, const struct thp_boot_file *f, const char *path, bool unit,
+		      bool force, struct thp_persist_run *r)
+{
+	const char *name = f->name;
+	int dir = path ? thp_file_dir(path, &name) : thp_root_opendir_fd(root, f->dir, 0);
+	int err = dir < 0 ? dir : thp_file_check(dir, name);
+
+	memset(r, 0, sizeof(*r));
+	if (!err && !force && thp_boot_file_theirs(f)) {
+		r->what = THP_PERSIST_FOREIGN;
+	} else if (err || (err = thp_file_write(dir, name, f->text, 0644)) != 0) {
+		r->what = THP_PERSIST_FAILED;
+	} else if (unit && (err = enable_unit(root)) != 0) {
+		r->what = THP_PERSIST_NOT_ENABLED;
+		r->undo_err = put_back(dir, name, f->cur);
+	} else {
+		r->what = THP_PERSIST_WRITTEN;
+	}
+	r->err = err;
+	if (dir >= 0)
+		close(dir);
+	return r->what == THP_PERSIST_WRITTEN ? 0 : 1;
 }

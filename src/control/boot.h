@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* boot.h - writing the files that boot applies (sysctl.d, tmpfiles.d,
- * systemd unit). Nothing here prints: each writer returns what it wrote,
+ * systemd unit): those of 'thp hugetlb persist' as one change, the one of
+ * 'thp persist'. Nothing here prints: each writer returns what it wrote,
  * put back or could not, which render/persist.h puts in words. */
 #ifndef THP_CONTROL_BOOT_H
 #define THP_CONTROL_BOOT_H
@@ -72,5 +73,31 @@ struct thp_boot_run {
  * every file changed and no journal stays. */
 int thp_boot_files_write(const struct thp_root *root, struct thp_boot_file *f, int n, bool force,
 			 struct thp_boot_run *r);
+
+/* What thp_persist_write did with the file of 'thp persist'. */
+enum thp_persist_case {
+	THP_PERSIST_WRITTEN,     /* written; the unit also enabled */
+	THP_PERSIST_FOREIGN,     /* it is there and thp did not write it */
+	THP_PERSIST_FAILED,      /* it cannot be written: err */
+	THP_PERSIST_NOT_ENABLED, /* the unit cannot be enabled: err; it is put back as it
+				    was, unless undo_err */
+};
+
+struct thp_persist_run {
+	enum thp_persist_case what;
+	int err, undo_err;
+};
+
+/* Replaces the file of 'thp persist' F (read as it is) by its text, through a
+ * temporary file renamed over it: PATH, a file the user named, or (PATH
+ * NULL) F's name in F's directory below ROOT, which must exist. A file that
+ * thp did not write (F's mark) is replaced only with FORCE. With UNIT, F is
+ * the unit, then enabled as 'systemctl enable' does (a link in
+ * THP_UNIT_WANTS, created when missing); when it cannot be, the unit is put
+ * back as it was, so that boot applies the old state or the new one, never a
+ * unit that nothing starts. Says in R what happened; returns 0 when F is
+ * written (and enabled). */
+int thp_persist_write(const struct thp_root *root, const struct thp_boot_file *f, const char *path, bool unit,
+		      bool force, struct thp_persist_run *r);
 
 #endif

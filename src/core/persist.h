@@ -79,6 +79,9 @@ char *thp_pools_format(const struct thp_pool *v, int n, uint64_t default_size, e
 #define THP_SYSCTLD_DIR "etc/sysctl.d"
 #define THP_SYSCTLD_NAME "90-thp.conf"
 
+/* The files 'thp persist' writes. */
+enum thp_persist_kind { THP_PERSIST_TMPFILES, THP_PERSIST_UNIT, THP_PERSIST_SYSCTL };
+
 /* The journal of a change of several files that boot applies
  * (THP_BOOT_JOURNAL): each file as it was, written before the first one
  * changes, so that a change killed between two files is put back by the next.

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* persist.c - the files that boot applies as 'thp persist' and 'thp hugetlb
- * persist' show them before writing (--dry-run --json), and what writing
- * them did */
+ * persist' show them before writing (--dry-run), and what writing them did */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../control/boot.h"
@@ -109,4 +109,68 @@ int thp_boot_run_report(const struct thp_boot_file *f, const struct thp_boot_run
 		thp_err("cannot remove the journal '%s': %s; the next change of these files would put back "
 			"what it holds: remove it to keep this change", r->journal, thp_file_strerror(r->drop_err));
 	return r->what == THP_BOOT_CHANGED && !r->drop_err ? 0 : 1;
+}
+
+int thp_persist_dry(bool json, const struct thp_boot_file *f)
+{
+	out_doc_begin(json, false, "thp-persist-file/1");
+	out_put(OUT_JSON, "dry_run", NULL, ov_bool(true));
+	thp_boot_file_put(f->shown, f->text, f->cur, thp_boot_file_theirs(f));
+	out_text("%s", f->text);
+	return out_doc_end() ? 1 : 0;
+}
+
+/* Says that N settings went to SHOWN, of KIND (ENABLED: the unit, now
+ * enabled), and what applies them. The command that applies them now is
+ * given on the live host only: under --root it would act on this host, not
+ * on the tree ROOT. */
+static void written(const struct thp_root *root, enum thp_persist_kind kind, int n, const char *shown,
+		    bool enabled)
+{
+	static const char *const by[] = { [THP_PERSIST_TMPFILES] = "systemd-tmpfiles",
+					  [THP_PERSIST_UNIT] = "systemd",
+					  [THP_PERSIST_SYSCTL] = "systemd-sysctl" };
+
+	printf("wrote %d setting%s to %s%s\n%s applies it at every boot%s", n, n == 1 ? "" : "s",
+	       shown, enabled ? " and enabled it (basic.target.wants)" : "", by[kind],
+	       kind == THP_PERSIST_UNIT && !enabled ? " once it is installed and enabled" : "");
+	if (!root->live)
+		printf(" of the host below '%s'; nothing was applied to this host\n", root->path);
+	else if (kind == THP_PERSIST_UNIT)
+		printf("; to load it now: systemctl daemon-reload\n");
+	else if (kind == THP_PERSIST_SYSCTL)
+		printf("; to apply it now: sysctl -p %s\n", shown);
+	else
+		printf("; to apply it now: systemd-tmpfiles --create %s\n", shown);
+}
+
+int thp_persist_report(bool json, const struct thp_root *root, enum thp_persist_kind kind,
+		       const struct thp_boot_file *f, int n, bool unit, const struct thp_persist_run *r)
+{
+	switch (r->what) {
+	case THP_PERSIST_NOT_ENABLED:
+		thp_err("cannot enable '%s' (a link in %s): %s", f->shown, THP_UNIT_WANTS,
+			thp_file_strerror(r->err));
+		if (r->undo_err)
+			thp_err("cannot put back the unit as it was either: %s; '%s' is written but not "
+				"enabled, so boot does not apply it", thp_file_strerror(r->undo_err), f->shown);
+		else
+			thp_err("put back the unit as it was; nothing was changed");
+		return 1;
+	case THP_PERSIST_FOREIGN:
+		thp_err("'%s' exists and was not written by thp; move it away, use -o FILE, or --force",
+			f->shown);
+		return 1;
+	case THP_PERSIST_FAILED:
+		cannot_write("write", f->shown, r->err, "; nothing was changed");
+		return 1;
+	case THP_PERSIST_WRITTEN:
+		break;
+	}
+	out_doc_begin(json, false, "thp-persist/1");
+	out_put(OUT_JSON, "written", NULL, ov_str(f->shown));
+	out_put(OUT_JSON, "settings", NULL, ov_int(n));
+	if (!json)
+		written(root, kind, n, f->shown, unit);
+	return out_doc_end() ? 1 : 0;
 }

@@ -31,4 +31,17 @@ int thp_boot_back_report(const struct thp_boot_back *b);
  * when every file changed and no journal stays, else 1. */
 int thp_boot_run_report(const struct thp_boot_file *f, const struct thp_boot_run *r);
 
+/* 'persist --dry-run': the file F as it would be written; in JSON as
+ * thp_boot_file_put() has it. Returns the exit status. */
+int thp_persist_dry(bool json, const struct thp_boot_file *f);
+
+struct thp_persist_run;
+
+/* Reports the write R of the file F of 'thp persist' (of KIND, N settings;
+ * UNIT: the unit, enabled) below ROOT: what was written and what applies it
+ * at boot, or on stderr why nothing was changed, or what stays. Returns the
+ * exit status. */
+int thp_persist_report(bool json, const struct thp_root *root, enum thp_persist_kind kind,
+		       const struct thp_boot_file *f, int n, bool unit, const struct thp_persist_run *r);
+
 #endif
