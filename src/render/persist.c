@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* persist.c - the files that boot applies as 'thp persist' and 'thp hugetlb
- * persist' show them before writing (--dry-run), and what writing them did */
+ * persist' show them before writing (--dry-run), and what writing them did;
+ * what 'persist --check' finds, and the options 'persist --cmdline' gives */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../control/boot.h"
 #include "../control/control.h"
+#include "../core/drift.h"
 #include "msg.h"
 #include "persist.h"
 #include "render.h"
@@ -173,4 +176,184 @@ int thp_persist_report(bool json, const struct thp_root *root, enum thp_persist_
 	if (!json)
 		written(root, kind, n, f->shown, unit);
 	return out_doc_end() ? 1 : 0;
+}
+
+/* "FILE:LINE" of source SRC of P (LINE 0: the file alone) into BUF. */
+static const char *where(const struct thp_persisted *p, int src, int line, char *buf, size_t cap)
+{
+	if (line)
+		snprintf(buf, cap, "%s:%d", p->sources[src], line);
+	else
+		snprintf(buf, cap, "%s", p->sources[src]);
+	return buf;
+}
+
+/* What tuned writes at boot over another persisted value, or to a value not
+ * known here, and why tuned's profile is left out: a line each in text, the
+ * members second_writers and tuned in JSON. Returns how many persisted
+ * values tuned overwrites. */
+static int put_writers(const struct thp_persisted *p)
+{
+	int over = 0;
+
+	out_arr("second_writers");
+	for (int i = 0; i < p->nwriters; i++) {
+		const struct thp_second_writer *w = &p->writers[i];
+		bool o = w->over_source >= 0;
+		char from[200] = "", at[200], what[160], *line = NULL;
+
+		out_obj(NULL);
+		out_put(OUT_JSON, "key", NULL, ov_str(w->key));
+		out_put(OUT_JSON, "writer", NULL, ov_str("tuned"));
+		out_put(OUT_JSON, "value", NULL, ov_str(w->unknown ? NULL : w->value));
+		out_put(OUT_JSON, "unknown", NULL, ov_str(w->unknown));
+		out_put(OUT_JSON, "option", NULL, ov_str(w->option));
+		out_put(OUT_JSON, "source", NULL, ov_str(p->sources[w->source]));
+		out_put(OUT_JSON, "line", NULL, ov_int(w->line));
+		out_put(OUT_JSON, "over", NULL, ov_str(o ? w->over : NULL));
+		out_put(OUT_JSON, "over_source", NULL, ov_str(o ? p->sources[w->over_source] : NULL));
+		out_put(OUT_JSON, "over_line", NULL, ov_int(w->over_line));
+		out_end();
+		if (o) {
+			char src[180];
+			snprintf(from, sizeof(from), ", over %s from %s", w->over,
+				 where(p, w->over_source, w->over_line, src, sizeof(src)));
+			over++;
+		}
+		if (w->unknown)
+			snprintf(what, sizeof(what), "%s at boot%s, a value not known here: it %s", w->key, from, w->unknown);
+		else
+			snprintf(what, sizeof(what), "%s=%s at boot%s", w->key, w->value, from);
+		if (asprintf(&line, "%stuned writes %s (%s %s, profile '%s')", o ? "second writer: " : "", what,
+			     where(p, w->source, w->line, at, sizeof(at)), w->option, p->tuned) >= 0)
+			out_put(OUT_FP, NULL, "%s\n", ov_str(line));
+		free(line);
+	}
+	out_end();
+	if (p->tuned[0] || p->tuned_note[0]) {
+		out_obj("tuned");
+		out_put(OUT_JSON, "profiles", NULL, ov_str(p->tuned[0] ? p->tuned : NULL));
+		out_put(p->tuned_note[0] ? OUT_ANY : OUT_JSON, "note", "tuned: %s\n",
+			ov_str(p->tuned_note[0] ? p->tuned_note : NULL));
+		out_end();
+	} else {
+		out_put(OUT_JSON, "tuned", NULL, ov_null());
+	}
+	if (over)
+		out_text("%d persisted setting%s written again by tuned when it starts at boot: tuned's value%s\n", over,
+			 over == 1 ? " is" : "s are", over == 1 ? " wins" : "s win");
+	return over;
+}
+
+enum { C_KEY, C_PERSISTED, C_RUNNING, C_SOURCE, C_LINE, C_REFUSED };
+
+/* Column C of drift ROW: in text the source is FILE:LINE and a running value
+ * the kernel lacks is "absent". */
+static void get_drift(const struct out_col *c, const void *row, void *ctx, struct out_val *v)
+{
+	const struct thp_drift *d = row;
+
+	(void)ctx;
+	switch (c->arg) {
+	case C_KEY: v->s = d->key; return;
+	case C_PERSISTED: v->s = d->persisted; return;
+	case C_RUNNING:
+		out_val_set(v, ov_str(d->running[0] ? d->running : NULL));
+		v->text = d->running[0] ? NULL : "absent";
+		return;
+	case C_SOURCE:
+		v->s = d->source;
+		if (d->line)
+			snprintf(v->buf, v->cap, "%s:%d", d->source, d->line);
+		v->text = d->line ? v->buf : NULL;
+		return;
+	case C_LINE: v->i = d->line; return;
+	default: out_val_set(v, ov_str(d->refused[0] ? d->refused : NULL)); return;
+	}
+}
+
+static const struct out_col drift_cols[] = {
+	[C_KEY] = { "KEY", OUT_TEXT, OUT_KEEP, "", get_drift, C_KEY },
+	[C_PERSISTED] = { "PERSISTED", OUT_TEXT, OUT_KEEP, "", get_drift, C_PERSISTED },
+	[C_RUNNING] = { "RUNNING", OUT_TEXT, OUT_KEEP, "", get_drift, C_RUNNING },
+	[C_SOURCE] = { "SOURCE", OUT_TEXT, OUT_KEEP, "", get_drift, C_SOURCE },
+	[C_LINE] = { "LINE", OUT_INT, 0, "", get_drift, C_LINE },
+	[C_REFUSED] = { "REFUSED", OUT_TEXT, 0, "", get_drift, C_REFUSED },
+};
+
+/* The N values of D that differ from the running kernel, of the persisted
+ * ones of P: a table and why boot refuses some in text, member drift in JSON. */
+static void put_drift(const struct thp_persisted *p, const struct thp_drift *d, int n)
+{
+	static const int text_sel[] = { C_KEY, C_PERSISTED, C_RUNNING, C_SOURCE };
+	static const int json_sel[] = { C_KEY, C_PERSISTED, C_RUNNING, C_SOURCE, C_LINE, C_REFUSED };
+	const struct out_fmt fmt = { .json = out_json_on() };
+	struct out_table *t = NULL;
+
+	if (fmt.json)
+		t = out_table_open("drift", drift_cols, json_sel, 6, &fmt, NULL);
+	else if (n)
+		t = out_table_open(NULL, drift_cols, text_sel, 4, &fmt, NULL);
+	for (int i = 0; i < n; i++)
+		out_table_add(t, &d[i]);
+	out_table_close(t, 0);
+	for (int i = 0; !fmt.json && i < n; i++) {
+		/* key and value come from the persisted file: one escaped line */
+		char *line = NULL;
+		if (d[i].refused[0] && asprintf(&line, "boot cannot apply %s=%s: %s", d[i].key, d[i].persisted,
+						d[i].refused) >= 0)
+			out_put(OUT_FP, NULL, "%s\n", ov_str(line));
+		free(line);
+	}
+	if (n)
+		out_text("%d of %d persisted setting%s differ%s from the running kernel\n", n, p->values.n,
+			 p->values.n == 1 ? "" : "s", n == 1 ? "s" : "");
+}
+
+int thp_persist_check_report(bool json, const struct thp_persisted *p, const struct thp_drift *d, int n)
+{
+	int over;
+
+	out_doc_begin(json, false, "thp-persist-check/1");
+	out_put(OUT_JSON, "persisted", NULL, ov_int(p->values.n));
+	if (p->values.n == 0)
+		out_text("nothing is persisted: every THP setting returns to the kernel's default at boot\n");
+	else if (n == 0)
+		out_text("no drift: the %d persisted setting%s the running kernel (", p->values.n,
+			 p->values.n == 1 ? " matches" : "s match");
+	out_arr("sources");
+	for (int i = 0; i < p->nsources; i++)
+		out_put(p->values.n && !n ? OUT_ANY : OUT_JSON, NULL, i ? ", %s" : "%s", ov_str(p->sources[i]));
+	out_end();
+	if (p->values.n && !n)
+		out_text(")\n");
+	put_drift(p, d, n);
+	out_arr("units_not_enabled");
+	for (int i = 0; i < p->nidle; i++)
+		out_put(OUT_ANY, NULL, "not enabled, so boot does not apply it: %s\n", ov_str(p->idle[i]));
+	out_end();
+	over = put_writers(p);
+	out_doc_end();
+	return n || over ? 3 : 0;
+}
+
+void thp_persist_cmdline_report(bool json, const char *opts, const struct thp_kvlist *rest)
+{
+	out_doc_begin(json, false, "thp-persist-cmdline/1");
+	out_put(OUT_JSON, "cmdline", NULL, ov_str(opts));
+	if (opts[0])
+		out_text("%s\n\n%sthp_anon= needs Linux 6.12+; transparent_hugepage_shmem= and thp_shmem= 6.13+.\n"
+			 "'thp persist --check' after the reboot shows whether they took effect.\n",
+			 opts, thp_bootloader_help);
+	else
+		out_text("none of these settings has a kernel command-line option\n");
+	if (rest->n)
+		out_text("\nno command-line option exists for:");
+	out_arr("not_on_cmdline");
+	for (int i = 0; i < rest->n; i++)
+		out_put(OUT_ANY, NULL, " %s", ov_str(rest->v[i].key));
+	out_end();
+	if (rest->n)
+		out_text("\n(persist them with 'thp persist' or 'thp persist --systemd')\n");
+	out_doc_end();
 }

@@ -44,4 +44,15 @@ struct thp_persist_run;
 int thp_persist_report(bool json, const struct thp_root *root, enum thp_persist_kind kind,
 		       const struct thp_boot_file *f, int n, bool unit, const struct thp_persist_run *r);
 
+struct thp_drift;
+
+/* 'persist --check': what is persisted (P), the N values of D that differ
+ * from the running kernel, the units not enabled and what tuned writes again
+ * at boot. Returns the exit status: 3 on drift or a second writer, else 0. */
+int thp_persist_check_report(bool json, const struct thp_persisted *p, const struct thp_drift *d, int n);
+
+/* 'persist --cmdline': the kernel command-line options OPTS ("" when none)
+ * and the settings REST that have none. */
+void thp_persist_cmdline_report(bool json, const char *opts, const struct thp_kvlist *rest);
+
 #endif
