@@ -151,6 +151,13 @@ printf '[variables]\ninclude=${i:PROFILE_DIR}/site.conf\n[sysctl]\nvm.watermark_
 printf 'wsf = 300  # site\n' > "$VI/etc/tuned/thp-test/site.conf"
 "$THP" --root "$VI" persist --check > "$tmp/vi-a" 2>&1
 expect_sh "persist --check reads a variable of [variables] include=" "grep -q '^vm.watermark_scale_factor  *300  *10  */etc/tuned/thp-test/tuned.conf:4\$' '$tmp/vi-a'"
+# [sysfs] names with a glob: the THP files of the host they match
+SG=$tmp/sg
+cp -a tests/fixtures/persist-tuned "$SG"
+printf '[sysfs]\n/sys/kernel/mm/transparent_hugepage/hugepages-*/enabled=never\n/sys/kernel/mm/*/khugepaged/defrag=0\n' > "$SG/etc/tuned/thp-test/tuned.conf"
+"$THP" --root "$SG" persist --check > "$tmp/sg-a" 2>&1
+expect_sh "persist --check matches a [sysfs] glob to a per-size file" "grep -q '^hugepages.2M.enabled  *never .* /etc/tuned/thp-test/tuned.conf:2\$' '$tmp/sg-a'"
+expect_sh "persist --check matches a [sysfs] glob to a khugepaged file" "grep -q '^khugepaged.defrag  *0 .* /etc/tuned/thp-test/tuned.conf:3\$' '$tmp/sg-a'"
 # a capture keeps no secrets: of an environment only the variables thp reads
 # (listed by 'capture --help' and the manual); command lines unless --no-cmdline
 names=$("$THP" capture --help | sed -n '/only these variables:/{n;p;}')

@@ -2,16 +2,20 @@
 /* tuned.c - tuned's active profile, loaded and merged as tuned does it */
 #include "tuned.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "parse.h"
 #include "persist.h"
+#include "settings.h"
 
 #define UNITS_MAX 32
 #define RAW_MAX 256 /* an option's value as written */
@@ -65,6 +69,8 @@ struct host {
 	char *cpuinfo;      /* NULL: unreadable */
 	char uname[1024];   /* "SYSNAME NODENAME RELEASE VERSION MACHINE", as tuned joins os.uname() */
 	bool uname_whole;   /* every part of it could be read */
+	int nsysfs;
+	char sysfs[THP_KV_MAX][112]; /* THP files there: "/sys/kernel/mm/transparent_hugepage/enabled" */
 };
 
 enum section { S_NONE, S_MAIN, S_VARS, S_SKIP, S_UNIT };
@@ -624,7 +630,7 @@ static void vars_include(struct load *ld)
 }
 
 /* The setting option NAME of a unit of plugin TYPE writes, into KEY;
- * false when none. */
+ * false when none. A [sysfs] name with a glob is matched by option_keys(). */
 static bool option_key(const char *type, const char *name, char *key, size_t cap)
 {
 	char path[192];
@@ -644,8 +650,24 @@ static bool option_key(const char *type, const char *name, char *key, size_t cap
 				*c = *c == '.' ? '/' : '.';
 		return n > 0 && (size_t)n < sizeof(path) && thp_boot_path_key(path, key, cap) == 0;
 	}
-	/* sysfs: a path; one with a glob names many files and is not followed */
-	return strcmp(type, "sysfs") == 0 && !strpbrk(name, "*?[") && thp_boot_path_key(name, key, cap) == 0;
+	return strcmp(type, "sysfs") == 0 && thp_boot_path_key(name, key, cap) == 0;
+}
+
+/* The settings option NAME of a unit of plugin TYPE writes on host H, into
+ * KEYS (at most THP_KV_MAX); returns how many. A [sysfs] name with a glob
+ * writes each THP file of H it matches, as Python's glob matches a path:
+ * '*' and '?' within one component, a leading '.' only by a '.'. */
+static int option_keys(const struct host *h, const char *type, const char *name, char (*keys)[THP_KEY_MAX])
+{
+	int n = 0;
+
+	if (strcmp(type, "sysfs") != 0 || !strpbrk(name, "*?["))
+		return option_key(type, name, keys[0], THP_KEY_MAX) ? 1 : 0;
+	for (int i = 0; i < h->nsysfs; i++)
+		if (fnmatch(name, h->sysfs[i], FNM_PATHNAME | FNM_PERIOD) == 0 &&
+		    thp_key_from_path(h->sysfs[i], keys[n], THP_KEY_MAX) == 0)
+			n++;
+	return n;
 }
 
 enum match { M_NO, M_YES, M_UNKNOWN };
@@ -723,23 +745,62 @@ static void resolve(struct thp_tuned *t, const struct units *m, const struct var
 
 		for (int k = 0; u->enabled && c != M_NO && un != M_NO && k < m->no; k++) {
 			const struct opt *o = &m->o[k];
-			char key[THP_KEY_MAX], value[RAW_MAX];
+			char keys[THP_KV_MAX][THP_KEY_MAX], value[RAW_MAX];
 			const char *unknown = opt_value(o, v, value, sizeof(value));
+			int nk = o->unit == i ? option_keys(h, u->type, o->name, keys) : 0;
 
 			if (c == M_UNKNOWN || un == M_UNKNOWN)
 				unknown = "is written only on hosts its cpuinfo_regex and uname_regex match";
-			if (o->unit != i || !option_key(u->type, o->name, key, sizeof(key)))
-				continue;
-			if (strcmp(u->type, "vm") == 0 && strcmp(key, "enabled") == 0 &&
+			if (nk && strcmp(u->type, "vm") == 0 && strcmp(keys[0], "enabled") == 0 &&
 			    (cmdline_thp || (!unknown && strcmp(value, "always") != 0 && strcmp(value, "madvise") != 0 &&
 					     strcmp(value, "never") != 0)))
 				continue;
-			value_put(t, key, u, o, value, unknown);
+			for (int j = 0; j < nk; j++)
+				value_put(t, keys[j], u, o, value, unknown);
 		}
 	}
 }
 
-/* Reads what units' regular expressions are matched against below ROOT. */
+/* Adds FILE of directory DIR below ROOT to H's THP files when it is there
+ * and is a setting 'thp set' writes. */
+static void sysfs_add(const struct thp_root *root, struct host *h, const char *dir, const char *file)
+{
+	char path[sizeof(h->sysfs[0])], key[THP_KEY_MAX];
+	struct stat sb;
+
+	if (h->nsysfs < THP_KV_MAX && (size_t)snprintf(path, sizeof(path), "/%s/%s", dir, file) < sizeof(path) &&
+	    thp_key_from_path(path, key, sizeof(key)) == 0 && thp_stat(root, path + 1, &sb, 0) == 0)
+		snprintf(h->sysfs[h->nsysfs++], sizeof(h->sysfs[0]), "%s", path);
+}
+
+/* Reads into H the THP files below ROOT that a [sysfs] glob may name: the
+ * settings of the THP directory, of khugepaged/ and of each hugepages-SIZE/. */
+static void sysfs_read(const struct thp_root *root, struct host *h)
+{
+	DIR *d = thp_opendir(root, THP_SYSFS_DIR);
+	struct dirent *de;
+	char dir[96];
+
+	for (int p = THP_PLACE_TOP; p <= THP_PLACE_KHUGEPAGED; p++) {
+		thp_place_dir((enum thp_place)p, 0, dir, sizeof(dir));
+		for (int i = 0; i < thp_nsetting_descs; i++)
+			if (thp_setting_descs[i].place == (enum thp_place)p)
+				sysfs_add(root, h, dir, thp_setting_descs[i].file);
+	}
+	while (d && (de = readdir(d))) {
+		if (strncmp(de->d_name, "hugepages-", 10) != 0)
+			continue;
+		snprintf(dir, sizeof(dir), "%s/%s", THP_SYSFS_DIR, de->d_name);
+		for (int i = 0; i < thp_nsetting_descs; i++)
+			if (thp_setting_descs[i].place == THP_PLACE_SIZE)
+				sysfs_add(root, h, dir, thp_setting_descs[i].file);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* Reads what units' regular expressions and [sysfs] globs are matched
+ * against below ROOT. */
 static void host_read(const struct thp_root *root, struct host *h)
 {
 	static const char *const parts[] = { "ostype", "hostname", "osrelease", "version", "arch" };
@@ -760,6 +821,7 @@ static void host_read(const struct thp_root *root, struct host *h)
 			n--;
 		thp_put(h->uname, sizeof(h->uname), &len, "%s%.*s", i ? " " : "", (int)n, buf);
 	}
+	sysfs_read(root, h);
 }
 
 /* What thp reads of tuned-main.conf. */

@@ -349,6 +349,44 @@ static void variables_include_bad(void **state)
 	free(t);
 }
 
+/* [sysfs] names with a glob write each THP file of this host they match,
+ * '*' within one component of the path. */
+static void sysfs_globs(void **state)
+{
+	static const char *const files[] = { "enabled", "defrag", "shmem_enabled", "khugepaged/pages_to_scan",
+					     "khugepaged/defrag", "hugepages-64kB/enabled", "hugepages-2048kB/enabled",
+					     "hpage_pmd_size" };
+	struct thp_tuned *t = malloc(sizeof(*t));
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char rel[128];
+
+		snprintf(rel, sizeof(rel), "sys/kernel/mm/transparent_hugepage/%s", files[i]);
+		put(rel, "x\n");
+	}
+	put("etc/tuned/active_profile", "p");
+	put("etc/tuned/p/tuned.conf", "[sysfs]\n/sys/kernel/mm/transparent_hugepage/hugepages-*/enabled=never\n"
+				      "/sys/kernel/mm/*transparent_hugepage/enabled=madvise\n"
+				      "/sys/kernel/*/enabled=always\n"
+				      "/sys/kernel/mm/transparent_hugepage/khugepaged/*=0\n"
+				      "/sys/kernel/mm/transparent_hugepage/[s]hmem_enable?=advise\n"
+				      "/sys/kernel/mm/transparent_hugepage/hpage_*=1\n"
+				      "/sys/kernel/mm/transparent_hugepage/nothing*=1\n");
+	load(t);
+	assert_string_equal(t->problem, "");
+	assert_value(t, "hugepages.64K.enabled", "never");
+	assert_value(t, "hugepages.2M.enabled", "never");
+	assert_value(t, "enabled", "madvise");
+	assert_string_equal(get(t, "enabled")->option, "[sysfs] /sys/kernel/mm/*transparent_hugepage/enabled");
+	assert_int_equal(get(t, "enabled")->line, 3);
+	assert_value(t, "khugepaged.pages_to_scan", "0");
+	assert_value(t, "khugepaged.defrag", "0");
+	assert_value(t, "shmem_enabled", "advise");
+	assert_int_equal(t->n, 6);
+	free(t);
+}
+
 /* Profiles tuned cannot load leave no value and say why. */
 static void cannot_load(void **state)
 {
@@ -398,6 +436,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(profile_dirs_hostile, setup, teardown),
 		cmocka_unit_test_setup_teardown(variables_include, setup, teardown),
 		cmocka_unit_test_setup_teardown(variables_include_bad, setup, teardown),
+		cmocka_unit_test_setup_teardown(sysfs_globs, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
