@@ -7,6 +7,7 @@
 #include "render.h"
 #include "term.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <langinfo.h>
 #include <libsmartcols.h>
@@ -759,16 +760,53 @@ static void left_out(const struct out_table *t, int indent)
 
 /* Prints the lines of text S (of a table), each indented by INDENT spaces,
  * without trailing spaces; frees S. */
+/* The lines of text S as printed: each indented by INDENT spaces, without
+ * trailing spaces, and empty lines left out; *LEN the length. A new
+ * string; NULL when out of memory. */
+static char *final_text(const char *s, int indent, size_t *len)
+{
+	size_t cap = 1, n = 0;
+	char *out;
+
+	for (const char *p = s; *p; p++)
+		cap += *p == '\n' ? (size_t)indent + 1 : 1;
+	if (!(out = malloc(cap + (size_t)indent + 1)))
+		return NULL;
+	for (const char *p = s; *p;) {
+		const char *nl = strchrnul(p, '\n'), *end = nl;
+		while (end > p && end[-1] == ' ')
+			end--;
+		if (nl > p) {
+			memset(out + n, ' ', (size_t)indent);
+			memcpy(out + n + (size_t)indent, p, (size_t)(end - p));
+			n += (size_t)indent + (size_t)(end - p);
+			out[n++] = '\n';
+		}
+		p = *nl ? nl + 1 : nl;
+	}
+	out[n] = '\0';
+	*len = n;
+	return out;
+}
+
+/* Writes the LEN bytes of S to stdout, keeping the reason it failed for
+ * thp_stdout_done() (a write larger than stdio's buffer is not retried). */
+static void put_text(const char *s, size_t len)
+{
+	errno = 0;
+	if (fwrite(s, 1, len, stdout) != len)
+		thp_stdout_failed(errno);
+}
+
+/* Prints text S (and lets it go) as final_text() makes it. */
 static void print_text(char *s, int indent)
 {
-	char *save = NULL;
+	size_t len;
+	char *f = s ? final_text(s, indent, &len) : NULL;
 
-	for (char *line = s ? strtok_r(s, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
-		size_t n = strlen(line);
-		while (n && line[n - 1] == ' ')
-			line[--n] = '\0';
-		printf("%*s%s\n", indent, "", line);
-	}
+	if (f)
+		put_text(f, len);
+	free(f);
 	free(s);
 }
 
@@ -940,7 +978,8 @@ struct share {
 	size_t from, to;
 	size_t *w;
 	struct libscols_table *tb;
-	char *text;
+	char *text; /* LEN bytes */
+	size_t len;
 };
 
 /* Widens W to the widest cell of every column of T over its kept rows
@@ -978,7 +1017,7 @@ static void kept_widths(struct out_table *t, size_t *nat, size_t chunk)
 
 	header_widths(t, nat);
 	for (size_t k = 0; x && w && k < n; k++)
-		x[k] = (struct share){ t, k * chunk, k + 1 < n ? (k + 1) * chunk : t->nkept, w + k * nc, NULL, NULL };
+		x[k] = (struct share){ t, k * chunk, k + 1 < n ? (k + 1) * chunk : t->nkept, w + k * nc, NULL, NULL, 0 };
 	if (x && w)
 		thp_jobs_run(t->jobs > 1 ? t->jobs : 1, n, widths_job, x);
 	else
@@ -1018,22 +1057,24 @@ static struct libscols_table *chunk_table(const struct out_table *t)
 	return tb;
 }
 
-/* Makes the text of a chunk: its lines, cut to the widths of the first
- * chunk (on a terminal), printed by libsmartcols. */
+/* Makes the text of a chunk as it is printed (final_text()): its lines,
+ * cut to the widths of the first chunk (on a terminal), printed by
+ * libsmartcols; and lets its lines go. */
 static void chunk_job(void *ctx, int worker, size_t i)
 {
 	struct share *c = (struct share *)ctx + i;
 	const struct out_table *t = c->t;
+	char *s = NULL;
 
 	(void)worker;
 	for (size_t r = c->from; r < c->to; r++)
 		add_line(t, c->tb, t->kept[r]);
 	if (!t->fmt.raw && !t->fmt.pairs)
 		fit_lines(t, c->tb, t->w, t->nat);
-	if (scols_print_table_to_string(c->tb, &c->text)) {
-		free(c->text);
-		c->text = NULL;
-	}
+	c->text = scols_print_table_to_string(c->tb, &s) == 0 ? final_text(s, t->fmt.raw ? 0 : t->indent, &c->len)
+							       : NULL;
+	free(s);
+	scols_table_remove_lines(c->tb);
 }
 
 /* Parts a round of the printing of a kept table: ROUND_PARTS for each
@@ -1072,9 +1113,10 @@ static bool print_chunks(struct out_table *t, size_t from)
 		}
 		thp_jobs_run(t->jobs, (size_t)k, chunk_job, c);
 		for (int i = 0; i < k; i++) {
-			print_text(c[i].text, t->fmt.raw ? 0 : t->indent);
+			if (c[i].text)
+				put_text(c[i].text, c[i].len);
+			free(c[i].text);
 			c[i].text = NULL;
-			scols_table_remove_lines(c[i].tb);
 		}
 	}
 	if (locale)
