@@ -426,11 +426,11 @@ expect "metrics --node-exporter-compat given twice: says it once" [ "$("$THP" --
 # are the status's); the directory itself is listed once, for the settings and
 # the sizes together, by a scrape and by status
 if strace -f -qq -o /dev/null true 2> /dev/null; then
-	strace -f -qq -o "$tmp/metrics.trace" -e trace=openat,openat2 "$THP" --root tests/fixtures/live-6.18 metrics > /dev/null
+	traced -f -qq -o "$tmp/metrics.trace" -e trace=openat,openat2 "$THP" --root tests/fixtures/live-6.18 metrics > /dev/null
 	grep -v O_DIRECTORY "$tmp/metrics.trace" | sed -n 's|.*"\(sys/kernel/mm/transparent_hugepage/[^"]*\)".*|\1|p' | sort > "$tmp/metrics.opened"
 	expect "metrics reads each of the $(sort -u "$tmp/metrics.opened" | wc -l) THP files once ($(wc -l < "$tmp/metrics.opened") opens)" \
 		sh -c '[ -s "$1" ] && [ -z "$(uniq -d "$1")" ]' - "$tmp/metrics.opened"
-	strace -f -qq -o "$tmp/status.trace" -e trace=openat,openat2 "$THP" --root tests/fixtures/live-6.18 status > /dev/null
+	traced -f -qq -o "$tmp/status.trace" -e trace=openat,openat2 "$THP" --root tests/fixtures/live-6.18 status > /dev/null
 	for t in metrics status; do
 		expect "$t lists the THP directory once" \
 			[ "$(grep -c '"sys/kernel/mm/transparent_hugepage",.*O_DIRECTORY' "$tmp/$t.trace")" = 1 ]
@@ -445,7 +445,7 @@ if strace -f -qq -o /dev/null true 2> /dev/null; then
 	eio_args="-f -qq -o /dev/null -e trace=getdents64 -e inject=getdents64:error=EIO:when=2"
 	# eio ROOT ARG...: thp --root ROOT ARG..., the listing of ROOT/proc failed
 	# shellcheck disable=SC2086
-	eio() { _r=$1; shift; strace $eio_args -P "$_r/proc" "$THP" --root "$_r" "$@"; }
+	eio() { _r=$1; shift; traced $eio_args -P "$_r/proc" "$THP" --root "$_r" "$@"; }
 	cp -a tests/fixtures/procs-6.18 "$tmp/eio"
 	cp -a tests/fixtures/hugetlb-numa "$tmp/eio-hugetlb"
 	for c in "ps --all|no process is shown" "status|the processes holding huge pages are not shown" \
@@ -458,8 +458,9 @@ if strace -f -qq -o /dev/null true 2> /dev/null; then
 		expect "$cmd, /proc not listed to its end: exit 1, says so" \
 			[ "$(rc_errs eio "$r" $cmd)" = "1|thp: ${cmd%% *}: cannot list the processes in '$r/proc': Input/output error; ${c#*|}" ]
 	done
+	# (strace itself in the background: its pid is the one killed below)
 	# shellcheck disable=SC2086
-	strace $eio_args -P "$tmp/eio/proc" "$THP" --root "$tmp/eio" serve --listen 127.0.0.1:0 2> "$tmp/serve.err" &
+	ASAN_OPTIONS=detect_leaks=0 strace $eio_args -P "$tmp/eio/proc" "$THP" --root "$tmp/eio" serve --listen 127.0.0.1:0 2> "$tmp/serve.err" &
 	spid=$! port=
 	for _ in $(seq 200); do
 		port=$(sed -n 's|^thp: serving http://127.0.0.1:\([0-9]*\)/metrics$|\1|p' "$tmp/serve.err")
@@ -561,7 +562,7 @@ bad_arg "ps -u 01" "$THP" --root $PX ps -u 01
 bad_arg "ps -p 026828" "$THP" --root $PX ps -p 026828
 # ps -p reads each process's status once: the check of its id gives the row
 if strace -f -qq -o /dev/null true 2> /dev/null; then
-	strace -f -qq -e trace=openat,openat2 -o "$tmp/ps-p.trace" "$THP" --root $PX ps -p 26828 > "$tmp/ps-p.out"
+	traced -f -qq -e trace=openat,openat2 -o "$tmp/ps-p.trace" "$THP" --root $PX ps -p 26828 > "$tmp/ps-p.out"
 	expect "ps -p 26828: its row" grep -qE '^26828 +root +hog ' "$tmp/ps-p.out"
 	expect "ps -p 26828: its status opened once" [ "$(grep -c '"proc/26828/status"' "$tmp/ps-p.trace")" = 1 ]
 else

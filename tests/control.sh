@@ -128,7 +128,7 @@ if strace -f -qq -o /dev/null true 2> /dev/null; then
 	fresh
 	# the journal is the one file renamed in run/thp (the state goes elsewhere)
 	expect_exit "set --json, the journal cannot be written: exit 1" 1 \
-		strace -qq -o /dev/null -P "$R/run/thp" -e trace=renameat2 -e inject=renameat2:error=EIO:when=1 \
+		traced -qq -o /dev/null -P "$R/run/thp" -e trace=renameat2 -e inject=renameat2:error=EIO:when=1 \
 		"$THP" --root "$R" set --json --save "$tmp/saved" enabled=always > "$tmp/out" 2> "$tmp/err"
 	expect "... the document: not ok, saved, nothing written" jq -e \
 		--arg saved "$tmp/saved" '.ok == false and .saved == $saved and ([.changes[].result] == ["not written"])' "$tmp/out" > /dev/null
@@ -145,7 +145,7 @@ fi
 if [ "$(id -u)" = 0 ] && strace -f -qq -o /dev/null true 2> /dev/null; then
 	fresh
 	unshare -m sh -c "mount --bind '$ro' '$ro' && mount -o remount,ro,bind '$ro' &&
-		strace -qq -o /dev/null -P '$T' -e trace=renameat -e inject=renameat:error=EIO:when=4 \
+		ASAN_OPTIONS=detect_leaks=0 strace -qq -o /dev/null -P '$T' -e trace=renameat -e inject=renameat:error=EIO:when=4 \
 		'$THP' --root '$R' set enabled=always defrag=never khugepaged.max_ptes_none=0" > "$tmp/out" 2>&1
 	expect "failed rollback: exit 1" [ $? = 1 ]
 	expect "failed rollback: the others are rolled back" grep -q "rolled back 1 setting already written: defrag" "$tmp/out"
@@ -160,7 +160,7 @@ fi
 # directory) for a second, then the signal lands between two writes.
 held_set() { # held_set SIGNAL: run a set, send SIGNAL while defrag's write is held
 	rm -f "$tmp/pid"
-	strace -f -qq -o /dev/null -P "$T" -e trace=renameat -e inject=renameat:delay_exit=1000000:when=2 \
+	traced -f -qq -o /dev/null -P "$T" -e trace=renameat -e inject=renameat:delay_exit=1000000:when=2 \
 		sh -c "echo \$\$ > '$tmp/pid'; exec '$THP' --root '$R' set enabled=always defrag=never khugepaged.defrag=0" \
 		> "$tmp/out" 2>&1 &
 	spid=$!

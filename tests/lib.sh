@@ -88,6 +88,9 @@ on_tty() {
 	return "$_trc"
 }
 # widest: the widest line of the input, in characters (an ellipsis is one)
+# traced ARGS...: strace ARGS, LeakSanitizer off in what it runs (it cannot
+# work under ptrace and says so on stderr at exit; make sanitize)
+traced() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace "$@"; }
 widest() { LC_ALL=C.UTF-8 wc -L | tr -d ' '; }
 # fits COLUMNS: no line of the input is wider than COLUMNS characters
 fits() { [ "$(widest)" -le "$1" ]; }
