@@ -262,10 +262,22 @@ int thp_recovery_report(const struct thp_recovery *r)
 	return thp_recovery_ok(r) ? 0 : 1;
 }
 
-int thp_pools_recovery_report(const struct thp_pools_recovery *r)
+void thp_journal_unusable(const char *journal, int err, int line, const char *fix)
 {
 	char at[32] = "";
 
+	if (err) {
+		thp_err("cannot read the journal '%s': %s; nothing was changed", journal, thp_file_strerror(err));
+		return;
+	}
+	if (line)
+		snprintf(at, sizeof(at), ": line %d", line);
+	thp_err("the journal '%s' is damaged%s; nothing was changed: look at it, %s, then remove it", journal, at,
+		fix);
+}
+
+int thp_pools_recovery_report(const struct thp_pools_recovery *r)
+{
 	if (!r) {
 		thp_err("out of memory");
 		return 1;
@@ -274,14 +286,9 @@ int thp_pools_recovery_report(const struct thp_pools_recovery *r)
 	case THP_POOLS_NONE:
 		break;
 	case THP_POOLS_UNREADABLE:
-		thp_err("cannot read the journal '%s': %s; nothing was changed", r->journal,
-			thp_file_strerror(r->err));
-		break;
 	case THP_POOLS_DAMAGED:
-		if (r->line)
-			snprintf(at, sizeof(at), ": line %d", r->line);
-		thp_err("the journal '%s' is damaged%s; nothing was changed: look at it, set the "
-			"pools it names with 'thp hugetlb set', then remove it", r->journal, at);
+		thp_journal_unusable(r->journal, r->what == THP_POOLS_UNREADABLE ? r->err : 0, r->line,
+				     "set the pools it names with 'thp hugetlb set'");
 		break;
 	case THP_POOLS_UNFINISHED:
 		thp_err("'%s' (pid %d) did not finish; the %d pools it had changed would be put "

@@ -21,6 +21,11 @@ void thp_change_explain(const struct thp_changes *cs, int err, int signo, const 
 /* Explains that the journal (shown as JOURNAL) is damaged. */
 void thp_journal_damaged(const char *journal, const struct thp_state_file *f);
 
+/* Says that JOURNAL, left by an earlier run, cannot be used: ERR its read
+ * error, or (0) it is damaged, at LINE (0: unknown); FIX what to do then
+ * ("set the pools it names with 'thp hugetlb set'"). */
+void thp_journal_unusable(const char *journal, int err, int line, const char *fix);
+
 struct thp_lock_holder;
 struct thp_run;
 struct thp_recovery;

@@ -10,6 +10,7 @@
 #include "../control/boot.h"
 #include "../control/control.h"
 #include "../core/drift.h"
+#include "change.h"
 #include "msg.h"
 #include "persist.h"
 #include "render.h"
@@ -38,20 +39,13 @@ void thp_boot_files_put(const char *key, const struct thp_boot_file *f, int n)
 
 int thp_boot_back_report(const struct thp_boot_back *b)
 {
-	char at[32] = "";
-
 	switch (b->what) {
 	case THP_BOOT_BACK_NONE:
 		break;
 	case THP_BOOT_BACK_UNREADABLE:
-		thp_err("cannot read the journal '%s': %s; nothing was changed", b->journal,
-			thp_file_strerror(b->err));
-		break;
 	case THP_BOOT_BACK_DAMAGED:
-		if (b->line)
-			snprintf(at, sizeof(at), ": line %d", b->line);
-		thp_err("the journal '%s' is damaged%s; nothing was changed: look at it, put the files it "
-			"names back as they were, then remove it", b->journal, at);
+		thp_journal_unusable(b->journal, b->what == THP_BOOT_BACK_UNREADABLE ? b->err : 0, b->line,
+				     "put the files it names back as they were");
 		break;
 	case THP_BOOT_BACK_STUCK:
 		for (int i = 0; i < b->n; i++)
